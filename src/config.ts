@@ -1,0 +1,122 @@
+/**
+ * The environment, validated once at start-up. A bad or missing value stops the process with a
+ * message naming the variable; a secret's value is never echoed.
+ */
+import { z } from 'zod';
+
+export const DEFAULT_PLANNING_API_URL = 'https://api.kronup.com/v1';
+export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** A 32-byte key, base64 encoded. */
+const base64Key = z
+  .string()
+  .trim()
+  .refine(
+    (v) => Buffer.from(v, 'base64').length === 32,
+    'must be 32 bytes, base64 encoded (openssl rand -base64 32)',
+  );
+
+export const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_BOT_TOKEN: optionalText.refine(
+      (v) => v === undefined || v.startsWith('xoxb-'),
+      'must start with xoxb-',
+    ),
+    SLACK_APP_TOKEN: optionalText.refine(
+      (v) => v === undefined || v.startsWith('xapp-'),
+      'must start with xapp-',
+    ),
+    SLACK_SOCKET_MODE: flag,
+    SLACK_CLIENT_ID: optionalText,
+    SLACK_CLIENT_SECRET: optionalText,
+    SLACK_STATE_SECRET: optionalText,
+    SLACK_API_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_SLACK_API_URL),
+    PLANNING_API_URL: z
+      .union([z.literal('sandbox'), z.url({ protocol: /^https?$/ })])
+      .default(DEFAULT_PLANNING_API_URL),
+    PLANNING_ADMIN_TOKEN: optionalText,
+    DATABASE_URL: optionalText.refine(
+      (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
+      'must be a postgres:// URL (leave unset for the embedded SQLite store)',
+    ),
+    DATA_DIR: z.string().trim().min(1).default('./data'),
+    ENCRYPTION_KEY: base64Key.optional(),
+    /** Earlier keys, comma separated: still read, never written with. */
+    ENCRYPTION_KEYS_PREVIOUS: z
+      .string()
+      .optional()
+      .transform((v) =>
+        (v ?? '')
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(base64Key)),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    const need = (name: keyof typeof env, why: string) => {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `is required ${why}` });
+    };
+    const oauth = Boolean(env.SLACK_CLIENT_ID || env.SLACK_CLIENT_SECRET || env.SLACK_STATE_SECRET);
+    if (env.SLACK_SOCKET_MODE) need('SLACK_APP_TOKEN', 'when SLACK_SOCKET_MODE=true');
+    else need('SLACK_SIGNING_SECRET', 'to verify requests in HTTP mode (or set SLACK_SOCKET_MODE=true)');
+    if (oauth) {
+      need('SLACK_CLIENT_ID', 'for the OAuth install');
+      need('SLACK_CLIENT_SECRET', 'for the OAuth install');
+      need('SLACK_STATE_SECRET', 'for the OAuth install');
+    } else {
+      need(
+        'SLACK_BOT_TOKEN',
+        'in single-workspace mode (or set SLACK_CLIENT_ID/SECRET/STATE_SECRET for OAuth)',
+      );
+    }
+    if (!env.ENCRYPTION_KEY && env.NODE_ENV !== 'development') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ENCRYPTION_KEY'],
+        message: 'is required outside development (NODE_ENV=development creates a local key file)',
+      });
+    }
+  });
+
+export type Config = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; throws {@link ConfigError} naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  // Only the variable's name and the rule it broke: zod's messages never carry the input value.
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
+  );
+}
+
+/** Which way the app talks to Slack, derived from the configuration. */
+export function slackMode(config: Config): { transport: 'http' | 'socket'; install: 'single' | 'oauth' } {
+  return {
+    transport: config.SLACK_SOCKET_MODE ? 'socket' : 'http',
+    install: config.SLACK_CLIENT_ID ? 'oauth' : 'single',
+  };
+}
