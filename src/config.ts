@@ -105,7 +105,11 @@ export class ConfigError extends Error {
 
 /** Validates the environment; throws {@link ConfigError} naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // A variable left empty in .env means "not set", so defaults apply.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+  const parsed = envSchema.safeParse(present);
   if (parsed.success) return parsed.data;
   // Only the variable's name and the rule it broke: zod's messages never carry the input value.
   throw new ConfigError(
