@@ -1,0 +1,120 @@
+/**
+ * The process's logger: pino, JSON lines on stdout. Secrets never reach a log line — structured
+ * fields that carry them are censored by name, and token-shaped strings are scrubbed from messages
+ * and error texts (Slack tokens, JWTs, bearer headers) — because one leaked line is a leaked account.
+ */
+import type { Logger as SlackLogger } from '@slack/logger';
+import { LogLevel } from '@slack/logger';
+import { type DestinationStream, type Logger, pino } from 'pino';
+
+export type { Logger } from 'pino';
+
+const SECRET_PATTERNS: readonly RegExp[] = [
+  /\bxox[abposre]-[A-Za-z0-9-]+/g, // Slack bot, user and refresh tokens
+  /\bxapp-[A-Za-z0-9-]+/g, // Slack app-level tokens
+  /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, // JWTs (service-account tokens)
+  /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi,
+];
+
+/** Replaces every token-shaped substring by `[redacted]`. */
+export function redactSecrets(text: string): string {
+  return SECRET_PATTERNS.reduce(
+    (out, pattern) =>
+      out.replace(pattern, (_m, bearer?: string) => (bearer ? `${bearer} [redacted]` : '[redacted]')),
+    text,
+  );
+}
+
+/** Field names whose values are secrets wherever they appear (two levels deep). */
+const SECRET_KEYS = [
+  'token',
+  'botToken',
+  'userToken',
+  'appToken',
+  'adminToken',
+  'serviceToken',
+  'authorization',
+  'clientSecret',
+  'signingSecret',
+  'stateSecret',
+  'password',
+];
+const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+
+export interface LoggerOptions {
+  level?: 'debug' | 'info' | 'warn' | 'error';
+  /** Where lines go; stdout by default. Tests pass a stream to read what was written. */
+  destination?: DestinationStream;
+}
+
+/** Creates the process logger. */
+export function createLogger({ level = 'info', destination }: LoggerOptions = {}): Logger {
+  const options = {
+    level,
+    base: undefined,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: {
+      err: (error: unknown) => {
+        const serialized = pino.stdSerializers.err(error as Error);
+        if (serialized.message) serialized.message = redactSecrets(serialized.message);
+        if (serialized.stack) serialized.stack = redactSecrets(serialized.stack);
+        return serialized;
+      },
+    },
+    hooks: {
+      // Messages are free text, so the name-based redaction above cannot see into them.
+      logMethod(this: Logger, args: unknown[], method: (...a: unknown[]) => void) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg)),
+        );
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+const BOLT_LEVELS: Record<LogLevel, 'debug' | 'info' | 'warn' | 'error'> = {
+  [LogLevel.DEBUG]: 'debug',
+  [LogLevel.INFO]: 'info',
+  [LogLevel.WARN]: 'warn',
+  [LogLevel.ERROR]: 'error',
+};
+
+/**
+ * Adapts a pino logger to the `@slack/logger` interface Bolt and the WebClient expect.
+ * Bolt's debug output echoes whole request payloads (which would pair a peer grader with the
+ * graded person), so the adapter never goes below info, whatever LOG_LEVEL says.
+ */
+export function toSlackLogger(logger: Logger): SlackLogger {
+  const child = logger.child({ name: 'bolt' }, { level: logger.level === 'debug' ? 'info' : logger.level });
+  const write =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (...msg: unknown[]) => {
+      const text = msg.map((part) => (typeof part === 'string' ? part : safeStringify(part))).join(' ');
+      child[level](text);
+    };
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    setLevel: (level) => {
+      const wanted = BOLT_LEVELS[level];
+      child.level = wanted === 'debug' ? 'info' : wanted;
+    },
+    getLevel: () =>
+      (Object.entries(BOLT_LEVELS).find(([, name]) => name === child.level)?.[0] as LogLevel) ??
+      LogLevel.INFO,
+    setName: () => {},
+  };
+}
+
+function safeStringify(value: unknown): string {
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { renderManifest } from '../../scripts/manifest.js';
+import { COMMAND, SHORTCUT } from '../../src/slack/ids.js';
+import { BOT_SCOPES, buildManifest, PLACEHOLDER_URL } from '../../src/slack/manifest.js';
+import { readSharedJson } from '../helpers/shared.js';
+
+const schema = readSharedJson<object>('slack/manifest.schema.1.0.0.json');
+
+function validator() {
+  // strictTypes off: Slack's schema puts minItems beside a missing type in one place it does not
+  // concern us (third-party auth providers); every other strict check stays on.
+  const ajv = new Ajv({ allErrors: true, strictTypes: false });
+  addFormats(ajv);
+  // Slack's schema carries two documentation-only keywords; declare them rather than disable strict mode.
+  ajv.addKeyword({ keyword: '_note' });
+  ajv.addKeyword({ keyword: 'regex' });
+  return ajv.compile(schema as object);
+}
+
+const committed = () => parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
+
+describe.skipIf(!schema)('manifest against Slack’s manifest schema', () => {
+  it('manifest.yml is valid', () => {
+    const validate = validator();
+    expect(validate(committed()), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('npm run manifest output is valid for an HTTP host and for Socket Mode', () => {
+    const validate = validator();
+    for (const args of [['--url', 'https://planning.example.org/'], ['--socket'], []]) {
+      expect(validate(parse(renderManifest(args))), `${args}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+  });
+
+  it('refuses a manifest that breaks the schema (the check can fail)', () => {
+    const validate = validator();
+    const broken = buildManifest();
+    broken.features.shortcuts[0]!.name = 'A shortcut name far too long for Slack';
+    expect(validate(broken)).toBe(false);
+  });
+});
+
+describe('manifest content', () => {
+  it('manifest.yml is the rendering of the manifest module (one source of truth)', () => {
+    expect(committed()).toEqual(buildManifest({ url: PLACEHOLDER_URL }));
+  });
+
+  it('declares the command, the three shortcuts, the scopes and the events', () => {
+    const m = buildManifest();
+    expect(m.features.slash_commands.map((c) => c.command)).toEqual([COMMAND]);
+    expect(m.features.shortcuts.map((s) => [s.type, s.callback_id])).toEqual([
+      ['message', SHORTCUT.createTask],
+      ['message', SHORTCUT.giveFeedback],
+      ['global', SHORTCUT.gradePeer],
+    ]);
+    expect(m.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
+    expect(m.settings.event_subscriptions.bot_events).toEqual(['app_uninstalled', 'tokens_revoked']);
+  });
+
+  it('fills every request URL for --url, and none for --socket', () => {
+    const http = parse(renderManifest(['--url', 'https://host.example/']));
+    expect(http.settings.event_subscriptions.request_url).toBe('https://host.example/slack/events');
+    expect(http.settings.interactivity.request_url).toBe('https://host.example/slack/events');
+    expect(http.settings.interactivity.message_menu_options_url).toBe('https://host.example/slack/events');
+    expect(http.features.slash_commands[0].url).toBe('https://host.example/slack/events');
+    expect(http.oauth_config.redirect_urls).toEqual(['https://host.example/slack/oauth_redirect']);
+    expect(http.settings.socket_mode_enabled).toBe(false);
+
+    const socket = parse(renderManifest(['--socket']));
+    expect(socket.settings.socket_mode_enabled).toBe(true);
+    expect(JSON.stringify(socket)).not.toContain('https://');
+  });
+
+  it('refuses a bad --url or conflicting flags with a clear message', () => {
+    expect(() => renderManifest(['--url', 'http://insecure.example'])).toThrow(/https:\/\//);
+    expect(() => renderManifest(['--url', 'not a url'])).toThrow(/--url must be/);
+    expect(() => renderManifest(['--url', 'https://a.example', '--socket'])).toThrow(/not both/);
+    expect(() => renderManifest(['--bogus'])).toThrow();
+  });
+});
