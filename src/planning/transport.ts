@@ -1,0 +1,96 @@
+/**
+ * HTTP to the Team Planning Service: keep-alive undici pools shared per origin, and one attempt of
+ * a request bounded by its timeout and the caller's signal. Knows nothing of operations or retries.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { type Dispatcher, type FormData, Pool } from 'undici';
+import { AbortedError, type ErrorContext, NetworkError, TimeoutError } from './errors.js';
+
+const pools = new Map<string, Pool>();
+
+/**
+ * The shared keep-alive pool for `origin`: the Slack app creates one client per Slack user, and
+ * they should all reuse the same sockets.
+ */
+export function poolFor(origin: string, connectTimeoutMs: number): Pool {
+  const key = `${origin} ${connectTimeoutMs}`;
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = new Pool(origin, { connect: { timeout: connectTimeoutMs } });
+    pools.set(key, pool);
+  }
+  return pool;
+}
+
+/** Closes every shared pool (clean shutdown, tests). Clients created before keep working: they reopen one. */
+export async function closePlanningPools(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((pool) => pool.close()));
+}
+
+export interface Attempt {
+  dispatcher: Dispatcher;
+  origin: string;
+  /** Path and query string, e.g. `/v1/teams?pageSize=10`. */
+  path: string;
+  method: Dispatcher.HttpMethod;
+  headers: Record<string, string>;
+  body?: string | FormData;
+  /** Bounds the whole attempt: connecting, headers and body. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** Marks an abort as ours (the timeout), not the caller's. */
+class AttemptTimeout extends Error {}
+
+const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
+
+/**
+ * Sends one request and reads its whole body. Rejects with {@link AbortedError},
+ * {@link TimeoutError} or {@link NetworkError}; any HTTP status resolves.
+ */
+export async function sendOnce(attempt: Attempt, context: ErrorContext): Promise<RawResponse> {
+  const { signal: callerSignal, timeoutMs } = attempt;
+  if (callerSignal?.aborted) throw new AbortedError(`${context.operation}: aborted by the caller`, context);
+
+  // One controller for both reasons to stop, so undici sees a single signal and we know which fired.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
+  const onCallerAbort = () => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  try {
+    const response = await attempt.dispatcher.request({
+      origin: attempt.origin,
+      path: attempt.path,
+      method: attempt.method,
+      headers: attempt.headers,
+      body: attempt.body,
+      signal: controller.signal,
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, headers: response.headers, text };
+  } catch (cause) {
+    if (callerSignal?.aborted) {
+      throw new AbortedError(`${context.operation}: aborted by the caller`, { ...context, cause });
+    }
+    if (controller.signal.reason instanceof AttemptTimeout) {
+      throw new TimeoutError(`${context.operation}: no complete answer within ${timeoutMs} ms`, context);
+    }
+    if ((cause as { code?: unknown })?.code === CONNECT_TIMEOUT) {
+      throw new TimeoutError(`${context.operation}: could not connect in time`, { ...context, cause });
+    }
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new NetworkError(`${context.operation}: request failed: ${why}`, { ...context, cause });
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', onCallerAbort);
+  }
+}
