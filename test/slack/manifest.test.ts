@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderManifest } from '../../scripts/manifest.js';
@@ -14,7 +14,8 @@ function validator() {
   // strictTypes off: Slack's schema puts minItems beside a missing type in one place it does not
   // concern us (third-party auth providers); every other strict check stays on.
   const ajv = new Ajv({ allErrors: true, strictTypes: false });
-  addFormats(ajv);
+  // ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
+  (formats as unknown as { default: (ajv: Ajv) => void }).default(ajv);
   // Slack's schema carries two documentation-only keywords; declare them rather than disable strict mode.
   ajv.addKeyword({ keyword: '_note' });
   ajv.addKeyword({ keyword: 'regex' });

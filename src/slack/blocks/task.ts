@@ -1,0 +1,237 @@
+/**
+ * The create-task modal, the prefill from a Slack message, and the task card posted in the
+ * message's thread. The card carries the task's coordinates (message metadata, the first block's
+ * id and the feedback button's value), so "Give feedback" on it knows which task is meant.
+ */
+import type { KnownBlock, ModalView } from '@slack/types';
+import { z } from 'zod';
+import { type Channel, LIMITS, type TaskState, type Team } from '../../planning/models.js';
+import { ACTION, FIELD, TASK_CARD_BLOCK_PREFIX, TASK_CARD_EVENT, VIEW } from '../ids.js';
+import {
+  actions,
+  button,
+  context,
+  input,
+  md,
+  message,
+  modal,
+  SLACK_LIMITS,
+  section,
+  truncate,
+} from './kit.js';
+import { teamChannelInputs } from './link.js';
+import { formProblem } from './views.js';
+
+/** Where a task lives in the service. */
+export const TaskCoords = z.object({
+  teamId: z.string().min(1),
+  channelId: z.string().min(1),
+  featureId: z.string().min(1),
+  taskId: z.string().min(1),
+});
+export type TaskCoords = z.infer<typeof TaskCoords>;
+
+/** What the create-task modal remembers between its steps (ids only, never user text). */
+export const TaskModalMeta = z.object({
+  /** The Slack channel and thread of the message the task comes from. */
+  channel: z.string(),
+  threadTs: z.string(),
+  /** The planning channel of the Slack channel's link, when it has one. */
+  link: z.object({ teamId: z.string(), channelId: z.string() }).optional(),
+});
+export type TaskModalMeta = z.infer<typeof TaskModalMeta>;
+
+// ---------------------------------------------------------------------------------------------
+// Prefill
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Slack message text → plain text: links and mentions lose their brackets, entities are decoded
+ * (the form shows plain text, and the service stores what the user meant, not Slack's escaping).
+ */
+export function slackTextToPlain(text: string): string {
+  return text
+    .replace(/<([^<>|]+)\|([^<>]+)>/g, '$2')
+    .replace(/<([^<>]+)>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * The heading (first non-empty line, cut to 200 with "…") and the details (the text, then the
+ * permalink; cut to 2048 with the permalink always kept) of a task made from a message.
+ */
+export function prefillTask(text: string, permalink?: string): { heading: string; details: string } {
+  const plain = slackTextToPlain(text).trim();
+  const firstLine =
+    plain
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
+  const heading = truncate(firstLine || 'Task from a Slack message', LIMITS.heading);
+  if (!permalink) return { heading, details: truncate(plain, LIMITS.details) };
+  const room = LIMITS.details - Array.from(permalink).length - 2;
+  const body = room > 0 ? truncate(plain, room) : '';
+  return { heading, details: body ? `${body}\n\n${permalink}` : truncate(permalink, LIMITS.details) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Modal
+// ---------------------------------------------------------------------------------------------
+
+export interface TaskForm {
+  meta: TaskModalMeta;
+  /** Shown when the Slack channel is linked. */
+  linkedTo?: string;
+  /** Offered when it is not: the user picks team then channel. */
+  teams?: Team[];
+  teamId?: string;
+  channels?: Channel[];
+  channelId?: string;
+  heading: string;
+  details: string;
+  problem?: string;
+}
+
+export function createTaskModal(form: TaskForm): ModalView {
+  const where: KnownBlock[] = form.meta.link
+    ? [context(md`In *${form.linkedTo ?? 'the linked planning channel'}* (this Slack channel's link).`)]
+    : teamChannelInputs({
+        teams: form.teams ?? [],
+        teamId: form.teamId,
+        channels: form.channels,
+        channelId: form.channelId,
+      });
+  return modal({
+    callbackId: VIEW.createTask,
+    title: 'Create task',
+    submit: 'Create',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(form.meta),
+    blocks: [
+      ...where,
+      input('Feature', FIELD.feature.block, {
+        type: 'external_select',
+        action_id: FIELD.feature.action,
+        min_query_length: 0,
+        placeholder: { type: 'plain_text', text: 'Search the features' },
+      }),
+      input('Heading', FIELD.heading.block, {
+        type: 'plain_text_input',
+        action_id: FIELD.heading.action,
+        max_length: LIMITS.heading,
+        initial_value: truncate(form.heading, LIMITS.heading),
+      }),
+      input(
+        'Details',
+        FIELD.details.block,
+        {
+          type: 'plain_text_input',
+          action_id: FIELD.details.action,
+          multiline: true,
+          max_length: LIMITS.details,
+          ...(form.details ? { initial_value: truncate(form.details, LIMITS.details) } : {}),
+        },
+        { optional: true },
+      ),
+      input(
+        'Assignee',
+        FIELD.assignee.block,
+        { type: 'users_select', action_id: FIELD.assignee.action },
+        {
+          optional: true,
+          hint: 'They must be connected to the planning service (or be set up automatically).',
+        },
+      ),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Card
+// ---------------------------------------------------------------------------------------------
+
+export interface TaskCardData {
+  coords: TaskCoords;
+  heading: string;
+  featureHeading?: string;
+  state: TaskState;
+  assigneeSlackId?: string;
+  createdBySlackId: string;
+}
+
+const STATE_ICON: Record<TaskState, string> = {
+  idle: ':white_circle:',
+  'in progress': ':large_blue_circle:',
+  'in review': ':large_orange_circle:',
+  done: ':large_green_circle:',
+};
+
+/** The block id of a card's first section, when the ids fit Slack's 255 characters. */
+function cardBlockId(c: TaskCoords): string | undefined {
+  const id = `${TASK_CARD_BLOCK_PREFIX}${[c.teamId, c.channelId, c.featureId, c.taskId].join('|')}`;
+  return id.length <= SLACK_LIMITS.blockId ? id : undefined;
+}
+
+/** The task card: heading, feature, state, assignee, and a Give feedback button. */
+export function taskCard(card: TaskCardData) {
+  const coords = TaskCoords.parse(card.coords);
+  const blockId = cardBlockId(coords);
+  const facts = [
+    `${STATE_ICON[card.state]} ${card.state}`,
+    card.assigneeSlackId ? `assigned to <@${card.assigneeSlackId}>` : 'unassigned',
+    `created by <@${card.createdBySlackId}>`,
+  ];
+  const body = message(`Task created: ${card.heading}`, [
+    section(md`:memo: *${truncate(card.heading, LIMITS.heading)}*`, blockId ? { block_id: blockId } : {}),
+    context(
+      ...(card.featureHeading ? [md`Feature: ${truncate(card.featureHeading, 150)}`] : []),
+      facts.join(' · '),
+    ),
+    actions(undefined, button('Give feedback', ACTION.feedbackOpen, { value: JSON.stringify(coords) })),
+  ]);
+  return { ...body, metadata: { event_type: TASK_CARD_EVENT, event_payload: coords } };
+}
+
+/** A message as Slack hands it to a shortcut or an action. */
+export interface CardLike {
+  metadata?: { event_type?: string; event_payload?: unknown };
+  blocks?: unknown[];
+}
+
+/** The task a card is about, or `undefined` when the message is not a task card. */
+export function taskCoordsFromMessage(msg: CardLike | undefined): TaskCoords | undefined {
+  if (!msg) return undefined;
+  if (msg.metadata?.event_type === TASK_CARD_EVENT) {
+    const parsed = TaskCoords.safeParse(msg.metadata.event_payload);
+    if (parsed.success) return parsed.data;
+  }
+  for (const block of msg.blocks ?? []) {
+    const b = block as { block_id?: string; elements?: { action_id?: string; value?: string }[] };
+    if (b.block_id?.startsWith(TASK_CARD_BLOCK_PREFIX)) {
+      const [teamId, channelId, featureId, taskId] = b.block_id
+        .slice(TASK_CARD_BLOCK_PREFIX.length)
+        .split('|');
+      const parsed = TaskCoords.safeParse({ teamId, channelId, featureId, taskId });
+      if (parsed.success) return parsed.data;
+    }
+    const feedback = b.elements?.find((e) => e.action_id === ACTION.feedbackOpen);
+    if (feedback?.value) {
+      const parsed = parseCoords(feedback.value);
+      if (parsed) return parsed;
+    }
+  }
+  return undefined;
+}
+
+/** Coordinates from a button value or private_metadata (JSON), or `undefined`. */
+export function parseCoords(json: string): TaskCoords | undefined {
+  try {
+    const parsed = TaskCoords.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
