@@ -6,7 +6,8 @@
  * Errors never carry the caller's token: the client passes every error through
  * {@link redactError} before it leaves, which also rebuilds causes from undici as plain errors.
  */
-import { differenceInMilliseconds } from 'date-fns';
+import { tz } from '@date-fns/tz';
+import { differenceInMilliseconds, isValid, parse } from 'date-fns';
 import type { HttpMethod } from './endpoints.js';
 import { ServiceErrorBody } from './models.js';
 
@@ -211,13 +212,16 @@ function header(headers: ErrorResponse['headers'], name: string): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
+const HTTP_DATE = "EEE, dd MMM yyyy HH:mm:ss 'GMT'";
+
 /** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP date; `undefined` if unusable. */
 export function parseRetryAfter(value: string | undefined, now = new Date()): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = new Date(trimmed);
-  if (Number.isNaN(at.getTime())) return undefined;
+  // Only the HTTP date format (RFC 9110 IMF-fixdate): `new Date()` would also take "-5" as a year.
+  const at = parse(trimmed, HTTP_DATE, now, { in: tz('UTC') });
+  if (!isValid(at)) return undefined;
   return Math.max(0, differenceInMilliseconds(at, now));
 }
 
