@@ -1,0 +1,276 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIGEST_EVENT_TYPE } from '../../src/digest/ids.js';
+import { parseSnapshot } from '../../src/digest/model.js';
+import { describeWithPostgres } from '../helpers/postgres.js';
+import { feature } from './builders.js';
+import { type Backend, type Bench, BOT_TOKEN, link, openBench } from './harness.js';
+
+const MINUTE = 60_000;
+
+function schedulerSuite(backend: Backend) {
+  let bench: Bench;
+  beforeEach(async () => {
+    bench = await openBench(backend);
+    bench.features = [
+      feature({ id: 'f1', heading: 'Login', canAdvance: true }),
+      feature({ id: 'f2', heading: 'Billing', stage: 'validation', experiments: ['running'] }),
+    ];
+  });
+  afterEach(() => bench.close());
+
+  it('posts each due digest once, at the local time, with the digest metadata and unfurls off', async () => {
+    await link(bench.store, 'C_BERLIN', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    await link(bench.store, 'C_NY', { digestTime: '09:00', timeZone: 'America/New_York' });
+    const scheduler = bench.scheduler();
+
+    // Tuesday 10 March 2026, 08:59 in Berlin.
+    bench.clock.set('2026-03-10T07:59:00Z');
+    expect((await scheduler.tick()).due).toBe(0);
+    expect(bench.posted).toHaveLength(0);
+
+    bench.clock.set('2026-03-10T08:00:00Z');
+    const report = await scheduler.tick();
+    expect(report).toMatchObject({ due: 1, posted: 1, failed: 0 });
+    expect(bench.posted).toHaveLength(1);
+    const [post] = bench.posted;
+    expect(post?.channel).toBe('C_BERLIN');
+    expect(post?.token).toBe(`Bearer ${BOT_TOKEN}`);
+    expect(post?.metadata).toEqual({
+      event_type: DIGEST_EVENT_TYPE,
+      event_payload: { local_date: '2026-03-10', channel: 'C_BERLIN' },
+    });
+    expect([post?.unfurl_links, post?.unfurl_media]).toEqual(['false', 'false']);
+    expect(post?.text).toContain('2 features');
+
+    // Recorded with the snapshot the next digest compares against.
+    const last = await bench.store.digests.lastPosted('T1', 'C_BERLIN');
+    expect(last?.localDate).toBe('2026-03-10');
+    expect(parseSnapshot(last?.snapshot)?.stages).toEqual({ f1: 'planning', f2: 'validation' });
+
+    // Later ticks the same day, and a restarted process, post nothing more.
+    bench.clock.advance(MINUTE);
+    await scheduler.tick();
+    expect((await bench.scheduler().tick()).posted).toBe(0);
+    expect(bench.posted).toHaveLength(1);
+
+    // New York's 09:00 comes five hours later.
+    bench.clock.set('2026-03-10T13:00:00Z');
+    await scheduler.tick();
+    expect(bench.posted.map((p) => p.channel)).toEqual(['C_BERLIN', 'C_NY']);
+  });
+
+  it('next day: one line when nothing changed, the full digest with "advanced" when something did', async () => {
+    await link(bench.store, 'C1');
+    const scheduler = bench.scheduler();
+    bench.clock.set('2026-03-10T08:00:00Z');
+    await scheduler.tick();
+    bench.clock.set('2026-03-11T08:00:00Z');
+    await scheduler.tick();
+    expect(bench.posted[1]?.blocks).toHaveLength(1);
+    expect(bench.posted[1]?.text).toContain('nothing changed');
+
+    bench.features = [
+      feature({ id: 'f1', heading: 'Login', stage: 'validation' }),
+      ...bench.features.slice(1),
+    ];
+    bench.clock.set('2026-03-12T08:00:00Z');
+    await scheduler.tick();
+    expect(JSON.stringify(bench.posted[2]?.blocks)).toContain('Login: Planning → *Validation*');
+  });
+
+  it('skips weekends unless the link includes them', async () => {
+    await link(bench.store, 'C_WEEKDAYS', { weekdaysOnly: true });
+    await link(bench.store, 'C_ALL', { weekdaysOnly: false });
+    // Saturday 14 March 2026.
+    bench.clock.set('2026-03-14T10:00:00Z');
+    await bench.scheduler().tick();
+    expect(bench.posted.map((p) => p.channel)).toEqual(['C_ALL']);
+  });
+
+  it('two schedulers ticking together post once', async () => {
+    await link(bench.store, 'C1');
+    await link(bench.store, 'C2');
+    bench.clock.set('2026-03-10T08:30:00Z');
+    const reports = await Promise.all([bench.scheduler().tick(), bench.scheduler().tick()]);
+    expect(reports.reduce((n, r) => n + r.posted, 0)).toBe(2);
+    expect(bench.posted.map((p) => p.channel).sort()).toEqual(['C1', 'C2']);
+  });
+
+  it('Slack 429 during a run: waits Retry-After, then posts once', async () => {
+    await link(bench.store, 'C1');
+    bench.slackReplies.push({
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { ok: false, error: 'ratelimited' },
+    });
+    bench.clock.set('2026-03-10T08:00:00Z');
+    const report = await bench.scheduler().tick();
+    expect(report).toMatchObject({ posted: 1, failed: 0 });
+    expect(bench.sleeps).toEqual([7000]);
+    expect(bench.posted).toHaveLength(1);
+    expect(bench.logLines.join('')).toContain('Slack rate limit');
+  });
+
+  it('service 5xx during a run: logged, nothing posted, retried later and posted once', async () => {
+    await link(bench.store, 'C1');
+    bench.planningStatus = 503;
+    const scheduler = bench.scheduler({ retryBaseMs: 5 * MINUTE });
+    bench.clock.set('2026-03-10T08:00:00Z');
+    expect(await scheduler.tick()).toMatchObject({ failed: 1, posted: 0 });
+    expect(bench.posted).toHaveLength(0);
+    const warning = bench.logLines.find((l) => l.includes('will retry'));
+    expect(warning).toContain('ServiceError');
+    expect(warning).not.toContain(BOT_TOKEN);
+
+    // Before the retry time the claim is held, even once the service is back.
+    bench.planningStatus = 200;
+    bench.clock.advance(MINUTE);
+    expect(await scheduler.tick()).toMatchObject({ notClaimed: 1, posted: 0 });
+
+    bench.clock.advance(5 * MINUTE);
+    expect(await scheduler.tick()).toMatchObject({ posted: 1 });
+    expect(bench.posted).toHaveLength(1);
+    // An attempt after the first looked in the channel history before posting.
+    expect(bench.historyCalls).toBe(1);
+  });
+
+  it('crash after posting, before recording: the next attempt finds the message and does not post again', async () => {
+    await link(bench.store, 'C1');
+    bench.clock.set('2026-03-10T08:00:00Z');
+    // The first process "dies" as it records: its claim stays taken until the lease runs out.
+    const dying = bench.scheduler({
+      leaseMs: 10 * MINUTE,
+      store: {
+        links: bench.store.links,
+        digests: {
+          ...bench.store.digests,
+          claim: (input) => bench.store.digests.claim(input),
+          lastPosted: (ws, ch) => bench.store.digests.lastPosted(ws, ch),
+          complete: async () => {
+            throw new Error('process killed');
+          },
+        },
+      },
+    });
+    await dying.tick();
+    expect(bench.posted).toHaveLength(1);
+    bench.history = [
+      { type: 'message', text: 'unrelated', ts: '999.1' },
+      { type: 'message', ts: bench.posted[0] && '1001.000100', metadata: bench.posted[0]?.metadata },
+    ];
+
+    // Within the lease nobody else may take it.
+    bench.clock.advance(5 * MINUTE);
+    expect(await bench.scheduler().tick()).toMatchObject({ notClaimed: 1, posted: 0 });
+
+    bench.clock.advance(6 * MINUTE);
+    expect(await bench.scheduler().tick()).toMatchObject({ recovered: 1, posted: 0 });
+    expect(bench.posted).toHaveLength(1);
+    expect((await bench.store.digests.lastPosted('T1', 'C1'))?.localDate).toBe('2026-03-10');
+  });
+
+  it('crash after claiming, before posting: the next attempt posts once', async () => {
+    await link(bench.store, 'C1');
+    bench.clock.set('2026-03-10T08:00:00Z');
+    await bench.store.digests.claim({
+      workspaceId: 'T1',
+      slackChannelId: 'C1',
+      localDate: '2026-03-10',
+      owner: 'dead-process',
+      leaseMs: 10 * MINUTE,
+    });
+    // A message of another date, and an on-demand one of today, are not today's digest.
+    bench.history = [
+      {
+        ts: '1.1',
+        metadata: {
+          event_type: DIGEST_EVENT_TYPE,
+          event_payload: { local_date: '2026-03-09', channel: 'C1' },
+        },
+      },
+      {
+        ts: '1.2',
+        metadata: {
+          event_type: DIGEST_EVENT_TYPE,
+          event_payload: { local_date: '2026-03-10', channel: 'C1', on_demand: true },
+        },
+      },
+    ];
+    bench.clock.advance(11 * MINUTE);
+    expect(await bench.scheduler().tick()).toMatchObject({ posted: 1, recovered: 0 });
+    expect(bench.posted).toHaveLength(1);
+    expect(bench.historyCalls).toBe(1);
+  });
+
+  it('a workspace without a bot token fails loudly, posts nothing, and gives the day up after the attempts', async () => {
+    await link(bench.store, 'C1');
+    const scheduler = bench.scheduler({
+      botTokenFor: async () => undefined,
+      maxAttempts: 2,
+      retryBaseMs: MINUTE,
+    });
+    bench.clock.set('2026-03-10T08:00:00Z');
+    expect(await scheduler.tick()).toMatchObject({ failed: 1 });
+    bench.clock.advance(2 * MINUTE);
+    expect(await scheduler.tick()).toMatchObject({ failed: 1 });
+    bench.clock.advance(10 * MINUTE);
+    expect(await scheduler.tick()).toMatchObject({ notClaimed: 1 });
+    expect(bench.logLines.join('')).toContain('no Slack bot token');
+    expect(bench.logLines.join('')).toContain('skipping the day');
+    // Known given up: later ticks that day do not even ask the store.
+    expect(await scheduler.tick()).toMatchObject({ due: 0 });
+    expect(bench.posted).toHaveLength(0);
+  });
+
+  it('DST in New York: 02:30 on the spring-forward day posts once, at 03:00 EDT; 01:30 on fall-back once', async () => {
+    await link(bench.store, 'C_NY', {
+      digestTime: '02:30',
+      timeZone: 'America/New_York',
+      weekdaysOnly: false,
+    });
+    const scheduler = bench.scheduler();
+    const minuteTicks = async (fromIso: string, toIso: string) => {
+      for (let t = Date.parse(fromIso); t <= Date.parse(toIso); t += MINUTE) {
+        bench.clock.now = t;
+        const report = await scheduler.tick();
+        if (report.posted > 0) bench.logLines.push(`posted-at ${new Date(t).toISOString()}`);
+      }
+    };
+    await minuteTicks('2026-03-08T06:50:00Z', '2026-03-08T07:10:00Z');
+    expect(bench.posted).toHaveLength(1);
+    expect(bench.logLines).toContain('posted-at 2026-03-08T07:00:00.000Z');
+
+    await bench.store.links.update('T1', 'C_NY', { digestTime: '01:30' });
+    await minuteTicks('2026-11-01T05:20:00Z', '2026-11-01T06:40:00Z');
+    expect(bench.posted).toHaveLength(2);
+    expect(bench.logLines).toContain('posted-at 2026-11-01T05:30:00.000Z');
+    // A new process during the repeated hour (01:30 EST) finds the day posted.
+    expect(await bench.scheduler().tick(new Date('2026-11-01T06:30:00Z'))).toMatchObject({
+      posted: 0,
+      notClaimed: 1,
+    });
+  });
+
+  it('stop() waits for the pass in progress; start() ticks on the injected timer', async () => {
+    await link(bench.store, 'C1');
+    bench.clock.set('2026-03-10T08:00:00Z');
+    let fire: (() => void) | undefined;
+    let cancelled = false;
+    const scheduler = bench.scheduler({
+      setTimer: (run) => {
+        fire = run;
+        return () => {
+          cancelled = true;
+        };
+      },
+    });
+    scheduler.start();
+    fire?.();
+    await scheduler.stop();
+    expect(cancelled).toBe(true);
+    expect(bench.posted).toHaveLength(1);
+  });
+}
+
+describe('digest scheduler on SQLite', () => schedulerSuite('sqlite'));
+describeWithPostgres('digest scheduler on PostgreSQL', () => schedulerSuite('postgres'));
