@@ -1,0 +1,231 @@
+/** Slack channel → planning team + channel, with the channel's daily digest settings. */
+import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import { fromFlag, type RepoContext, toFlag, touched } from './context.js';
+import { parseInput } from './errors.js';
+import type { ChannelLinksTable } from './schema.js';
+
+export interface ChannelLink {
+  workspaceId: string;
+  slackChannelId: string;
+  /** Planning team and channel the Slack channel is bound to. */
+  teamId: string;
+  channelId: string;
+  /** Local time of the digest, HH:MM. */
+  digestTime: string;
+  /** IANA time zone the digest time is in. */
+  timeZone: string;
+  weekdaysOnly: boolean;
+  digestEnabled: boolean;
+  /** Slack user who made the link. */
+  createdBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const DIGEST_DEFAULTS = {
+  digestTime: '09:00',
+  timeZone: 'UTC',
+  weekdaysOnly: true,
+  digestEnabled: true,
+};
+
+type DigestSettings = Pick<ChannelLink, 'digestTime' | 'timeZone' | 'weekdaysOnly' | 'digestEnabled'>;
+
+/** Link input: digest settings left out take {@link DIGEST_DEFAULTS} for a new link, and stay as they are for an existing one. */
+export type ChannelLinkInput = Pick<
+  ChannelLink,
+  'workspaceId' | 'slackChannelId' | 'teamId' | 'channelId' | 'createdBy'
+> &
+  Partial<DigestSettings>;
+
+export type ChannelLinkPatch = Partial<Pick<ChannelLink, 'teamId' | 'channelId'> & DigestSettings>;
+
+export interface ChannelLinksRepo {
+  get(workspaceId: string, slackChannelId: string): Promise<ChannelLink | undefined>;
+  /** Creates or rebinds the link. @throws {StoreValidationError} bad digest time or time zone. */
+  upsert(input: ChannelLinkInput): Promise<ChannelLink>;
+  /** Changes some settings; undefined when there is no such link. @throws {StoreValidationError} */
+  update(
+    workspaceId: string,
+    slackChannelId: string,
+    patch: ChannelLinkPatch,
+  ): Promise<ChannelLink | undefined>;
+  /** Removes the link and its digest history. */
+  delete(workspaceId: string, slackChannelId: string): Promise<boolean>;
+  listByWorkspace(workspaceId: string): Promise<ChannelLink[]>;
+  /**
+   * Every link with the digest on, across workspaces, read a page at a time (keyset order), so
+   * thousands of links never sit in memory at once.
+   */
+  listDigestEnabled(options?: { pageSize?: number }): AsyncIterable<ChannelLink>;
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const id = z.string().min(1);
+const settings = {
+  digestTime: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM, from 00:00 to 23:59'),
+  timeZone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris'),
+  weekdaysOnly: z.boolean(),
+  digestEnabled: z.boolean(),
+};
+const linkInput = z.object({
+  workspaceId: id,
+  slackChannelId: id,
+  teamId: id,
+  channelId: id,
+  createdBy: id,
+  ...z.object(settings).partial().shape,
+});
+const linkPatch = z
+  .object({ teamId: id, channelId: id, ...settings })
+  .partial()
+  .strict();
+
+const DEFAULT_PAGE_SIZE = 500;
+
+/** Column values for the settings present in a validated input. */
+function settingsColumns(v: z.output<typeof linkPatch>): Partial<Selectable<ChannelLinksTable>> {
+  return {
+    ...(v.teamId === undefined ? {} : { team_id: v.teamId }),
+    ...(v.channelId === undefined ? {} : { channel_id: v.channelId }),
+    ...(v.digestTime === undefined ? {} : { digest_time: v.digestTime }),
+    ...(v.timeZone === undefined ? {} : { time_zone: v.timeZone }),
+    ...(v.weekdaysOnly === undefined ? {} : { weekdays_only: toFlag(v.weekdaysOnly) }),
+    ...(v.digestEnabled === undefined ? {} : { digest_enabled: toFlag(v.digestEnabled) }),
+  };
+}
+
+const DEFAULT_COLUMNS = {
+  digest_time: DIGEST_DEFAULTS.digestTime,
+  time_zone: DIGEST_DEFAULTS.timeZone,
+  weekdays_only: toFlag(DIGEST_DEFAULTS.weekdaysOnly),
+  digest_enabled: toFlag(DIGEST_DEFAULTS.digestEnabled),
+};
+
+export function toChannelLink(row: Selectable<ChannelLinksTable>): ChannelLink {
+  return {
+    workspaceId: row.workspace_id,
+    slackChannelId: row.slack_channel_id,
+    teamId: row.team_id,
+    channelId: row.channel_id,
+    digestTime: row.digest_time,
+    timeZone: row.time_zone,
+    weekdaysOnly: fromFlag(row.weekdays_only),
+    digestEnabled: fromFlag(row.digest_enabled),
+    createdBy: row.created_by,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRepo {
+  const repo: ChannelLinksRepo = {
+    async get(workspaceId, slackChannelId) {
+      const row = await db
+        .selectFrom('channel_links')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('slack_channel_id', '=', slackChannelId)
+        .executeTakeFirst();
+      return row && toChannelLink(row);
+    },
+
+    async upsert(input) {
+      const v = parseInput(linkInput, input, 'channel link');
+      const at = now();
+      // Only what the caller gave changes on a rebind; the rest of the settings stay.
+      const given = { ...settingsColumns(v), created_by: v.createdBy, updated_at: at };
+      await db
+        .insertInto('channel_links')
+        .values({
+          ...DEFAULT_COLUMNS,
+          ...given,
+          workspace_id: v.workspaceId,
+          slack_channel_id: v.slackChannelId,
+          team_id: v.teamId,
+          channel_id: v.channelId,
+          created_at: at,
+        })
+        .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id']).doUpdateSet(given))
+        .execute();
+      return (await repo.get(v.workspaceId, v.slackChannelId))!;
+    },
+
+    async update(workspaceId, slackChannelId, patch) {
+      const columns = settingsColumns(parseInput(linkPatch, patch, 'channel link settings'));
+      await db
+        .updateTable('channel_links')
+        .set({ ...columns, updated_at: now() })
+        .where('workspace_id', '=', workspaceId)
+        .where('slack_channel_id', '=', slackChannelId)
+        .execute();
+      return repo.get(workspaceId, slackChannelId);
+    },
+
+    async delete(workspaceId, slackChannelId) {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('digest_claims')
+          .where('workspace_id', '=', workspaceId)
+          .where('slack_channel_id', '=', slackChannelId)
+          .execute();
+        const result = await trx
+          .deleteFrom('channel_links')
+          .where('workspace_id', '=', workspaceId)
+          .where('slack_channel_id', '=', slackChannelId)
+          .executeTakeFirst();
+        return touched(result);
+      });
+    },
+
+    async listByWorkspace(workspaceId) {
+      const rows = await db
+        .selectFrom('channel_links')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('slack_channel_id')
+        .execute();
+      return rows.map(toChannelLink);
+    },
+
+    async *listDigestEnabled({ pageSize = DEFAULT_PAGE_SIZE } = {}) {
+      let after: { workspaceId: string; slackChannelId: string } | undefined;
+      while (true) {
+        let query = db
+          .selectFrom('channel_links')
+          .selectAll()
+          .where('digest_enabled', '=', toFlag(true))
+          .orderBy('workspace_id')
+          .orderBy('slack_channel_id')
+          .limit(pageSize);
+        if (after) {
+          const last = after;
+          query = query.where((eb) =>
+            eb.or([
+              eb('workspace_id', '>', last.workspaceId),
+              eb.and([
+                eb('workspace_id', '=', last.workspaceId),
+                eb('slack_channel_id', '>', last.slackChannelId),
+              ]),
+            ]),
+          );
+        }
+        const rows = await query.execute();
+        for (const row of rows) yield toChannelLink(row);
+        const last = rows.at(-1);
+        if (!last || rows.length < pageSize) return;
+        after = { workspaceId: last.workspace_id, slackChannelId: last.slack_channel_id };
+      }
+    },
+  };
+  return repo;
+}

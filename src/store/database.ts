@@ -1,0 +1,150 @@
+/**
+ * Opens the Kysely instance for the chosen backend: PostgreSQL when a URL is given (several replicas
+ * share it), otherwise an embedded SQLite file.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import type { StoreLogger } from './logger.js';
+import type { Database } from './schema.js';
+
+export type Backend = 'sqlite' | 'postgres';
+
+export const SQLITE_FILE_NAME = 'planning.sqlite';
+/** How long a SQLite writer waits for another process's write lock before giving up. */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent, SQLite is used. */
+  databaseUrl?: string;
+  /** Folder of the SQLite file (default ./data). */
+  dataDir?: string;
+  /** Explicit SQLite file, or ':memory:'; wins over dataDir. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to work in (created if missing); default: the server's search_path. */
+  pgSchema?: string;
+}
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  backend: Backend;
+  /** PostgreSQL: the schema the store's tables (and migration tables) live in. */
+  schema?: string;
+}
+
+/** Schema names go into SQL and connection options unquoted-safe only when plain identifiers. */
+function assertSchemaName(schema: string): void {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`pgSchema must be a plain SQL identifier, got "${schema}"`);
+  }
+}
+
+/**
+ * SQLite's default deferred BEGIN takes the write lock only at the first write; when another
+ * process wrote in between, that upgrade fails at once with SQLITE_BUSY instead of waiting.
+ * BEGIN IMMEDIATE takes the lock up front, so busy_timeout applies and transactions from several
+ * processes (migrations at start-up, re-encryption) simply queue.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly database: SQLite.Database) {
+    super({ database });
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.database });
+  }
+}
+
+function openSqlite(options: DatabaseOptions): OpenedDatabase {
+  const file = options.sqliteFile ?? join(options.dataDir ?? './data', SQLITE_FILE_NAME);
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  if (file !== ':memory:') database.pragma('journal_mode = WAL');
+  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  database.pragma('foreign_keys = ON');
+  // With WAL, NORMAL is durable across application crashes and much faster than FULL.
+  database.pragma('synchronous = NORMAL');
+  return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(database) }), backend: 'sqlite' };
+}
+
+/** bigint columns (epoch ms, counts) come back as JS numbers: every value we store fits. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** Concurrent `CREATE SCHEMA IF NOT EXISTS` may still collide in PostgreSQL; the loser ignores it. */
+async function ensurePgSchema(databaseUrl: string, schema: string): Promise<void> {
+  assertSchemaName(schema);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`create schema if not exists "${schema}"`);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The URL with its connections' search_path set to `schema` (replacing any `options` it had: in
+ * pg, the connection string wins over pool options).
+ */
+export function withSearchPath(databaseUrl: string, schema: string): string {
+  assertSchemaName(schema);
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+async function openPostgres(
+  databaseUrl: string,
+  pgSchema: string | undefined,
+  logger: StoreLogger,
+): Promise<OpenedDatabase> {
+  if (pgSchema !== undefined) await ensurePgSchema(databaseUrl, pgSchema);
+  const pool = new pg.Pool({
+    // Every pooled connection starts in the store's schema; queries stay unqualified.
+    connectionString: pgSchema === undefined ? databaseUrl : withSearchPath(databaseUrl, pgSchema),
+    types: pgTypes,
+  });
+  pool.on('error', (error) => logger.warn(`PostgreSQL connection lost while idle: ${error.message}`));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    // The migrator looks for its tables in every schema unless told which one: name it always.
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    const schema = rows[0]?.schema;
+    if (!schema) throw new Error('the search_path of DATABASE_URL names no existing schema');
+    return { db, backend: 'postgres', schema };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+
+/** Opens (does not migrate) the database the options name. */
+export async function openDatabase(options: DatabaseOptions, logger: StoreLogger): Promise<OpenedDatabase> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.pgSchema, logger)
+    : openSqlite(options);
+}

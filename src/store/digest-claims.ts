@@ -1,0 +1,250 @@
+/**
+ * Exactly one digest per (channel link, local date), however many processes try. Each decision is
+ * one atomic statement — insert-if-absent, then a conditional update — never read-then-write; the
+ * row is read afterwards only to say why a claim was refused.
+ *
+ * A row's life: claimed (lease) → posted (final) | failed (retry after) → claimed again…
+ * An expired lease means its owner died: the row may be claimed again. Every claim counts as an
+ * attempt; past the cap the (link, date) is given up ('exhausted').
+ */
+
+import { TZDate } from '@date-fns/tz';
+import { format, subDays } from 'date-fns';
+import { z } from 'zod';
+import { type RepoContext, touched } from './context.js';
+import { parseInput } from './errors.js';
+
+export const DEFAULT_MAX_DIGEST_ATTEMPTS = 3;
+/** Stored error texts are cut to this length. */
+const MAX_ERROR_LENGTH = 500;
+
+export interface ClaimInput {
+  workspaceId: string;
+  slackChannelId: string;
+  /** The channel's local date, YYYY-MM-DD. */
+  localDate: string;
+  /** Who claims: unique per process (and per run), e.g. `host:pid:random`. */
+  owner: string;
+  /** How long the claim protects the work before another process may take over. */
+  leaseMs: number;
+  /** Overrides the store's cap on attempts for this (link, date). */
+  maxAttempts?: number;
+}
+
+export type ClaimResult =
+  | { claimed: true; attempt: number }
+  /**
+   * posted: done for that date; held: another owner's lease is live, or a failure waits for its
+   * retry time; exhausted: every attempt was used.
+   */
+  | { claimed: false; reason: 'posted' | 'held' | 'exhausted' };
+
+export type ClaimOutcome =
+  | { status: 'posted'; messageTs: string; snapshot?: string }
+  /** error: a short description without secrets; retryAt: epoch ms before which no retry. */
+  | { status: 'failed'; error: string; retryAt: number };
+
+export interface CompleteInput {
+  workspaceId: string;
+  slackChannelId: string;
+  localDate: string;
+  owner: string;
+  /** The attempt `claim` returned; when given, a stale completion of an earlier attempt is refused too. */
+  attempt?: number;
+  outcome: ClaimOutcome;
+}
+
+export interface LastPosted {
+  localDate: string;
+  postedAt: Date;
+  snapshot?: string;
+}
+
+export interface DigestClaimsRepo {
+  claim(input: ClaimInput): Promise<ClaimResult>;
+  /**
+   * Records the outcome of the caller's claim. False when the claim is no longer the caller's
+   * (its lease expired and another owner took it): nothing is changed then.
+   */
+  complete(input: CompleteInput): Promise<boolean>;
+  /** The latest posted digest of the link, with its snapshot. */
+  lastPosted(workspaceId: string, slackChannelId: string): Promise<LastPosted | undefined>;
+  /**
+   * Deletes claims for dates more than `days` days ago (UTC), except each link's latest posted
+   * digest, which the next digest compares against. Returns how many rows went.
+   */
+  purgeOlderThan(days: number): Promise<number>;
+}
+
+const id = z.string().min(1);
+const localDate = z.iso.date();
+const claimInput = z.object({
+  workspaceId: id,
+  slackChannelId: id,
+  localDate,
+  owner: id,
+  leaseMs: z.number().int().positive(),
+  maxAttempts: z.number().int().positive().optional(),
+});
+const completeInput = z.object({
+  workspaceId: id,
+  slackChannelId: id,
+  localDate,
+  owner: id,
+  attempt: z.number().int().positive().optional(),
+  outcome: z.discriminatedUnion('status', [
+    z.object({ status: z.literal('posted'), messageTs: id, snapshot: z.string().optional() }),
+    z.object({ status: z.literal('failed'), error: z.string(), retryAt: z.number().int() }),
+  ]),
+});
+
+export function createDigestClaimsRepo(
+  { db, now }: RepoContext,
+  defaultMaxAttempts = DEFAULT_MAX_DIGEST_ATTEMPTS,
+): DigestClaimsRepo {
+  const row = (key: Pick<ClaimInput, 'workspaceId' | 'slackChannelId' | 'localDate'>) =>
+    db
+      .selectFrom('digest_claims')
+      .where('workspace_id', '=', key.workspaceId)
+      .where('slack_channel_id', '=', key.slackChannelId)
+      .where('local_date', '=', key.localDate);
+
+  return {
+    async claim(input) {
+      const v = parseInput(claimInput, input, 'digest claim');
+      const maxAttempts = v.maxAttempts ?? defaultMaxAttempts;
+      // A row can vanish between the writes and the read (the link was deleted): decide again.
+      for (let round = 1; ; round++) {
+        const at = now();
+        const leaseUntil = at + v.leaseMs;
+        const inserted = await db
+          .insertInto('digest_claims')
+          .values({
+            workspace_id: v.workspaceId,
+            slack_channel_id: v.slackChannelId,
+            local_date: v.localDate,
+            status: 'claimed',
+            owner: v.owner,
+            attempt: 1,
+            lease_until: leaseUntil,
+            created_at: at,
+            updated_at: at,
+          })
+          .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'local_date']).doNothing())
+          .returning('attempt')
+          .executeTakeFirst();
+        if (inserted) return { claimed: true, attempt: inserted.attempt };
+
+        const retaken = await db
+          .updateTable('digest_claims')
+          .set((eb) => ({
+            status: 'claimed',
+            owner: v.owner,
+            attempt: eb('attempt', '+', 1),
+            lease_until: leaseUntil,
+            retry_after: null,
+            updated_at: at,
+          }))
+          .where('workspace_id', '=', v.workspaceId)
+          .where('slack_channel_id', '=', v.slackChannelId)
+          .where('local_date', '=', v.localDate)
+          .where('attempt', '<', maxAttempts)
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('status', '=', 'failed'), eb('retry_after', '<=', at)]),
+              eb.and([eb('status', '=', 'claimed'), eb('lease_until', '<=', at)]),
+            ]),
+          )
+          .returning('attempt')
+          .executeTakeFirst();
+        if (retaken) return { claimed: true, attempt: retaken.attempt };
+
+        const current = await row(v).select(['status', 'attempt', 'lease_until']).executeTakeFirst();
+        if (!current) {
+          if (round < 3) continue;
+          return { claimed: false, reason: 'held' };
+        }
+        if (current.status === 'posted') return { claimed: false, reason: 'posted' };
+        const live = current.status === 'claimed' && current.lease_until > at;
+        if (!live && current.attempt >= maxAttempts) return { claimed: false, reason: 'exhausted' };
+        return { claimed: false, reason: 'held' };
+      }
+    },
+
+    async complete(input) {
+      const v = parseInput(completeInput, input, 'digest completion');
+      const at = now();
+      const { outcome } = v;
+      let query = db
+        .updateTable('digest_claims')
+        .set(
+          outcome.status === 'posted'
+            ? {
+                status: 'posted',
+                message_ts: outcome.messageTs,
+                snapshot: outcome.snapshot ?? null,
+                posted_at: at,
+                error: null,
+                updated_at: at,
+              }
+            : {
+                status: 'failed',
+                error: outcome.error.slice(0, MAX_ERROR_LENGTH),
+                retry_after: outcome.retryAt,
+                updated_at: at,
+              },
+        )
+        .where('workspace_id', '=', v.workspaceId)
+        .where('slack_channel_id', '=', v.slackChannelId)
+        .where('local_date', '=', v.localDate)
+        // Fencing: only the live claim of this owner (and attempt) may be completed.
+        .where('status', '=', 'claimed')
+        .where('owner', '=', v.owner);
+      if (v.attempt !== undefined) query = query.where('attempt', '=', v.attempt);
+      return touched(await query.executeTakeFirst());
+    },
+
+    async lastPosted(workspaceId, slackChannelId) {
+      const last = await db
+        .selectFrom('digest_claims')
+        .select(['local_date', 'posted_at', 'snapshot'])
+        .where('workspace_id', '=', workspaceId)
+        .where('slack_channel_id', '=', slackChannelId)
+        .where('status', '=', 'posted')
+        .orderBy('local_date', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!last) return undefined;
+      return {
+        localDate: last.local_date,
+        postedAt: new Date(last.posted_at ?? 0),
+        ...(last.snapshot === null ? {} : { snapshot: last.snapshot }),
+      };
+    },
+
+    async purgeOlderThan(days) {
+      parseInput(z.number().int().nonnegative(), days, 'purge age in days');
+      const cutoff = format(subDays(new TZDate(now(), 'UTC'), days), 'yyyy-MM-dd');
+      const result = await db
+        .deleteFrom('digest_claims as d')
+        .where('d.local_date', '<', cutoff)
+        // Keep a row only when it is its link's latest posted digest.
+        .where((eb) =>
+          eb.or([
+            eb('d.status', '!=', 'posted'),
+            eb.exists(
+              eb
+                .selectFrom('digest_claims as newer')
+                .select('newer.local_date')
+                .whereRef('newer.workspace_id', '=', 'd.workspace_id')
+                .whereRef('newer.slack_channel_id', '=', 'd.slack_channel_id')
+                .where('newer.status', '=', 'posted')
+                .whereRef('newer.local_date', '>', 'd.local_date'),
+            ),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The storage layer: installations, workspace settings, identities, channel links, digest claims
+ * and processed interactions, on SQLite (default) or PostgreSQL, with tokens encrypted at rest.
+ *
+ * Every repository method that concerns a workspace takes its id first (see {@link workspaceIdFor})
+ * and never returns another workspace's rows.
+ */
+import type { Kysely } from 'kysely';
+import { type ChannelLinksRepo, createChannelLinksRepo } from './channel-links.js';
+import type { RepoContext } from './context.js';
+import type { Keyring } from './crypto.js';
+import { type Backend, type DatabaseOptions, openDatabase } from './database.js';
+import {
+  createDigestClaimsRepo,
+  DEFAULT_MAX_DIGEST_ATTEMPTS,
+  type DigestClaimsRepo,
+} from './digest-claims.js';
+import { createIdentitiesRepo, type IdentitiesRepo } from './identities.js';
+import { createInstallationsRepo, type InstallationsRepo } from './installations.js';
+import { type StoreLogger, silentLogger } from './logger.js';
+import { migrateToLatest } from './migrate.js';
+import { createProcessedInteractionsRepo, type ProcessedInteractionsRepo } from './processed-interactions.js';
+import { type ReencryptResult, reencryptAll } from './reencrypt.js';
+import type { Database } from './schema.js';
+import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
+
+export * from './channel-links.js';
+export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } from './crypto.js';
+export type { Backend } from './database.js';
+export * from './digest-claims.js';
+export { StoreValidationError } from './errors.js';
+export * from './identities.js';
+export * from './installations.js';
+export { resolveKeyring } from './keys.js';
+export type { StoreLogger } from './logger.js';
+export * from './processed-interactions.js';
+export type { ReencryptResult } from './reencrypt.js';
+export type { Database } from './schema.js';
+export * from './workspaces.js';
+
+export interface StoreOptions extends DatabaseOptions {
+  keyring: Keyring;
+  /** Clock in epoch ms (default Date.now); tests inject one. */
+  now?: () => number;
+  logger?: StoreLogger;
+  /** Attempts a digest (link, date) gets before it is given up (default 3). */
+  digestMaxAttempts?: number;
+}
+
+export interface Store {
+  db: Kysely<Database>;
+  backend: Backend;
+  installations: InstallationsRepo;
+  workspaces: WorkspacesRepo;
+  identities: IdentitiesRepo;
+  links: ChannelLinksRepo;
+  digests: DigestClaimsRepo;
+  interactions: ProcessedInteractionsRepo;
+  /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
+  reencryptAll(): Promise<ReencryptResult>;
+  /** Releases the database (pool or file). */
+  close(): Promise<void>;
+}
+
+/** Opens the database, applies pending migrations, and returns the repositories. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const logger = options.logger ?? silentLogger;
+  const { db, backend, schema } = await openDatabase(options, logger);
+  try {
+    const applied = await migrateToLatest(db, schema);
+    if (applied.length > 0) logger.info(`Store (${backend}) migrated: ${applied.join(', ')}`);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const context: RepoContext = { db, keyring: options.keyring, now: options.now ?? Date.now };
+  return {
+    db,
+    backend,
+    installations: createInstallationsRepo(context),
+    workspaces: createWorkspacesRepo(context),
+    identities: createIdentitiesRepo(context),
+    links: createChannelLinksRepo(context),
+    digests: createDigestClaimsRepo(context, options.digestMaxAttempts ?? DEFAULT_MAX_DIGEST_ATTEMPTS),
+    interactions: createProcessedInteractionsRepo(context),
+    reencryptAll: () => reencryptAll(db, options.keyring),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * Applies the numbered migrations at start-up. The provider is a static table (no directory
+ * scanning), so it works the same from src/ under tsx and from dist/ once compiled. Several
+ * replicas starting together are safe: Kysely's migrator holds a PostgreSQL advisory lock while it
+ * migrates, and on SQLite its transaction (BEGIN IMMEDIATE, see database.ts) serializes processes.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as m0001 from './migrations/0001_initial.js';
+import type { Database } from './schema.js';
+
+/** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the database to the latest schema; returns the names applied by this call. */
+export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((r) => r.status === 'Error')?.migrationName;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Database migration ${failed ?? '(setup)'} failed: ${reason}`, { cause: error });
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,108 @@
+/**
+ * Row types of every table, as Kysely sees them. Portable across SQLite and PostgreSQL: text ids,
+ * epoch-millisecond timestamps (bigint), booleans as 0/1 integers (better-sqlite3 cannot bind a JS
+ * boolean), JSON as text. Columns holding secrets hold ciphertexts from ./crypto.ts.
+ */
+
+/** Bolt installations: the latest one per workspace. */
+export interface InstallationsTable {
+  workspace_id: string;
+  enterprise_id: string | null;
+  team_id: string | null;
+  is_enterprise_install: number;
+  /** The Slack user whose OAuth grant produced the latest installation. */
+  installer_user_id: string;
+  /** Encrypted Installation JSON (bot and user tokens). */
+  data: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Each user's own OAuth grant (user token) in a workspace, beside the latest installation. */
+export interface InstallationUsersTable {
+  workspace_id: string;
+  slack_user_id: string;
+  /** Encrypted JSON of the Installation's `user` part. */
+  data: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WorkspacesTable {
+  workspace_id: string;
+  /** Encrypted planning organization admin token. */
+  admin_token: string | null;
+  planning_org_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type IdentityOrigin = 'provisioned' | 'brought';
+
+export interface IdentitiesTable {
+  workspace_id: string;
+  slack_user_id: string;
+  service_account_id: string;
+  planning_user_id: string;
+  org_id: string;
+  /** Encrypted service-account token. */
+  token: string;
+  origin: IdentityOrigin;
+  valid: number;
+  invalid_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ChannelLinksTable {
+  workspace_id: string;
+  slack_channel_id: string;
+  team_id: string;
+  channel_id: string;
+  digest_time: string;
+  time_zone: string;
+  weekdays_only: number;
+  digest_enabled: number;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DigestClaimStatus = 'claimed' | 'posted' | 'failed';
+
+export interface DigestClaimsTable {
+  workspace_id: string;
+  slack_channel_id: string;
+  /** The channel's local date, YYYY-MM-DD. */
+  local_date: string;
+  status: DigestClaimStatus;
+  owner: string;
+  attempt: number;
+  lease_until: number;
+  retry_after: number | null;
+  message_ts: string | null;
+  /** JSON the digest keeps to tell what is new next time. */
+  snapshot: string | null;
+  error: string | null;
+  posted_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProcessedInteractionsTable {
+  key: string;
+  state: 'pending' | 'done';
+  result: string | null;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface Database {
+  installations: InstallationsTable;
+  installation_users: InstallationUsersTable;
+  workspaces: WorkspacesTable;
+  identities: IdentitiesTable;
+  channel_links: ChannelLinksTable;
+  digest_claims: DigestClaimsTable;
+  processed_interactions: ProcessedInteractionsTable;
+}

@@ -1,0 +1,191 @@
+import { expect, it } from 'vitest';
+import { type ClaimInput, StoreValidationError } from '../../src/store/index.js';
+import { forEachBackend, manualClock, newKeyring } from './backends.js';
+
+const LEASE = 60_000;
+const key = { workspaceId: 'T1', slackChannelId: 'C1', localDate: '2025-01-06' };
+const by = (owner: string, extra: Partial<ClaimInput> = {}): ClaimInput => ({
+  ...key,
+  owner,
+  leaseMs: LEASE,
+  ...extra,
+});
+const posted = (messageTs: string, snapshot?: string) => ({
+  status: 'posted' as const,
+  messageTs,
+  ...(snapshot === undefined ? {} : { snapshot }),
+});
+
+forEachBackend('digest claims', (backend) => {
+  async function open(digestMaxAttempts?: number) {
+    const clock = manualClock();
+    const store = await backend.open({
+      keyring: newKeyring(),
+      now: clock.now,
+      ...(digestMaxAttempts ? { digestMaxAttempts } : {}),
+    });
+    return { clock, digests: store.digests, store };
+  }
+
+  it('the first claim wins; others are held while the lease lives; posted is final', async () => {
+    const { clock, digests } = await open();
+    expect(await digests.claim(by('a'))).toEqual({ claimed: true, attempt: 1 });
+    expect(await digests.claim(by('b'))).toEqual({ claimed: false, reason: 'held' });
+    expect(await digests.claim(by('a'))).toEqual({ claimed: false, reason: 'held' });
+    // Other dates and links are independent.
+    expect(await digests.claim(by('b', { localDate: '2025-01-07' }))).toEqual({ claimed: true, attempt: 1 });
+    expect(await digests.claim(by('b', { slackChannelId: 'C2' }))).toEqual({ claimed: true, attempt: 1 });
+    expect(await digests.claim(by('b', { workspaceId: 'T2' }))).toEqual({ claimed: true, attempt: 1 });
+
+    expect(await digests.complete({ ...key, owner: 'a', outcome: posted('111.1', '{"n":1}') })).toBe(true);
+    clock.advance(10 * LEASE);
+    expect(await digests.claim(by('b'))).toEqual({ claimed: false, reason: 'posted' });
+    expect(await digests.complete({ ...key, owner: 'a', outcome: posted('111.2') })).toBe(false);
+    expect(await digests.lastPosted('T1', 'C1')).toEqual({
+      localDate: '2025-01-06',
+      postedAt: new Date(clock.t - 10 * LEASE),
+      snapshot: '{"n":1}',
+    });
+  });
+
+  it('an expired lease is taken over, and the old owner is fenced off', async () => {
+    const { clock, digests, store } = await open();
+    await digests.claim(by('a'));
+    clock.advance(LEASE - 1);
+    expect(await digests.claim(by('b'))).toEqual({ claimed: false, reason: 'held' });
+    clock.advance(1);
+    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2 });
+
+    expect(await digests.complete({ ...key, owner: 'a', outcome: posted('1.1') })).toBe(false);
+    expect(
+      await digests.complete({
+        ...key,
+        owner: 'a',
+        outcome: { status: 'failed', error: 'late', retryAt: 0 },
+      }),
+    ).toBe(false);
+    expect(await digests.complete({ ...key, owner: 'b', attempt: 1, outcome: posted('2.1') })).toBe(false);
+    expect(await digests.complete({ ...key, owner: 'b', attempt: 2, outcome: posted('2.2') })).toBe(true);
+    const rows = await store.db
+      .selectFrom('digest_claims')
+      .select(['status', 'owner', 'attempt', 'message_ts'])
+      .execute();
+    expect(rows).toEqual([{ status: 'posted', owner: 'b', attempt: 2, message_ts: '2.2' }]);
+    expect((await digests.lastPosted('T1', 'C1'))?.snapshot).toBeUndefined();
+  });
+
+  it('a failure waits for its retry time, then is claimed again (attempt + 1)', async () => {
+    const { clock, digests, store } = await open();
+    await digests.claim(by('a'));
+    const retryAt = clock.t + 5 * 60_000;
+    expect(
+      await digests.complete({
+        ...key,
+        owner: 'a',
+        attempt: 1,
+        outcome: { status: 'failed', error: 'Slack 500', retryAt },
+      }),
+    ).toBe(true);
+    const [row] = await store.db
+      .selectFrom('digest_claims')
+      .select(['status', 'error', 'retry_after'])
+      .execute();
+    expect(row).toEqual({ status: 'failed', error: 'Slack 500', retry_after: retryAt });
+
+    expect(await digests.claim(by('b'))).toEqual({ claimed: false, reason: 'held' });
+    clock.t = retryAt;
+    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2 });
+    expect(await digests.claim(by('a'))).toEqual({ claimed: false, reason: 'held' });
+    expect(await digests.lastPosted('T1', 'C1')).toBeUndefined();
+  });
+
+  it('gives up after the maximum attempts', async () => {
+    const { clock, digests } = await open(2);
+    const fail = (owner: string) =>
+      digests.complete({ ...key, owner, outcome: { status: 'failed', error: 'boom', retryAt: clock.t } });
+    expect(await digests.claim(by('a'))).toEqual({ claimed: true, attempt: 1 });
+    await fail('a');
+    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2 });
+    await fail('b');
+    expect(await digests.claim(by('c'))).toEqual({ claimed: false, reason: 'exhausted' });
+    // A per-call cap overrides the store's.
+    expect(await digests.claim(by('c', { maxAttempts: 3 }))).toEqual({ claimed: true, attempt: 3 });
+    // A lease that expires on the last attempt is exhausted too.
+    clock.advance(LEASE);
+    expect(await digests.claim(by('d', { maxAttempts: 3 }))).toEqual({ claimed: false, reason: 'exhausted' });
+  });
+
+  it('cuts long error texts', async () => {
+    const { digests, store } = await open();
+    await digests.claim(by('a'));
+    await digests.complete({
+      ...key,
+      owner: 'a',
+      outcome: { status: 'failed', error: 'x'.repeat(5000), retryAt: 0 },
+    });
+    const [row] = await store.db.selectFrom('digest_claims').select('error').execute();
+    expect(row?.error).toHaveLength(500);
+  });
+
+  it('lastPosted gives the latest posted date of that link only', async () => {
+    const { clock, digests } = await open();
+    for (const [localDate, outcome] of [
+      ['2025-01-02', posted('1', 's2')],
+      ['2025-01-06', posted('3', 's6')],
+      ['2025-01-03', posted('2', 's3')],
+      ['2025-01-07', { status: 'failed' as const, error: 'e', retryAt: 0 }],
+    ] as const) {
+      clock.advance(1000);
+      await digests.claim(by('a', { localDate }));
+      await digests.complete({ ...key, localDate, owner: 'a', outcome });
+    }
+    expect(await digests.lastPosted('T1', 'C1')).toMatchObject({ localDate: '2025-01-06', snapshot: 's6' });
+    expect(await digests.lastPosted('T1', 'C2')).toBeUndefined();
+    expect(await digests.lastPosted('T2', 'C1')).toBeUndefined();
+  });
+
+  it('purgeOlderThan removes old claims but keeps each link’s latest posted digest', async () => {
+    const { clock, digests, store } = await open();
+    clock.t = Date.UTC(2025, 2, 31, 12);
+    const claimAndPost = async (slackChannelId: string, localDate: string, post: boolean) => {
+      await digests.claim(by('a', { slackChannelId, localDate }));
+      if (post)
+        await digests.complete({ ...key, slackChannelId, localDate, owner: 'a', outcome: posted('1') });
+    };
+    await claimAndPost('C1', '2025-01-01', true);
+    await claimAndPost('C1', '2025-01-02', true); // C1's latest posted, old: kept
+    await claimAndPost('C1', '2025-01-03', false);
+    await claimAndPost('C2', '2025-01-05', true);
+    await claimAndPost('C2', '2025-03-30', true); // recent
+    await claimAndPost('C3', '2025-03-01', true); // exactly 30 days before 2025-03-31: kept
+
+    expect(await digests.purgeOlderThan(30)).toBe(3);
+    const left = await store.db
+      .selectFrom('digest_claims')
+      .select(['slack_channel_id', 'local_date'])
+      .orderBy('slack_channel_id')
+      .orderBy('local_date')
+      .execute();
+    expect(left.map((r) => `${r.slack_channel_id} ${r.local_date}`)).toEqual([
+      'C1 2025-01-02',
+      'C2 2025-03-30',
+      'C3 2025-03-01',
+    ]);
+    expect(await digests.purgeOlderThan(30)).toBe(0);
+  });
+
+  it('refuses malformed claims clearly', async () => {
+    const { digests, store } = await open();
+    for (const bad of [by('a', { localDate: '2025-1-6' }), by('', {}), by('a', { leaseMs: 0 })]) {
+      await expect(digests.claim(bad)).rejects.toThrow(StoreValidationError);
+    }
+    await expect(digests.claim(by('a', { localDate: '2025-13-01' }))).rejects.toThrow(
+      /Invalid digest claim: localDate/,
+    );
+    await expect(
+      digests.complete({ ...key, owner: 'a', outcome: { status: 'posted' } as never }),
+    ).rejects.toThrow(StoreValidationError);
+    await expect(digests.purgeOlderThan(-1)).rejects.toThrow(StoreValidationError);
+    expect(await store.db.selectFrom('digest_claims').selectAll().execute()).toEqual([]);
+  });
+});

@@ -1,0 +1,170 @@
+import { expect, it } from 'vitest';
+import { type IdentityInput, StoreValidationError } from '../../src/store/index.js';
+import { forEachBackend, manualClock, newKeyring } from './backends.js';
+
+const input = (
+  workspaceId: string,
+  slackUserId: string,
+  extra: Partial<IdentityInput> = {},
+): IdentityInput => ({
+  workspaceId,
+  slackUserId,
+  serviceAccountId: `sa-${workspaceId}-${slackUserId}`,
+  planningUserId: `pu-${workspaceId}-${slackUserId}`,
+  orgId: 'org-1',
+  token: `token-${workspaceId}-${slackUserId}`,
+  origin: 'provisioned',
+  ...extra,
+});
+
+forEachBackend('identities', (backend) => {
+  it('saves and reads an identity with its token decrypted', async () => {
+    const clock = manualClock();
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    const saved = await store.identities.save(input('T1', 'U1', { origin: 'brought' }));
+    expect(saved).toEqual({
+      ...input('T1', 'U1', { origin: 'brought' }),
+      valid: true,
+      createdAt: new Date(clock.t),
+      updatedAt: new Date(clock.t),
+    });
+    expect(await store.identities.get('T1', 'U1')).toEqual(saved);
+    expect(await store.identities.get('T1', 'U2')).toBeUndefined();
+    const [raw] = await store.db.selectFrom('identities').select('token').execute();
+    expect(raw!.token).toMatch(/^v1\./);
+    expect(raw!.token).not.toContain('token-T1-U1');
+  });
+
+  it('save replaces an identity in place, keeps createdAt and makes it valid again', async () => {
+    const clock = manualClock();
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    const first = await store.identities.save(input('T1', 'U1'));
+    await store.identities.markInvalid('T1', 'U1', 'revoked');
+    clock.advance(60_000);
+    const second = await store.identities.save(
+      input('T1', 'U1', { token: 'new-token', serviceAccountId: 'sa-2' }),
+    );
+    expect(second).toMatchObject({ token: 'new-token', serviceAccountId: 'sa-2', valid: true });
+    expect(second.invalidReason).toBeUndefined();
+    expect(second.createdAt).toEqual(first.createdAt);
+    expect(second.updatedAt).toEqual(new Date(clock.t));
+    expect(await store.identities.listByWorkspace('T1')).toHaveLength(1);
+  });
+
+  it('rotates a token in place and marks it valid; markInvalid records why', async () => {
+    const clock = manualClock();
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    await store.identities.save(input('T1', 'U1'));
+
+    expect(await store.identities.markInvalid('T1', 'U1', '401 from the service')).toBe(true);
+    expect(await store.identities.get('T1', 'U1')).toMatchObject({
+      valid: false,
+      invalidReason: '401 from the service',
+    });
+    expect(await store.identities.markInvalid('T1', 'U2')).toBe(false);
+
+    clock.advance(1000);
+    expect(await store.identities.rotateToken('T1', 'U1', 'rotated-token')).toBe(true);
+    const rotated = await store.identities.get('T1', 'U1');
+    expect(rotated).toMatchObject({ token: 'rotated-token', valid: true, serviceAccountId: 'sa-T1-U1' });
+    expect(rotated?.invalidReason).toBeUndefined();
+    expect(rotated?.updatedAt).toEqual(new Date(clock.t));
+    expect(await store.identities.rotateToken('T1', 'U9', 'x')).toBe(false);
+    expect(await store.identities.get('T1', 'U9')).toBeUndefined();
+
+    await store.identities.markInvalid('T1', 'U1');
+    const bare = await store.identities.get('T1', 'U1');
+    expect(bare?.valid).toBe(false);
+    expect(bare?.invalidReason).toBeUndefined();
+  });
+
+  it('finds by planning user, lists and deletes — within one workspace only', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.identities.save(input('T1', 'U2'));
+    await store.identities.save(input('T1', 'U1'));
+    await store.identities.save(input('T2', 'U1', { planningUserId: 'pu-T1-U1' })); // same ids elsewhere
+
+    expect((await store.identities.findByPlanningUser('T1', 'pu-T1-U1'))?.slackUserId).toBe('U1');
+    expect((await store.identities.findByPlanningUser('T2', 'pu-T1-U1'))?.workspaceId).toBe('T2');
+    expect(await store.identities.findByPlanningUser('T2', 'pu-T1-U2')).toBeUndefined();
+    expect((await store.identities.listByWorkspace('T1')).map((i) => i.slackUserId)).toEqual(['U1', 'U2']);
+    expect((await store.identities.get('T2', 'U1'))?.token).toBe('token-T2-U1');
+
+    expect(await store.identities.delete('T2', 'U2')).toBe(false);
+    expect(await store.identities.delete('T1', 'U1')).toBe(true);
+    expect(await store.identities.get('T1', 'U1')).toBeUndefined();
+    expect(await store.identities.get('T2', 'U1')).toBeDefined();
+    expect(await store.identities.listByWorkspace('T3')).toEqual([]);
+  });
+
+  it('refuses bad input with a clear error and writes nothing', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const bad = { ...input('T1', 'U1'), origin: 'stolen', token: '' } as unknown as IdentityInput;
+    const error = await store.identities.save(bad).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreValidationError);
+    expect((error as Error).message).toMatch(/^Invalid identity: /);
+    expect((error as StoreValidationError).problems.join(' ')).toMatch(/token.*origin|origin.*token/);
+    await store.identities.save(input('T1', 'U1'));
+    await expect(store.identities.rotateToken('T1', 'U1', '')).rejects.toThrow(StoreValidationError);
+    expect((await store.identities.get('T1', 'U1'))?.token).toBe('token-T1-U1');
+  });
+
+  it('a token copied to another user’s row does not decrypt', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.identities.save(input('T1', 'U1'));
+    await store.identities.save(input('T1', 'U2'));
+    const victim = await store.db
+      .selectFrom('identities')
+      .select('token')
+      .where('slack_user_id', '=', 'U1')
+      .executeTakeFirstOrThrow();
+    await store.db
+      .updateTable('identities')
+      .set({ token: victim.token })
+      .where('slack_user_id', '=', 'U2')
+      .execute();
+    await expect(store.identities.get('T1', 'U2')).rejects.toThrow(/failed authentication/);
+    expect((await store.identities.get('T1', 'U1'))?.token).toBe('token-T1-U1');
+  });
+});
+
+forEachBackend('workspaces', (backend) => {
+  it('stores the admin token encrypted, replaces it, and clears it keeping the org id', async () => {
+    const clock = manualClock();
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    expect(await store.workspaces.get('T1')).toBeUndefined();
+    const created = await store.workspaces.setAdminToken('T1', 'admin-secret-1', 'org-1');
+    expect(created).toEqual({
+      workspaceId: 'T1',
+      adminToken: 'admin-secret-1',
+      planningOrgId: 'org-1',
+      createdAt: new Date(clock.t),
+      updatedAt: new Date(clock.t),
+    });
+    const [raw] = await store.db.selectFrom('workspaces').select('admin_token').execute();
+    expect(raw!.admin_token).not.toContain('admin-secret-1');
+
+    clock.advance(5000);
+    const replaced = await store.workspaces.setAdminToken('T1', 'admin-secret-2', 'org-2');
+    expect(replaced).toMatchObject({ adminToken: 'admin-secret-2', planningOrgId: 'org-2' });
+    expect(replaced.createdAt).toEqual(created.createdAt);
+    expect(replaced.updatedAt).toEqual(new Date(clock.t));
+
+    await store.workspaces.setAdminToken('T2', 'admin-other', 'org-9');
+    expect(await store.workspaces.clearAdminToken('T1')).toBe(true);
+    const cleared = await store.workspaces.get('T1');
+    expect(cleared?.adminToken).toBeUndefined();
+    expect(cleared?.planningOrgId).toBe('org-2');
+    expect((await store.workspaces.get('T2'))?.adminToken).toBe('admin-other');
+    expect(await store.workspaces.clearAdminToken('T3')).toBe(false);
+  });
+
+  it('refuses an empty admin token or org id', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await expect(store.workspaces.setAdminToken('T1', '', 'org')).rejects.toThrow(
+      /Invalid admin token: token/,
+    );
+    await expect(store.workspaces.setAdminToken('T1', 'tok', '')).rejects.toThrow(/orgId/);
+    expect(await store.workspaces.get('T1')).toBeUndefined();
+  });
+});

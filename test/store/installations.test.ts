@@ -1,0 +1,239 @@
+import type { Installation } from '@slack/bolt';
+import { expect, it } from 'vitest';
+import { type Store, workspaceIdFor } from '../../src/store/index.js';
+import { forEachBackend, newKeyring } from './backends.js';
+
+const bot = (team: string) => ({
+  token: `xoxb-${team}-bot-secret`,
+  scopes: ['chat:write', 'commands'],
+  id: `B-${team}`,
+  userId: `UBOT-${team}`,
+});
+
+function teamInstall(team: string, user: string, enterprise?: string): Installation<'v2', false> {
+  return {
+    team: { id: team, name: `Team ${team}` },
+    enterprise: enterprise ? { id: enterprise, name: 'Acme Corp' } : undefined,
+    user: { id: user, token: `xoxp-${team}-${user}-secret`, scopes: ['users:read'] },
+    bot: bot(team),
+    appId: 'A1',
+    tokenType: 'bot',
+    isEnterpriseInstall: false,
+    authVersion: 'v2',
+  };
+}
+
+function orgInstall(enterprise: string, user: string): Installation<'v2', true> {
+  return {
+    team: undefined,
+    enterprise: { id: enterprise, name: 'Acme Corp' },
+    user: { id: user, token: `xoxp-${enterprise}-${user}-secret`, scopes: ['users:read'] },
+    bot: bot(enterprise),
+    appId: 'A1',
+    tokenType: 'bot',
+    isEnterpriseInstall: true,
+    enterpriseUrl: 'https://acme.enterprise.slack.com/',
+    authVersion: 'v2',
+  };
+}
+
+const byTeam = (teamId: string, userId?: string) => ({
+  teamId,
+  enterpriseId: undefined,
+  isEnterpriseInstall: false as const,
+  ...(userId ? { userId } : {}),
+});
+
+async function seedWorkspace(store: Store, ws: string, users: string[]) {
+  await store.workspaces.setAdminToken(ws, `admin-${ws}`, `org-${ws}`);
+  for (const user of users) {
+    await store.identities.save({
+      workspaceId: ws,
+      slackUserId: user,
+      serviceAccountId: `sa-${ws}-${user}`,
+      planningUserId: `pu-${user}`,
+      orgId: `org-${ws}`,
+      token: `tok-${ws}-${user}`,
+      origin: 'provisioned',
+    });
+  }
+  await store.links.upsert({
+    workspaceId: ws,
+    slackChannelId: 'C1',
+    teamId: 'tm',
+    channelId: 'ch',
+    createdBy: 'U1',
+  });
+  await store.digests.claim({
+    workspaceId: ws,
+    slackChannelId: 'C1',
+    localDate: '2025-01-06',
+    owner: 'o',
+    leaseMs: 1000,
+  });
+}
+
+forEachBackend('installations', (backend) => {
+  it('stores and fetches a team install by team id, also when the team is part of an enterprise', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const { installationStore } = store.installations;
+    const plain = teamInstall('T1', 'U1');
+    const inGrid = teamInstall('T2', 'U9', 'E1');
+    await installationStore.storeInstallation(plain);
+    await installationStore.storeInstallation(inGrid);
+
+    expect(await installationStore.fetchInstallation(byTeam('T1'))).toEqual(plain);
+    expect(
+      await installationStore.fetchInstallation({
+        teamId: 'T2',
+        enterpriseId: 'E1',
+        isEnterpriseInstall: false,
+      }),
+    ).toEqual(inGrid);
+    await expect(installationStore.fetchInstallation(byTeam('T3'))).rejects.toThrow(
+      'No installation for workspace T3',
+    );
+    // An org-wide query for E1 must not find the per-team install inside it.
+    await expect(
+      installationStore.fetchInstallation({
+        teamId: undefined,
+        enterpriseId: 'E1',
+        isEnterpriseInstall: true,
+      }),
+    ).rejects.toThrow(/No installation/);
+  });
+
+  it('keys an org-wide install by enterprise id, whatever workspace of the org asks', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const { installationStore } = store.installations;
+    const org = orgInstall('E1', 'U1');
+    await installationStore.storeInstallation(org);
+    const query = { enterpriseId: 'E1', teamId: 'T-any', isEnterpriseInstall: true } as const;
+    expect(await installationStore.fetchInstallation(query as never)).toEqual(org);
+    await expect(installationStore.fetchInstallation(byTeam('E1'))).resolves.toEqual(org); // same key space
+    await expect(installationStore.fetchInstallation(byTeam('T-any'))).rejects.toThrow(/No installation/);
+    expect(workspaceIdFor(query)).toBe('E1');
+  });
+
+  it("gives each user their own user token, and no one else's", async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const { installationStore } = store.installations;
+    await installationStore.storeInstallation(teamInstall('T1', 'U1'));
+    await installationStore.storeInstallation(teamInstall('T1', 'U2')); // U2 authorizes later
+
+    const forU1 = await installationStore.fetchInstallation(byTeam('T1', 'U1'));
+    expect(forU1.user).toMatchObject({ id: 'U1', token: 'xoxp-T1-U1-secret' });
+    const forU2 = await installationStore.fetchInstallation(byTeam('T1', 'U2'));
+    expect(forU2.user).toMatchObject({ id: 'U2', token: 'xoxp-T1-U2-secret' });
+    const forU3 = await installationStore.fetchInstallation(byTeam('T1', 'U3'));
+    expect(forU3.user.token).toBeUndefined();
+    expect(forU3.user.scopes).toBeUndefined();
+    expect(forU3.bot?.token).toBe('xoxb-T1-bot-secret');
+  });
+
+  it('deleteInstallation removes one user grant, or the whole installation', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const { installationStore } = store.installations;
+    await installationStore.storeInstallation(teamInstall('T1', 'U1'));
+    await installationStore.storeInstallation(teamInstall('T1', 'U2'));
+    await installationStore.storeInstallation(teamInstall('T2', 'U1'));
+
+    await installationStore.deleteInstallation!(byTeam('T1', 'U2'));
+    const afterUser = await installationStore.fetchInstallation(byTeam('T1', 'U2'));
+    expect(afterUser.user.token).toBeUndefined();
+    expect(afterUser.bot?.token).toBe('xoxb-T1-bot-secret');
+    expect((await installationStore.fetchInstallation(byTeam('T1', 'U1'))).user.token).toBe(
+      'xoxp-T1-U1-secret',
+    );
+
+    await installationStore.deleteInstallation!(byTeam('T1'));
+    await expect(installationStore.fetchInstallation(byTeam('T1', 'U1'))).rejects.toThrow(/No installation/);
+    const rows = await store.db.selectFrom('installation_users').select('workspace_id').execute();
+    expect(rows.map((r) => r.workspace_id)).toEqual(['T2']);
+    expect((await installationStore.fetchInstallation(byTeam('T2'))).user.token).toBe('xoxp-T2-U1-secret');
+  });
+
+  it('keeps installations encrypted at rest', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.installations.installationStore.storeInstallation(teamInstall('T1', 'U1'));
+    const raw = [
+      ...(await store.db.selectFrom('installations').select('data').execute()),
+      ...(await store.db.selectFrom('installation_users').select('data').execute()),
+    ];
+    expect(raw).toHaveLength(2);
+    for (const { data } of raw) {
+      expect(data).toMatch(/^v1\./);
+      expect(data).not.toContain('secret');
+    }
+  });
+
+  it('app_uninstalled: deleteWorkspace removes everything of that workspace and nothing else', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    for (const ws of ['T1', 'T2']) {
+      await store.installations.installationStore.storeInstallation(teamInstall(ws, 'U1'));
+      await seedWorkspace(store, ws, ['U1', 'U2']);
+    }
+    await store.installations.deleteWorkspace('T1');
+
+    await expect(store.installations.installationStore.fetchInstallation(byTeam('T1'))).rejects.toThrow();
+    expect(await store.workspaces.get('T1')).toBeUndefined();
+    expect(await store.identities.listByWorkspace('T1')).toEqual([]);
+    expect(await store.links.listByWorkspace('T1')).toEqual([]);
+    for (const table of ['installation_users', 'digest_claims'] as const) {
+      const left = await store.db.selectFrom(table).select('workspace_id').distinct().execute();
+      expect(left.map((r) => r.workspace_id)).toEqual(['T2']);
+    }
+
+    expect((await store.installations.installationStore.fetchInstallation(byTeam('T2'))).bot?.token).toBe(
+      'xoxb-T2-bot-secret',
+    );
+    expect((await store.workspaces.get('T2'))?.adminToken).toBe('admin-T2');
+    expect(await store.identities.listByWorkspace('T2')).toHaveLength(2);
+    expect(await store.links.listByWorkspace('T2')).toHaveLength(1);
+  });
+
+  it('tokens_revoked: deleteUserTokens drops those users’ Slack tokens and identities only', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const { installationStore } = store.installations;
+    await installationStore.storeInstallation(teamInstall('T1', 'U2'));
+    await installationStore.storeInstallation(teamInstall('T1', 'U1')); // U1 is the latest installer
+    await installationStore.storeInstallation(teamInstall('T2', 'U1'));
+    await seedWorkspace(store, 'T1', ['U1', 'U2', 'U3']);
+    await seedWorkspace(store, 'T2', ['U1']);
+
+    const removed = await store.installations.deleteUserTokens('T1', ['U1', 'U2']);
+    expect(removed.map((r) => r.slackUserId).sort()).toEqual(['U1', 'U2']);
+    expect(removed[0]).toEqual({
+      workspaceId: 'T1',
+      slackUserId: removed[0]!.slackUserId,
+      serviceAccountId: `sa-T1-${removed[0]!.slackUserId}`,
+      planningUserId: `pu-${removed[0]!.slackUserId}`,
+      orgId: 'org-T1',
+      origin: 'provisioned',
+    });
+
+    for (const user of ['U1', 'U2']) {
+      const installation = await installationStore.fetchInstallation(byTeam('T1', user));
+      expect(installation.user.token).toBeUndefined();
+      expect(installation.bot?.token).toBe('xoxb-T1-bot-secret');
+      expect(await store.identities.get('T1', user)).toBeUndefined();
+    }
+    // The installation itself (fetched without a user) no longer carries U1's token either.
+    expect((await installationStore.fetchInstallation(byTeam('T1'))).user.token).toBeUndefined();
+    expect(await store.identities.get('T1', 'U3')).toBeDefined();
+    expect((await installationStore.fetchInstallation(byTeam('T2', 'U1'))).user.token).toBe(
+      'xoxp-T2-U1-secret',
+    );
+    expect(await store.identities.get('T2', 'U1')).toBeDefined();
+    expect(await store.installations.deleteUserTokens('T1', [])).toEqual([]);
+  });
+
+  it('refuses an installation without the id it is keyed by', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const broken = { ...orgInstall('E1', 'U1'), enterprise: undefined } as unknown as Installation;
+    await expect(store.installations.installationStore.storeInstallation(broken)).rejects.toThrow(
+      'an org-wide installation needs an enterprise id',
+    );
+    expect(await store.db.selectFrom('installations').selectAll().execute()).toEqual([]);
+  });
+});
