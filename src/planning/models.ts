@@ -588,7 +588,12 @@ export const Grade = z
 
 /** `{ avatar }` for the avatar upload: PNG bytes, checked before sending. */
 export const AvatarInput = z.strictObject({
-  avatar: z.union([z.instanceof(Uint8Array), z.instanceof(ArrayBuffer).transform((b) => new Uint8Array(b))]),
+  // z.custom, not z.instanceof: a Node Buffer is a Uint8Array<ArrayBufferLike>, which
+  // `InstanceType<typeof Uint8Array>` (Uint8Array<ArrayBuffer>) refuses at compile time.
+  avatar: z.union([
+    z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be the PNG bytes'),
+    z.instanceof(ArrayBuffer).transform((b) => new Uint8Array(b)),
+  ]),
 });
 export type AvatarInput = z.input<typeof AvatarInput>;
 

@@ -1,0 +1,126 @@
+/**
+ * The default transport over real loopback sockets: the shared keep-alive pool, its shutdown, a
+ * body that stalls, a refused connection and the multipart bytes on the wire.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Response } from 'undici';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  closePlanningPools,
+  createPlanningClient,
+  NetworkError,
+  type RequestEvent,
+  TimeoutError,
+} from '../../src/planning/index.js';
+import { makePng, makeToken, rejectionOf } from './helpers.js';
+
+type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void;
+
+let server: Server;
+let baseUrl: string;
+let connections = 0;
+let handler: Handler = (_req, _body, res) => res.end();
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => handler(req, Buffer.concat(chunks), res));
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterEach(async () => {
+  await closePlanningPools();
+  connections = 0;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function json(value: unknown): Handler {
+  return (_req, _body, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(value));
+  };
+}
+
+describe('the shared pool', () => {
+  it('reuses its sockets across calls and across clients of the same origin', async () => {
+    handler = json({ id: 'me' });
+    const first = createPlanningClient({ baseUrl, token: await makeToken() });
+    const second = createPlanningClient({ baseUrl, token: await makeToken('org-2') });
+    for (const client of [first, second, first, second, first, second]) await client.account.read();
+    // undici opens a second socket for a call made right after the previous answer ends, then
+    // reuses both: one shared pool stays at 2 for six calls (a pool per client would reach 4).
+    expect(connections).toBeGreaterThan(0);
+    expect(connections).toBeLessThanOrEqual(2);
+  });
+
+  it('closePlanningPools closes the sockets; a client made before still works after', async () => {
+    handler = json({ id: 'me' });
+    const client = createPlanningClient({ baseUrl, token: await makeToken() });
+    await client.account.read();
+    const before = connections;
+    await closePlanningPools();
+    await expect(client.account.read()).resolves.toMatchObject({ id: 'me' });
+    expect(connections).toBe(before + 1);
+  });
+});
+
+describe('failures on a real socket', () => {
+  it('a body that stalls after the headers hits the timeout', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":'); // …and nothing more
+    };
+    const client = createPlanningClient({ baseUrl, token: await makeToken(), timeoutMs: 100, retries: 0 });
+    const error = await rejectionOf(client.account.read());
+    expect(error).toBeInstanceOf(TimeoutError);
+  });
+
+  it('a refused connection is a NetworkError, retried for a GET', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const events: RequestEvent[] = [];
+    const client = createPlanningClient({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      token: await makeToken(),
+      retries: 1,
+      backoff: { sleep: async () => {} },
+      onEvent: (event) => events.push(event),
+    });
+    const error = await rejectionOf(client.account.read());
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ retryCount: 1 });
+    expect(events).toMatchObject([{ outcome: 'error', retryCount: 1, errorName: 'NetworkError' }]);
+  });
+});
+
+describe('the avatar upload on the wire', () => {
+  it('is multipart/form-data with one avatar file', async () => {
+    let seen: { contentType?: string; body?: Buffer } = {};
+    handler = (req, body, res) => {
+      seen = { contentType: req.headers['content-type'], body };
+      json({ id: 'me' })(req, body, res);
+    };
+    const png = makePng(256, 256);
+    const client = createPlanningClient({ baseUrl, token: await makeToken() });
+    await client.account.avatar({ avatar: png });
+    expect(seen.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Response(seen.body, {
+      headers: { 'content-type': seen.contentType ?? '' },
+    }).formData();
+    expect([...form.keys()]).toEqual(['avatar']);
+    const file = form.get('avatar') as File;
+    expect([file.name, file.type]).toEqual(['avatar.png', 'image/png']);
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+  });
+});
