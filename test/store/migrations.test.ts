@@ -1,0 +1,165 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../../src/store/index.js';
+import { migrations } from '../../src/store/migrate.js';
+import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from '../helpers/postgres.js';
+import { newKeyring } from './backends.js';
+
+function recordingLogger() {
+  const lines: string[] = [];
+  return { lines, info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) };
+}
+
+const tables = [
+  'channel_links',
+  'digest_claims',
+  'identities',
+  'installation_users',
+  'installations',
+  'processed_interactions',
+  'workspaces',
+];
+
+describe('migrations', () => {
+  it('are a static, numbered table', () => {
+    const names = Object.keys(migrations);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names).toEqual([...names].sort());
+    for (const name of names) expect(name).toMatch(/^\d{4}_[a-z0-9_]+$/);
+  });
+});
+
+describe('SQLite store', () => {
+  let dir: string;
+  const stores: Store[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'store-sqlite-'));
+  });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates planning.sqlite in DATA_DIR in WAL mode with foreign keys, migrating once', async () => {
+    const first = recordingLogger();
+    const store = await openStore({ dataDir: join(dir, 'data'), keyring: newKeyring(), logger: first });
+    stores.push(store);
+    expect(store.backend).toBe('sqlite');
+    expect(existsSync(join(dir, 'data', 'planning.sqlite'))).toBe(true);
+    expect(first.lines).toEqual(['Store (sqlite) migrated: 0001_initial']);
+    const pragma = async (name: string) =>
+      Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as object)[0];
+    expect(await pragma('journal_mode')).toBe('wal');
+    expect(await pragma('foreign_keys')).toBe(1);
+    expect(await pragma('busy_timeout')).toBe(5000);
+    await store.close();
+    stores.pop();
+
+    const second = recordingLogger();
+    stores.push(await openStore({ dataDir: join(dir, 'data'), keyring: newKeyring(), logger: second }));
+    expect(second.lines).toEqual([]);
+  });
+
+  it('runs in memory', async () => {
+    const store = await openStore({ sqliteFile: ':memory:', keyring: newKeyring() });
+    stores.push(store);
+    await store.interactions.begin('k', 1000);
+    expect(await store.interactions.begin('k', 1000)).toEqual({ state: 'pending' });
+    expect(existsSync(join(dir, 'planning.sqlite'))).toBe(false);
+  });
+});
+
+describeWithPostgres('PostgreSQL store', () => {
+  let schema: PgSchema;
+  const stores: Store[] = [];
+  beforeEach(async () => {
+    schema = await withPgSchema('migrate');
+  });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    await schema.drop();
+  });
+
+  async function tablesIn(name: string): Promise<string[]> {
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ table_name: string }>(
+        'select table_name from information_schema.tables where table_schema = $1 order by table_name',
+        [name],
+      );
+      return rows.map((r) => r.table_name);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('several stores starting at once on a fresh schema apply one migration set, without error', async () => {
+    const opened = await Promise.allSettled(
+      Array.from({ length: 6 }, () =>
+        openStore({ databaseUrl: TEST_DATABASE_URL, pgSchema: schema.schema, keyring: newKeyring() }),
+      ),
+    );
+    for (const result of opened) if (result.status === 'fulfilled') stores.push(result.value);
+    expect(opened.map((r) => r.status)).toEqual(Array(6).fill('fulfilled'));
+
+    const applied = await stores[0]!.db
+      .withTables<{ kysely_migration: { name: string } }>()
+      .selectFrom('kysely_migration')
+      .select('name')
+      .execute();
+    expect(applied.map((r) => r.name)).toEqual(Object.keys(migrations));
+    expect(await tablesIn(schema.schema)).toEqual(
+      [...tables, 'kysely_migration', 'kysely_migration_lock'].sort(),
+    );
+
+    // They share one database.
+    await stores[1]!.links.upsert({
+      workspaceId: 'T1',
+      slackChannelId: 'C1',
+      teamId: 't',
+      channelId: 'c',
+      createdBy: 'U',
+    });
+    expect((await stores[5]!.links.get('T1', 'C1'))?.teamId).toBe('t');
+  });
+
+  it('without pgSchema, works in the schema the URL’s search_path names', async () => {
+    // A migrated schema elsewhere in the database must not make this one look migrated.
+    const decoy = await withPgSchema('decoy');
+    try {
+      stores.push(await openStore({ databaseUrl: decoy.url, keyring: newKeyring() }));
+      const store = await openStore({ databaseUrl: schema.url, keyring: newKeyring() });
+      stores.push(store);
+      expect(store.backend).toBe('postgres');
+      expect(await store.identities.listByWorkspace('T1')).toEqual([]);
+    } finally {
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+      await decoy.drop();
+    }
+    expect(await tablesIn(schema.schema)).toContain('identities');
+    // A second start in the same place finds it migrated.
+    const again = recordingLogger();
+    stores.push(await openStore({ databaseUrl: schema.url, keyring: newKeyring(), logger: again }));
+    expect(again.lines).toEqual([]);
+  });
+
+  it('explains a search_path without a schema and refuses a schema name that is not an identifier', async () => {
+    const missing = new URL(TEST_DATABASE_URL);
+    missing.searchParams.set('options', `-c search_path=${schema.schema}_absent`);
+    await expect(openStore({ databaseUrl: missing.toString(), keyring: newKeyring() })).rejects.toThrow(
+      'the search_path of DATABASE_URL names no existing schema',
+    );
+    await expect(
+      openStore({
+        databaseUrl: TEST_DATABASE_URL,
+        pgSchema: 'x"; drop schema public; --',
+        keyring: newKeyring(),
+      }),
+    ).rejects.toThrow(/pgSchema must be a plain SQL identifier/);
+  });
+});
