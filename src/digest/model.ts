@@ -52,13 +52,25 @@ export function buildSnapshot(data: DigestData): DigestSnapshot {
 
 /** Reads a stored snapshot; one that is missing or unreadable counts as none (the digest then shows no "advanced"). */
 export function parseSnapshot(stored: string | undefined | null): DigestSnapshot | undefined {
+  return parseStoredJson(DigestSnapshot, stored);
+}
+
+/** Parses JSON the digest stored earlier; anything missing or not matching the schema is `undefined`. */
+export function parseStoredJson<T>(schema: z.ZodType<T>, stored: string | undefined | null): T | undefined {
   if (!stored) return undefined;
   try {
-    const parsed = DigestSnapshot.safeParse(JSON.parse(stored));
+    const parsed = schema.safeParse(JSON.parse(stored));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The previous digest from the store's record of the last posted one. */
+export function previousDigest(
+  last: { postedAt: Date; snapshot?: string } | undefined,
+): PreviousDigest | undefined {
+  return last && { postedAt: last.postedAt, snapshot: parseSnapshot(last.snapshot) };
 }
 
 export function serializeSnapshot(snapshot: DigestSnapshot): string {

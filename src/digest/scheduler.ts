@@ -13,22 +13,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { webApi } from '@slack/bolt';
 import type { Logger } from '../logger.js';
-import { isPlanningError, type PlanningClient, RateLimitedError } from '../planning/index.js';
-import type { ChannelLink, ChannelLinksRepo } from '../store/channel-links.js';
-import type { DigestClaimsRepo } from '../store/digest-claims.js';
+import type { PlanningClient } from '../planning/index.js';
+import type { ChannelLink, ChannelLinksRepo, DigestClaimsRepo } from '../store/index.js';
 import { composeDigest } from './compose.js';
+import { describeFailure, retryAfterMs } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import { keyedLimit } from './limit.js';
-import { type PreviousDigest, parseSnapshot, serializeSnapshot } from './model.js';
-import {
-  createDigestWebClient,
-  describeSlackError,
-  findPostedDigest,
-  postDigest,
-  type WebClient,
-} from './slack.js';
+import { previousDigest, serializeSnapshot } from './model.js';
+import { createDigestWebClient, findPostedDigest, postDigest, type WebClient } from './slack.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
 
 /** Which planning token reads a link's data, and the organization it belongs to. */
@@ -160,10 +153,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       if (!token) throw new DigestSetupError('no Slack bot token for this workspace');
       const slack = createDigestWebClient(token, { slackApiUrl: deps.slackApiUrl, logger: deps.logger });
       const last = await deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
-      const previous: PreviousDigest | undefined = last && {
-        postedAt: last.postedAt,
-        snapshot: parseSnapshot(last.snapshot),
-      };
+      const previous = previousDigest(last);
 
       if (claim.attempt > 1) {
         const ts = await findPostedDigest(
@@ -294,18 +284,4 @@ function linkKey(link: Pick<ChannelLink, 'workspaceId' | 'slackChannelId'>): str
 
 function where(link: ChannelLink, localDate: string) {
   return { workspaceId: link.workspaceId, slackChannelId: link.slackChannelId, localDate };
-}
-
-function describeFailure(error: unknown): string {
-  if (isPlanningError(error)) {
-    return `planning ${error.operation}: ${error.name} ${error.status ?? ''} ${error.errorId ?? ''}`.trim();
-  }
-  return describeSlackError(error);
-}
-
-/** When the failing side said when to come back (Slack's or the service's Retry-After). */
-function retryAfterMs(error: unknown): number | undefined {
-  if (error instanceof RateLimitedError) return error.retryAfterMs;
-  if (error instanceof webApi.WebAPIRateLimitedError) return error.retryAfter * 1000;
-  return undefined;
 }

@@ -122,13 +122,3 @@ export async function findPostedDigest(
   }
   return undefined;
 }
-
-/** A failure described for logs and the store: the Slack error code or message, never a token. */
-export function describeSlackError(error: unknown): string {
-  if (error instanceof webApi.WebAPIPlatformError) return `slack: ${error.data.error}`;
-  if (error instanceof webApi.WebAPIRateLimitedError)
-    return `slack: rate limited (retry after ${error.retryAfter}s)`;
-  if (error instanceof webApi.WebAPIHTTPError) return `slack: HTTP ${error.statusCode}`;
-  if (error instanceof webApi.WebAPIRequestError) return `slack: request failed (${error.original.message})`;
-  return error instanceof Error ? error.message : String(error);
-}

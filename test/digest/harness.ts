@@ -32,11 +32,19 @@ export interface Posted {
 
 export interface Bench {
   store: Store;
+  /** Answers the planning service's calls (pass as a client's dispatcher). */
+  agent: MockAgent;
   clock: { now: number; set(iso: string): void; advance(ms: number): void };
   /** Features the planning mock serves for every channel. */
   features: FeatureLite[];
   /** Task reads by task id (default: no feedback). */
   tasks: Map<string, TaskExpanded>;
+  /** Tasks whose read answers 404 (deleted after the list). */
+  missingTasks: Set<string>;
+  /** Experiences served by GET /xp, per planning token. */
+  experiences: Map<string, unknown[]>;
+  /** Task reads made, by task id, in order. */
+  taskReads: string[];
   /** Status the planning mock answers with (200 = serve the data). */
   planningStatus: number;
   /** Slack: messages posted, and replies to play before answering ok (e.g. a 429). */
@@ -74,9 +82,13 @@ export async function openBench(backend: Backend): Promise<Bench> {
   agent.disableNetConnect();
   const bench: Bench = {
     store,
+    agent,
     clock,
     features: [],
     tasks: new Map(),
+    missingTasks: new Set(),
+    experiences: new Map(),
+    taskReads: [],
     planningStatus: 200,
     posted: [],
     slackReplies: [],
@@ -141,7 +153,18 @@ export async function openBench(backend: Backend): Promise<Bench> {
     .reply((request) => {
       if (bench.planningStatus !== 200) return json(bench.planningStatus, { id: 'internal', message: 'x' });
       const taskId = request.path.split('/').at(-1) ?? '';
+      bench.taskReads.push(taskId);
+      if (bench.missingTasks.has(taskId)) return json(404, { id: 'not-found', message: 'gone' });
       return json(200, bench.tasks.get(taskId) ?? { id: taskId, state: 'idle' });
+    })
+    .persist();
+  planning
+    .intercept({ path: (p) => /^\/v1\/xp(\?|$)/.test(p), method: 'GET' })
+    .reply((request) => {
+      const headers = request.headers as Record<string, string>;
+      const token = (headers.authorization ?? '').replace(/^Bearer /, '');
+      const experiences = bench.experiences.get(token) ?? [];
+      return json(200, { pageNumber: 1, pageSize: 500, total: experiences.length, experiences });
     })
     .persist();
 
@@ -167,6 +190,11 @@ export async function openBench(backend: Backend): Promise<Bench> {
         next?.body ?? { ok: true, channel: form.get('channel'), ts: `${1000 + bench.posted.length}.000100` },
       ];
     })
+    .post('/api/conversations.open')
+    .reply((_uri, body) => [
+      200,
+      { ok: true, channel: { id: `D_${new URLSearchParams(String(body)).get('users')}` } },
+    ])
     .post('/api/conversations.history')
     .reply(() => {
       bench.historyCalls += 1;

@@ -1,0 +1,49 @@
+/**
+ * `/plan digest now`: a digest posted at once. It is not the day's digest — no claim is used, the
+ * schedule still posts later — but two "now"s for one channel never run together, across replicas
+ * too: the processed-interactions key is the lock, released when the post is done.
+ */
+import type { ChannelLink, DigestClaimsRepo, ProcessedInteractionsRepo } from '../store/index.js';
+import { composeDigest } from './compose.js';
+import { type GatherOptions, gatherDigestData } from './gather.js';
+import { previousDigest } from './model.js';
+import type { PlanningAccess } from './scheduler.js';
+import { postDigest, type WebClient } from './slack.js';
+import { localDateOf } from './time.js';
+
+export interface DigestNowDeps {
+  store: {
+    digests: Pick<DigestClaimsRepo, 'lastPosted'>;
+    interactions: Pick<ProcessedInteractionsRepo, 'begin' | 'abandon'>;
+  };
+  slack: WebClient;
+  planning: PlanningAccess;
+  now?: Date;
+  /** How long the lock lives if the process dies mid-post. Default 2 minutes. */
+  lockMs?: number;
+  gather?: GatherOptions;
+}
+
+export type DigestNowResult = { status: 'posted'; ts: string; unchanged: boolean } | { status: 'busy' };
+
+/** Posts the link's digest now, compared with the last scheduled one. */
+export async function postDigestNow(link: ChannelLink, deps: DigestNowDeps): Promise<DigestNowResult> {
+  const key = `digest-now:${link.workspaceId}:${link.slackChannelId}`;
+  const lock = await deps.store.interactions.begin(key, deps.lockMs ?? 2 * 60_000);
+  if (lock.state !== 'new') return { status: 'busy' };
+  try {
+    const localDate = localDateOf(deps.now ?? new Date(), link.timeZone);
+    const last = await deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
+    const data = await gatherDigestData(deps.planning.client, link, deps.gather);
+    const composed = composeDigest(data, {
+      localDate,
+      timeZone: link.timeZone,
+      onDemand: true,
+      previous: previousDigest(last),
+    });
+    const ts = await postDigest(deps.slack, link.slackChannelId, localDate, composed, { onDemand: true });
+    return { status: 'posted', ts, unchanged: composed.unchanged };
+  } finally {
+    await deps.store.interactions.abandon(key);
+  }
+}

@@ -1,0 +1,63 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { postDigestNow } from '../../src/digest/now.js';
+import type { PlanningAccess } from '../../src/digest/scheduler.js';
+import { createDigestWebClient } from '../../src/digest/slack.js';
+import { feature } from './builders.js';
+import { type Bench, BOT_TOKEN, link, openBench, SLACK_URL } from './harness.js';
+
+describe('postDigestNow', () => {
+  let bench: Bench;
+  let planning: PlanningAccess;
+  const slack = () => createDigestWebClient(BOT_TOKEN, { slackApiUrl: `${SLACK_URL}/api/` });
+
+  beforeEach(async () => {
+    bench = await openBench('sqlite');
+    bench.features = [feature({ id: 'f1', heading: 'Login' })];
+    bench.clock.set('2026-03-10T10:00:00Z');
+    const access = await bench.deps().planningClientFor(await link(bench.store, 'C1'));
+    if (!access) throw new Error('no access');
+    planning = access;
+  });
+  afterEach(() => bench.close());
+
+  it('posts at once, marked on demand, without using the day’s claim', async () => {
+    const channel = await link(bench.store, 'C1');
+    const result = await postDigestNow(channel, {
+      store: bench.store,
+      slack: slack(),
+      planning,
+      now: new Date(bench.clock.now),
+    });
+    expect(result).toMatchObject({ status: 'posted' });
+    expect(bench.posted).toHaveLength(1);
+    expect(bench.posted[0]?.metadata.event_payload).toEqual({
+      local_date: '2026-03-10',
+      channel: 'C1',
+      on_demand: true,
+    });
+    expect(bench.posted[0]?.text).toContain('on request');
+
+    // The scheduled digest still comes today.
+    expect(await bench.scheduler().tick()).toMatchObject({ posted: 1 });
+    expect(bench.posted).toHaveLength(2);
+  });
+
+  it('never runs two at once for one channel, and frees the channel afterwards', async () => {
+    const channel = await link(bench.store, 'C1');
+    const deps = { store: bench.store, slack: slack(), planning };
+    const [a, b] = await Promise.all([postDigestNow(channel, deps), postDigestNow(channel, deps)]);
+    expect([a.status, b.status].sort()).toEqual(['busy', 'posted']);
+    expect(bench.posted).toHaveLength(1);
+    expect((await postDigestNow(channel, deps)).status).toBe('posted');
+  });
+
+  it('frees the channel after a failure too, and posts nothing', async () => {
+    const channel = await link(bench.store, 'C1');
+    bench.planningStatus = 500;
+    const deps = { store: bench.store, slack: slack(), planning };
+    await expect(postDigestNow(channel, deps)).rejects.toThrow();
+    expect(bench.posted).toHaveLength(0);
+    bench.planningStatus = 200;
+    expect((await postDigestNow(channel, deps)).status).toBe('posted');
+  });
+});
