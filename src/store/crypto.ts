@@ -51,6 +51,11 @@ export function keyIdOf(key: Buffer): string {
   return createHash('sha256').update(key).digest().subarray(0, 8).toString('hex');
 }
 
+/** What every ciphertext written with key `keyId` starts with. */
+export function ciphertextPrefix(keyId: string): string {
+  return `${VERSION}.${keyId}.`;
+}
+
 function decodeKey(encoded: string, label: string): Buffer {
   const key = Buffer.from(encoded.trim(), 'base64');
   // The message names the key's role, never its value.

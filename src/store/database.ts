@@ -112,7 +112,13 @@ async function ensurePgSchema(databaseUrl: string, schema: string): Promise<void
  */
 export function withSearchPath(databaseUrl: string, schema: string): string {
   assertSchemaName(schema);
-  const url = new URL(databaseUrl);
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    // URL's own error keeps the input (password included) on the error object.
+    throw new Error('the PostgreSQL URL is not a valid URL');
+  }
   url.searchParams.set('options', `-c search_path=${schema}`);
   return url.toString();
 }

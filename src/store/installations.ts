@@ -64,8 +64,7 @@ type UserGrant = Installation['user'];
 
 /** The user part without its tokens: what is left of a grant once revoked. */
 function withoutUserTokens(user: UserGrant): UserGrant {
-  const { token: _t, refreshToken: _r, expiresAt: _e, scopes: _s, ...rest } = user;
-  return { ...rest, token: undefined, refreshToken: undefined, expiresAt: undefined, scopes: undefined };
+  return { ...user, token: undefined, refreshToken: undefined, expiresAt: undefined, scopes: undefined };
 }
 
 export function createInstallationsRepo({ db, keyring, now }: RepoContext): InstallationsRepo {

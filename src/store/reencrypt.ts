@@ -4,7 +4,7 @@
  * (compare-and-swap), so a concurrent write is never replaced by an older value.
  */
 import type { Expression, Kysely, SqlBool } from 'kysely';
-import type { Keyring } from './crypto.js';
+import { ciphertextPrefix, type Keyring } from './crypto.js';
 import type { Database } from './schema.js';
 import { aad } from './sealed.js';
 
@@ -60,7 +60,7 @@ export async function reencryptAll(
 ): Promise<ReencryptResult> {
   // Table and column names come from the list above, so one loose-typed view serves all of them.
   const loose = db as unknown as Kysely<Record<string, Row>>;
-  const current = `v1.${keyring.currentKeyId}.%`;
+  const current = `${ciphertextPrefix(keyring.currentKeyId)}%`;
   const byTable: ReencryptResult['byTable'] = {};
   for (const { table, column, keys, aad: aadOf } of SEALED_COLUMNS) {
     byTable[table] = 0;
