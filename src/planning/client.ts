@@ -224,6 +224,8 @@ interface CompiledOperation extends OperationRef {
   paramNames: string[];
   takesInput: boolean;
   context: ErrorContext;
+  /** `def.result` through zod's ahead-of-time compiler, built on first use. */
+  result?: z.ZodType;
 }
 
 const compiled: CompiledOperation[] = operations.map((op) => ({
@@ -341,7 +343,10 @@ function readAnswer(op: CompiledOperation, raw: RawResponse): unknown {
   } catch {
     throw shapeError('response is not JSON');
   }
-  const parsed = op.def.result.safeParse(json);
+  // zod's compiled parser validates the same rules 2–3× faster on big lists (bench/client.ts), and
+  // falls back to the runtime parser to report issues, so messages and paths are unchanged.
+  op.result ??= z.compile(op.def.result);
+  const parsed = op.result.safeParse(json);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw shapeError(`response field ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
