@@ -22,8 +22,7 @@ import {
   errorFromResponse,
   InvalidArgumentError,
   isPlanningError,
-  NetworkError,
-  type PlanningError,
+  PlanningError,
   ResponseShapeError,
   redactError,
   ServiceError,
@@ -309,9 +308,10 @@ async function call(
       report(retryCount, { outcome: 'ok', status: raw.status });
       return result;
     } catch (thrown) {
+      // Everything below throws PlanningErrors; anything else is a bug, and not worth a retry.
       error = isPlanningError(thrown)
         ? thrown
-        : new NetworkError(`${op.operation}: unexpected failure`, { ...context, cause: thrown });
+        : new PlanningError(`${op.operation}: unexpected failure`, { ...context, cause: thrown });
     }
     const wait = retryDelay(error, context.method, retryCount, retries, caller.backoff);
     if (wait !== undefined) {

@@ -150,13 +150,16 @@ describe('what is never retried', () => {
 });
 
 describe('Retry-After', () => {
-  it('in seconds sets the wait', async () => {
-    service = await mockService();
+  const limited = (retryAfter: string) =>
     answer('GET', TEAM_PATH).reply(
       429,
-      { id: 'auth-api-limited', message: 'slow' },
-      { headers: { 'retry-after': '2' } },
+      { id: 'auth-api-limited', message: 'slow down' },
+      { headers: { 'retry-after': retryAfter } },
     );
+
+  it('in seconds sets the wait', async () => {
+    service = await mockService();
+    limited('2');
     answer('GET', TEAM_PATH).reply(200, TEAM);
     await service.client.teams.read('team-1');
     expect(service.sleeps).toEqual([2_000]);
@@ -165,11 +168,7 @@ describe('Retry-After', () => {
   it('as an HTTP date sets the wait', async () => {
     service = await mockService();
     const at = new Date(Date.now() + 3_000).toUTCString();
-    answer('GET', TEAM_PATH).reply(
-      429,
-      { id: 'auth-api-limited', message: 'slow' },
-      { headers: { 'retry-after': at } },
-    );
+    limited(at);
     answer('GET', TEAM_PATH).reply(200, TEAM);
     await service.client.teams.read('team-1');
     expect(service.sleeps).toHaveLength(1);
@@ -180,11 +179,7 @@ describe('Retry-After', () => {
 
   it('longer than the cap: no retry, the caller learns when to come back', async () => {
     service = await mockService();
-    answer('GET', TEAM_PATH).reply(
-      429,
-      { id: 'auth-api-limited', message: 'daily limit' },
-      { headers: { 'retry-after': '3600' } },
-    );
+    limited('3600');
     const error = await rejectionOf(service.client.teams.read('team-1'));
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ retryAfterMs: 3_600_000, retryCount: 0 });
