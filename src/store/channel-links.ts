@@ -133,8 +133,7 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
       const row = await db
         .selectFrom('channel_links')
         .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('slack_channel_id', '=', slackChannelId)
+        .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
         .executeTakeFirst();
       return row && toChannelLink(row);
     },
@@ -165,8 +164,7 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
       await db
         .updateTable('channel_links')
         .set({ ...columns, updated_at: now() })
-        .where('workspace_id', '=', workspaceId)
-        .where('slack_channel_id', '=', slackChannelId)
+        .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
         .execute();
       return repo.get(workspaceId, slackChannelId);
     },
@@ -175,13 +173,11 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
       return db.transaction().execute(async (trx) => {
         await trx
           .deleteFrom('digest_claims')
-          .where('workspace_id', '=', workspaceId)
-          .where('slack_channel_id', '=', slackChannelId)
+          .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
           .execute();
         const result = await trx
           .deleteFrom('channel_links')
-          .where('workspace_id', '=', workspaceId)
-          .where('slack_channel_id', '=', slackChannelId)
+          .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
           .executeTakeFirst();
         return touched(result);
       });

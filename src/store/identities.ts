@@ -121,8 +121,7 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
           invalid_reason: null,
           updated_at: now(),
         })
-        .where('workspace_id', '=', workspaceId)
-        .where('slack_user_id', '=', slackUserId)
+        .where((eb) => eb.and({ workspace_id: workspaceId, slack_user_id: slackUserId }))
         .executeTakeFirst();
       return touched(result);
     },
@@ -131,8 +130,7 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
       const result = await db
         .updateTable('identities')
         .set({ valid: toFlag(false), invalid_reason: reason ?? null, updated_at: now() })
-        .where('workspace_id', '=', workspaceId)
-        .where('slack_user_id', '=', slackUserId)
+        .where((eb) => eb.and({ workspace_id: workspaceId, slack_user_id: slackUserId }))
         .executeTakeFirst();
       return touched(result);
     },
@@ -140,8 +138,7 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
     async delete(workspaceId, slackUserId) {
       const result = await db
         .deleteFrom('identities')
-        .where('workspace_id', '=', workspaceId)
-        .where('slack_user_id', '=', slackUserId)
+        .where((eb) => eb.and({ workspace_id: workspaceId, slack_user_id: slackUserId }))
         .executeTakeFirst();
       return touched(result);
     },
