@@ -10,9 +10,11 @@
 
 import { TZDate } from '@date-fns/tz';
 import { format, subDays } from 'date-fns';
+import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import { type RepoContext, touched } from './context.js';
 import { parseInput } from './errors.js';
+import type { Database } from './schema.js';
 
 export const DEFAULT_MAX_DIGEST_ATTEMPTS = 3;
 /** Stored error texts are cut to this length. */
@@ -102,12 +104,14 @@ export function createDigestClaimsRepo(
   { db, now }: RepoContext,
   defaultMaxAttempts = DEFAULT_MAX_DIGEST_ATTEMPTS,
 ): DigestClaimsRepo {
-  const row = (key: Pick<ClaimInput, 'workspaceId' | 'slackChannelId' | 'localDate'>) =>
-    db
-      .selectFrom('digest_claims')
-      .where('workspace_id', '=', key.workspaceId)
-      .where('slack_channel_id', '=', key.slackChannelId)
-      .where('local_date', '=', key.localDate);
+  const byKey =
+    (key: Pick<ClaimInput, 'workspaceId' | 'slackChannelId' | 'localDate'>) =>
+    (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
+      eb.and({
+        workspace_id: key.workspaceId,
+        slack_channel_id: key.slackChannelId,
+        local_date: key.localDate,
+      });
 
   return {
     async claim(input) {
@@ -145,9 +149,7 @@ export function createDigestClaimsRepo(
             retry_after: null,
             updated_at: at,
           }))
-          .where('workspace_id', '=', v.workspaceId)
-          .where('slack_channel_id', '=', v.slackChannelId)
-          .where('local_date', '=', v.localDate)
+          .where(byKey(v))
           .where('attempt', '<', maxAttempts)
           .where((eb) =>
             eb.or([
@@ -159,7 +161,11 @@ export function createDigestClaimsRepo(
           .executeTakeFirst();
         if (retaken) return { claimed: true, attempt: retaken.attempt };
 
-        const current = await row(v).select(['status', 'attempt', 'lease_until']).executeTakeFirst();
+        const current = await db
+          .selectFrom('digest_claims')
+          .select(['status', 'attempt', 'lease_until'])
+          .where(byKey(v))
+          .executeTakeFirst();
         if (!current) {
           if (round < 3) continue;
           return { claimed: false, reason: 'held' };
@@ -194,10 +200,9 @@ export function createDigestClaimsRepo(
                 updated_at: at,
               },
         )
-        .where('workspace_id', '=', v.workspaceId)
-        .where('slack_channel_id', '=', v.slackChannelId)
-        .where('local_date', '=', v.localDate)
-        // Fencing: only the live claim of this owner (and attempt) may be completed.
+        .where(byKey(v))
+        // Fencing: only a claim this owner (and attempt) still holds may be completed; once its
+        // lease ran out it still may, unless another owner has taken it over since.
         .where('status', '=', 'claimed')
         .where('owner', '=', v.owner);
       if (v.attempt !== undefined) query = query.where('attempt', '=', v.attempt);
