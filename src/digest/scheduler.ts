@@ -178,7 +178,8 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       const data = await byOrganization(access.orgId, () =>
         gatherDigestData(access.client, link, {
           ...deps.gather,
-          signal: AbortSignal.timeout(Math.max(1, leaseEnd - Date.now() - 60_000)),
+          // Reading may use half the lease; the post must start in the next quarter (see postSafely).
+          signal: AbortSignal.timeout(leaseMs / 2),
         }),
       );
       const composed = composeDigest(data, { localDate, timeZone: link.timeZone, previous });
@@ -218,7 +219,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     composed: ReturnType<typeof composeDigest>,
     leaseEnd: number,
   ): Promise<string> {
-    const deadline = leaseEnd - 30_000;
+    const deadline = leaseEnd - leaseMs / 4;
     if (Date.now() > deadline) throw new Error('lease nearly expired before posting');
     return postDigest(slack, link.slackChannelId, localDate, composed, {
       deadline,

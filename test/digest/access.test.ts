@@ -4,9 +4,9 @@ import { type Bench, link, openBench, PLANNING_URL } from './harness.js';
 
 /** An unsigned JWT carrying `org_id`, the shape of the service's tokens. */
 const jwt = (orgId: string, who: string) =>
-  [{ alg: 'HS256' }, { org_id: orgId, sub: who }]
+  `${[{ alg: 'HS256' }, { org_id: orgId, sub: who }]
     .map((p) => Buffer.from(JSON.stringify(p)).toString('base64url'))
-    .join('.') + '.c2ln';
+    .join('.')}.c2ln`;
 
 describe('planningAccessFor: which token reads the digest', () => {
   let bench: Bench;
