@@ -15,6 +15,7 @@ import {
   md,
   message,
   modal,
+  option,
   SLACK_LIMITS,
   section,
   truncate,
@@ -91,6 +92,9 @@ export interface TaskForm {
   channelId?: string;
   heading: string;
   details: string;
+  /** Kept when the form is shown again after a failure. */
+  feature?: { id: string; heading?: string };
+  assignee?: string;
   problem?: string;
 }
 
@@ -116,6 +120,9 @@ export function createTaskModal(form: TaskForm): ModalView {
         action_id: FIELD.feature.action,
         min_query_length: 0,
         placeholder: { type: 'plain_text', text: 'Search the features' },
+        ...(form.feature
+          ? { initial_option: option(form.feature.heading ?? form.feature.id, form.feature.id) }
+          : {}),
       }),
       input('Heading', FIELD.heading.block, {
         type: 'plain_text_input',
@@ -138,7 +145,11 @@ export function createTaskModal(form: TaskForm): ModalView {
       input(
         'Assignee',
         FIELD.assignee.block,
-        { type: 'users_select', action_id: FIELD.assignee.action },
+        {
+          type: 'users_select',
+          action_id: FIELD.assignee.action,
+          ...(form.assignee ? { initial_user: form.assignee } : {}),
+        },
         {
           optional: true,
           hint: 'They must be connected to the planning service (or be set up automatically).',

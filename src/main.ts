@@ -1,0 +1,138 @@
+/**
+ * The process: configuration → store → Slack app → digest scheduler, and a clean shutdown on
+ * SIGTERM/SIGINT (receiver, scheduler, sandbox, store, connection pools, in that order).
+ */
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { planningAccessFor, startDigestScheduler } from './digest/index.js';
+import { createLogger, type Logger } from './logger.js';
+import { closePlanningPools } from './planning/index.js';
+import { createSlackApp } from './slack/app.js';
+import { openStore, resolveKeyring, type Store } from './store/index.js';
+
+export interface Running {
+  config: Config;
+  logger: Logger;
+  store: Store;
+  /** The planning service the app talks to (the sandbox's URL when PLANNING_API_URL=sandbox). */
+  planningUrl: string;
+  /** HTTP mode: the port the app listens on. */
+  port?: number;
+  /** Stops everything; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** A workspace's bot token: the configured one, or its installation's (OAuth). */
+function botTokenFor(config: Config, store: Store) {
+  return async (workspaceId: string): Promise<string | undefined> => {
+    if (!config.SLACK_CLIENT_ID) return config.SLACK_BOT_TOKEN;
+    const enterprise = workspaceId.startsWith('E');
+    const installation = await store.installations.installationStore.fetchInstallation({
+      isEnterpriseInstall: enterprise,
+      enterpriseId: enterprise ? workspaceId : undefined,
+      teamId: enterprise ? undefined : workspaceId,
+    });
+    return installation.bot?.token;
+  };
+}
+
+/** Starts the app from the environment. */
+export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Running> {
+  const config = loadConfig(env);
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  const stack: (() => Promise<unknown>)[] = [];
+
+  let planningUrl = config.PLANNING_API_URL;
+  let envAdminToken = config.PLANNING_ADMIN_TOKEN;
+  if (planningUrl === 'sandbox') {
+    // Loaded only when asked for: production never needs the sandbox's code.
+    const { startSandbox } = await import('./sandbox/index.js');
+    const sandbox = await startSandbox({ seed: 'demo', logger });
+    stack.push(() => sandbox.close());
+    planningUrl = sandbox.url;
+    // Development only: the sandbox owner provisions accounts, so the app works out of the box.
+    envAdminToken ??= sandbox.ownerToken;
+    logger.info({ url: sandbox.url }, 'Built-in planning sandbox started (demo data)');
+  }
+
+  const store = await openStore({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    keyring: resolveKeyring(config, logger),
+    logger,
+  });
+  stack.push(() => store.close());
+
+  const slack = createSlackApp({ config, store, logger, planningUrl, envAdminToken });
+  const digest = startDigestScheduler({
+    store,
+    logger,
+    botTokenFor: botTokenFor(config, store),
+    planningClientFor: planningAccessFor({ store, baseUrl: planningUrl, adminToken: envAdminToken }),
+    slackApiUrl: config.SLACK_API_URL,
+  });
+  stack.push(() => digest.stop());
+  let started: { port?: number };
+  try {
+    started = await slack.start();
+  } catch (error) {
+    await unwind(stack, logger);
+    throw error;
+  }
+  stack.push(() => slack.stop());
+
+  let stopping: Promise<void> | undefined;
+  return {
+    config,
+    logger,
+    store,
+    planningUrl,
+    port: started.port,
+    stop: () => {
+      stopping ??= unwind(stack, logger).then(() => closePlanningPools());
+      return stopping;
+    },
+  };
+}
+
+/** Runs the stack's stoppers last-in first-out; one failing does not keep the others from running. */
+async function unwind(stack: (() => Promise<unknown>)[], logger: Logger) {
+  for (const stop of stack.reverse()) {
+    await stop().catch((error: unknown) => logger.error({ err: error }, 'error during shutdown'));
+  }
+}
+
+/** Reads ./.env into the environment when there is one (variables already set win). */
+export function loadDotEnv() {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+}
+
+/** The process entry: start, and stop on SIGTERM/SIGINT. */
+export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let running: Running;
+  try {
+    running = await startApp(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n(see .env.example)\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  }
+  const shutdown = (signal: NodeJS.Signals) => {
+    running.logger.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  loadDotEnv();
+  await run();
+}

@@ -1,0 +1,130 @@
+/**
+ * Builds the Bolt app for the configured mode — HTTP (one port: /slack/events, OAuth install and
+ * redirect, /healthz) or Socket Mode; one workspace (bot token) or many (OAuth, installations in
+ * the store) — and registers the identity middleware and every listener.
+ *
+ * Acks are immediate: `processBeforeResponse` is off and no listener awaits I/O before its ack.
+ * Every request is verified with the signing secret (Bolt's check is never disabled), and every
+ * Slack call goes to SLACK_API_URL.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type AppOptions } from '@slack/bolt';
+import { sql } from 'kysely';
+import { slackMode } from '../config.js';
+import { toSlackLogger } from '../logger.js';
+import type { RequestEvent } from '../planning/index.js';
+import type { SlackDeps } from './context/deps.js';
+import { createIdentities } from './context/identity.js';
+import { planningMiddleware } from './context/middleware.js';
+import { registerListeners } from './listeners/index.js';
+import { BOT_SCOPES, PATHS } from './manifest.js';
+
+/** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
+const SLACK_RETRY = { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000, randomize: true };
+
+export interface SlackApp {
+  app: App;
+  /** Starts the receiver; in HTTP mode resolves with the port it listens on. */
+  start(): Promise<{ port?: number }>;
+  /** Stops the receiver (no new requests); listeners in flight finish on their own. */
+  stop(): Promise<void>;
+}
+
+export function createSlackApp(deps: SlackDeps): SlackApp {
+  const { config, logger } = deps;
+  const mode = slackMode(config);
+  let lastPlanningCall: (Pick<RequestEvent, 'outcome' | 'status' | 'operation'> & { at: string }) | undefined;
+  const observed: SlackDeps = {
+    ...deps,
+    observe: (event) => {
+      lastPlanningCall = {
+        outcome: event.outcome,
+        status: event.status,
+        operation: event.operation,
+        at: new Date().toISOString(),
+      };
+      deps.observe?.(event);
+    },
+  };
+
+  const health = async (_req: IncomingMessage, res: ServerResponse) => {
+    let store: 'ok' | 'error' = 'ok';
+    try {
+      await sql`select 1`.execute(deps.store.db);
+    } catch (error) {
+      store = 'error';
+      logger.error({ err: error }, 'health check: store unreachable');
+    }
+    res.writeHead(store === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        status: store === 'ok' ? 'ok' : 'degraded',
+        mode,
+        store,
+        planning: { url: new URL(deps.planningUrl).origin, lastCall: lastPlanningCall ?? null },
+      }),
+    );
+  };
+
+  const options: AppOptions = {
+    logger: toSlackLogger(logger),
+    clientOptions: { slackApiUrl: config.SLACK_API_URL, retryConfig: SLACK_RETRY },
+    // Listeners ack first and work after; Bolt must not hold the HTTP response until they finish.
+    processBeforeResponse: false,
+    ignoreSelf: true,
+  };
+  if (mode.transport === 'socket') {
+    Object.assign(options, { socketMode: true, appToken: config.SLACK_APP_TOKEN });
+  } else {
+    Object.assign(options, {
+      signingSecret: config.SLACK_SIGNING_SECRET,
+      endpoints: PATHS.events,
+      customRoutes: [{ path: PATHS.health, method: ['GET'], handler: health }],
+    });
+  }
+  if (mode.install === 'oauth') {
+    Object.assign(options, {
+      clientId: config.SLACK_CLIENT_ID,
+      clientSecret: config.SLACK_CLIENT_SECRET,
+      stateSecret: config.SLACK_STATE_SECRET,
+      scopes: [...BOT_SCOPES],
+      installationStore: deps.store.installations.installationStore,
+      installerOptions: {
+        installPath: PATHS.install,
+        redirectUriPath: PATHS.redirect,
+        directInstall: true,
+        clientOptions: { slackApiUrl: config.SLACK_API_URL },
+        // Socket Mode has no HTTP server of its own for the install pages: give it the port.
+        ...(mode.transport === 'socket' ? { port: config.PORT } : {}),
+      },
+    });
+  } else {
+    options.token = config.SLACK_BOT_TOKEN;
+  }
+
+  const app = new App(options);
+  const identities = createIdentities(observed);
+  app.use(planningMiddleware(identities));
+  registerListeners(app, { deps: observed, identities });
+  app.error(async (error) => {
+    logger.error({ err: error }, 'unhandled error in a listener');
+  });
+
+  return {
+    app,
+    async start() {
+      if (mode.transport === 'socket') {
+        await app.start();
+        logger.info({ mode }, 'Slack app connected over Socket Mode');
+        return {};
+      }
+      const server = (await app.start(config.PORT)) as { address(): AddressInfo | string | null };
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : config.PORT;
+      logger.info({ mode, port }, `Slack app listening on :${port}${PATHS.events}`);
+      return { port };
+    },
+    stop: () => app.stop() as Promise<void>,
+  };
+}

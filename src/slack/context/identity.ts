@@ -1,0 +1,138 @@
+/**
+ * Who acts: a Slack user → their stored service account, provisioned on first use when the
+ * workspace has an organization admin token. A Slack user only ever acts with their own account,
+ * and only within the workspace the request came from.
+ */
+import type { WebClient } from '@slack/web-api';
+import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../planning/index.js';
+import type { Identity } from '../../store/index.js';
+import { planningClient, type SlackDeps } from './deps.js';
+
+export type ConnectReason = 'missing' | 'invalid';
+
+/** The acting user has no usable identity: lead them to Connect. */
+export class NotConnectedError extends Error {
+  override name = 'NotConnectedError';
+  constructor(readonly reason: ConnectReason) {
+    super(reason === 'invalid' ? 'the stored token was refused' : 'no identity for this Slack user');
+  }
+}
+
+/** Another Slack user (assignee, peer) has no identity and none can be provisioned. */
+export class PeerNotConnectedError extends Error {
+  override name = 'PeerNotConnectedError';
+  constructor(readonly slackUserId: string) {
+    super('that Slack user is not connected');
+  }
+}
+
+/** The organization admin token used for provisioning was refused. */
+export class AdminTokenError extends Error {
+  override name = 'AdminTokenError';
+  constructor(cause: unknown) {
+    super('the organization admin token was refused', { cause });
+  }
+}
+
+export interface Acting {
+  workspaceId: string;
+  slackUserId: string;
+  identity: Identity;
+  planning: PlanningClient;
+}
+
+/** A service-account name from a Slack profile: 3–64 safe characters. */
+export function serviceAccountName(
+  profile: { display_name?: string; real_name?: string; name?: string },
+  slackUserId: string,
+): string {
+  const raw = [profile.display_name, profile.real_name, profile.name].find((n) => n && n.trim() !== '') ?? '';
+  const clean = raw
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N} ._'-]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const name = clean.length >= 3 ? clean : `${clean ? `${clean} ` : ''}slack-${slackUserId}`.trim();
+  return Array.from(name).slice(0, 64).join('').trim();
+}
+
+export function createIdentities(deps: SlackDeps) {
+  const { store } = deps;
+  /** One provisioning at a time per user in this process; the store key covers other replicas. */
+  const inFlight = new Map<string, Promise<Identity | undefined>>();
+
+  async function adminToken(workspaceId: string): Promise<string | undefined> {
+    const settings = await store.workspaces.get(workspaceId);
+    if (settings?.adminToken) return settings.adminToken;
+    // The environment's token serves the single workspace this process is installed in.
+    return deps.config.SLACK_CLIENT_ID ? undefined : deps.envAdminToken;
+  }
+
+  async function provision(workspaceId: string, slackUserId: string, slack: WebClient) {
+    const token = await adminToken(workspaceId);
+    if (!token) return undefined;
+    const info = await slack.users.info({ user: slackUserId });
+    const userName = serviceAccountName({ ...info.user?.profile, name: info.user?.name }, slackUserId);
+    const admin = planningClient(deps, token);
+    let account: Awaited<ReturnType<PlanningClient['serviceAccounts']['create']>>;
+    try {
+      account = await admin.serviceAccounts.create({ roleOrg: 'member', userName });
+    } catch (error) {
+      if (error instanceof UnauthorizedError) throw new AdminTokenError(error);
+      throw error;
+    }
+    const serviceToken = account.serviceToken;
+    const orgId = serviceToken ? orgIdFromToken(serviceToken) : undefined;
+    if (!serviceToken || !orgId) throw new Error('the service created an account without a usable token');
+    deps.logger.info({ workspaceId, serviceAccountId: account.id }, 'provisioned a service account');
+    return store.identities.save({
+      workspaceId,
+      slackUserId,
+      serviceAccountId: account.id,
+      planningUserId: account.id,
+      orgId,
+      token: serviceToken,
+      origin: 'provisioned',
+    });
+  }
+
+  /** The user's valid identity, provisioning one when possible; undefined when none can be had. */
+  async function resolve(workspaceId: string, slackUserId: string, slack: WebClient) {
+    const existing = await store.identities.get(workspaceId, slackUserId);
+    if (existing) return existing;
+    const key = `${workspaceId}:${slackUserId}`;
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const claim = await store.interactions.begin(`provision:${key}`, 60_000);
+        if (claim.state !== 'new') return store.identities.get(workspaceId, slackUserId);
+        try {
+          return await provision(workspaceId, slackUserId, slack);
+        } finally {
+          await store.interactions.abandon(`provision:${key}`);
+        }
+      })().finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  return {
+    adminToken,
+    /** The acting user, with a client for their own account. @throws {NotConnectedError} */
+    async acting(workspaceId: string, slackUserId: string, slack: WebClient): Promise<Acting> {
+      const identity = await resolve(workspaceId, slackUserId, slack);
+      if (!identity) throw new NotConnectedError('missing');
+      if (!identity.valid) throw new NotConnectedError('invalid');
+      return { workspaceId, slackUserId, identity, planning: planningClient(deps, identity.token) };
+    },
+    /** Another user's identity (an assignee, a peer). @throws {PeerNotConnectedError} */
+    async other(workspaceId: string, slackUserId: string, slack: WebClient): Promise<Identity> {
+      const identity = await resolve(workspaceId, slackUserId, slack);
+      if (!identity) throw new PeerNotConnectedError(slackUserId);
+      return identity;
+    },
+  };
+}
+
+export type Identities = ReturnType<typeof createIdentities>;

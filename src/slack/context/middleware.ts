@@ -1,0 +1,46 @@
+/**
+ * A global middleware that says who is acting. It does no I/O (acks stay immediate): it puts on
+ * the context the workspace id and a lazy, memoized `acting()` that resolves the Slack user to
+ * their service account when a listener first asks, after its ack.
+ */
+import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { workspaceIdFor } from '../../store/index.js';
+import type { Acting, Identities } from './identity.js';
+
+const KEY = 'planning';
+
+export interface PlanningContext {
+  /** Enterprise id for org-wide installs, team id otherwise: the store's tenant key. */
+  workspaceId: string;
+  slackUserId: string;
+  /** The acting user's identity and client. @throws {NotConnectedError} */
+  acting(): Promise<Acting>;
+}
+
+export function planningMiddleware(identities: Identities): Middleware<AnyMiddlewareArgs> {
+  return async ({ context, client, next }) => {
+    const userId = context.userId;
+    if (userId && (context.teamId || context.enterpriseId)) {
+      const workspaceId = workspaceIdFor(context);
+      let resolved: Promise<Acting> | undefined;
+      const planning: PlanningContext = {
+        workspaceId,
+        slackUserId: userId,
+        acting: () => {
+          resolved ??= identities.acting(workspaceId, userId, client as WebClient);
+          return resolved;
+        },
+      };
+      context[KEY] = planning;
+    }
+    await next();
+  };
+}
+
+/** The planning context of a request from a user. @throws when the request names no user. */
+export function planningOf(context: Context): PlanningContext {
+  const planning = context[KEY] as PlanningContext | undefined;
+  if (!planning) throw new Error('this request names no Slack user or workspace');
+  return planning;
+}

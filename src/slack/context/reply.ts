@@ -1,0 +1,52 @@
+/**
+ * The private surfaces a listener answers on: the response_url of a command or action (ephemeral),
+ * or the modal the user is looking at. One `Surface` interface, so the failure path is the same
+ * everywhere.
+ */
+import type { RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { modal } from '../blocks/kit.js';
+import { notConnectedMessage, notice, type Reply } from '../blocks/messages.js';
+import { VIEW } from '../ids.js';
+import type { SlackDeps } from './deps.js';
+import { explainFailure, type FailureContext } from './failures.js';
+
+export interface Surface {
+  /** Shows a message (mrkdwn text and blocks) privately to the user. */
+  show(reply: Reply): Promise<void>;
+}
+
+/** An ephemeral reply through the request's response_url. */
+export function respondSurface(respond: RespondFn): Surface {
+  return {
+    show: async (reply) => {
+      await respond({ response_type: 'ephemeral', replace_original: false, ...reply });
+    },
+  };
+}
+
+/** Replaces the content of an open modal (by id: its hash changed when we acked with an update). */
+export function viewSurface(client: WebClient, viewId: string, title: string): Surface {
+  return {
+    show: async (reply) => {
+      await client.views.update({
+        view_id: viewId,
+        view: modal({ callbackId: VIEW.info, title, blocks: reply.blocks }),
+      });
+    },
+  };
+}
+
+/** Tells the user what went wrong on `surface` (Connect button, or one sentence). */
+export async function showFailure(deps: SlackDeps, surface: Surface, error: unknown, ctx: FailureContext) {
+  const explanation = await explainFailure(deps, error, ctx);
+  try {
+    await surface.show(
+      'connect' in explanation
+        ? notConnectedMessage(explanation.connect)
+        : notice(`:warning: ${explanation.text}`),
+    );
+  } catch (showError) {
+    deps.logger.error({ action: ctx.action, err: showError }, 'could not tell the user about a failure');
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Picking a team in the link or create-task modal: the channel select is refreshed with that
+ * team's channels (views.update with the view's hash, so a newer state is never overwritten).
+ */
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  SlackActionMiddlewareArgs,
+  StaticSelectAction,
+} from '@slack/bolt';
+import { DIGEST_CHOICES, linkModal } from '../../blocks/link.js';
+import { createTaskModal, TaskModalMeta } from '../../blocks/task.js';
+import { planningOf } from '../../context/middleware.js';
+import { showFailure, viewSurface } from '../../context/reply.js';
+import type { Services } from '../../context/services.js';
+import { fieldValue, fieldValues, type StateValues, selectOptions } from '../../forms.js';
+import { FIELD, VIEW } from '../../ids.js';
+
+type Args = SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>> & AllMiddlewareArgs;
+
+export function teamPickedAction(svc: Services) {
+  return async ({ ack, body, action, client, context }: Args) => {
+    await ack();
+    const view = body.view;
+    const teamId = action.selected_option?.value;
+    if (!view || !teamId || teamId === 'none') return;
+    const planning = planningOf(context);
+    const values = view.state.values as StateValues;
+    const teams = selectOptions(view.blocks, FIELD.team)
+      .filter((o) => o.value !== 'none')
+      .map((o) => ({ id: o.value, teamName: o.text }));
+    try {
+      const { planning: service } = await planning.acting();
+      const { channels } = await service.teams.read(teamId);
+      const form = { teams, teamId, channels };
+      let next: ReturnType<typeof linkModal>;
+      if (view.callback_id === VIEW.link) {
+        const checks = fieldValues(values, FIELD.digestOptions);
+        next = linkModal({
+          ...form,
+          slackChannelId: (JSON.parse(view.private_metadata) as { ch: string }).ch,
+          digestTime: fieldValue(values, FIELD.digestTime) ?? '09:00',
+          timeZone: fieldValue(values, FIELD.timeZone) ?? 'UTC',
+          weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),
+          digestEnabled: checks.includes(DIGEST_CHOICES.enabled),
+        });
+      } else if (view.callback_id === VIEW.createTask) {
+        next = createTaskModal({
+          ...form,
+          meta: TaskModalMeta.parse(JSON.parse(view.private_metadata)),
+          heading: fieldValue(values, FIELD.heading) ?? '',
+          details: fieldValue(values, FIELD.details) ?? '',
+          assignee: fieldValue(values, FIELD.assignee),
+        });
+      } else {
+        return;
+      }
+      await client.views.update({ view_id: view.id, hash: view.hash, view: next });
+    } catch (error) {
+      await showFailure(svc.deps, viewSurface(client, view.id, view.title.text), error, {
+        action: 'team picked',
+        workspaceId: planning.workspaceId,
+        slackUserId: planning.slackUserId,
+      });
+    }
+  };
+}

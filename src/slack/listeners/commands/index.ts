@@ -1,0 +1,9 @@
+/** Binds the slash command. */
+import type { App } from '@slack/bolt';
+import type { Services } from '../../context/services.js';
+import { COMMAND } from '../../ids.js';
+import { planCommand } from './plan.js';
+
+export function registerCommands(app: App, svc: Services) {
+  app.command(COMMAND, planCommand(svc));
+}

@@ -1,0 +1,25 @@
+/**
+ * The `/plan` subcommands, in the order help lists them. Adding one is a file in this folder and a
+ * line here.
+ */
+import { connect } from './connect.js';
+import { disconnect } from './disconnect.js';
+import { grade } from './grade.js';
+import { helpSubcommand } from './help.js';
+import { link } from './link.js';
+import type { Subcommand } from './subcommand.js';
+import { unlink } from './unlink.js';
+import { whoami } from './whoami.js';
+
+export type { Subcommand, SubcommandContext } from './subcommand.js';
+
+export const subcommands: Subcommand[] = [];
+subcommands.push(
+  helpSubcommand(() => subcommands),
+  connect,
+  whoami,
+  disconnect,
+  grade,
+  link,
+  unlink,
+);

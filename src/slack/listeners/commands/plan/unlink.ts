@@ -1,0 +1,16 @@
+import { notice } from '../../../blocks/messages.js';
+import type { Subcommand } from './subcommand.js';
+
+/** `/plan unlink` (admins): removes this channel's link and its digest. */
+export const unlink: Subcommand = {
+  name: 'unlink',
+  usage: 'unlink',
+  summary: "remove this channel's link (and its digest)",
+  adminOnly: true,
+  async run({ command, planning, svc, reply }) {
+    const removed = await svc.deps.store.links.delete(planning.workspaceId, command.channel_id);
+    await reply(
+      notice(removed ? `<#${command.channel_id}> is no longer linked.` : 'This channel is not linked.'),
+    );
+  },
+};

@@ -1,0 +1,22 @@
+import { whoamiMessage } from '../../../blocks/messages.js';
+import type { Subcommand } from './subcommand.js';
+
+/** `/plan whoami`: the account, organization and role the user acts as — never the token. */
+export const whoami: Subcommand = {
+  name: 'whoami',
+  usage: 'whoami',
+  summary: 'who you act as in the planning service',
+  async run({ planning, reply }) {
+    const { identity, planning: service } = await planning.acting();
+    const account = await service.account.read();
+    await reply(
+      whoamiMessage({
+        userName: account.userName,
+        orgId: identity.orgId,
+        orgName: account.orgs.find((o) => o.id === identity.orgId)?.orgName,
+        role: account.roleOrg.find((r) => r.orgId === identity.orgId)?.role,
+        origin: identity.origin,
+      }),
+    );
+  },
+};

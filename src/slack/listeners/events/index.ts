@@ -1,0 +1,10 @@
+/** Binds the Events API subscriptions declared in the manifest. */
+import type { App } from '@slack/bolt';
+import type { Services } from '../../context/services.js';
+import { appUninstalledEvent } from './app-uninstalled.js';
+import { tokensRevokedEvent } from './tokens-revoked.js';
+
+export function registerEvents(app: App, svc: Services) {
+  app.event('app_uninstalled', appUninstalledEvent(svc));
+  app.event('tokens_revoked', tokensRevokedEvent(svc));
+}

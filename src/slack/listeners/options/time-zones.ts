@@ -1,0 +1,15 @@
+/** Time-zone options of the link modal: IANA zones known to this runtime, matching what was typed. */
+import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from '@slack/bolt';
+import { capOptions } from '../../blocks/kit.js';
+import { timeZoneOption } from '../../blocks/link.js';
+import { matches } from './search.js';
+
+type Args = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
+
+const ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+
+export function timeZoneOptions() {
+  return async ({ ack, body }: Args) => {
+    await ack({ options: capOptions(ZONES.filter((zone) => matches(zone, body.value)).map(timeZoneOption)) });
+  };
+}

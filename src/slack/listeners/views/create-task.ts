@@ -1,0 +1,167 @@
+/** Create-task submission: tasks.create (+ tasks.assign), then the task card in the message's thread. */
+import type { ViewOutput } from '@slack/bolt';
+import { z } from 'zod';
+import { LIMITS } from '../../../planning/index.js';
+import { md } from '../../blocks/kit.js';
+import { createTaskModal, TaskModalMeta, taskCard } from '../../blocks/task.js';
+import { noticeView } from '../../blocks/views.js';
+import { explainFailure } from '../../context/failures.js';
+import { planningOf } from '../../context/middleware.js';
+import type { Services } from '../../context/services.js';
+import { fieldLabel, fieldValue, type StateValues, selectOptions, validateForm } from '../../forms.js';
+import { FIELD } from '../../ids.js';
+import { handleSubmission, type SubmitArgs } from './submission.js';
+
+const TITLE = 'Create task';
+
+const TaskSubmission = z.object({
+  meta: TaskModalMeta,
+  teamId: z.string({ error: 'Choose a planning team.' }).min(1),
+  channelId: z.string({ error: 'Choose a planning channel.' }).min(1),
+  featureId: z.string({ error: 'Choose a feature.' }).min(1),
+  featureHeading: z.string().optional(),
+  heading: z
+    .string({ error: 'A task needs a heading.' })
+    .trim()
+    .min(1, 'A task needs a heading.')
+    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
+  details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
+  assignee: z.string().optional(),
+});
+type TaskSubmission = z.infer<typeof TaskSubmission>;
+
+function parse(values: StateValues, privateMetadata: string) {
+  let meta: unknown;
+  try {
+    meta = JSON.parse(privateMetadata);
+  } catch {
+    meta = undefined;
+  }
+  const link = (meta as TaskModalMeta | undefined)?.link;
+  return validateForm(
+    TaskSubmission,
+    {
+      meta,
+      teamId: link?.teamId ?? fieldValue(values, FIELD.team),
+      channelId: link?.channelId ?? fieldValue(values, FIELD.channel),
+      featureId: fieldValue(values, FIELD.feature),
+      featureHeading: fieldLabel(values, FIELD.feature),
+      heading: fieldValue(values, FIELD.heading),
+      details: fieldValue(values, FIELD.details),
+      assignee: fieldValue(values, FIELD.assignee),
+    },
+    values,
+    {
+      meta: FIELD.heading,
+      teamId: FIELD.team,
+      channelId: FIELD.channel,
+      featureId: FIELD.feature,
+      heading: FIELD.heading,
+      details: FIELD.details,
+    },
+  );
+}
+
+async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
+  const { client, context, body } = args;
+  const planning = planningOf(context);
+  const { planning: service } = await planning.acting();
+  // The assignee is resolved first: an unknown one must not leave a task behind.
+  const assignee = data.assignee
+    ? await svc.identities.other(planning.workspaceId, data.assignee, client)
+    : undefined;
+  const task = await service.tasks.create(data.teamId, data.channelId, data.featureId, {
+    heading: data.heading,
+    ...(data.details ? { details: data.details } : {}),
+  });
+  const coords = {
+    teamId: data.teamId,
+    channelId: data.channelId,
+    featureId: data.featureId,
+    taskId: task.id,
+  };
+
+  // From here the task exists: later failures are reported, never turned into "nothing was saved".
+  const notes: string[] = [];
+  let assigned = false;
+  if (assignee) {
+    try {
+      await service.tasks.assign(
+        data.teamId,
+        data.channelId,
+        data.featureId,
+        task.id,
+        assignee.planningUserId,
+      );
+      assigned = true;
+    } catch (error) {
+      const why = await explainFailure(svc.deps, error, {
+        action: 'tasks.assign',
+        workspaceId: planning.workspaceId,
+      });
+      notes.push(
+        `It could not be assigned to <@${data.assignee}>: ${'text' in why ? why.text : 'their connection failed.'}`,
+      );
+    }
+  }
+  try {
+    await client.chat.postMessage({
+      channel: data.meta.channel,
+      thread_ts: data.meta.threadTs,
+      ...taskCard({
+        coords,
+        heading: task.heading ?? data.heading,
+        featureHeading: data.featureHeading,
+        state: task.state,
+        assigneeSlackId: assigned ? data.assignee : undefined,
+        createdBySlackId: body.user.id,
+      }),
+    });
+  } catch (error) {
+    svc.deps.logger.warn({ action: 'create-task card', err: error }, 'could not post the task card');
+    notes.push('Its card could not be posted in the thread (is the app in that channel?).');
+  }
+  return noticeView(
+    TITLE,
+    [md`:white_check_mark: Task *${data.heading}* created.`, ...notes.map((n) => `:warning: ${n}`)].join(
+      '\n',
+    ),
+  );
+}
+
+/** The form again, as submitted: the selects keep the options they had (read back from the view). */
+function retry(data: TaskSubmission, problem: string, view: ViewOutput) {
+  const real = (o: { value: string }) => o.value !== 'none';
+  return createTaskModal({
+    meta: data.meta,
+    ...(data.meta.link
+      ? {}
+      : {
+          teams: selectOptions(view.blocks, FIELD.team)
+            .filter(real)
+            .map((o) => ({ id: o.value, teamName: o.text })),
+          teamId: data.teamId,
+          channels: selectOptions(view.blocks, FIELD.channel)
+            .filter(real)
+            .map((o) => ({ id: o.value, channelName: o.text, isDefault: false })),
+          channelId: data.channelId,
+        }),
+    heading: data.heading,
+    details: data.details ?? '',
+    feature: { id: data.featureId, heading: data.featureHeading },
+    assignee: data.assignee,
+    problem,
+  });
+}
+
+export function createTaskSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission(svc, args, {
+      action: 'create-task',
+      title: TITLE,
+      working: 'Creating the task…',
+      parse,
+      run: (data) => run(svc, data, args),
+      retry,
+    });
+}

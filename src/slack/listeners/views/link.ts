@@ -1,0 +1,145 @@
+/** Link submission (workspace admins): the Slack channel → planning team + channel + digest settings. */
+
+import type { ViewOutput } from '@slack/bolt';
+import { z } from 'zod';
+import { md } from '../../blocks/kit.js';
+import { DIGEST_CHOICES, linkModal } from '../../blocks/link.js';
+import { noticeView } from '../../blocks/views.js';
+import { slackUserFacts } from '../../context/admin.js';
+import { planningOf } from '../../context/middleware.js';
+import type { Services } from '../../context/services.js';
+import {
+  fieldLabel,
+  fieldValue,
+  fieldValues,
+  type StateValues,
+  selectOptions,
+  validateForm,
+} from '../../forms.js';
+import { FIELD } from '../../ids.js';
+import { handleSubmission, type SubmitArgs } from './submission.js';
+
+const TITLE = 'Link this channel';
+
+export const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const LinkForm = z.object({
+  slackChannelId: z.string().min(1),
+  teamId: z
+    .string({ error: 'Choose a planning team.' })
+    .min(1)
+    .refine((v) => v !== 'none', 'Choose a planning team.'),
+  channelId: z
+    .string({ error: 'Choose a planning channel.' })
+    .min(1)
+    .refine((v) => v !== 'none', 'Choose a planning channel.'),
+  teamName: z.string().optional(),
+  channelName: z.string().optional(),
+  digestTime: z.string({ error: 'Choose a time.' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Choose a time.'),
+  timeZone: z
+    .string({ error: 'Choose a time zone.' })
+    .refine(isTimeZone, 'Choose a time zone from the list.'),
+  weekdaysOnly: z.boolean(),
+  digestEnabled: z.boolean(),
+});
+type LinkForm = z.infer<typeof LinkForm>;
+
+function parse(values: StateValues, privateMetadata: string) {
+  const meta = (() => {
+    try {
+      return JSON.parse(privateMetadata) as { ch?: string };
+    } catch {
+      return {};
+    }
+  })();
+  const checks = fieldValues(values, FIELD.digestOptions);
+  return validateForm(
+    LinkForm,
+    {
+      slackChannelId: meta.ch,
+      teamId: fieldValue(values, FIELD.team),
+      channelId: fieldValue(values, FIELD.channel),
+      teamName: fieldLabel(values, FIELD.team),
+      channelName: fieldLabel(values, FIELD.channel),
+      digestTime: fieldValue(values, FIELD.digestTime),
+      timeZone: fieldValue(values, FIELD.timeZone),
+      weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),
+      digestEnabled: checks.includes(DIGEST_CHOICES.enabled),
+    },
+    values,
+    {
+      slackChannelId: FIELD.team,
+      teamId: FIELD.team,
+      channelId: FIELD.channel,
+      digestTime: FIELD.digestTime,
+      timeZone: FIELD.timeZone,
+    },
+  );
+}
+
+/** The form again with the options it had. */
+export function linkRetry(
+  data: Partial<LinkForm> & { slackChannelId: string },
+  problem: string,
+  view: ViewOutput,
+) {
+  return linkModal({
+    slackChannelId: data.slackChannelId,
+    teams: selectOptions(view.blocks, FIELD.team)
+      .filter((o) => o.value !== 'none')
+      .map((o) => ({ id: o.value, teamName: o.text })),
+    teamId: data.teamId,
+    channels: selectOptions(view.blocks, FIELD.channel)
+      .filter((o) => o.value !== 'none')
+      .map((o) => ({ id: o.value, channelName: o.text, isDefault: false })),
+    channelId: data.channelId,
+    digestTime: data.digestTime ?? '09:00',
+    timeZone: data.timeZone ?? 'UTC',
+    weekdaysOnly: data.weekdaysOnly ?? true,
+    digestEnabled: data.digestEnabled ?? true,
+    problem,
+  });
+}
+
+export function linkSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission<LinkForm>(svc, args, {
+      action: 'link',
+      title: TITLE,
+      working: 'Saving the link…',
+      idempotent: false,
+      parse,
+      retry: linkRetry,
+      run: async (data) => {
+        const planning = planningOf(args.context);
+        if (!(await slackUserFacts(args.client, planning.slackUserId)).isAdmin) {
+          return noticeView(TITLE, 'Only workspace admins can link channels.');
+        }
+        await svc.deps.store.links.upsert({
+          workspaceId: planning.workspaceId,
+          slackChannelId: data.slackChannelId,
+          teamId: data.teamId,
+          channelId: data.channelId,
+          digestTime: data.digestTime,
+          timeZone: data.timeZone,
+          weekdaysOnly: data.weekdaysOnly,
+          digestEnabled: data.digestEnabled,
+          createdBy: planning.slackUserId,
+        });
+        const digest = data.digestEnabled
+          ? md`The digest is posted at ${data.digestTime} (${data.timeZone})${data.weekdaysOnly ? ' on weekdays' : ' every day'}.`
+          : 'No daily digest.';
+        return noticeView(
+          TITLE,
+          `:white_check_mark: <#${data.slackChannelId}> is linked to ${md`*${data.teamName ?? data.teamId} › ${data.channelName ?? data.channelId}*`}. ${digest}`,
+        );
+      },
+    });
+}

@@ -1,0 +1,362 @@
+/**
+ * End-to-end harness: the real Bolt app in HTTP mode on a loopback port, the planning sandbox as
+ * the service, a SQLite store in a temp dir, and Slack's Web API (and response_urls) answered by
+ * nock at SLACK_API_URL with every call recorded. Requests are signed like Slack signs them.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ViewStateValue } from '@slack/bolt';
+import nock from 'nock';
+import { request } from 'undici';
+import { loadConfig } from '../../src/config.js';
+import { createLogger, type Logger } from '../../src/logger.js';
+import { closePlanningPools, createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import type { Field } from '../../src/slack/ids.js';
+import { createKeyring, openStore, type Store } from '../../src/store/index.js';
+
+export const SIGNING_SECRET = 'test-signing-secret';
+export const TEAM = 'T0TEST';
+export const SLACK_ORIGIN = 'https://slack.test';
+const BOT_TOKEN = 'xoxb-test-bot-token';
+
+/** One recorded Slack call: the Web API method (or `respond` for a response_url) and its body. */
+export interface SlackCall {
+  method: string;
+  body: Record<string, unknown>;
+}
+
+/** A Slack user the fake `users.info` knows. */
+export interface FakeUser {
+  id: string;
+  name: string;
+  realName?: string;
+  isAdmin?: boolean;
+  tz?: string;
+}
+
+type Responder = (body: Record<string, unknown>) => Record<string, unknown>;
+
+/** Form fields whose values are JSON (blocks, view…), as the WebClient encodes them. */
+function parseBody(raw: unknown): Record<string, unknown> {
+  if (raw && typeof raw === 'object') return raw as Record<string, unknown>;
+  const text = String(raw ?? '');
+  if (text.startsWith('{')) return JSON.parse(text) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    out[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
+  }
+  return out;
+}
+
+/** The fake Slack: records calls, answers each method plausibly, lets tests override answers. */
+export class FakeSlack {
+  readonly calls: SlackCall[] = [];
+  readonly users = new Map<string, FakeUser>();
+  private readonly responders = new Map<string, Responder>();
+  private viewCount = 0;
+  /** Last view sent for each view id (views.open assigns ids V1, V2…). */
+  readonly views = new Map<string, Record<string, unknown>>();
+
+  constructor() {
+    const ok = (extra: Record<string, unknown> = {}) => ({ ok: true, ...extra });
+    this.on('auth.test', () => ok({ user_id: 'UBOT', bot_id: 'BBOT', team_id: TEAM, team: 'Test' }));
+    this.on('views.open', (body) => {
+      const id = `V${++this.viewCount}`;
+      this.views.set(id, body.view as Record<string, unknown>);
+      return ok({ view: { id, hash: `${id}-h0` } });
+    });
+    this.on('views.update', (body) => {
+      const id = String(body.view_id);
+      this.views.set(id, body.view as Record<string, unknown>);
+      return ok({ view: { id, hash: `${id}-h${this.calls.length}` } });
+    });
+    this.on('chat.postMessage', (body) => ok({ ts: `${Date.now() / 1000}`, channel: body.channel }));
+    this.on('chat.getPermalink', (body) =>
+      ok({ permalink: `${SLACK_ORIGIN}/archives/${body.channel}/p${String(body.message_ts).replace('.', '')}` }),
+    );
+    this.on('conversations.open', (body) => ok({ channel: { id: `D${body.users}` } }));
+    this.on('users.info', (body) => {
+      const user = this.users.get(String(body.user));
+      if (!user) return { ok: false, error: 'user_not_found' };
+      return ok({
+        user: {
+          id: user.id,
+          name: user.name,
+          is_admin: Boolean(user.isAdmin),
+          is_owner: false,
+          tz: user.tz ?? 'Europe/Paris',
+          profile: { real_name: user.realName ?? user.name, display_name: '' },
+        },
+      });
+    });
+  }
+
+  on(method: string, responder: Responder) {
+    this.responders.set(method, responder);
+  }
+
+  answer(method: string, body: Record<string, unknown>) {
+    this.calls.push({ method, body });
+    return (this.responders.get(method) ?? (() => ({ ok: true })))(body);
+  }
+
+  called(method: string): SlackCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** Waits (bounded) until a call of `method` matching `match` was made; returns it. */
+  async waitFor(method: string, match: (body: Record<string, unknown>) => boolean = () => true) {
+    let found: SlackCall | undefined;
+    await eventually(() => {
+      found = this.calls.find((c) => c.method === method && match(c.body));
+      return found !== undefined;
+    }, `a ${method} call`);
+    return found as SlackCall;
+  }
+}
+
+/** Polls `condition` every 10 ms for at most 5 s; the listener's work runs after its ack. */
+export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Signs a body as Slack does (v0, HMAC-SHA256 of `v0:<ts>:<body>`). */
+export function sign(body: string, timestamp = Math.floor(Date.now() / 1000), secret = SIGNING_SECRET) {
+  const digest = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
+  return { 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': `v0=${digest}` };
+}
+
+export interface HarnessOptions {
+  /** Set PLANNING_ADMIN_TOKEN (the sandbox owner's) so users are provisioned on first use. */
+  provisioning?: boolean;
+}
+
+/** A planning team with its default channel and one feature, made with the owner's token. */
+export interface Fixture {
+  teamId: string;
+  channelId: string;
+  featureId: string;
+  featureHeading: string;
+}
+
+export class Harness {
+  readonly slack = new FakeSlack();
+  private constructor(
+    readonly sandbox: Sandbox,
+    readonly store: Store,
+    readonly app: SlackApp,
+    readonly url: string,
+    readonly fixture: Fixture,
+    readonly logs: string[],
+    private readonly dir: string,
+  ) {}
+
+  static async start(options: HarnessOptions = {}): Promise<Harness> {
+    const sandbox = await startSandbox({ seed: 'minimal' });
+    const dir = mkdtempSync(join(tmpdir(), 'slack-e2e-'));
+    const key = randomBytes(32).toString('base64');
+    const store = await openStore({ sqliteFile: join(dir, 'store.sqlite'), keyring: createKeyring({ current: key }) });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_API_URL: `${SLACK_ORIGIN}/api/`,
+      PLANNING_API_URL: sandbox.url,
+      ENCRYPTION_KEY: key,
+      PORT: '0',
+      LOG_LEVEL: 'debug',
+    });
+    const logs: string[] = [];
+    const logger: Logger = createLogger({ level: 'debug', destination: { write: (line: string) => logs.push(line) } });
+
+    const owner = createPlanningClient({ baseUrl: sandbox.url, token: sandbox.ownerToken });
+    const team = await owner.teams.create({ teamName: 'Core team' });
+    const channel = team.channels[0]!;
+    const feature = await owner.features.create(team.id, channel.id, { heading: 'Login page' });
+    const fixture = { teamId: team.id, channelId: channel.id, featureId: feature.id, featureHeading: 'Login page' };
+
+    const app = createSlackApp({
+      config,
+      store,
+      logger,
+      planningUrl: sandbox.url,
+      envAdminToken: options.provisioning ? sandbox.ownerToken : undefined,
+      planningOptions: { timeoutMs: 1_000, retries: 0 },
+    });
+    const harness = new Harness(sandbox, store, app, '', fixture, logs, dir);
+    harness.mockSlack();
+    const { port } = await app.start();
+    (harness as { url: string }).url = `http://127.0.0.1:${port}`;
+    return harness;
+  }
+
+  private mockSlack() {
+    nock.disableNetConnect();
+    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
+    const slack = this.slack;
+    nock(SLACK_ORIGIN)
+      .persist()
+      .post(/^\/api\/[\w.]+$/)
+      .reply(200, function (uri, body) {
+        return slack.answer(uri.replace('/api/', ''), parseBody(body));
+      })
+      .post(/^\/respond\//)
+      .reply(200, (_uri, body) => {
+        slack.answer('respond', parseBody(body));
+        return { ok: true };
+      });
+  }
+
+  async close() {
+    await this.app.stop();
+    await this.sandbox.close();
+    await this.store.close();
+    await closePlanningPools();
+    nock.cleanAll();
+    nock.enableNetConnect();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** A planning client acting as the sandbox's owner (to check what was saved). */
+  owner(): PlanningClient {
+    return createPlanningClient({ baseUrl: this.sandbox.url, token: this.sandbox.ownerToken });
+  }
+
+  /** Stores an identity for a Slack user with a sandbox account's token (as `/plan connect` would). */
+  async connect(slackUserId: string, who: 'member' | 'admin' | 'owner' = 'member') {
+    const token = { member: this.sandbox.memberToken, admin: this.sandbox.adminToken, owner: this.sandbox.ownerToken }[who];
+    const id = { member: this.sandbox.memberId, admin: this.sandbox.adminId, owner: this.sandbox.ownerId }[who];
+    this.slack.users.set(slackUserId, this.slack.users.get(slackUserId) ?? { id: slackUserId, name: `user-${slackUserId}` });
+    return this.store.identities.save({
+      workspaceId: TEAM,
+      slackUserId,
+      serviceAccountId: id,
+      planningUserId: id,
+      orgId: this.sandbox.orgId,
+      token,
+      origin: 'brought',
+    });
+  }
+
+  // -- Requests as Slack sends them ----------------------------------------------------------
+
+  /** POSTs a raw body to /slack/events, signed unless `headers` says otherwise. */
+  async post(body: string, contentType: string, headers: Record<string, string> = sign(body)) {
+    const res = await request(`${this.url}/slack/events`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, ...headers },
+      body,
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, body: text, json: () => JSON.parse(text) as Record<string, unknown> };
+  }
+
+  /** `/plan <text>` from `user` in `channel`. */
+  command(text: string, user = 'U1', channel = 'C1') {
+    const body = new URLSearchParams({
+      token: 'legacy',
+      team_id: TEAM,
+      team_domain: 'test',
+      channel_id: channel,
+      channel_name: 'general',
+      user_id: user,
+      user_name: `user-${user}`,
+      command: '/plan',
+      text,
+      api_app_id: 'A1',
+      is_enterprise_install: 'false',
+      response_url: `${SLACK_ORIGIN}/respond/${randomBytes(4).toString('hex')}`,
+      trigger_id: `trigger-${randomBytes(4).toString('hex')}`,
+    }).toString();
+    return this.post(body, 'application/x-www-form-urlencoded');
+  }
+
+  /** An interactivity payload (`payload=<json>`), with team/user filled in. */
+  interact(payload: Record<string, unknown>, user = 'U1', headers?: Record<string, string>) {
+    const full = {
+      api_app_id: 'A1',
+      token: 'legacy',
+      is_enterprise_install: false,
+      team: { id: TEAM, domain: 'test' },
+      user: { id: user, name: `user-${user}`, team_id: TEAM },
+      trigger_id: `trigger-${randomBytes(4).toString('hex')}`,
+      response_url: `${SLACK_ORIGIN}/respond/${randomBytes(4).toString('hex')}`,
+      ...payload,
+    };
+    const body = new URLSearchParams({ payload: JSON.stringify(full) }).toString();
+    return this.post(body, 'application/x-www-form-urlencoded', headers ?? sign(body));
+  }
+
+  /** An Events API callback. */
+  event(event: Record<string, unknown>, headers: Record<string, string> = {}) {
+    const body = JSON.stringify({
+      token: 'legacy',
+      team_id: TEAM,
+      api_app_id: 'A1',
+      type: 'event_callback',
+      event_id: `Ev${randomBytes(4).toString('hex')}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event,
+    });
+    return this.post(body, 'application/json', { ...sign(body), ...headers });
+  }
+
+  /** Submits the modal last sent for `viewId` with the given field values. */
+  submit(viewId: string, values: [Field, ViewStateValue][], user = 'U1', hash = `${viewId}-submitted`) {
+    const view = this.slack.views.get(viewId);
+    if (!view) throw new Error(`no view ${viewId} was opened`);
+    return this.interact({ type: 'view_submission', view: submitted(viewId, view, values, hash) }, user);
+  }
+}
+
+/** The view as Slack sends it back on submission: ids, metadata, blocks and the state values. */
+export function submitted(
+  viewId: string,
+  view: Record<string, unknown>,
+  values: [Field, ViewStateValue][],
+  hash = `${viewId}-submitted`,
+) {
+  const blocks = (view.blocks ?? []) as { block_id?: string }[];
+  const state: Record<string, Record<string, ViewStateValue>> = {};
+  for (const [field, value] of values) {
+    const blockId = blocks.find((b) => b.block_id === field.block || b.block_id?.startsWith(`${field.block}|`))?.block_id;
+    state[blockId ?? field.block] = { [field.action]: value };
+  }
+  return {
+    id: viewId,
+    hash,
+    type: 'modal',
+    team_id: TEAM,
+    app_id: 'A1',
+    bot_id: 'BBOT',
+    callback_id: view.callback_id,
+    private_metadata: view.private_metadata ?? '',
+    title: view.title,
+    blocks,
+    state: { values: state },
+    root_view_id: viewId,
+    previous_view_id: null,
+    clear_on_close: false,
+    notify_on_close: false,
+  };
+}
+
+export const text = (value: string): ViewStateValue => ({ type: 'plain_text_input', value });
+export const choice = (value: string, label = value): ViewStateValue => ({
+  type: 'static_select',
+  selected_option: { value, text: { type: 'plain_text', text: label } },
+});
+export const external = (value: string, label = value): ViewStateValue => ({
+  type: 'external_select',
+  selected_option: { value, text: { type: 'plain_text', text: label } },
+});
+export const user = (id: string): ViewStateValue => ({ type: 'users_select', selected_user: id });
