@@ -1,8 +1,10 @@
 /**
- * Real processes racing on one database: each starts on a fresh database (so they also migrate it
- * together), then all claim the same (link, date) pairs in a tight loop. Exactly one may win each.
+ * Real processes racing on one database. They start together on a fresh database (so they also
+ * migrate it together); then, in lockstep, every racer claims the same (link, date) at the same
+ * moment, key after key; then all claim further dates in a tight loop. Each key has one winner.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { forEachBackend, newKey, newKeyring } from './backends.js';
@@ -11,72 +13,93 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/claim-race.ts', import.meta.ur
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RACERS = 3;
 const LINKS = 40;
-const DATES = ['2025-01-06', '2025-01-07', '2025-01-08', '2025-01-09', '2025-01-10'];
-/** A racer that has not finished by then is killed, and the test fails. */
-const RACER_TIMEOUT_MS = 60_000;
+const LOCKSTEP_DATES = ['2025-01-06', '2025-01-07'];
+const LOOP_DATES = ['2025-01-08', '2025-01-09', '2025-01-10'];
+/** A racer still running by then is killed, and the test fails. */
+const RACER_TIMEOUT_MS = 90_000;
 
-interface Racer {
-  child: ChildProcessWithoutNullStreams;
-  ready: Promise<void>;
-  done: Promise<string[]>;
+/** A child process spoken to a line at a time. */
+class Racer {
+  readonly child: ChildProcessWithoutNullStreams;
+  private readonly lines: AsyncIterator<string>;
+  private stderr = '';
+
+  constructor(args: object) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, JSON.stringify(args)], {
+      cwd: ROOT,
+      timeout: RACER_TIMEOUT_MS,
+    });
+    this.child.stderr.on('data', (chunk) => {
+      this.stderr += chunk;
+    });
+    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
+  }
+
+  send(command: string): void {
+    this.child.stdin.write(`${command}\n`);
+  }
+
+  async next(): Promise<string> {
+    const { value, done } = await this.lines.next();
+    if (done) throw new Error(`racer ended early (exit ${this.child.exitCode}): ${this.stderr}`);
+    return value;
+  }
 }
 
-function startRacer(args: object): Racer {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, JSON.stringify(args)], {
-    cwd: ROOT,
-    timeout: RACER_TIMEOUT_MS,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      if (stdout.startsWith('ready\n')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`racer exited before ready: ${stderr}`)));
-  });
-  const done = new Promise<string[]>((resolve, reject) => {
-    child.once('exit', (code, signal) => {
-      if (code !== 0) return reject(new Error(`racer failed (${code ?? signal}): ${stderr}`));
-      const last = stdout.trim().split('\n').at(-1) ?? '';
-      resolve((JSON.parse(last) as { won: string[] }).won);
-    });
-  });
-  ready.catch(() => {}); // reported through `done`
-  return { child, ready, done };
-}
+const keysOf = (dates: string[]) =>
+  dates.flatMap((d) => Array.from({ length: LINKS }, (_, i) => `C${i}/${d}`));
 
 forEachBackend('digest claims raced by real processes', (backend) => {
   it(
-    `${RACERS} processes, ${LINKS * DATES.length} (link, date) pairs: each pair won exactly once`,
+    `${RACERS} processes claim ${LINKS * (LOCKSTEP_DATES.length + LOOP_DATES.length)} (link, date) keys: one winner each`,
     async () => {
       const key = newKey();
-      const racers = Array.from({ length: RACERS }, (_, i) =>
-        startRacer({ location: backend.location(), key, owner: `racer-${i}`, links: LINKS, dates: DATES }),
+      const racers = Array.from(
+        { length: RACERS },
+        (_, i) =>
+          new Racer({
+            location: backend.location(),
+            key,
+            owner: `racer-${i}`,
+            links: LINKS,
+            loopDates: LOOP_DATES,
+          }),
       );
       try {
-        await Promise.all(racers.map((r) => r.ready));
-        for (const racer of racers) racer.child.stdin.end('go\n');
-        const results = await Promise.all(racers.map((r) => r.done));
+        expect(await Promise.all(racers.map((r) => r.next()))).toEqual(Array(RACERS).fill('ready'));
+        const wins: string[][] = racers.map(() => []);
 
-        const wins = results.flat();
-        const pairs = DATES.flatMap((d) => Array.from({ length: LINKS }, (_, i) => `C${i}/${d}`));
-        expect(wins.sort()).toEqual(pairs.sort());
-        // Every racer opened the store on the fresh database and it was migrated once.
+        for (const claimKey of keysOf(LOCKSTEP_DATES)) {
+          for (const racer of racers) racer.send(`claim ${claimKey.replace('/', ' ')}`);
+          const answers = await Promise.all(racers.map((r) => r.next()));
+          expect(answers.filter((a) => a === `won ${claimKey}`)).toHaveLength(1);
+          expect(answers.filter((a) => a === `lost ${claimKey}`)).toHaveLength(RACERS - 1);
+          wins[answers.indexOf(`won ${claimKey}`)]!.push(claimKey);
+        }
+        const lockstepWins = wins.map((w) => w.length);
+
+        for (const racer of racers) racer.send('loop');
+        const looped = await Promise.all(
+          racers.map(async (r) => (JSON.parse(await r.next()) as { won: string[] }).won),
+        );
+        for (const [i, won] of looped.entries()) wins[i]!.push(...won);
+        for (const racer of racers) racer.send('exit');
+
+        const all = keysOf([...LOCKSTEP_DATES, ...LOOP_DATES]);
+        expect(wins.flat().sort()).toEqual([...all].sort());
+        // The database agrees: every key posted once, on the first attempt, by its winner.
         const store = await backend.open({ keyring: newKeyring() });
         const rows = await store.db.selectFrom('digest_claims').selectAll().execute();
-        expect(rows).toHaveLength(pairs.length);
+        expect(rows).toHaveLength(all.length);
         for (const row of rows) {
-          expect(row).toMatchObject({ status: 'posted', attempt: 1 });
-          expect(row.message_ts).toBe(row.owner);
-          expect(results[Number(row.owner.split('-')[1])]).toContain(
+          expect(row).toMatchObject({ status: 'posted', attempt: 1, message_ts: row.owner });
+          expect(wins[Number(row.owner.split('-')[1])]).toContain(
             `${row.slack_channel_id}/${row.local_date}`,
           );
         }
-        console.info(`  ${backend.name}: wins per racer ${results.map((r) => r.length).join(' / ')}`);
+        console.info(
+          `  ${backend.name}: wins per racer, lockstep ${lockstepWins.join('/')}, loop ${looped.map((w) => w.length).join('/')}`,
+        );
       } finally {
         for (const racer of racers) racer.child.kill();
       }
