@@ -8,6 +8,10 @@ import { LIMITS } from './models.js';
 export interface PageRequest<Page, Item> extends PromiseLike<Page>, AsyncIterable<Item> {
   /** Every page in turn, starting at the requested `pageNumber` (default 1). */
   pages(): AsyncIterable<Page>;
+  /** As on a promise of the one page. */
+  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page | B>;
+  /** As on a promise of the one page. */
+  finally(onFinally?: (() => void) | null): Promise<Page>;
 }
 
 export interface PageSource<Page> {
@@ -39,9 +43,21 @@ class LazyPageRequest<Page, Item> implements PageRequest<Page, Item> {
     onFulfilled?: ((page: Page) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
+    return this.#firstPage().then(onFulfilled, onRejected);
+  }
+
+  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page | B> {
+    return this.#firstPage().catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<Page> {
+    return this.#firstPage().finally(onFinally);
+  }
+
+  #firstPage(): Promise<Page> {
     // Awaiting the same request twice must not fetch twice.
     this.#first ??= this.source.fetchPage(this.source.pageNumber);
-    return this.#first.then(onFulfilled, onRejected);
+    return this.#first;
   }
 
   async *pages(): AsyncGenerator<Page> {

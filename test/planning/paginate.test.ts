@@ -164,6 +164,21 @@ describe('await on a list', () => {
     expect(s.calls()).toHaveLength(1);
   });
 
+  it('has catch and finally like the promise of its page', async () => {
+    const s = await serve([{ ids: ['a'] }]);
+    let settled = false;
+    const page = await s.client.features
+      .list('team-1', 'chan-1')
+      .catch(() => undefined)
+      .finally(() => {
+        settled = true;
+      });
+    expect(page?.features.map((f) => f.id)).toEqual(['a']);
+    expect(settled).toBe(true);
+    const caught = await s.client.features.list('team-1', 'chan-1', { pageSize: 0 }).catch((e: unknown) => e);
+    expect(caught).toMatchObject({ name: 'InvalidArgumentError', field: 'pageSize' });
+  });
+
   it('rejects on await when the query is bad, sending nothing', async () => {
     service = await mockService();
     const error = await rejectionOf(service.client.features.list('team-1', 'chan-1', { pageSize: 0 }));
