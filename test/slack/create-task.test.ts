@@ -1,8 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIELD, SHORTCUT, TASK_CARD_EVENT, VIEW } from '../../src/slack/ids.js';
-import { external, Harness, TEAM, text, user } from './harness.js';
+import { eventually, external, Harness, submitted, TEAM, text, user } from './harness.js';
 
-const message = { type: 'message', user: 'U9', ts: '1700000000.000100', text: 'Fix the &lt;b&gt;login&lt;/b&gt; &amp; signup\nIt breaks on Safari.' };
+const message = {
+  type: 'message',
+  user: 'U9',
+  ts: '1700000000.000100',
+  text: 'Fix the &lt;b&gt;login&lt;/b&gt; &amp; signup\nIt breaks on Safari.',
+};
 
 function shortcut(h: Harness, msg: Record<string, unknown> = message) {
   return h.interact({
@@ -18,7 +23,10 @@ function shortcut(h: Harness, msg: Record<string, unknown> = message) {
 /** Opens the create-task modal from the message and waits until it is filled. */
 async function openForm(h: Harness) {
   expect((await shortcut(h)).status).toBe(200);
-  const update = await h.slack.waitFor('views.update', (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask);
+  const update = await h.slack.waitFor(
+    'views.update',
+    (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+  );
   return update.body.view_id as string;
 }
 
@@ -71,8 +79,233 @@ describe('Create task from a message', () => {
     const { teamId, channelId, featureId } = h.fixture;
     expect(metadata.event_payload).toEqual({ teamId, channelId, featureId, taskId: tasks[0]!.id });
     expect(JSON.stringify(card.body.blocks)).toContain('<@U2>');
-    const read = await h.owner().tasks.read(h.fixture.teamId, h.fixture.channelId, h.fixture.featureId, tasks[0]!.id);
+    const read = await h
+      .owner()
+      .tasks.read(h.fixture.teamId, h.fixture.channelId, h.fixture.featureId, tasks[0]!.id);
     expect(read.details).toBe('It breaks on Safari.');
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('created'));
+  });
+
+  const fill = (heading = 'A task') =>
+    [
+      [FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [FIELD.heading, text(heading)],
+    ] as Parameters<Harness['submit']>[1];
+
+  /** The view shown after the work, i.e. the last views.update of that view. */
+  async function outcome(viewId: string, what: string) {
+    const call = await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes(what),
+    );
+    return JSON.stringify(call.body.view);
+  }
+
+  it('refuses bad input on the right field and creates nothing', async () => {
+    const viewId = await openForm(h);
+    const before = h.slack.calls.length;
+    const empty = await h.submit(viewId, [
+      [FIELD.feature, external(h.fixture.featureId)],
+      [FIELD.heading, text('   ')],
+    ]);
+    expect(empty.json()).toEqual({
+      response_action: 'errors',
+      errors: { [FIELD.heading.block]: 'A task needs a heading.' },
+    });
+    const long = await h.submit(viewId, fill('x'.repeat(201)));
+    expect(long.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { [FIELD.heading.block]: 'At most 200 characters.' },
+    });
+    const noFeature = await h.submit(viewId, [[FIELD.heading, text('ok')]]);
+    expect(noFeature.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { [FIELD.feature.block]: 'Choose a feature.' },
+    });
+    expect(h.sandbox.requests.count('taskCreate')).toBe(0);
+    expect(h.slack.calls.length).toBe(before);
+    expect(await tasksOfFeature(h)).toHaveLength(0);
+  });
+
+  it('creates one task for a retried or double submission', async () => {
+    const viewId = await openForm(h);
+    // The same payload each time, as Slack resends it.
+    const payload = {
+      type: 'view_submission',
+      view: submitted(viewId, h.slack.views.get(viewId)!, fill('Only once')),
+    };
+    const [first, second] = await Promise.all([h.interact(payload), h.interact(payload)]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await outcome(viewId, 'created');
+    const updates = h.slack.called('views.update').length;
+    const retried = await h.interact(payload, 'U1', {
+      'x-slack-retry-num': '1',
+      'x-slack-retry-reason': 'http_timeout',
+    });
+    expect(retried.status).toBe(200);
+    // The retry shows the stored result again instead of creating anything.
+    await eventually(() => h.slack.called('views.update').length > updates, 'the stored result shown again');
+    expect(JSON.stringify(h.slack.called('views.update').at(-1)?.body.view)).toContain('created');
+    expect(await tasksOfFeature(h)).toHaveLength(1);
+    expect(h.sandbox.requests.count('taskCreate')).toBe(1);
+    expect(h.slack.called('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('asks a user who is not connected to connect, and creates nothing', async () => {
+    await h.store.identities.delete(TEAM, 'U1');
+    await shortcut(h);
+    const update = await h.slack.waitFor('views.update');
+    expect(JSON.stringify(update.body.view)).toContain('connect_open');
+    expect(h.sandbox.requests.count('taskCreate')).toBe(0);
+  });
+
+  it('marks a refused token invalid and asks to reconnect (401)', async () => {
+    const viewId = await openForm(h);
+    h.sandbox.inject({ operationId: 'taskCreate', status: 401 });
+    await h.submit(viewId, fill());
+    const view = await outcome(viewId, 'Reconnect');
+    expect(view).toContain('connect_open');
+    expect((await h.store.identities.get(TEAM, 'U1'))?.valid).toBe(false);
+    // The next attempt goes straight to Reconnect, without calling the service.
+    const calls = h.sandbox.requests.count();
+    await shortcut(h);
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id !== viewId && JSON.stringify(b.view).includes('Reconnect'),
+    );
+    expect(h.sandbox.requests.count()).toBe(calls);
+  });
+
+  it.each([
+    [403, 'not allowed'],
+    [503, 'not answering right now; nothing was saved'],
+  ])('keeps the form with what was typed and says why on %i', async (status, why) => {
+    const viewId = await openForm(h);
+    h.sandbox.inject({ operationId: 'taskCreate', status });
+    await h.submit(viewId, fill('My typed heading'));
+    const view = await outcome(viewId, why);
+    expect(view).toContain('"initial_value":"My typed heading"');
+    expect(view).toContain(`"callback_id":"${VIEW.createTask}"`);
+    expect(await tasksOfFeature(h)).toHaveLength(0);
+    expect(h.slack.called('chat.postMessage')).toHaveLength(0);
+    // Fixed, it goes through from the same modal.
+    await h.submit(viewId, fill('My typed heading'), { hash: `${viewId}-again` });
+    await outcome(viewId, 'created');
+    expect(await tasksOfFeature(h)).toHaveLength(1);
+  });
+
+  it('says the service did not answer in time on a timeout', async () => {
+    const viewId = await openForm(h);
+    h.sandbox.inject({ operationId: 'taskCreate', delayMs: 2_500 });
+    await h.submit(viewId, fill());
+    await outcome(viewId, 'did not answer in time');
+  });
+
+  it('refuses an assignee who is not connected when nobody can provision them', async () => {
+    const viewId = await openForm(h);
+    h.slack.users.set('U7', { id: 'U7', name: 'seven' });
+    await h.submit(viewId, [...fill(), [FIELD.assignee, user('U7')]]);
+    const view = await outcome(viewId, 'is not connected');
+    expect(view).toContain('<@U7>');
+    expect(h.sandbox.requests.count('taskCreate')).toBe(0);
+  });
+
+  it("lists the linked channel's features, filtered by what is typed", async () => {
+    const viewId = await openForm(h);
+    const view = h.slack.views.get(viewId)!;
+    await h.owner().features.create(h.fixture.teamId, h.fixture.channelId, { heading: 'Billing export' });
+    const ask = (value: string) =>
+      h.interact({
+        type: 'block_suggestion',
+        action_id: FIELD.feature.action,
+        block_id: FIELD.feature.block,
+        value,
+        view: {
+          id: viewId,
+          callback_id: VIEW.createTask,
+          private_metadata: view.private_metadata,
+          state: { values: {} },
+        },
+      });
+    const all = (await ask('')).json() as { options: { value: string; text: { text: string } }[] };
+    expect(all.options.map((o) => o.text.text).sort()).toEqual(['Billing export', 'Login page']);
+    const some = (await ask('LOG')).json() as { options: { value: string }[] };
+    expect(some.options.map((o) => o.value)).toEqual([h.fixture.featureId]);
+  });
+});
+
+describe('Create task in a channel without a link', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start({ provisioning: true });
+  });
+  afterEach(() => h.close());
+
+  it('offers team then channel, provisions the user and the assignee, and creates the task there', async () => {
+    h.slack.users.set('U1', { id: 'U1', name: 'ana', realName: 'Ana Lima' });
+    h.slack.users.set('U3', { id: 'U3', name: 'bo', realName: 'Bo <Script>' });
+    await shortcut(h);
+    const filled = await h.slack.waitFor(
+      'views.update',
+      (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+    );
+    const viewId = filled.body.view_id as string;
+    const provisioned = await h.store.identities.get(TEAM, 'U1');
+    expect(provisioned).toMatchObject({ origin: 'provisioned', orgId: h.sandbox.orgId });
+    expect(JSON.stringify(filled.body.view)).toContain('Core team');
+
+    // Picking the team refreshes the channel select.
+    const view = h.slack.views.get(viewId)!;
+    await h.interact({
+      type: 'block_actions',
+      container: { type: 'view', view_id: viewId },
+      view: {
+        ...view,
+        id: viewId,
+        hash: 'h1',
+        state: { values: {} },
+        title: { type: 'plain_text', text: 'Create task' },
+      },
+      actions: [
+        {
+          type: 'static_select',
+          action_id: 'team_picked',
+          block_id: 'team',
+          selected_option: { value: h.fixture.teamId, text: { type: 'plain_text', text: 'Core team' } },
+        },
+      ],
+    });
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes(`channel|${h.fixture.teamId}`),
+    );
+
+    await h.submit(viewId, [
+      [
+        FIELD.team,
+        {
+          type: 'static_select',
+          selected_option: { value: h.fixture.teamId, text: { type: 'plain_text', text: 'Core team' } },
+        },
+      ],
+      [
+        FIELD.channel,
+        {
+          type: 'static_select',
+          selected_option: { value: h.fixture.channelId, text: { type: 'plain_text', text: 'General' } },
+        },
+      ],
+      [FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [FIELD.heading, text('Provisioned task')],
+      [FIELD.assignee, user('U3')],
+    ]);
+    await h.slack.waitFor('chat.postMessage');
+    const assignee = await h.store.identities.get(TEAM, 'U3');
+    expect(assignee?.origin).toBe('provisioned');
+    const accounts = (await h.owner().serviceAccounts.list()).serviceAccounts;
+    expect(accounts.find((a) => a.id === assignee?.serviceAccountId)?.userName).toBe('Bo Script');
+    const { teamId, channelId, featureId } = h.fixture;
+    const tasks = (await h.owner().tasks.list(teamId, channelId, featureId)).tasks;
+    expect(tasks).toMatchObject([{ heading: 'Provisioned task', assigneeUserId: assignee?.planningUserId }]);
   });
 });

@@ -76,7 +76,9 @@ export class FakeSlack {
     });
     this.on('chat.postMessage', (body) => ok({ ts: `${Date.now() / 1000}`, channel: body.channel }));
     this.on('chat.getPermalink', (body) =>
-      ok({ permalink: `${SLACK_ORIGIN}/archives/${body.channel}/p${String(body.message_ts).replace('.', '')}` }),
+      ok({
+        permalink: `${SLACK_ORIGIN}/archives/${body.channel}/p${String(body.message_ts).replace('.', '')}`,
+      }),
     );
     this.on('conversations.open', (body) => ok({ channel: { id: `D${body.users}` } }));
     this.on('users.info', (body) => {
@@ -120,7 +122,11 @@ export class FakeSlack {
 }
 
 /** Polls `condition` every 10 ms for at most 5 s; the listener's work runs after its ack. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000) {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5_000,
+) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (await condition()) return;
@@ -148,9 +154,24 @@ export interface Fixture {
   featureHeading: string;
 }
 
+/** Answers Slack's Web API and response_urls from `slack`; nothing else may leave the machine. */
+function mockSlack(slack: FakeSlack) {
+  nock.disableNetConnect();
+  nock.enableNetConnect(/127\.0\.0\.1|localhost/);
+  nock(SLACK_ORIGIN)
+    .persist()
+    .post(/^\/api\/[\w.]+$/)
+    .reply(200, (uri, body) => slack.answer(uri.replace('/api/', ''), parseBody(body)))
+    .post(/^\/respond\//)
+    .reply(200, (_uri, body) => {
+      slack.answer('respond', parseBody(body));
+      return { ok: true };
+    });
+}
+
 export class Harness {
-  readonly slack = new FakeSlack();
   private constructor(
+    readonly slack: FakeSlack,
     readonly sandbox: Sandbox,
     readonly store: Store,
     readonly app: SlackApp,
@@ -164,7 +185,10 @@ export class Harness {
     const sandbox = await startSandbox({ seed: 'minimal' });
     const dir = mkdtempSync(join(tmpdir(), 'slack-e2e-'));
     const key = randomBytes(32).toString('base64');
-    const store = await openStore({ sqliteFile: join(dir, 'store.sqlite'), keyring: createKeyring({ current: key }) });
+    const store = await openStore({
+      sqliteFile: join(dir, 'store.sqlite'),
+      keyring: createKeyring({ current: key }),
+    });
     const config = loadConfig({
       NODE_ENV: 'test',
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -176,14 +200,24 @@ export class Harness {
       LOG_LEVEL: 'debug',
     });
     const logs: string[] = [];
-    const logger: Logger = createLogger({ level: 'debug', destination: { write: (line: string) => logs.push(line) } });
+    const logger: Logger = createLogger({
+      level: 'debug',
+      destination: { write: (line: string) => logs.push(line) },
+    });
 
     const owner = createPlanningClient({ baseUrl: sandbox.url, token: sandbox.ownerToken });
     const team = await owner.teams.create({ teamName: 'Core team' });
     const channel = team.channels[0]!;
     const feature = await owner.features.create(team.id, channel.id, { heading: 'Login page' });
-    const fixture = { teamId: team.id, channelId: channel.id, featureId: feature.id, featureHeading: 'Login page' };
+    const fixture = {
+      teamId: team.id,
+      channelId: channel.id,
+      featureId: feature.id,
+      featureHeading: 'Login page',
+    };
 
+    const slack = new FakeSlack();
+    mockSlack(slack);
     const app = createSlackApp({
       config,
       store,
@@ -192,28 +226,8 @@ export class Harness {
       envAdminToken: options.provisioning ? sandbox.ownerToken : undefined,
       planningOptions: { timeoutMs: 1_000, retries: 0 },
     });
-    const harness = new Harness(sandbox, store, app, '', fixture, logs, dir);
-    harness.mockSlack();
     const { port } = await app.start();
-    (harness as { url: string }).url = `http://127.0.0.1:${port}`;
-    return harness;
-  }
-
-  private mockSlack() {
-    nock.disableNetConnect();
-    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
-    const slack = this.slack;
-    nock(SLACK_ORIGIN)
-      .persist()
-      .post(/^\/api\/[\w.]+$/)
-      .reply(200, function (uri, body) {
-        return slack.answer(uri.replace('/api/', ''), parseBody(body));
-      })
-      .post(/^\/respond\//)
-      .reply(200, (_uri, body) => {
-        slack.answer('respond', parseBody(body));
-        return { ok: true };
-      });
+    return new Harness(slack, sandbox, store, app, `http://127.0.0.1:${port}`, fixture, logs, dir);
   }
 
   async close() {
@@ -233,9 +247,18 @@ export class Harness {
 
   /** Stores an identity for a Slack user with a sandbox account's token (as `/plan connect` would). */
   async connect(slackUserId: string, who: 'member' | 'admin' | 'owner' = 'member') {
-    const token = { member: this.sandbox.memberToken, admin: this.sandbox.adminToken, owner: this.sandbox.ownerToken }[who];
-    const id = { member: this.sandbox.memberId, admin: this.sandbox.adminId, owner: this.sandbox.ownerId }[who];
-    this.slack.users.set(slackUserId, this.slack.users.get(slackUserId) ?? { id: slackUserId, name: `user-${slackUserId}` });
+    const token = {
+      member: this.sandbox.memberToken,
+      admin: this.sandbox.adminToken,
+      owner: this.sandbox.ownerToken,
+    }[who];
+    const id = { member: this.sandbox.memberId, admin: this.sandbox.adminId, owner: this.sandbox.ownerId }[
+      who
+    ];
+    this.slack.users.set(
+      slackUserId,
+      this.slack.users.get(slackUserId) ?? { id: slackUserId, name: `user-${slackUserId}` },
+    );
     return this.store.identities.save({
       workspaceId: TEAM,
       slackUserId,
@@ -281,7 +304,7 @@ export class Harness {
   }
 
   /** An interactivity payload (`payload=<json>`), with team/user filled in. */
-  interact(payload: Record<string, unknown>, user = 'U1', headers?: Record<string, string>) {
+  interact(payload: Record<string, unknown>, user = 'U1', extraHeaders: Record<string, string> = {}) {
     const full = {
       api_app_id: 'A1',
       token: 'legacy',
@@ -293,7 +316,7 @@ export class Harness {
       ...payload,
     };
     const body = new URLSearchParams({ payload: JSON.stringify(full) }).toString();
-    return this.post(body, 'application/x-www-form-urlencoded', headers ?? sign(body));
+    return this.post(body, 'application/x-www-form-urlencoded', { ...sign(body), ...extraHeaders });
   }
 
   /** An Events API callback. */
@@ -311,10 +334,22 @@ export class Harness {
   }
 
   /** Submits the modal last sent for `viewId` with the given field values. */
-  submit(viewId: string, values: [Field, ViewStateValue][], user = 'U1', hash = `${viewId}-submitted`) {
+  submit(
+    viewId: string,
+    values: [Field, ViewStateValue][],
+    {
+      user = 'U1',
+      hash = `${viewId}-submitted`,
+      headers = {},
+    }: { user?: string; hash?: string; headers?: Record<string, string> } = {},
+  ) {
     const view = this.slack.views.get(viewId);
     if (!view) throw new Error(`no view ${viewId} was opened`);
-    return this.interact({ type: 'view_submission', view: submitted(viewId, view, values, hash) }, user);
+    return this.interact(
+      { type: 'view_submission', view: submitted(viewId, view, values, hash) },
+      user,
+      headers,
+    );
   }
 }
 
@@ -328,7 +363,9 @@ export function submitted(
   const blocks = (view.blocks ?? []) as { block_id?: string }[];
   const state: Record<string, Record<string, ViewStateValue>> = {};
   for (const [field, value] of values) {
-    const blockId = blocks.find((b) => b.block_id === field.block || b.block_id?.startsWith(`${field.block}|`))?.block_id;
+    const blockId = blocks.find(
+      (b) => b.block_id === field.block || b.block_id?.startsWith(`${field.block}|`),
+    )?.block_id;
     state[blockId ?? field.block] = { [field.action]: value };
   }
   return {

@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { taskCard } from '../../src/slack/blocks/task.js';
+import { ACTION, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { choice, Harness, text } from './harness.js';
+
+describe('Give feedback on a task card, and reply', () => {
+  let h: Harness;
+  let coords: { teamId: string; channelId: string; featureId: string; taskId: string };
+
+  beforeEach(async () => {
+    h = await Harness.start();
+    await h.connect('UAUTHOR', 'admin');
+    await h.connect('UASSIGNEE', 'member');
+    const { teamId, channelId, featureId } = h.fixture;
+    const task = await h.owner().tasks.create(teamId, channelId, featureId, { heading: 'Ship <it>' });
+    await h.owner().tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    coords = { teamId, channelId, featureId, taskId: task.id };
+  });
+  afterEach(() => h.close());
+
+  const card = () => ({
+    type: 'message',
+    ts: '1700000001.000200',
+    bot_id: 'BBOT',
+    ...taskCard({ coords, heading: 'Ship <it>', state: 'idle', createdBySlackId: 'UAUTHOR' }),
+  });
+
+  const onMessage = (message: Record<string, unknown>, who = 'UAUTHOR') =>
+    h.interact(
+      {
+        type: 'message_action',
+        callback_id: SHORTCUT.giveFeedback,
+        channel: { id: 'C1', name: 'general' },
+        message,
+        message_ts: message.ts,
+      },
+      who,
+    );
+
+  it('records the feedback, DMs the assignee with Reply, records the reply and tells the author', async () => {
+    expect((await onMessage(card())).status).toBe(200);
+    const open = await h.slack.waitFor('views.open');
+    expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.feedback);
+
+    await h.submit(
+      'V1',
+      [
+        [FIELD.issue, choice('testing', 'Testing')],
+        [FIELD.message, text('Needs <tests> & docs')],
+      ],
+      { user: 'UAUTHOR' },
+    );
+    const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DUASSIGNEE');
+    const task = await h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
+    const feedback = task.minute?.feedback ?? [];
+    expect(feedback).toMatchObject([
+      { message: 'Needs <tests> & docs', issue: 'testing', authorUserId: h.sandbox.adminId },
+    ]);
+    const dmText = JSON.stringify(dm.body.blocks);
+    expect(dmText).toContain('Needs &lt;tests&gt; &amp; docs');
+    expect(dmText).toContain(ACTION.replyOpen);
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('<@UASSIGNEE> was told'));
+
+    // The assignee presses Reply in the DM and answers.
+    const button = (dm.body.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === ACTION.replyOpen)!;
+    await h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'message' },
+        actions: [{ type: 'button', ...button, block_id: 'b', action_ts: '1' }],
+      },
+      'UASSIGNEE',
+    );
+    const replyForm = await h.slack.waitFor(
+      'views.open',
+      (b) => (b.view as { callback_id: string }).callback_id === VIEW.reply,
+    );
+    expect(replyForm).toBeDefined();
+    await h.submit('V2', [[FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
+    const told = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DUAUTHOR');
+    expect(JSON.stringify(told.body.blocks)).toContain('Added them');
+    const after = await h
+      .owner()
+      .tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
+    expect(after.minute?.feedback[0]?.reply).toBe('Added them');
+  });
+
+  it('explains, kindly, that an ordinary message is not a task card', async () => {
+    await onMessage({ type: 'message', ts: '1.2', text: 'hello', user: 'U9' });
+    const open = await h.slack.waitFor('views.open');
+    expect(JSON.stringify(open.body.view)).toContain('not one');
+    expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(0);
+  });
+
+  it('opens the same form from the card’s button', async () => {
+    const button = card()
+      .blocks.flatMap((b) =>
+        'elements' in b ? (b.elements as { action_id?: string; value?: string }[]) : [],
+      )
+      .find((e) => e.action_id === ACTION.feedbackOpen)!;
+    await h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'message' },
+        actions: [{ type: 'button', ...button, block_id: 'b', action_ts: '1' }],
+      },
+      'UAUTHOR',
+    );
+    const open = await h.slack.waitFor('views.open');
+    expect(JSON.parse((open.body.view as { private_metadata: string }).private_metadata)).toEqual(coords);
+  });
+
+  it('refuses an empty or too long message and records nothing', async () => {
+    await onMessage(card());
+    await h.slack.waitFor('views.open');
+    const empty = await h.submit('V1', [[FIELD.issue, choice('value')]], { user: 'UAUTHOR' });
+    expect(empty.json()).toEqual({
+      response_action: 'errors',
+      errors: { [FIELD.message.block]: 'Write your feedback.' },
+    });
+    const long = await h.submit(
+      'V1',
+      [
+        [FIELD.issue, choice('value')],
+        [FIELD.message, text('x'.repeat(513))],
+      ],
+      { user: 'UAUTHOR' },
+    );
+    expect(long.json()).toEqual({
+      response_action: 'errors',
+      errors: { [FIELD.message.block]: 'At most 512 characters.' },
+    });
+    expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(0);
+  });
+
+  it('records one feedback for a double submission', async () => {
+    await onMessage(card());
+    await h.slack.waitFor('views.open');
+    const values: Parameters<Harness['submit']>[1] = [
+      [FIELD.issue, choice('misc')],
+      [FIELD.message, text('once')],
+    ];
+    await Promise.all([
+      h.submit('V1', values, { user: 'UAUTHOR' }),
+      h.submit('V1', values, { user: 'UAUTHOR' }),
+    ]);
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('Feedback sent'));
+    expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(1);
+  });
+});
