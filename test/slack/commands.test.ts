@@ -1,0 +1,266 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIELD, VIEW } from '../../src/slack/ids.js';
+import { choice, Harness, TEAM, text } from './harness.js';
+
+const everything = (h: Harness) => JSON.stringify(h.slack.calls) + h.logs.join('');
+
+describe('/plan', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start();
+    h.slack.users.set('U1', { id: 'U1', name: 'ana' });
+    h.slack.users.set('UADMIN', { id: 'UADMIN', name: 'root', isAdmin: true, tz: 'America/New_York' });
+  });
+  afterEach(() => h.close());
+
+  it.each(['', 'help'])('"/plan %s" lists every subcommand', async (input) => {
+    await h.command(input);
+    const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
+    for (const sub of ['help', 'connect', 'whoami', 'disconnect', 'grade', 'link', 'unlink']) {
+      expect(reply).toContain(`/plan ${sub}`);
+    }
+  });
+
+  it('answers an unknown subcommand with "I don\'t know" and the help — never silence', async () => {
+    await h.command('frobnicate <!channel>');
+    const reply = await h.slack.waitFor('respond');
+    expect(reply.body.response_type).toBe('ephemeral');
+    expect(String(reply.body.text)).toContain("I don't know `/plan frobnicate &lt;!channel&gt;`");
+    expect(JSON.stringify(reply.body)).toContain('/plan connect');
+  });
+
+  describe('connect', () => {
+    it('checks a pasted token with account.read and stores it, never echoing it', async () => {
+      await h.command('connect');
+      const open = await h.slack.waitFor('views.open');
+      expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.connect);
+      await h.submit('V1', [[FIELD.token, text(` ${h.sandbox.memberToken} `)]]);
+      await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('You now act as'));
+      const identity = await h.store.identities.get(TEAM, 'U1');
+      expect(identity).toMatchObject({
+        origin: 'brought',
+        planningUserId: h.sandbox.memberId,
+        orgId: h.sandbox.orgId,
+        token: h.sandbox.memberToken,
+        valid: true,
+      });
+      expect(everything(h)).not.toContain(h.sandbox.memberToken);
+    });
+
+    it('refuses a malformed token on its field, and a refused token under the form', async () => {
+      await h.command('connect');
+      await h.slack.waitFor('views.open');
+      const bad = await h.submit('V1', [[FIELD.token, text('not a token')]]);
+      expect(bad.json()).toMatchObject({
+        response_action: 'errors',
+        errors: { [FIELD.token.block]: expect.stringContaining('not a service-account token') },
+      });
+
+      const expired = await h.sandbox.issueToken(h.sandbox.memberId, { expiresAt: Date.now() - 60_000 });
+      await h.submit('V1', [[FIELD.token, text(expired)]]);
+      const view = await h.slack.waitFor('views.update', (b) =>
+        JSON.stringify(b.view).includes('refused this token'),
+      );
+      expect(JSON.stringify(view.body.view)).not.toContain(expired);
+      expect(await h.store.identities.get(TEAM, 'U1')).toBeUndefined();
+      expect(everything(h)).not.toContain(expired);
+    });
+
+    it('connect admin: admins only, an owner/admin token only; then members are provisioned on first use', async () => {
+      await h.command('connect admin', 'U1');
+      expect(JSON.stringify((await h.slack.waitFor('respond')).body)).toContain('Only workspace admins');
+
+      await h.command('connect admin', 'UADMIN');
+      const open = await h.slack.waitFor('views.open');
+      expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.connectAdmin);
+      await h.submit('V1', [[FIELD.token, text(h.sandbox.memberToken)]], { user: 'UADMIN' });
+      await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('not an owner or admin'));
+      expect((await h.store.workspaces.get(TEAM))?.adminToken).toBeUndefined();
+
+      await h.submit('V1', [[FIELD.token, text(h.sandbox.adminToken)]], { user: 'UADMIN', hash: 'again' });
+      await h.slack.waitFor('views.update', (b) =>
+        JSON.stringify(b.view).includes('Members get a service account'),
+      );
+      expect((await h.store.workspaces.get(TEAM))?.adminToken).toBe(h.sandbox.adminToken);
+
+      // U1 now acts without connecting: an account named after their profile is created.
+      await h.command('whoami', 'U1');
+      const who = JSON.stringify(
+        (await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('You act as'))).body,
+      );
+      expect(who).toContain('*ana*');
+      expect(who).toContain('a service account the app created for you');
+      expect(await h.store.identities.get(TEAM, 'U1')).toMatchObject({ origin: 'provisioned' });
+      expect(everything(h)).not.toContain(h.sandbox.adminToken);
+    });
+  });
+
+  it('whoami without a connection offers Connect', async () => {
+    await h.command('whoami');
+    const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
+    expect(reply).toContain('connect_open');
+    expect(reply).toContain('not connected');
+  });
+
+  it('the Connect button opens the token form', async () => {
+    await h.interact({
+      type: 'block_actions',
+      container: { type: 'message' },
+      actions: [{ type: 'button', action_id: 'connect_open', block_id: 'b', action_ts: '1' }],
+    });
+    const open = await h.slack.waitFor('views.open');
+    expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.connect);
+  });
+
+  it('whoami says who you act as, in which organization and role — never the token', async () => {
+    await h.connect('U1', 'member');
+    await h.command('whoami');
+    const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
+    expect(reply).toContain('as member');
+    expect(reply).toContain('the token you connected');
+    expect(reply).not.toContain(h.sandbox.memberToken);
+  });
+
+  describe('link', () => {
+    it('is for workspace admins only', async () => {
+      await h.connect('U1');
+      await h.command('link');
+      expect(JSON.stringify((await h.slack.waitFor('respond')).body)).toContain(
+        'Only workspace admins can use `/plan link`',
+      );
+      expect(h.slack.called('views.open')).toEqual([]);
+    });
+
+    it('links the channel: team, then its channels, time and the admin’s time zone', async () => {
+      await h.connect('UADMIN', 'admin');
+      await h.command('link', 'UADMIN', 'C42');
+      const filled = await h.slack.waitFor('views.update', (b) =>
+        JSON.stringify(b.view).includes(`"callback_id":"${VIEW.link}"`),
+      );
+      const viewId = String(filled.body.view_id);
+      const form = JSON.stringify(filled.body.view);
+      expect(form).toContain('Core team');
+      expect(form).toContain('"value":"America/New_York"');
+
+      const view = h.slack.views.get(viewId)!;
+      await h.interact(
+        {
+          type: 'block_actions',
+          container: { type: 'view', view_id: viewId },
+          view: { ...view, id: viewId, hash: 'h', state: { values: {} } },
+          actions: [
+            {
+              type: 'static_select',
+              action_id: 'team_picked',
+              block_id: 'team',
+              selected_option: { value: h.fixture.teamId, text: { type: 'plain_text', text: 'Core team' } },
+            },
+          ],
+        },
+        'UADMIN',
+      );
+      await h.slack.waitFor('views.update', (b) =>
+        JSON.stringify(b.view).includes(`channel|${h.fixture.teamId}`),
+      );
+
+      await h.submit(
+        viewId,
+        [
+          [FIELD.team, choice(h.fixture.teamId, 'Core team')],
+          [FIELD.channel, choice(h.fixture.channelId, 'General')],
+          [FIELD.digestTime, { type: 'timepicker', selected_time: '08:30' }],
+          [
+            FIELD.timeZone,
+            {
+              type: 'external_select',
+              selected_option: {
+                value: 'America/New_York',
+                text: { type: 'plain_text', text: 'America/New York' },
+              },
+            },
+          ],
+          [
+            FIELD.digestOptions,
+            {
+              type: 'checkboxes',
+              selected_options: [{ value: 'enabled', text: { type: 'plain_text', text: 'x' } }],
+            },
+          ],
+        ],
+        { user: 'UADMIN' },
+      );
+      await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('is linked to'));
+      expect(await h.store.links.get(TEAM, 'C42')).toMatchObject({
+        teamId: h.fixture.teamId,
+        channelId: h.fixture.channelId,
+        digestTime: '08:30',
+        timeZone: 'America/New_York',
+        weekdaysOnly: false,
+        digestEnabled: true,
+        createdBy: 'UADMIN',
+      });
+
+      await h.command('unlink', 'UADMIN', 'C42');
+      await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('no longer linked'));
+      expect(await h.store.links.get(TEAM, 'C42')).toBeUndefined();
+    });
+
+    it('refuses a link without a channel or with a bad time zone, on the right fields', async () => {
+      await h.connect('UADMIN', 'admin');
+      await h.command('link', 'UADMIN', 'C42');
+      const filled = await h.slack.waitFor('views.update', (b) =>
+        JSON.stringify(b.view).includes(`"callback_id":"${VIEW.link}"`),
+      );
+      const res = await h.submit(
+        String(filled.body.view_id),
+        [
+          [FIELD.team, choice(h.fixture.teamId)],
+          [FIELD.digestTime, { type: 'timepicker', selected_time: '08:30' }],
+          [
+            FIELD.timeZone,
+            {
+              type: 'external_select',
+              selected_option: { value: 'Mars/Olympus', text: { type: 'plain_text', text: 'x' } },
+            },
+          ],
+        ],
+        { user: 'UADMIN' },
+      );
+      expect(res.json()).toEqual({
+        response_action: 'errors',
+        errors: {
+          [FIELD.channel.block]: 'Choose a planning channel.',
+          [FIELD.timeZone.block]: 'Choose a time zone from the list.',
+        },
+      });
+      expect(await h.store.links.get(TEAM, 'C42')).toBeUndefined();
+    });
+  });
+});
+
+describe('/plan disconnect with provisioning', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start({ provisioning: true });
+    h.slack.users.set('U1', { id: 'U1', name: 'ana' });
+  });
+  afterEach(() => h.close());
+
+  it('forgets the identity and closes the provisioned account', async () => {
+    await h.command('whoami');
+    await h.slack.waitFor('respond');
+    const identity = (await h.store.identities.get(TEAM, 'U1'))!;
+    expect(identity.origin).toBe('provisioned');
+    await h.command('disconnect');
+    const reply = await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('Disconnected'));
+    expect(JSON.stringify(reply.body)).toContain('service account is closed');
+    expect(await h.store.identities.get(TEAM, 'U1')).toBeUndefined();
+    const account = await h.owner().serviceAccounts.read(identity.serviceAccountId);
+    expect(account.closedTime).not.toBe(0);
+  });
+
+  it('says so when there is nothing to forget', async () => {
+    await h.command('disconnect', 'UNOBODY');
+    expect(JSON.stringify((await h.slack.waitFor('respond')).body)).toContain('nothing to forget');
+  });
+});

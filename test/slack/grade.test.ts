@@ -1,0 +1,124 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { choice, external, Harness, user } from './harness.js';
+
+describe('Grade a peer’s notion', () => {
+  let h: Harness;
+  let notionId: string;
+
+  beforeEach(async () => {
+    h = await Harness.start();
+    await h.connect('UGRADER', 'member');
+    await h.connect('UPEER', 'admin');
+    notionId = (await h.owner().notions.create({ value: 'TypeScript' })).id;
+  });
+  afterEach(() => h.close());
+
+  async function openForm() {
+    await h.interact({ type: 'shortcut', callback_id: SHORTCUT.gradePeer }, 'UGRADER');
+    const open = await h.slack.waitFor('views.open');
+    expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.grade);
+    return 'V1';
+  }
+
+  const form = (peer: string, grade = '7') =>
+    [
+      [FIELD.peer, user(peer)],
+      [FIELD.notion, external(notionId, 'TypeScript')],
+      [FIELD.grade, choice(grade)],
+    ] as Parameters<Harness['submit']>[1];
+
+  it('records the grade anonymously: private confirmation, nothing to the peer, no log pairing them', async () => {
+    const viewId = await openForm();
+    expect(JSON.stringify(h.slack.views.get(viewId))).toContain('24 hours');
+    await h.submit(viewId, form('UPEER'), { user: 'UGRADER' });
+    const done = await h.slack.waitFor('views.update', (b) =>
+      JSON.stringify(b.view).includes('recorded anonymously'),
+    );
+    expect(done.body.view_id).toBe(viewId);
+
+    const experience = await h.owner().experiences.readPeer(notionId, h.sandbox.adminId);
+    expect(experience.peerEval).toMatchObject({ count: 1, average: 7 });
+    // Nothing public and nothing to the peer.
+    expect(h.slack.called('chat.postMessage')).toEqual([]);
+    expect(h.slack.called('chat.postEphemeral')).toEqual([]);
+    expect(h.slack.called('conversations.open')).toEqual([]);
+    // No log line names the peer (so none can pair grader and peer or grade).
+    const logs = h.logs.join('');
+    expect(logs).not.toContain('UPEER');
+    expect(logs).not.toContain(h.sandbox.adminId);
+  });
+
+  it('grading yourself is a self-evaluation', async () => {
+    const viewId = await openForm();
+    await h.submit(viewId, form('UGRADER', '4'), { user: 'UGRADER' });
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('self-evaluation'));
+    const member = h.owner();
+    const mine = await member.experiences.readPeer(notionId, h.sandbox.memberId);
+    expect(mine.selfEval).toMatchObject({ count: 1, average: 4 });
+    expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(0);
+  });
+
+  it('tells the grader a peer must connect first when nobody can provision them', async () => {
+    h.slack.users.set('UNEW', { id: 'UNEW', name: 'new' });
+    const viewId = await openForm();
+    await h.submit(viewId, form('UNEW'), { user: 'UGRADER' });
+    const view = await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('connect'));
+    expect(JSON.stringify(view.body.view)).toContain('<@UNEW> is not connected');
+    expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(0);
+  });
+
+  it('refuses a missing grade on its field', async () => {
+    const viewId = await openForm();
+    const res = await h.submit(
+      viewId,
+      [
+        [FIELD.peer, user('UPEER')],
+        [FIELD.notion, external(notionId)],
+      ],
+      {
+        user: 'UGRADER',
+      },
+    );
+    expect(res.json()).toEqual({
+      response_action: 'errors',
+      errors: { [FIELD.grade.block]: 'Choose a grade.' },
+    });
+  });
+
+  it('searches notions for the form', async () => {
+    await h.owner().notions.create({ value: 'Rust' });
+    const res = await h.interact(
+      {
+        type: 'block_suggestion',
+        action_id: FIELD.notion.action,
+        block_id: FIELD.notion.block,
+        value: 'type',
+        view: { id: 'V9' },
+      },
+      'UGRADER',
+    );
+    const { options } = res.json() as { options: { value: string; text: { text: string } }[] };
+    expect(options.map((o) => o.text.text)).toEqual(['TypeScript']);
+  });
+
+  it('grades in one line with /plan grade @user <notion> <grade>', async () => {
+    expect((await h.command('grade <@UPEER|peer> typescript 9', 'UGRADER')).status).toBe(200);
+    const reply = await h.slack.waitFor('respond');
+    expect(reply.body).toMatchObject({ response_type: 'ephemeral' });
+    expect(JSON.stringify(reply.body)).toContain('recorded anonymously');
+    const experience = await h.owner().experiences.readPeer(notionId, h.sandbox.adminId);
+    expect(experience.peerEval).toMatchObject({ count: 1, average: 9 });
+  });
+
+  it.each([
+    ['grade <@UPEER|peer> Cobol 5', 'no notion named “Cobol”'],
+    ['grade <@UPEER|peer> TypeScript 11', '`11` is not a grade'],
+    ['grade someone 5', 'I could not read that'],
+  ])('answers %s with a clear message and records nothing', async (input, message) => {
+    await h.command(input, 'UGRADER');
+    const reply = await h.slack.waitFor('respond');
+    expect(JSON.stringify(reply.body)).toContain(message);
+    expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(0);
+  });
+});
