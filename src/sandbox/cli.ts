@@ -6,10 +6,7 @@
  * Logs go to stderr. SIGINT or SIGTERM closes it cleanly (saving the data file).
  */
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { z } from 'zod';
-import { createLogger } from '../logger.js';
-import { startSandbox } from './index.js';
 
 const USAGE = `Usage: npm run sandbox -- [options]
 
@@ -64,6 +61,12 @@ async function main(): Promise<void> {
     fail(`--${String(issue?.path[0])}: ${issue?.message}`);
   }
   const args = parsed.data;
+  // Loaded only now, so that --help and argument errors answer at once.
+  const [{ pino }, { createLogger }, { startSandbox }] = await Promise.all([
+    import('pino'),
+    import('../logger.js'),
+    import('./index.js'),
+  ]);
   const logger = createLogger({ level: 'info', destination: pino.destination({ fd: 2, sync: true }) });
   const sandbox = await startSandbox({
     port: args.port,
@@ -73,9 +76,6 @@ async function main(): Promise<void> {
     latencyMs: args.latency,
     logger,
   });
-  process.stdout.write(
-    `${JSON.stringify({ url: sandbox.url, ownerToken: sandbox.ownerToken, memberToken: sandbox.memberToken })}\n`,
-  );
   logger.info({ url: sandbox.url, data: args.data ?? null, seed: args.seed }, 'sandbox listening');
 
   let closing = false;
@@ -93,6 +93,10 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // Printed last: whoever reads this line may signal at once, and must find the handlers in place.
+  process.stdout.write(
+    `${JSON.stringify({ url: sandbox.url, ownerToken: sandbox.ownerToken, memberToken: sandbox.memberToken })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {
