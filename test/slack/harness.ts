@@ -284,10 +284,10 @@ export class Harness {
   }
 
   /** `/plan <text>` from `user` in `channel`. */
-  command(text: string, user = 'U1', channel = 'C1') {
+  command(text: string, user = 'U1', channel = 'C1', team = TEAM) {
     const body = new URLSearchParams({
       token: 'legacy',
-      team_id: TEAM,
+      team_id: team,
       team_domain: 'test',
       channel_id: channel,
       channel_name: 'general',

@@ -1,0 +1,120 @@
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SHORTCUT } from '../../src/slack/ids.js';
+import { eventually, Harness, SIGNING_SECRET, sign, TEAM } from './harness.js';
+
+describe('the Slack app over HTTP', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start();
+    await h.connect('U1', 'member');
+  });
+  afterEach(() => h.close());
+
+  const connectCommand = new URLSearchParams({
+    team_id: TEAM,
+    user_id: 'U1',
+    channel_id: 'C1',
+    command: '/plan',
+    text: 'connect',
+    trigger_id: 't1',
+    response_url: 'https://slack.test/respond/x',
+  }).toString();
+  const form = 'application/x-www-form-urlencoded';
+
+  it.each([
+    ['a wrong signature', () => sign(connectCommand, undefined, 'not-the-secret')],
+    [
+      'a stale timestamp (6 minutes old)',
+      () => sign(connectCommand, Math.floor(Date.now() / 1000) - 360, SIGNING_SECRET),
+    ],
+    ['no signature at all', () => ({})],
+  ])('refuses a request with %s (401) and does nothing', async (_what, headers) => {
+    const before = h.slack.calls.length;
+    const res = await h.post(connectCommand, form, headers());
+    expect(res.status).toBe(401);
+    // A correctly signed twin is accepted: the refusal is about the signature alone.
+    expect((await h.post(connectCommand, form)).status).toBe(200);
+    await h.slack.waitFor('views.open');
+    expect(h.slack.calls.slice(before).filter((c) => c.method === 'views.open')).toHaveLength(1);
+  });
+
+  it('acks a shortcut before any planning call is answered', async () => {
+    await h.store.links.upsert({
+      workspaceId: TEAM,
+      slackChannelId: 'C1',
+      teamId: h.fixture.teamId,
+      channelId: h.fixture.channelId,
+      createdBy: 'U1',
+    });
+    h.sandbox.setLatency(800);
+    const res = await h.interact({
+      type: 'message_action',
+      callback_id: SHORTCUT.createTask,
+      channel: { id: 'C1' },
+      message: { type: 'message', ts: '1.1', text: 'hi' },
+      message_ts: '1.1',
+    });
+    expect(res.status).toBe(200);
+    // The response came back while the planning service was still sleeping on its answer.
+    expect(h.slack.called('views.update')).toEqual([]);
+    await h.slack.waitFor('views.update');
+  });
+
+  it('answers /healthz with the store and planning status', async () => {
+    const res = await request(`${h.url}/healthz`);
+    expect(res.statusCode).toBe(200);
+    const body = (await res.body.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'ok', store: 'ok', mode: { transport: 'http', install: 'single' } });
+    expect(JSON.stringify(body)).not.toContain('xoxb');
+  });
+
+  it('keeps workspaces apart: a user connected in one is not connected in another', async () => {
+    await h.command('whoami', 'U1', 'C1', 'T0OTHER');
+    const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
+    expect(reply).toContain('not connected');
+    expect(h.sandbox.requests.count('accountRead')).toBe(0);
+  });
+
+  it('app_uninstalled deletes the workspace’s identities and links, and nothing of another workspace', async () => {
+    await h.store.links.upsert({
+      workspaceId: TEAM,
+      slackChannelId: 'C1',
+      teamId: 't',
+      channelId: 'c',
+      createdBy: 'U1',
+    });
+    await h.store.identities.save({
+      workspaceId: 'T0OTHER',
+      slackUserId: 'U1',
+      serviceAccountId: 's',
+      planningUserId: 'p',
+      orgId: 'o',
+      token: h.sandbox.memberToken,
+      origin: 'brought',
+    });
+    const res = await h.event({ type: 'app_uninstalled' });
+    expect(res.status).toBe(200);
+    const retried = await h.event(
+      { type: 'app_uninstalled' },
+      { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
+    );
+    expect(retried.status).toBe(200);
+    await eventually(
+      async () => (await h.store.identities.get(TEAM, 'U1')) === undefined,
+      'the workspace deleted',
+    );
+    expect(await h.store.links.get(TEAM, 'C1')).toBeUndefined();
+    expect(await h.store.identities.get('T0OTHER', 'U1')).toBeDefined();
+  });
+
+  it('tokens_revoked for users deletes their identities', async () => {
+    await h.connect('U2', 'admin');
+    await h.event({ type: 'tokens_revoked', tokens: { oauth: ['U2'] } });
+    await eventually(
+      async () => (await h.store.identities.get(TEAM, 'U2')) === undefined,
+      'the identity deleted',
+    );
+    expect(await h.store.identities.get(TEAM, 'U1')).toBeDefined();
+  });
+});
