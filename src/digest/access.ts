@@ -9,6 +9,7 @@
  */
 import { createPlanningClient, orgIdFromToken, type PlanningClientOptions } from '../planning/index.js';
 import type { ChannelLink, IdentitiesRepo, WorkspacesRepo } from '../store/index.js';
+import { memoByKey } from './memo.js';
 import type { PlanningAccess } from './scheduler.js';
 
 export interface PlanningAccessOptions {
@@ -25,6 +26,10 @@ export interface PlanningAccessOptions {
 export function planningAccessFor(
   options: PlanningAccessOptions,
 ): (link: ChannelLink) => Promise<PlanningAccess | undefined> {
+  // Clients per token: cheap to keep (connections are pooled per origin anyway), costly to rebuild per digest.
+  const clientFor = memoByKey((token) =>
+    createPlanningClient({ ...options.clientOptions, baseUrl: options.baseUrl, token }),
+  );
   return async (link) => {
     const workspace = await options.store.workspaces.get(link.workspaceId);
     let token = workspace?.adminToken ?? options.adminToken;
@@ -36,7 +41,7 @@ export function planningAccessFor(
       orgId ??= creator.orgId;
     }
     return {
-      client: createPlanningClient({ ...options.clientOptions, baseUrl: options.baseUrl, token }),
+      client: clientFor(token),
       // Organizations are the unit the service limits; a token without the claim gets its workspace's limit.
       orgId: orgIdFromToken(token) ?? orgId ?? `workspace:${link.workspaceId}`,
     };

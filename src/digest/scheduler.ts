@@ -20,6 +20,7 @@ import { composeDigest } from './compose.js';
 import { describeFailure, retryAfterMs } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import { keyedLimit } from './limit.js';
+import { memoByKey } from './memo.js';
 import { previousDigest, serializeSnapshot } from './model.js';
 import { createDigestWebClient, findPostedDigest, postDigest, type WebClient } from './slack.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
@@ -104,6 +105,10 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   const log = deps.logger.child({ component: 'digest' });
   /** The local date last known done (posted or given up) per link: skips the store on later ticks. */
   const doneDate = new Map<string, string>();
+  /** One WebClient per bot token: building one binds every API method, too costly per digest. */
+  const slackClient = memoByKey((token) =>
+    createDigestWebClient(token, { slackApiUrl: deps.slackApiUrl, logger: deps.logger }),
+  );
   let current: Promise<TickReport> | undefined;
   let cancelTimer: (() => void) | undefined;
 
@@ -151,7 +156,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     try {
       const token = await deps.botTokenFor(link.workspaceId);
       if (!token) throw new DigestSetupError('no Slack bot token for this workspace');
-      const slack = createDigestWebClient(token, { slackApiUrl: deps.slackApiUrl, logger: deps.logger });
+      const slack = slackClient(token);
       const last = await deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
       const previous = previousDigest(last);
 

@@ -14,7 +14,7 @@ import { createPlanningClient } from '../../src/planning/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { type FakeSlack, startFakeSlack } from '../../bench/lib/digest-fake-slack.js';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/scheduler-process.ts', import.meta.url));
 const KEY = Buffer.alloc(32, 3).toString('base64');

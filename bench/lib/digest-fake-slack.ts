@@ -1,7 +1,9 @@
 /**
  * A local fake of the Slack Web API for multi-process tests and the benchmark: a node:http server
  * on loopback that records chat.postMessage calls, answers conversations.history from what was
- * posted (metadata included), and can answer the next posts with 429 + Retry-After.
+ * posted (metadata included), and can answer the next posts with 429 + Retry-After. `GET /api/_stats`
+ * says how many messages were posted and the CPU its process used (for a benchmark whose fake runs
+ * in another process).
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,8 +71,13 @@ export async function startFakeSlack(): Promise<FakeSlack> {
       response.writeHead(status, { 'content-type': 'application/json', ...headers });
       response.end(JSON.stringify(body));
     };
-    if (!/^Bearer xoxb-/.test(request.headers.authorization ?? ''))
+    if (method === '_stats') {
+      const cpu = process.cpuUsage();
+      return answer(200, { postCount: fake.postCount, cpuMs: (cpu.user + cpu.system) / 1000 });
+    }
+    if (!/^Bearer xoxb-/.test(request.headers.authorization ?? '')) {
       return answer(200, { ok: false, error: 'not_authed' });
+    }
 
     if (method === 'chat.postMessage') {
       if (limited.count > 0) {
