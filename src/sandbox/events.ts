@@ -36,6 +36,19 @@ export function planningEvent(
   });
 }
 
+/** Stamps a changed assumption or task and its feature, and records the event. */
+export function childChanged(
+  ctx: Ctx,
+  feature: FeatureRec,
+  type: 'assumptions' | 'tasks',
+  child: { id: string; updatedAt: number },
+  diff: string[],
+): void {
+  child.updatedAt = ctx.store.now();
+  feature.updatedAt = child.updatedAt;
+  planningEvent(ctx, feature, type, diff, type === 'tasks' ? { taskId: child.id } : { assmId: child.id });
+}
+
 /** Names of the fields a payload actually changes on a record. */
 export function changedFields<T extends object>(record: T, patch: Partial<T>): string[] {
   return Object.entries(patch)

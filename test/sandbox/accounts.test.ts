@@ -2,12 +2,10 @@ import { FormData, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, PaymentRequiredError, UnauthorizedError } from '../../src/planning/index.js';
 import { makePng } from '../planning/helpers.js';
-import { clientFor, expectError, failure, useSandbox } from './helpers.js';
+import { clientFor, expectError, failure, roles, useSandbox } from './helpers.js';
 
 const ctx = useSandbox();
-const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
-const admin = () => clientFor(ctx.sandbox, ctx.sandbox.adminToken);
-const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
+const { owner, admin, member } = roles(ctx);
 
 describe('service accounts: open → closed → regenerated', () => {
   it('create (admin) returns a working token; a member cannot create', async () => {

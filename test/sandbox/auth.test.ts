@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../src/planning/index.js';
-import { clientFor, expectError, failure, raw, useSandbox } from './helpers.js';
+import { clientFor, expectError, failure, raw, roles, useSandbox } from './helpers.js';
 
 const ctx = useSandbox({ seed: 'minimal', jwtSecret: 'test-secret-for-the-auth-suite-0123456789' });
 
@@ -90,7 +90,7 @@ describe('401 ids', () => {
 });
 
 describe('RBAC: owner → r/w everyone; admin → read owners, r/w admins and members; member → read only', () => {
-  const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
+  const { owner } = roles(ctx);
   const admin = () => clientFor(ctx.sandbox, ctx.sandbox.adminToken);
   const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
 

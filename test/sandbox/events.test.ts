@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { clientFor, featureIn, useSandbox } from './helpers.js';
+import { clientFor, featureIn, roles, useSandbox } from './helpers.js';
 
 const ctx = useSandbox();
-const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
-const admin = () => clientFor(ctx.sandbox, ctx.sandbox.adminToken);
-const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
+const { owner, admin, member } = roles(ctx);
 
 describe('account events', () => {
   it('feature, assumption and task changes reach the channel members of the moment, newest first', async () => {

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, InvalidArgumentError, NotFoundError } from '../../src/planning/index.js';
-import { clientFor, expectError, FakeClock, failure, raw, useSandbox } from './helpers.js';
+import { expectError, FakeClock, failure, raw, roles, useSandbox } from './helpers.js';
 
 const clock = new FakeClock();
 const ctx = useSandbox({ clock: clock.now });
-const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
-const admin = () => clientFor(ctx.sandbox, ctx.sandbox.adminToken);
-const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
+const { owner, admin, member } = roles(ctx);
 
 let notionCount = 0;
 const newNotion = async (value = `skill-${++notionCount}`) => owner().notions.create({ value });

@@ -1,20 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { clientFor, failure, featureIn, useSandbox } from './helpers.js';
+import { advanceToExecution, failure, featureIn, roles, useSandbox } from './helpers.js';
 
 const ctx = useSandbox();
-const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
-const admin = () => clientFor(ctx.sandbox, ctx.sandbox.adminToken);
-const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
+const { owner, admin, member } = roles(ctx);
 const newFeature = (heading: string) => featureIn(owner(), member(), ctx.sandbox.memberId, heading);
 
 /** Walks a feature to deep context: one assumption done, one task done. */
 async function toDeepContext(heading: string) {
   const f = await newFeature(heading);
-  const assm = await member().assumptions.create(...f.path, { heading: 'It matters' });
-  await member().features.advance(...f.path);
-  await member().assumptions.experiment(...f.path, assm.id, { state: 'done', confirmed: true });
-  await member().features.advance(...f.path);
+  const assm = await advanceToExecution(member(), f.path);
   const task = await member().tasks.create(...f.path, { heading: 'Do it' });
   await member().tasks.update(...f.path, task.id, { state: 'done' });
   const deep = await member().features.advance(...f.path);
@@ -96,10 +91,7 @@ describe('stages: planning → validation → execution → deep context', () =>
 
   it('execution needs every task done', async () => {
     const f = await newFeature('Executed');
-    const assm = await member().assumptions.create(...f.path, { heading: 'Yes' });
-    await member().features.advance(...f.path);
-    await member().assumptions.experiment(...f.path, assm.id, { state: 'done' });
-    await member().features.advance(...f.path);
+    await advanceToExecution(member(), f.path);
     const task = await member().tasks.create(...f.path, { heading: 'Build' });
     await member().tasks.update(...f.path, task.id, { state: 'in review' });
     const error = await failure(member().features.advance(...f.path));
@@ -134,7 +126,9 @@ describe('deep context is read-only; only an owner or admin deletes', () => {
     const after = await member().features.read(...f.path);
     expect(after.heading).toBe('Frozen');
     expect(after.tasks.map((t) => t.heading)).toEqual(['Do it']);
-    expect(after.assumptions.map((a) => [a.heading, a.experiment?.state])).toEqual([['It matters', 'done']]);
+    expect(after.assumptions.map((a) => [a.heading, a.experiment?.state])).toEqual([
+      ['It is worth doing', 'done'],
+    ]);
   });
 
   it('a member cannot delete it; an admin can (features.delete)', async () => {

@@ -44,6 +44,15 @@ export function clientFor(
   return createPlanningClient({ baseUrl: sandbox.url, token, retries: 0, timeoutMs: 5_000, ...options });
 }
 
+/** Clients for the seeded owner, admin and member of a {@link useSandbox} holder. */
+export function roles(holder: { readonly sandbox: Sandbox }) {
+  return {
+    owner: () => clientFor(holder.sandbox, holder.sandbox.ownerToken),
+    admin: () => clientFor(holder.sandbox, holder.sandbox.adminToken),
+    member: () => clientFor(holder.sandbox, holder.sandbox.memberToken),
+  };
+}
+
 export interface RawAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -95,6 +104,15 @@ export async function failure(promise: PromiseLike<unknown>): Promise<Error & Re
     return error as Error & Record<string, unknown>;
   }
   throw new Error('expected the call to fail, it succeeded');
+}
+
+/** Walks a planning feature to execution: one assumption, its experiment done, two advances. */
+export async function advanceToExecution(client: PlanningClient, path: readonly [string, string, string]) {
+  const assm = await client.assumptions.create(...path, { heading: 'It is worth doing' });
+  await client.features.advance(...path);
+  await client.assumptions.experiment(...path, assm.id, { state: 'done', confirmed: true });
+  await client.features.advance(...path);
+  return assm;
 }
 
 /** A team (with its default channel) and a feature in it, created by `client`. */

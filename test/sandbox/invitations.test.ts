@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { clientFor, FakeClock, failure, raw, useSandbox } from './helpers.js';
+import { clientFor, FakeClock, failure, raw, roles, useSandbox } from './helpers.js';
 
 const clock = new FakeClock();
 const ctx = useSandbox({ clock: clock.now });
-const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
-const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
+const { owner, member } = roles(ctx);
 
 async function invitation(extra: { inviteExpireDays?: number; inviteUsesMax?: number } = {}) {
   const team = await owner().teams.create({ teamName: `Invited ${Math.random().toString(36).slice(2, 7)}` });

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { clientFor, failure, featureIn, useSandbox } from './helpers.js';
+import { advanceToExecution, failure, featureIn, roles, useSandbox } from './helpers.js';
 
 const ctx = useSandbox();
-const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
-const admin = () => clientFor(ctx.sandbox, ctx.sandbox.adminToken);
-const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
+const { owner, admin, member } = roles(ctx);
 
 async function newTask(heading = 'A task') {
   const f = await featureIn(owner(), member(), ctx.sandbox.memberId, `Feature of ${heading}`);
@@ -149,10 +147,7 @@ describe('candidates: Yerkes-Dodson ranking of the channel members', () => {
 
   it('stress grows with the features a person is executing', async () => {
     const busy = await newTask('Busy work');
-    const assm = await member().assumptions.create(...busy.path, { heading: 'Needed' });
-    await member().features.advance(...busy.path);
-    await member().assumptions.experiment(...busy.path, assm.id, { state: 'done' });
-    await member().features.advance(...busy.path);
+    await advanceToExecution(member(), busy.path);
     await member().tasks.assign(...busy.taskPath, ctx.sandbox.memberId);
     await member().tasks.update(...busy.taskPath, { state: 'in progress' });
     const { candidates } = await member().tasks.listCandidates(...busy.taskPath);

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { clientFor, failure, useSandbox } from './helpers.js';
+import { failure, roles, useSandbox } from './helpers.js';
 
 const ctx = useSandbox();
-const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
-const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
+const { owner, member } = roles(ctx);
 
 async function teamWithChannel(name: string) {
   let team = await owner().teams.create({ teamName: name });

@@ -6,14 +6,13 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { LIMITS } from '../../src/planning/models.js';
-import { clientFor, expectError, featureIn, raw, useSandbox } from './helpers.js';
+import { expectError, featureIn, raw, roles, useSandbox } from './helpers.js';
 
 const logLines: string[] = [];
 const ctx = useSandbox({
   logger: createLogger({ level: 'warn', destination: { write: (line) => logLines.push(line) } }),
 });
-const owner = () => clientFor(ctx.sandbox, ctx.sandbox.ownerToken);
-const member = () => clientFor(ctx.sandbox, ctx.sandbox.memberToken);
+const { owner, member } = roles(ctx);
 const long = (n: number) => 'x'.repeat(n);
 
 async function paths() {

@@ -3,32 +3,26 @@
  * whoever updates an experiment joins its authors. Nothing changes in deep context (403).
  */
 import type { AreaHandlers, Ctx } from '../context.js';
-import { changedFields, planningEvent } from '../events.js';
-import { requireEditable } from '../stages.js';
+import { changedFields, childChanged } from '../events.js';
 import type { AssumptionRec, FeatureRec } from '../state.js';
 import { assumptionView, page } from '../views.js';
-import { featureAt } from './features.js';
+import { editableFeatureAt, featureAt } from './features.js';
 
 type AssmCtx = Ctx<'teamId' | 'channelId' | 'featureId' | 'assmId'>;
 
 function editableAssumption(ctx: AssmCtx): { feature: FeatureRec; assm: AssumptionRec } {
-  const feature = featureAt(ctx);
-  requireEditable(feature);
+  const feature = editableFeatureAt(ctx);
   return { feature, assm: ctx.store.assumption(feature, ctx.params.assmId) };
 }
 
-function touched(ctx: Ctx, feature: FeatureRec, assm: AssumptionRec, diff: string[]): void {
-  assm.updatedAt = ctx.store.now();
-  feature.updatedAt = assm.updatedAt;
-  planningEvent(ctx, feature, 'assumptions', diff, { assmId: assm.id });
-}
+const touched = (ctx: Ctx, feature: FeatureRec, assm: AssumptionRec, diff: string[]) =>
+  childChanged(ctx, feature, 'assumptions', assm, diff);
 
 export const assumptions: AreaHandlers<'assumptions'> = {
   list: (ctx) => page('assumptions', featureAt(ctx).assumptions.map(assumptionView), ctx.query),
 
   create: (ctx) => {
-    const feature = featureAt(ctx);
-    requireEditable(feature);
+    const feature = editableFeatureAt(ctx);
     const now = ctx.store.now();
     const assm: AssumptionRec = {
       id: ctx.store.nextId(),

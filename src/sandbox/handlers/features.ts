@@ -18,6 +18,13 @@ export function featureAt(ctx: Ctx<'teamId' | 'channelId' | 'featureId'>): Featu
   return ctx.store.feature(ctx.org.id, teamId, channelId, featureId);
 }
 
+/** The feature of the path, refusing (403) when it is in deep context. */
+export function editableFeatureAt(ctx: Ctx<'teamId' | 'channelId' | 'featureId'>): FeatureRec {
+  const feature = featureAt(ctx);
+  requireEditable(feature);
+  return feature;
+}
+
 /** Deletes a feature; one in deep context only by an owner or admin. */
 export function deleteFeature(ctx: Ctx, feature: FeatureRec): true {
   if (feature.stage === 'deep context') requireAdmin(ctx, 'delete features in deep context');
@@ -69,8 +76,7 @@ export const features: AreaHandlers<'features'> = {
   read: (ctx) => featureView(featureAt(ctx)),
 
   update: (ctx) => {
-    const feature = featureAt(ctx);
-    requireEditable(feature);
+    const feature = editableFeatureAt(ctx);
     const diff = changedFields(feature, ctx.body);
     Object.assign(feature, ctx.body, { updatedAt: ctx.store.now() });
     if (diff.length > 0) planningEvent(ctx, feature, 'features', diff);

@@ -7,29 +7,24 @@
  */
 import type { AreaHandlers, Ctx } from '../context.js';
 import { notFound, raise } from '../errors.js';
-import { changedFields, planningEvent } from '../events.js';
+import { changedFields, childChanged } from '../events.js';
 import { requireWriteOn } from '../rbac.js';
-import { requireEditable } from '../stages.js';
 import type { FeatureRec, TaskRec } from '../state.js';
 import { discoveryView, feedbackView, page, taskExpandedView, taskView } from '../views.js';
 import { rankCandidates } from '../yerkes-dodson.js';
-import { featureAt } from './features.js';
+import { editableFeatureAt, featureAt } from './features.js';
 
 type TaskCtx = Ctx<'teamId' | 'channelId' | 'featureId' | 'taskId'>;
 
 /** The task of the path, on a feature that may still change. */
 function editableTask(ctx: TaskCtx): { feature: FeatureRec; task: TaskRec } {
-  const feature = featureAt(ctx);
-  requireEditable(feature);
+  const feature = editableFeatureAt(ctx);
   return { feature, task: ctx.store.task(feature, ctx.params.taskId) };
 }
 
-/** Records a change to the task's minute (or the task) and stamps both. */
-function touched(ctx: Ctx, feature: FeatureRec, task: TaskRec, diff: string[]): void {
-  task.updatedAt = ctx.store.now();
-  feature.updatedAt = task.updatedAt;
-  planningEvent(ctx, feature, 'tasks', diff, { taskId: task.id });
-}
+/** Records a change to the task or its minute. */
+const touched = (ctx: Ctx, feature: FeatureRec, task: TaskRec, diff: string[]) =>
+  childChanged(ctx, feature, 'tasks', task, diff);
 
 /** A minute entry (discovery or feedback) the caller may edit: theirs, or by the role matrix. */
 function ownEntry<E extends { id: string; authorUserId: string }>(
@@ -51,8 +46,7 @@ export const tasks: AreaHandlers<'tasks'> = {
   list: (ctx) => page('tasks', featureAt(ctx).tasks.map(taskView), ctx.query),
 
   create: (ctx) => {
-    const feature = featureAt(ctx);
-    requireEditable(feature);
+    const feature = editableFeatureAt(ctx);
     const now = ctx.store.now();
     const task: TaskRec = {
       id: ctx.store.nextId(),
