@@ -1,12 +1,12 @@
-/** Buttons that open a form about a task: Give feedback (on a card) and Reply (in the feedback DM). */
+/** The Give feedback button of a task card: opens the feedback form for the task it carries. */
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { FeedbackRef, feedbackModal, replyModal } from '../../blocks/feedback.js';
+import { feedbackModal } from '../../blocks/feedback.js';
 import { parseCoords } from '../../blocks/task.js';
 import { noticeView } from '../../blocks/views.js';
 
-type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
+export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
-const STALE = 'This button no longer points at a task. Use *Give feedback* on the task card instead.';
+export const STALE = 'This button no longer points at a task. Use *Give feedback* on the task card instead.';
 
 export function feedbackOpenAction() {
   return async ({ ack, body, action, client }: ButtonArgs) => {
@@ -15,23 +15,6 @@ export function feedbackOpenAction() {
     await client.views.open({
       trigger_id: body.trigger_id,
       view: coords ? feedbackModal({ coords }) : noticeView('Give feedback', STALE),
-    });
-  };
-}
-
-export function replyOpenAction() {
-  return async ({ ack, body, action, client }: ButtonArgs) => {
-    await ack();
-    const ref = (() => {
-      try {
-        return FeedbackRef.parse(JSON.parse(action.value ?? ''));
-      } catch {
-        return undefined;
-      }
-    })();
-    await client.views.open({
-      trigger_id: body.trigger_id,
-      view: ref ? replyModal({ ref }) : noticeView('Reply to feedback', STALE),
     });
   };
 }

@@ -3,7 +3,8 @@ import type { App, BlockAction, ButtonAction, StaticSelectAction } from '@slack/
 import type { Services } from '../../context/services.js';
 import { ACTION } from '../../ids.js';
 import { connectOpenAction } from './connect-open.js';
-import { feedbackOpenAction, replyOpenAction } from './feedback-open.js';
+import { feedbackOpenAction } from './feedback-open.js';
+import { replyOpenAction } from './reply-open.js';
 import { teamPickedAction } from './team-picked.js';
 
 export function registerActions(app: App, svc: Services) {

@@ -1,28 +1,27 @@
 /**
- * Feedback on a task (tasks.feedbackCreate, as the author), then a DM to the task's assignee with a
- * Reply button; and the reply (tasks.feedbackReply, as the assignee), then a DM to the author.
+ * Feedback submission: tasks.feedbackCreate as the author, then a DM to the task's assignee with a
+ * Reply button (best effort once the feedback exists).
  */
-import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { FEEDBACK_ISSUES, LIMITS, type PlanningClient } from '../../../planning/index.js';
-import { FeedbackRef, feedbackDm, feedbackModal, replyDm, replyModal } from '../../blocks/feedback.js';
-import type { Reply } from '../../blocks/messages.js';
+import { feedbackDm, feedbackModal } from '../../blocks/feedback.js';
 import { TaskCoords } from '../../blocks/task.js';
 import { noticeView } from '../../blocks/views.js';
+import { directMessage } from '../../context/dm.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { fieldValue, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import { handleSubmission, type SubmitArgs } from './submission.js';
 
-const minuteText = (what: string) =>
+export const minuteText = (what: string) =>
   z
     .string({ error: `Write your ${what}.` })
     .trim()
     .min(1, `Write your ${what}.`)
     .max(LIMITS.minuteText, `At most ${LIMITS.minuteText} characters.`);
 
-const jsonOf = (text: string): unknown => {
+export const jsonOf = (text: string): unknown => {
   try {
     return JSON.parse(text);
   } catch {
@@ -37,19 +36,8 @@ const FeedbackForm = z.object({
 });
 type FeedbackForm = z.infer<typeof FeedbackForm>;
 
-const ReplyForm = z.object({ ref: FeedbackRef, reply: minuteText('reply') });
-type ReplyForm = z.infer<typeof ReplyForm>;
-
-/** Sends a DM from the bot to a Slack user. */
-async function directMessage(client: WebClient, userId: string, body: Reply) {
-  const opened = await client.conversations.open({ users: userId });
-  const channel = opened.channel?.id;
-  if (!channel) throw new Error('conversations.open returned no channel');
-  await client.chat.postMessage({ channel, ...body });
-}
-
 /** The task's heading and assignee, when the task can still be read. */
-async function readTask(planning: PlanningClient, c: TaskCoords) {
+export async function readTask(planning: PlanningClient, c: TaskCoords) {
   return planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
 }
 
@@ -106,52 +94,6 @@ export function feedbackSubmission(svc: Services) {
           told = 'The assignee could not be notified.';
         }
         return noticeView('Give feedback', `:white_check_mark: Feedback sent. ${told}`);
-      },
-    });
-}
-
-export function replySubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<ReplyForm>(svc, args, {
-      action: 'reply',
-      title: 'Reply to feedback',
-      working: 'Sending your reply…',
-      parse: (values: StateValues, meta) =>
-        validateForm(ReplyForm, { ref: jsonOf(meta), reply: fieldValue(values, FIELD.reply) }, values, {
-          ref: FIELD.reply,
-          reply: FIELD.reply,
-        }),
-      retry: (data, problem) => replyModal({ ref: data.ref, reply: data.reply, problem }),
-      run: async ({ ref, reply }) => {
-        const planning = planningOf(args.context);
-        const { planning: service } = await planning.acting();
-        const feedback = await service.tasks.feedbackReply(
-          ref.teamId,
-          ref.channelId,
-          ref.featureId,
-          ref.taskId,
-          ref.feedbackId,
-          { reply },
-        );
-        let told = "The feedback's author is not connected in Slack, so nobody was notified.";
-        try {
-          const author = feedback.authorUserId
-            ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, feedback.authorUserId)
-            : undefined;
-          if (author && author.slackUserId !== planning.slackUserId) {
-            const task = await readTask(service, ref).catch(() => undefined);
-            await directMessage(
-              args.client,
-              author.slackUserId,
-              replyDm({ replierSlackId: planning.slackUserId, reply, taskHeading: task?.heading }),
-            );
-            told = `<@${author.slackUserId}> was told.`;
-          }
-        } catch (error) {
-          svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');
-          told = "The feedback's author could not be notified.";
-        }
-        return noticeView('Reply to feedback', `:white_check_mark: Reply recorded. ${told}`);
       },
     });
 }

@@ -2,11 +2,13 @@
 import type { App } from '@slack/bolt';
 import type { Services } from '../../context/services.js';
 import { VIEW } from '../../ids.js';
-import { connectAdminSubmission, connectSubmission } from './connect.js';
+import { connectSubmission } from './connect.js';
+import { connectAdminSubmission } from './connect-admin.js';
 import { createTaskSubmission } from './create-task.js';
-import { feedbackSubmission, replySubmission } from './feedback.js';
+import { feedbackSubmission } from './feedback.js';
 import { gradeSubmission } from './grade.js';
 import { linkSubmission } from './link.js';
+import { replySubmission } from './reply.js';
 
 export function registerViews(app: App, svc: Services) {
   app.view(VIEW.connect, connectSubmission(svc));

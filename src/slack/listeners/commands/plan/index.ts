@@ -3,6 +3,7 @@
  * line here.
  */
 import { connect } from './connect.js';
+import { digest } from './digest.js';
 import { disconnect } from './disconnect.js';
 import { grade } from './grade.js';
 import { helpSubcommand } from './help.js';
@@ -22,4 +23,5 @@ subcommands.push(
   grade,
   link,
   unlink,
+  digest,
 );

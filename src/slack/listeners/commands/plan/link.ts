@@ -1,5 +1,4 @@
 import { linkModal } from '../../../blocks/link.js';
-import { notice } from '../../../blocks/messages.js';
 import { loadingView } from '../../../blocks/views.js';
 import { slackUserFacts } from '../../../context/admin.js';
 import { showFailure, viewSurface } from '../../../context/reply.js';

@@ -1,3 +1,4 @@
+import { orgName, roleIn } from '../../../account.js';
 import { whoamiMessage } from '../../../blocks/messages.js';
 import type { Subcommand } from './subcommand.js';
 
@@ -13,8 +14,8 @@ export const whoami: Subcommand = {
       whoamiMessage({
         userName: account.userName,
         orgId: identity.orgId,
-        orgName: account.orgs.find((o) => o.id === identity.orgId)?.orgName,
-        role: account.roleOrg.find((r) => r.orgId === identity.orgId)?.role,
+        orgName: orgName(account, identity.orgId),
+        role: roleIn(account, identity.orgId),
         origin: identity.origin,
       }),
     );

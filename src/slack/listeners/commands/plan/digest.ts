@@ -1,0 +1,88 @@
+import { planningAccessFor } from '../../../../digest/access.js';
+import { parseDigestCommand } from '../../../../digest/command.js';
+import { postDigestNow } from '../../../../digest/now.js';
+import { createDigestWebClient } from '../../../../digest/slack.js';
+import { nextRun } from '../../../../digest/time.js';
+import type { ChannelLink, ChannelLinkPatch } from '../../../../store/index.js';
+import { digestNowMessage, digestSettingsMessage } from '../../../blocks/digest.js';
+import { notice } from '../../../blocks/messages.js';
+import { slackUserFacts } from '../../../context/admin.js';
+import type { Subcommand, SubcommandContext } from './subcommand.js';
+
+/**
+ * `/plan digest [HH:MM [Area/City] | on | off | weekends on|off | now]`: shows or changes this
+ * channel's daily digest. Anyone may look or ask for a digest now; changing the settings is for
+ * workspace admins, as linking is.
+ */
+export const digest: Subcommand = {
+  name: 'digest',
+  usage: 'digest [HH:MM | on | off | weekends on|off | now]',
+  summary: "show or change this channel's daily digest, or post one now",
+  async run(ctx) {
+    const { command, planning, svc, reply } = ctx;
+    const action = parseDigestCommand(ctx.args);
+    if (action.kind === 'error') return reply(notice(`${action.message}\n${action.usage}`));
+    if (action.kind === 'help') return reply(notice(action.usage));
+
+    const store = svc.deps.store;
+    const link = await store.links.get(planning.workspaceId, command.channel_id);
+    if (!link)
+      return reply(notice('This channel is not linked yet: an admin can link it with `/plan link`.'));
+
+    if (action.kind === 'show') return reply(await settingsReply(ctx, link));
+    if (action.kind === 'now') {
+      const access = await planningAccessFor({
+        store,
+        baseUrl: svc.deps.planningUrl,
+        adminToken: svc.deps.envAdminToken,
+        clientOptions: svc.deps.planningOptions,
+      })(link);
+      if (!access)
+        return reply(notice('No planning account can read this channel: connect one with `/plan connect`.'));
+      // The digest's own client (no blind resend of a post); the app's client if it has no token.
+      const slack = ctx.client.token
+        ? createDigestWebClient(ctx.client.token, { slackApiUrl: svc.deps.config.SLACK_API_URL })
+        : ctx.client;
+      const result = await postDigestNow(link, { store, slack, planning: access });
+      return reply(digestNowMessage(result, link.slackChannelId));
+    }
+
+    if (!(await slackUserFacts(ctx.client, command.user_id)).isAdmin) {
+      return reply(notice('Only workspace admins can change the digest settings.'));
+    }
+    const [patch, changed] = changeOf(action);
+    const updated = await store.links.update(planning.workspaceId, command.channel_id, patch);
+    return reply(await settingsReply(ctx, updated ?? link, changed));
+  },
+};
+
+function changeOf(
+  action: Exclude<ReturnType<typeof parseDigestCommand>, { kind: 'show' | 'now' | 'help' | 'error' }>,
+): [ChannelLinkPatch, string] {
+  switch (action.kind) {
+    case 'time':
+      return [
+        {
+          digestTime: action.time,
+          digestEnabled: true,
+          ...(action.timeZone ? { timeZone: action.timeZone } : {}),
+        },
+        `Digest time set to ${action.time}${action.timeZone ? ` (${action.timeZone})` : ''}.`,
+      ];
+    case 'enable':
+      return [{ digestEnabled: action.enabled }, `Digest turned ${action.enabled ? 'on' : 'off'}.`];
+    case 'weekends':
+      return [{ weekdaysOnly: !action.include }, action.include ? 'Weekends included.' : 'Weekends skipped.'];
+  }
+}
+
+async function settingsReply({ svc }: SubcommandContext, link: ChannelLink, changed?: string) {
+  const last = await svc.deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
+  return digestSettingsMessage({
+    link,
+    // A digest already posted today makes the next one another day's.
+    nextRun: nextRun(link, new Date(), last?.localDate),
+    lastPostedDate: last?.localDate,
+    changed,
+  });
+}

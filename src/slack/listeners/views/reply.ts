@@ -1,0 +1,60 @@
+/** Reply submission (the assignee, from the feedback DM): tasks.feedbackReply, then a DM to the author. */
+import { z } from 'zod';
+import { FeedbackRef, replyDm, replyModal } from '../../blocks/feedback.js';
+import { noticeView } from '../../blocks/views.js';
+import { directMessage } from '../../context/dm.js';
+import { planningOf } from '../../context/middleware.js';
+import type { Services } from '../../context/services.js';
+import { fieldValue, type StateValues, validateForm } from '../../forms.js';
+import { FIELD } from '../../ids.js';
+import { jsonOf, minuteText, readTask } from './feedback.js';
+import { handleSubmission, type SubmitArgs } from './submission.js';
+
+const ReplyForm = z.object({ ref: FeedbackRef, reply: minuteText('reply') });
+type ReplyForm = z.infer<typeof ReplyForm>;
+
+export function replySubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission<ReplyForm>(svc, args, {
+      action: 'reply',
+      title: 'Reply to feedback',
+      working: 'Sending your reply…',
+      parse: (values: StateValues, meta) =>
+        validateForm(ReplyForm, { ref: jsonOf(meta), reply: fieldValue(values, FIELD.reply) }, values, {
+          ref: FIELD.reply,
+          reply: FIELD.reply,
+        }),
+      retry: (data, problem) => replyModal({ ref: data.ref, reply: data.reply, problem }),
+      run: async ({ ref, reply }) => {
+        const planning = planningOf(args.context);
+        const { planning: service } = await planning.acting();
+        const feedback = await service.tasks.feedbackReply(
+          ref.teamId,
+          ref.channelId,
+          ref.featureId,
+          ref.taskId,
+          ref.feedbackId,
+          { reply },
+        );
+        let told = "The feedback's author is not connected in Slack, so nobody was notified.";
+        try {
+          const author = feedback.authorUserId
+            ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, feedback.authorUserId)
+            : undefined;
+          if (author && author.slackUserId !== planning.slackUserId) {
+            const task = await readTask(service, ref).catch(() => undefined);
+            await directMessage(
+              args.client,
+              author.slackUserId,
+              replyDm({ replierSlackId: planning.slackUserId, reply, taskHeading: task?.heading }),
+            );
+            told = `<@${author.slackUserId}> was told.`;
+          }
+        } catch (error) {
+          svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');
+          told = "The feedback's author could not be notified.";
+        }
+        return noticeView('Reply to feedback', `:white_check_mark: Reply recorded. ${told}`);
+      },
+    });
+}
