@@ -1,16 +1,13 @@
 /**
- * Every id the digest puts into Slack: the Slack app binds the action ids, the scheduler finds its
- * own messages again by the metadata event type.
+ * Every id the digest puts into Slack. The ones the Slack app binds or looks for live with all the
+ * app's ids in src/slack/ids.ts; the block ids only matter to the digest message itself.
  */
+import { DIGEST_ACTION, DIGEST_EVENT } from '../slack/ids.js';
 
 /** `metadata.event_type` of every digest message; its payload is `{ local_date, channel }`. */
-export const DIGEST_EVENT_TYPE = 'planning_digest';
-
+export const DIGEST_EVENT_TYPE = DIGEST_EVENT;
 /** Buttons in the digest the Slack app binds. */
-export const DIGEST_ACTIONS = {
-  /** An Advance button; its value is an `AdvanceButtonValue` as JSON. */
-  advanceFeature: 'digest_feature_advance',
-} as const;
+export const DIGEST_ACTIONS = DIGEST_ACTION;
 
 export const DIGEST_BLOCKS = {
   header: 'digest_header',
