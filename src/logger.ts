@@ -9,20 +9,17 @@ import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
 
-const SECRET_PATTERNS: readonly RegExp[] = [
-  /\bxox[abposre]-[A-Za-z0-9-]+/g, // Slack bot, user and refresh tokens
-  /\bxapp-[A-Za-z0-9-]+/g, // Slack app-level tokens
-  /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, // JWTs (service-account tokens)
-  /\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi,
+/** Token shapes and what replaces them. */
+const SECRET_PATTERNS: readonly [RegExp, string][] = [
+  [/\bxox[abposre]-[A-Za-z0-9-]+/g, '[redacted]'], // Slack bot, user and refresh tokens
+  [/\bxapp-[A-Za-z0-9-]+/g, '[redacted]'], // Slack app-level tokens
+  [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, '[redacted]'], // JWTs (service-account tokens)
+  [/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]'],
 ];
 
 /** Replaces every token-shaped substring by `[redacted]`. */
 export function redactSecrets(text: string): string {
-  return SECRET_PATTERNS.reduce(
-    (out, pattern) =>
-      out.replace(pattern, (_m, bearer?: string) => (bearer ? `${bearer} [redacted]` : '[redacted]')),
-    text,
-  );
+  return SECRET_PATTERNS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
 }
 
 /** Field names whose values are secrets wherever they appear (two levels deep). */

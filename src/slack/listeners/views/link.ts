@@ -2,6 +2,7 @@
 
 import type { ViewOutput } from '@slack/bolt';
 import { z } from 'zod';
+import { DIGEST_TIME_PATTERN, isValidTimeZone } from '../../../digest/time.js';
 import { md } from '../../blocks/kit.js';
 import { DIGEST_CHOICES, linkModal } from '../../blocks/link.js';
 import { noticeView } from '../../blocks/views.js';
@@ -21,15 +22,6 @@ import { handleSubmission, type SubmitArgs } from './submission.js';
 
 const TITLE = 'Link this channel';
 
-export const isTimeZone = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 const LinkForm = z.object({
   slackChannelId: z.string().min(1),
   teamId: z
@@ -42,10 +34,10 @@ const LinkForm = z.object({
     .refine((v) => v !== 'none', 'Choose a planning channel.'),
   teamName: z.string().optional(),
   channelName: z.string().optional(),
-  digestTime: z.string({ error: 'Choose a time.' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Choose a time.'),
+  digestTime: z.string({ error: 'Choose a time.' }).regex(DIGEST_TIME_PATTERN, 'Choose a time.'),
   timeZone: z
     .string({ error: 'Choose a time zone.' })
-    .refine(isTimeZone, 'Choose a time zone from the list.'),
+    .refine(isValidTimeZone, 'Choose a time zone from the list.'),
   weekdaysOnly: z.boolean(),
   digestEnabled: z.boolean(),
 });
