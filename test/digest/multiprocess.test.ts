@@ -9,12 +9,12 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type FakeSlack, startFakeSlack } from '../../bench/lib/digest-fake-slack.js';
 import type { TickReport } from '../../src/digest/scheduler.js';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { type FakeSlack, startFakeSlack } from '../../bench/lib/digest-fake-slack.js';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/scheduler-process.ts', import.meta.url));
 const KEY = Buffer.alloc(32, 3).toString('base64');
