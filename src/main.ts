@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { planningAccessFor, startDigestScheduler } from './digest/index.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger, redactSecrets } from './logger.js';
 import { closePlanningPools } from './planning/index.js';
 import { createSlackApp } from './slack/app.js';
 import { openStore, resolveKeyring, type Store } from './store/index.js';
@@ -114,12 +114,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   try {
     running = await startApp(env);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n(see .env.example)\n`);
-      process.exitCode = 1;
-      return;
-    }
-    throw error;
+    const message =
+      error instanceof ConfigError
+        ? `${error.message}\n(see .env.example)`
+        : `Start-up failed: ${(error as Error).message}`;
+    process.stderr.write(`${redactSecrets(message)}\n`);
+    process.exitCode = 1;
+    return;
   }
   const shutdown = (signal: NodeJS.Signals) => {
     running.logger.info({ signal }, 'shutting down');

@@ -48,6 +48,28 @@ describe('main: the whole process', () => {
     await expect(request(`http://127.0.0.1:${running.port}/healthz`)).rejects.toThrow();
   });
 
+  it('stops start-up with a clear error, without the token, when Slack refuses the bot token', async () => {
+    nock('https://slack-refuses.test')
+      .post('/api/auth.test')
+      .reply(200, { ok: false, error: 'invalid_auth' });
+    const attempt = startApp({
+      NODE_ENV: 'development',
+      PLANNING_API_URL: 'sandbox',
+      SLACK_SIGNING_SECRET: 'secret',
+      SLACK_BOT_TOKEN: 'xoxb-refused-token',
+      SLACK_API_URL: 'https://slack-refuses.test/api/',
+      DATA_DIR: dir,
+      PORT: '0',
+      LOG_LEVEL: 'error',
+    });
+    const error = await attempt.then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/Slack refused the start-up check of the bot token.*invalid_auth/);
+    expect(error?.message).not.toContain('xoxb-refused-token');
+  });
+
   it('refuses a bad environment, naming the variable and never its value', async () => {
     const secret = `xoxb-${randomBytes(6).toString('hex')}`;
     const attempt = startApp({ SLACK_BOT_TOKEN: secret });

@@ -73,6 +73,9 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     // Listeners ack first and work after; Bolt must not hold the HTTP response until they finish.
     processBeforeResponse: false,
     ignoreSelf: true,
+    // start() runs init() and awaits it: a refused bot token stops start-up with a clear error
+    // instead of surfacing later as an unhandled rejection.
+    deferInitialization: true,
   };
   if (mode.transport === 'socket') {
     Object.assign(options, { socketMode: true, appToken: config.SLACK_APP_TOKEN });
@@ -114,6 +117,14 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   return {
     app,
     async start() {
+      try {
+        await app.init();
+      } catch (error) {
+        throw new Error(
+          `Slack refused the start-up check of the bot token (auth.test at ${config.SLACK_API_URL}): ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
       if (mode.transport === 'socket') {
         await app.start();
         logger.info({ mode }, 'Slack app connected over Socket Mode');
