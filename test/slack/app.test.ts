@@ -118,3 +118,39 @@ describe('the Slack app over HTTP', () => {
     expect(await h.store.identities.get(TEAM, 'U1')).toBeDefined();
   });
 });
+
+describe('the digest’s Advance button', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start();
+    await h.connect('U1', 'member');
+  });
+  afterEach(() => h.close());
+
+  const press = (featureId: string) =>
+    h.interact({
+      type: 'block_actions',
+      container: { type: 'message' },
+      actions: [
+        {
+          type: 'button',
+          action_id: 'digest_feature_advance',
+          block_id: 'digest_can_advance_0',
+          value: JSON.stringify({ teamId: h.fixture.teamId, channelId: h.fixture.channelId, featureId }),
+          action_ts: '1',
+        },
+      ],
+    });
+
+  it('advances the feature as the user and tells only them; a refusal is explained', async () => {
+    await press(h.fixture.featureId);
+    const refused = await h.slack.waitFor('respond');
+    expect(JSON.stringify(refused.body)).toContain('refused');
+    const { teamId, channelId, featureId } = h.fixture;
+    await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
+    await press(featureId);
+    const done = await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('is now in'));
+    expect(done.body).toMatchObject({ response_type: 'ephemeral' });
+    expect((await h.owner().features.read(teamId, channelId, featureId)).stage).toBe('validation');
+  });
+});

@@ -177,7 +177,7 @@ describe('Create task from a message', () => {
   });
 
   it.each([
-    [403, 'not allowed'],
+    [403, 'your role does not allow it'],
     [503, 'not answering right now; nothing was saved'],
   ])('keeps the form with what was typed and says why on %i', async (status, why) => {
     const viewId = await openForm(h);

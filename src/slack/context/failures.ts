@@ -64,8 +64,11 @@ export async function explainFailure(
     return { text: 'Something went wrong on our side; nothing was saved. Please try again.' };
   }
   deps.logger.warn(log, 'planning call failed');
-  if (error instanceof ForbiddenError)
-    return { text: 'The planning service says you are not allowed to do that.' };
+  if (error instanceof ForbiddenError) {
+    return {
+      text: 'The planning service refused: your role does not allow it, or one of its rules forbids it now.',
+    };
+  }
   if (error instanceof NotFoundError) {
     return { text: 'That no longer exists in the planning service (it may have been deleted).' };
   }
