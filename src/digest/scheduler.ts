@@ -189,7 +189,14 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       );
       const composed = composeDigest(data, { localDate, timeZone: link.timeZone, previous });
       const ts = await postSafely(slack, link, localDate, composed, leaseEnd);
-      await complete({ status: 'posted', messageTs: ts, snapshot: serializeSnapshot(composed.snapshot) });
+      const recorded = await complete({
+        status: 'posted',
+        messageTs: ts,
+        snapshot: serializeSnapshot(composed.snapshot),
+      });
+      // Our lease ran out and another process holds the claim: its history check will find this post.
+      if (!recorded)
+        log.warn(where(link, localDate), 'digest: posted after losing the claim; left to its holder');
       report.posted += 1;
       doneDate.set(linkKey(link), localDate);
       log.info(
