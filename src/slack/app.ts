@@ -98,6 +98,8 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
         redirectUriPath: PATHS.redirect,
         directInstall: true,
         clientOptions: { slackApiUrl: config.SLACK_API_URL },
+        // The authorize page lives on the same Slack host as the API (slack.com, GovSlack…).
+        authorizationUrl: new URL('/oauth/v2/authorize', config.SLACK_API_URL).href,
         // Socket Mode has no HTTP server of its own for the install pages: give it the port.
         ...(mode.transport === 'socket' ? { port: config.PORT } : {}),
       },

@@ -144,6 +144,8 @@ export function sign(body: string, timestamp = Math.floor(Date.now() / 1000), se
 export interface HarnessOptions {
   /** Set PLANNING_ADMIN_TOKEN (the sandbox owner's) so users are provisioned on first use. */
   provisioning?: boolean;
+  /** Many workspaces: OAuth install instead of a bot token. */
+  oauth?: boolean;
 }
 
 /** A planning team with its default channel and one feature, made with the owner's token. */
@@ -192,7 +194,13 @@ export class Harness {
     const config = loadConfig({
       NODE_ENV: 'test',
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
+      ...(options.oauth
+        ? {
+            SLACK_CLIENT_ID: '111.222',
+            SLACK_CLIENT_SECRET: 'client-secret',
+            SLACK_STATE_SECRET: 'state-secret',
+          }
+        : { SLACK_BOT_TOKEN: BOT_TOKEN }),
       SLACK_API_URL: `${SLACK_ORIGIN}/api/`,
       PLANNING_API_URL: sandbox.url,
       ENCRYPTION_KEY: key,

@@ -1,0 +1,66 @@
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BOT_SCOPES } from '../../src/slack/manifest.js';
+import { Harness } from './harness.js';
+
+describe('OAuth install for many workspaces', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start({ oauth: true });
+  });
+  afterEach(() => h.close());
+
+  it('installs through /slack/install and /slack/oauth_redirect, stores the installation, then serves that workspace', async () => {
+    const install = await request(`${h.url}/slack/install`);
+    expect(install.statusCode).toBe(302);
+    const authorize = new URL(String(install.headers.location));
+    expect(authorize.origin + authorize.pathname).toBe('https://slack.test/oauth/v2/authorize');
+    expect(authorize.searchParams.get('scope')?.split(',')).toEqual([...BOT_SCOPES]);
+    const state = authorize.searchParams.get('state')!;
+    const cookie = String(install.headers['set-cookie']).split(';')[0]!;
+
+    h.slack.on('oauth.v2.access', () => ({
+      ok: true,
+      app_id: 'A1',
+      access_token: 'xoxb-installed-token',
+      token_type: 'bot',
+      scope: BOT_SCOPES.join(','),
+      bot_user_id: 'UBOT2',
+      team: { id: 'T0OAUTH', name: 'Installed' },
+      enterprise: null,
+      is_enterprise_install: false,
+      authed_user: { id: 'UINSTALLER' },
+    }));
+    const redirect = await request(
+      `${h.url}/slack/oauth_redirect?code=the-code&state=${encodeURIComponent(state)}`,
+      {
+        headers: { cookie },
+      },
+    );
+    await redirect.body.text();
+    expect(redirect.statusCode).toBe(200);
+    expect(h.slack.called('oauth.v2.access')[0]?.body).toMatchObject({
+      code: 'the-code',
+      client_id: '111.222',
+    });
+
+    const installation = await h.store.installations.installationStore.fetchInstallation({
+      teamId: 'T0OAUTH',
+      enterpriseId: undefined,
+      isEnterpriseInstall: false,
+    });
+    expect(installation.bot?.token).toBe('xoxb-installed-token');
+
+    // The installed workspace is served with its own bot token.
+    await h.command('help', 'U1', 'C1', 'T0OAUTH');
+    const reply = await h.slack.waitFor('respond');
+    expect(JSON.stringify(reply.body)).toContain('/plan connect');
+  });
+
+  it('refuses a redirect whose state it did not issue, and stores nothing', async () => {
+    const redirect = await request(`${h.url}/slack/oauth_redirect?code=x&state=forged`);
+    await redirect.body.text();
+    expect(redirect.statusCode).toBeGreaterThanOrEqual(400);
+    expect(h.slack.called('oauth.v2.access')).toEqual([]);
+  });
+});
