@@ -40,13 +40,7 @@ describe('the Slack app over HTTP', () => {
   });
 
   it('acks a shortcut before any planning call is answered', async () => {
-    await h.store.links.upsert({
-      workspaceId: TEAM,
-      slackChannelId: 'C1',
-      teamId: h.fixture.teamId,
-      channelId: h.fixture.channelId,
-      createdBy: 'U1',
-    });
+    await h.link();
     h.sandbox.setLatency(800);
     const res = await h.interact({
       type: 'message_action',

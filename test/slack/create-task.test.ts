@@ -40,13 +40,7 @@ describe('Create task from a message', () => {
   beforeEach(async () => {
     h = await Harness.start();
     await h.connect('U1', 'member');
-    await h.store.links.upsert({
-      workspaceId: TEAM,
-      slackChannelId: 'C1',
-      teamId: h.fixture.teamId,
-      channelId: h.fixture.channelId,
-      createdBy: 'U1',
-    });
+    await h.link();
   });
   afterEach(() => h.close());
 

@@ -278,6 +278,12 @@ export class Harness {
     });
   }
 
+  /** Links a Slack channel to the fixture's planning channel (as `/plan link` would). */
+  link(slackChannelId = 'C1', createdBy = 'U1') {
+    const { teamId, channelId } = this.fixture;
+    return this.store.links.upsert({ workspaceId: TEAM, slackChannelId, teamId, channelId, createdBy });
+  }
+
   // -- Requests as Slack sends them ----------------------------------------------------------
 
   /** POSTs a raw body to /slack/events, signed unless `headers` says otherwise. */

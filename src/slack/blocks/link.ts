@@ -3,6 +3,7 @@
  * refreshes the channel select), then the digest's time, time zone and days.
  */
 import type { ModalView, PlainTextOption } from '@slack/types';
+import { z } from 'zod';
 import type { Channel, Team } from '../../planning/models.js';
 import { FIELD, VIEW } from '../ids.js';
 import { capOptions, context, input, modal, option, section } from './kit.js';
@@ -21,6 +22,9 @@ export interface LinkForm {
   digestEnabled: boolean;
   problem?: string;
 }
+
+/** What the link modal carries in its private_metadata. */
+export const LinkMeta = z.object({ ch: z.string().min(1) });
 
 export const DIGEST_CHOICES = { weekdaysOnly: 'weekdays_only', enabled: 'enabled' } as const;
 
@@ -90,7 +94,7 @@ export function linkModal(form: LinkForm): ModalView {
     title: 'Link this channel',
     submit: 'Link',
     close: 'Cancel',
-    privateMetadata: JSON.stringify({ ch: form.slackChannelId }),
+    privateMetadata: JSON.stringify(LinkMeta.parse({ ch: form.slackChannelId })),
     blocks: [
       // A Slack channel id, not user text: it is meant to render as a channel mention.
       section(`Link <#${form.slackChannelId}> to a planning team and channel.`),

@@ -6,6 +6,7 @@
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
 import { type Channel, LIMITS, type TaskState, type Team } from '../../planning/models.js';
+import { parseCarried } from '../carried.js';
 import { ACTION, FIELD, TASK_CARD_BLOCK_PREFIX, TASK_CARD_EVENT, VIEW } from '../ids.js';
 import {
   actions,
@@ -239,10 +240,5 @@ export function taskCoordsFromMessage(msg: CardLike | undefined): TaskCoords | u
 
 /** Coordinates from a button value or private_metadata (JSON), or `undefined`. */
 export function parseCoords(json: string): TaskCoords | undefined {
-  try {
-    const parsed = TaskCoords.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseCarried(TaskCoords, json);
 }

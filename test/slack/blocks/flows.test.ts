@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FEEDBACK_ISSUES } from '../../../src/planning/models.js';
 import { FeedbackRef, feedbackDm, feedbackModal, replyDm } from '../../../src/slack/blocks/feedback.js';
 import { GRADE_RULES, gradeModal } from '../../../src/slack/blocks/grade.js';
 import { linkModal } from '../../../src/slack/blocks/link.js';

@@ -3,6 +3,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import { z } from 'zod';
 import { md } from '../../blocks/kit.js';
 import { notice } from '../../blocks/messages.js';
+import { parseCarried } from '../../carried.js';
 import { planningOf } from '../../context/middleware.js';
 import { respondSurface, showFailure } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
@@ -25,7 +26,11 @@ export function advanceFeatureAction(svc: Services) {
     const surface = respondSurface(respond);
     const planning = planningOf(context);
     try {
-      const target = AdvanceValue.parse(JSON.parse(action.value ?? ''));
+      const target = parseCarried(AdvanceValue, action.value);
+      if (!target) {
+        await surface.show(notice('This button is out of date; the next digest has fresh ones.'));
+        return;
+      }
       const { planning: service } = await planning.acting();
       const feature = await service.features.advance(target.teamId, target.channelId, target.featureId);
       await surface.show(

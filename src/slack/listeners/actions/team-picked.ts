@@ -8,8 +8,9 @@ import type {
   SlackActionMiddlewareArgs,
   StaticSelectAction,
 } from '@slack/bolt';
-import { DIGEST_CHOICES, linkModal } from '../../blocks/link.js';
+import { DIGEST_CHOICES, LinkMeta, linkModal } from '../../blocks/link.js';
 import { createTaskModal, TaskModalMeta } from '../../blocks/task.js';
+import { parseCarried, parseJson } from '../../carried.js';
 import { planningOf } from '../../context/middleware.js';
 import { showFailure, viewSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
@@ -38,7 +39,7 @@ export function teamPickedAction(svc: Services) {
         const checks = fieldValues(values, FIELD.digestOptions);
         next = linkModal({
           ...form,
-          slackChannelId: (JSON.parse(view.private_metadata) as { ch: string }).ch,
+          slackChannelId: parseCarried(LinkMeta, view.private_metadata)?.ch ?? '',
           digestTime: fieldValue(values, FIELD.digestTime) ?? '09:00',
           timeZone: fieldValue(values, FIELD.timeZone) ?? 'UTC',
           weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),
@@ -47,7 +48,7 @@ export function teamPickedAction(svc: Services) {
       } else if (view.callback_id === VIEW.createTask) {
         next = createTaskModal({
           ...form,
-          meta: TaskModalMeta.parse(JSON.parse(view.private_metadata)),
+          meta: TaskModalMeta.parse(parseJson(view.private_metadata)),
           heading: fieldValue(values, FIELD.heading) ?? '',
           details: fieldValue(values, FIELD.details) ?? '',
           assignee: fieldValue(values, FIELD.assignee),

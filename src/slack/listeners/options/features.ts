@@ -5,6 +5,7 @@
 import type { AllMiddlewareArgs, BlockSuggestion, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import { capOptions, option } from '../../blocks/kit.js';
 import { TaskModalMeta } from '../../blocks/task.js';
+import { parseCarried } from '../../carried.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { fieldValue, type StateValues } from '../../forms.js';
@@ -16,12 +17,10 @@ type Args = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
 export function featureOptions(svc: Services) {
   return async ({ ack, body, context }: Args) => {
     const view = (body as BlockSuggestion).view;
-    const meta = TaskModalMeta.safeParse(safeJson(view?.private_metadata));
+    const meta = parseCarried(TaskModalMeta, view?.private_metadata);
     const values = (view?.state?.values ?? {}) as StateValues;
-    const teamId = meta.success ? (meta.data.link?.teamId ?? fieldValue(values, FIELD.team)) : undefined;
-    const channelId = meta.success
-      ? (meta.data.link?.channelId ?? fieldValue(values, FIELD.channel))
-      : undefined;
+    const teamId = meta ? (meta.link?.teamId ?? fieldValue(values, FIELD.team)) : undefined;
+    const channelId = meta ? (meta.link?.channelId ?? fieldValue(values, FIELD.channel)) : undefined;
     if (!teamId || !channelId) {
       await ack({ options: [] });
       return;
@@ -39,12 +38,4 @@ export function featureOptions(svc: Services) {
       await ack({ options: [] });
     }
   };
-}
-
-function safeJson(text: string | undefined): unknown {
-  try {
-    return JSON.parse(text ?? '');
-  } catch {
-    return undefined;
-  }
 }

@@ -5,6 +5,7 @@ import { LIMITS } from '../../../planning/index.js';
 import { md } from '../../blocks/kit.js';
 import { createTaskModal, TaskModalMeta, taskCard } from '../../blocks/task.js';
 import { noticeView } from '../../blocks/views.js';
+import { parseJson } from '../../carried.js';
 import { explainFailure } from '../../context/failures.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
@@ -31,12 +32,7 @@ const TaskSubmission = z.object({
 type TaskSubmission = z.infer<typeof TaskSubmission>;
 
 function parse(values: StateValues, privateMetadata: string) {
-  let meta: unknown;
-  try {
-    meta = JSON.parse(privateMetadata);
-  } catch {
-    meta = undefined;
-  }
+  const meta = parseJson(privateMetadata);
   const link = (meta as TaskModalMeta | undefined)?.link;
   return validateForm(
     TaskSubmission,

@@ -7,6 +7,7 @@ import { FEEDBACK_ISSUES, LIMITS, type PlanningClient } from '../../../planning/
 import { feedbackDm, feedbackModal } from '../../blocks/feedback.js';
 import { TaskCoords } from '../../blocks/task.js';
 import { noticeView } from '../../blocks/views.js';
+import { parseJson } from '../../carried.js';
 import { directMessage } from '../../context/dm.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
@@ -20,14 +21,6 @@ export const minuteText = (what: string) =>
     .trim()
     .min(1, `Write your ${what}.`)
     .max(LIMITS.minuteText, `At most ${LIMITS.minuteText} characters.`);
-
-export const jsonOf = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
 
 const FeedbackForm = z.object({
   coords: TaskCoords,
@@ -51,7 +44,7 @@ export function feedbackSubmission(svc: Services) {
         validateForm(
           FeedbackForm,
           {
-            coords: jsonOf(meta),
+            coords: parseJson(meta),
             issue: fieldValue(values, FIELD.issue),
             message: fieldValue(values, FIELD.message),
           },

@@ -4,8 +4,9 @@ import type { ViewOutput } from '@slack/bolt';
 import { z } from 'zod';
 import { DIGEST_TIME_PATTERN, isValidTimeZone } from '../../../digest/time.js';
 import { md } from '../../blocks/kit.js';
-import { DIGEST_CHOICES, linkModal } from '../../blocks/link.js';
+import { DIGEST_CHOICES, LinkMeta, linkModal } from '../../blocks/link.js';
 import { noticeView } from '../../blocks/views.js';
+import { parseCarried } from '../../carried.js';
 import { slackUserFacts } from '../../context/admin.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
@@ -44,18 +45,12 @@ const LinkForm = z.object({
 type LinkForm = z.infer<typeof LinkForm>;
 
 function parse(values: StateValues, privateMetadata: string) {
-  const meta = (() => {
-    try {
-      return JSON.parse(privateMetadata) as { ch?: string };
-    } catch {
-      return {};
-    }
-  })();
+  const meta = parseCarried(LinkMeta, privateMetadata);
   const checks = fieldValues(values, FIELD.digestOptions);
   return validateForm(
     LinkForm,
     {
-      slackChannelId: meta.ch,
+      slackChannelId: meta?.ch,
       teamId: fieldValue(values, FIELD.team),
       channelId: fieldValue(values, FIELD.channel),
       teamName: fieldLabel(values, FIELD.team),

@@ -2,12 +2,13 @@
 import { z } from 'zod';
 import { FeedbackRef, replyDm, replyModal } from '../../blocks/feedback.js';
 import { noticeView } from '../../blocks/views.js';
+import { parseJson } from '../../carried.js';
 import { directMessage } from '../../context/dm.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { fieldValue, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
-import { jsonOf, minuteText, readTask } from './feedback.js';
+import { minuteText, readTask } from './feedback.js';
 import { handleSubmission, type SubmitArgs } from './submission.js';
 
 const ReplyForm = z.object({ ref: FeedbackRef, reply: minuteText('reply') });
@@ -20,7 +21,7 @@ export function replySubmission(svc: Services) {
       title: 'Reply to feedback',
       working: 'Sending your reply…',
       parse: (values: StateValues, meta) =>
-        validateForm(ReplyForm, { ref: jsonOf(meta), reply: fieldValue(values, FIELD.reply) }, values, {
+        validateForm(ReplyForm, { ref: parseJson(meta), reply: fieldValue(values, FIELD.reply) }, values, {
           ref: FIELD.reply,
           reply: FIELD.reply,
         }),
