@@ -1,8 +1,7 @@
 /** Binds the buttons and dispatching selects. */
 import type { App, BlockAction, ButtonAction, StaticSelectAction } from '@slack/bolt';
-import { DIGEST_ACTIONS } from '../../../digest/ids.js';
 import type { Services } from '../../context/services.js';
-import { ACTION } from '../../ids.js';
+import { ACTION, DIGEST_ACTION } from '../../ids.js';
 import { advanceFeatureAction } from './advance-feature.js';
 import { connectOpenAction } from './connect-open.js';
 import { feedbackOpenAction } from './feedback-open.js';
@@ -15,5 +14,5 @@ export function registerActions(app: App, svc: Services) {
   app.action<BlockAction<ButtonAction>>(ACTION.replyOpen, replyOpenAction());
   app.action<BlockAction<StaticSelectAction>>(ACTION.teamPicked, teamPickedAction(svc));
   // The digest composes this button; the app answers it.
-  app.action<BlockAction<ButtonAction>>(DIGEST_ACTIONS.advanceFeature, advanceFeatureAction(svc));
+  app.action<BlockAction<ButtonAction>>(DIGEST_ACTION.advanceFeature, advanceFeatureAction(svc));
 }
