@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIELD, VIEW } from '../../src/slack/ids.js';
-import { choice, Harness, TEAM, text } from './harness.js';
+import { choice, eventually, Harness, TEAM, text } from './harness.js';
 
 const everything = (h: Harness) => JSON.stringify(h.slack.calls) + h.logs.join('');
 
@@ -262,5 +262,43 @@ describe('/plan disconnect with provisioning', () => {
   it('says so when there is nothing to forget', async () => {
     await h.command('disconnect', 'UNOBODY');
     expect(JSON.stringify((await h.slack.waitFor('respond')).body)).toContain('nothing to forget');
+  });
+});
+
+describe('a provisioned account whose token stopped working', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start({ provisioning: true });
+    h.slack.users.set('U1', { id: 'U1', name: 'ana' });
+  });
+  afterEach(() => h.close());
+
+  it('is renewed on the next use, without asking the user for a token', async () => {
+    await h.command('whoami');
+    await h.slack.waitFor('respond');
+    const first = (await h.store.identities.get(TEAM, 'U1'))!;
+    // Someone regenerates the account: the stored token dies.
+    await h.owner().serviceAccounts.regenerate(first.serviceAccountId);
+
+    await h.command('whoami');
+    const expired = await h.slack.waitFor('respond', (b) =>
+      JSON.stringify(b).includes('renewed on your next try'),
+    );
+    expect(JSON.stringify(expired.body)).not.toContain('connect_open');
+    expect((await h.store.identities.get(TEAM, 'U1'))?.valid).toBe(false);
+
+    await h.command('whoami');
+    await eventually(
+      () =>
+        h.slack.called('respond').filter((c) => JSON.stringify(c.body).includes('You act as')).length === 2,
+      'a second whoami answer',
+    );
+    const renewed = (await h.store.identities.get(TEAM, 'U1'))!;
+    expect(renewed).toMatchObject({
+      valid: true,
+      serviceAccountId: first.serviceAccountId,
+      origin: 'provisioned',
+    });
+    expect(renewed.token).not.toBe(first.token);
   });
 });

@@ -42,3 +42,23 @@ export function planningClient(deps: SlackDeps, token: string): PlanningClient {
       ),
   });
 }
+
+/**
+ * The organization admin token that provisions this workspace's users: the one an admin saved with
+ * `/plan connect admin`, else (single-workspace mode only) PLANNING_ADMIN_TOKEN.
+ */
+export async function adminTokenFor(deps: SlackDeps, workspaceId: string): Promise<string | undefined> {
+  const settings = await deps.store.workspaces.get(workspaceId);
+  if (settings?.adminToken) return settings.adminToken;
+  // The environment's token serves the single workspace this process is installed in.
+  return deps.config.SLACK_CLIENT_ID ? undefined : deps.envAdminToken;
+}
+
+/** A client acting as the workspace's organization admin, when it has one. */
+export async function adminClientFor(
+  deps: SlackDeps,
+  workspaceId: string,
+): Promise<PlanningClient | undefined> {
+  const token = await adminTokenFor(deps, workspaceId);
+  return token ? planningClient(deps, token) : undefined;
+}

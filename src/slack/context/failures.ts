@@ -13,7 +13,7 @@ import {
   UnauthorizedError,
 } from '../../planning/index.js';
 import { COMMAND } from '../ids.js';
-import type { SlackDeps } from './deps.js';
+import { adminTokenFor, type SlackDeps } from './deps.js';
 import { AdminTokenError, type ConnectReason, NotConnectedError, PeerNotConnectedError } from './identity.js';
 
 export const UNAVAILABLE =
@@ -49,14 +49,20 @@ export async function explainFailure(
     };
   }
   if (error instanceof UnauthorizedError) {
-    if (ctx.workspaceId && ctx.slackUserId) {
-      await deps.store.identities.markInvalid(
-        ctx.workspaceId,
-        ctx.slackUserId,
-        error.errorId ?? 'unauthorized',
-      );
-    }
+    if (!ctx.workspaceId || !ctx.slackUserId) return { connect: 'invalid' };
+    await deps.store.identities.markInvalid(
+      ctx.workspaceId,
+      ctx.slackUserId,
+      error.errorId ?? 'unauthorized',
+    );
     deps.logger.info(log, 'token refused by the planning service; marked invalid');
+    const identity = await deps.store.identities.get(ctx.workspaceId, ctx.slackUserId);
+    // A provisioned account is renewed on its next use (see identity.ts): nothing for the user to paste.
+    if (identity?.origin === 'provisioned' && (await adminTokenFor(deps, ctx.workspaceId))) {
+      return {
+        text: 'Your planning connection had expired; it is renewed on your next try. Nothing was saved — please try again.',
+      };
+    }
     return { connect: 'invalid' };
   }
   if (!isPlanningError(error)) {

@@ -6,7 +6,7 @@
 import type { WebClient } from '@slack/web-api';
 import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../planning/index.js';
 import type { Identity } from '../../store/index.js';
-import { planningClient, type SlackDeps } from './deps.js';
+import { adminClientFor, planningClient, type SlackDeps } from './deps.js';
 
 export type ConnectReason = 'missing' | 'invalid';
 
@@ -61,19 +61,11 @@ export function createIdentities(deps: SlackDeps) {
   /** One provisioning at a time per user in this process; the store key covers other replicas. */
   const inFlight = new Map<string, Promise<Identity | undefined>>();
 
-  async function adminToken(workspaceId: string): Promise<string | undefined> {
-    const settings = await store.workspaces.get(workspaceId);
-    if (settings?.adminToken) return settings.adminToken;
-    // The environment's token serves the single workspace this process is installed in.
-    return deps.config.SLACK_CLIENT_ID ? undefined : deps.envAdminToken;
-  }
-
   async function provision(workspaceId: string, slackUserId: string, slack: WebClient) {
-    const token = await adminToken(workspaceId);
-    if (!token) return undefined;
+    const admin = await adminClientFor(deps, workspaceId);
+    if (!admin) return undefined;
     const info = await slack.users.info({ user: slackUserId });
     const userName = serviceAccountName({ ...info.user?.profile, name: info.user?.name }, slackUserId);
-    const admin = planningClient(deps, token);
     let account: Awaited<ReturnType<PlanningClient['serviceAccounts']['create']>>;
     try {
       account = await admin.serviceAccounts.create({ roleOrg: 'member', userName });
@@ -117,13 +109,39 @@ export function createIdentities(deps: SlackDeps) {
     return pending;
   }
 
+  /**
+   * A provisioned account whose token was refused gets a new one (regenerate, which also re-opens
+   * it), so its user never has to paste a token they never had. Undefined when that cannot be done.
+   */
+  async function renew(identity: Identity): Promise<Identity | undefined> {
+    if (identity.origin !== 'provisioned') return undefined;
+    const admin = await adminClientFor(deps, identity.workspaceId);
+    if (!admin) return undefined;
+    try {
+      const account = await admin.serviceAccounts.regenerate(identity.serviceAccountId);
+      if (!account.serviceToken) return undefined;
+      await store.identities.rotateToken(identity.workspaceId, identity.slackUserId, account.serviceToken);
+      deps.logger.info(
+        { workspaceId: identity.workspaceId, serviceAccountId: account.id },
+        'renewed a provisioned token',
+      );
+      return store.identities.get(identity.workspaceId, identity.slackUserId);
+    } catch (error) {
+      deps.logger.warn(
+        { workspaceId: identity.workspaceId, err: error },
+        'could not renew a provisioned token',
+      );
+      return undefined;
+    }
+  }
+
   return {
-    adminToken,
     /** The acting user, with a client for their own account. @throws {NotConnectedError} */
     async acting(workspaceId: string, slackUserId: string, slack: WebClient): Promise<Acting> {
-      const identity = await resolve(workspaceId, slackUserId, slack);
+      let identity = await resolve(workspaceId, slackUserId, slack);
       if (!identity) throw new NotConnectedError('missing');
-      if (!identity.valid) throw new NotConnectedError('invalid');
+      if (!identity.valid) identity = await renew(identity);
+      if (!identity?.valid) throw new NotConnectedError('invalid');
       return { workspaceId, slackUserId, identity, planning: planningClient(deps, identity.token) };
     },
     /** Another user's identity (an assignee, a peer). @throws {PeerNotConnectedError} */

@@ -4,7 +4,7 @@
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { workspaceIdFor } from '../../../store/index.js';
-import { planningClient } from '../../context/deps.js';
+import { adminClientFor } from '../../context/deps.js';
 import type { Services } from '../../context/services.js';
 
 export function tokensRevokedEvent(svc: Services) {
@@ -19,11 +19,11 @@ export function tokensRevokedEvent(svc: Services) {
     const users = event.tokens.oauth ?? [];
     if (users.length === 0) return;
     const removed = await store.installations.deleteUserTokens(workspaceId, users);
-    const adminToken = await svc.identities.adminToken(workspaceId);
+    const admin = await adminClientFor(svc.deps, workspaceId);
     for (const identity of removed.filter((i) => i.origin === 'provisioned')) {
-      if (!adminToken) break;
-      await planningClient(svc.deps, adminToken)
-        .serviceAccounts.close(identity.serviceAccountId)
+      if (!admin) break;
+      await admin.serviceAccounts
+        .close(identity.serviceAccountId)
         .catch((err: unknown) =>
           logger.warn({ workspaceId, err }, 'could not close a provisioned service account'),
         );

@@ -1,5 +1,5 @@
 import { notice } from '../../../blocks/messages.js';
-import { planningClient } from '../../../context/deps.js';
+import { adminClientFor } from '../../../context/deps.js';
 import type { Subcommand } from './subcommand.js';
 
 /** `/plan disconnect`: forgets the user's identity; a provisioned service account is closed too. */
@@ -16,10 +16,10 @@ export const disconnect: Subcommand = {
     }
     let closed = '';
     if (identity.origin === 'provisioned') {
-      const adminToken = await svc.identities.adminToken(planning.workspaceId);
+      const admin = await adminClientFor(svc.deps, planning.workspaceId);
       try {
-        if (!adminToken) throw new Error('no organization admin token');
-        await planningClient(svc.deps, adminToken).serviceAccounts.close(identity.serviceAccountId);
+        if (!admin) throw new Error('no organization admin token');
+        await admin.serviceAccounts.close(identity.serviceAccountId);
         closed = ' Its service account is closed.';
       } catch (error) {
         logger.warn(
