@@ -126,16 +126,8 @@ describe('feedback', () => {
   it('lists the eight issue types and limits the message to 512', () => {
     const view = feedbackModal({ coords });
     const text = json(view.blocks);
-    for (const issue of [
-      'value',
-      'complexity',
-      'flexibility',
-      'testing',
-      'security',
-      'ci/cd',
-      'standards',
-      'misc',
-    ]) {
+    expect(FEEDBACK_ISSUES).toHaveLength(8);
+    for (const issue of FEEDBACK_ISSUES) {
       expect(text).toContain(`"value":"${issue}"`);
     }
     expect(text).toContain('"max_length":512');
