@@ -41,7 +41,7 @@ describe('the Slack app over HTTP', () => {
 
   it('acks a shortcut before any planning call is answered', async () => {
     await h.link();
-    h.sandbox.setLatency(800);
+    h.sandbox.setLatency(1_500);
     const res = await h.interact({
       type: 'message_action',
       callback_id: SHORTCUT.createTask,

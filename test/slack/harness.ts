@@ -121,11 +121,11 @@ export class FakeSlack {
   }
 }
 
-/** Polls `condition` every 10 ms for at most 5 s; the listener's work runs after its ack. */
+/** Polls `condition` every 10 ms for at most 10 s (CI machines are busy); the listener's work runs after its ack. */
 export async function eventually(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 5_000,
+  timeoutMs = 10_000,
 ) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
