@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FaultRule } from '../../src/sandbox/index.js';
 import { taskCard } from '../../src/slack/blocks/task.js';
 import { ACTION, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
-import { choice, Harness, text } from './harness.js';
+import { choice, Harness, TEAM, text } from './harness.js';
 
 describe('Give feedback on a task card, and reply', () => {
   let h: Harness;
@@ -85,6 +86,32 @@ describe('Give feedback on a task card, and reply', () => {
       .owner()
       .tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
     expect(after.minute?.feedback[0]?.reply).toBe('Added them');
+  });
+
+  it.each<[FaultRule, string]>([
+    [{ status: 401 }, 'Reconnect'],
+    [{ status: 403 }, 'your role does not allow it'],
+    [{ status: 503 }, 'not answering right now; nothing was saved'],
+    [{ delayMs: 2_500 }, 'did not answer in time'],
+  ])('when the service answers %o, says so, keeps the text typed, and DMs nobody', async (fault, why) => {
+    await onMessage(card());
+    await h.slack.waitFor('views.open');
+    h.sandbox.inject({ operationId: 'taskFeedbackCreate', ...fault });
+    await h.submit(
+      'V1',
+      [
+        [FIELD.issue, choice('security')],
+        [FIELD.message, text('Typed words')],
+      ],
+      { user: 'UAUTHOR' },
+    );
+    const shown = await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes(why));
+    if (fault.status === 401) {
+      expect((await h.store.identities.get(TEAM, 'UAUTHOR'))?.valid).toBe(false);
+    } else {
+      expect(JSON.stringify(shown.body.view)).toContain('"initial_value":"Typed words"');
+    }
+    expect(h.slack.called('chat.postMessage')).toEqual([]);
   });
 
   it('explains, kindly, that an ordinary message is not a task card', async () => {

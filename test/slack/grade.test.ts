@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FaultRule } from '../../src/sandbox/index.js';
 import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
-import { choice, external, Harness, user } from './harness.js';
+import { choice, external, Harness, TEAM, user } from './harness.js';
 
 describe('Grade a peer’s notion', () => {
   let h: Harness;
@@ -66,6 +67,28 @@ describe('Grade a peer’s notion', () => {
     const view = await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('connect'));
     expect(JSON.stringify(view.body.view)).toContain('<@UNEW> is not connected');
     expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(0);
+  });
+
+  it.each<[FaultRule, string]>([
+    [{ status: 401 }, 'Reconnect'],
+    [{ status: 403 }, 'your role does not allow it'],
+    [{ status: 503 }, 'not answering right now; nothing was saved'],
+    [{ delayMs: 2_500 }, 'did not answer in time'],
+  ])('when the service answers %o, tells only the grader and keeps the form', async (fault, why) => {
+    const viewId = await openForm();
+    h.sandbox.inject({ operationId: 'experienceEvaluatePeer', ...fault });
+    await h.submit(viewId, form('UPEER'), { user: 'UGRADER' });
+    const shown = await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes(why));
+    if (fault.status === 401) expect((await h.store.identities.get(TEAM, 'UGRADER'))?.valid).toBe(false);
+    else expect(JSON.stringify(shown.body.view)).toContain('"initial_user":"UPEER"');
+    expect(h.slack.called('chat.postMessage')).toEqual([]);
+    if (fault.status) {
+      const experience = await h
+        .owner()
+        .experiences.readPeer(notionId, h.sandbox.adminId)
+        .catch(() => undefined);
+      expect(experience?.peerEval?.count ?? 0).toBe(0);
+    }
   });
 
   it('refuses a missing grade on its field', async () => {
