@@ -63,6 +63,13 @@ describe('the Slack app over HTTP', () => {
     expect(JSON.stringify(body)).not.toContain('xoxb');
   });
 
+  it('answers /healthz with 503 when the store is unreachable', async () => {
+    await h.store.close();
+    const res = await request(`${h.url}/healthz`);
+    expect(res.statusCode).toBe(503);
+    expect(await res.body.json()).toMatchObject({ status: 'degraded', store: 'error' });
+  });
+
   it('keeps workspaces apart: a user connected in one is not connected in another', async () => {
     await h.command('whoami', 'U1', 'C1', 'T0OTHER');
     const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
