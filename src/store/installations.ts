@@ -19,6 +19,11 @@ export interface InstallationsRepo {
   /** Bolt's InstallationStore (pass it to `new App({ installationStore })`). */
   readonly installationStore: InstallationStore;
   /**
+   * The bot token of the workspace's installation (team or org-wide), by the same workspace id the
+   * rest of the store uses — for work that starts outside a Slack request, like the digest.
+   */
+  botToken(workspaceId: string): Promise<string | undefined>;
+  /**
    * `app_uninstalled`: removes the installation and everything the workspace left here — user
    * grants, settings (admin token), identities, channel links, digest claims.
    */
@@ -179,6 +184,15 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
 
   return {
     installationStore,
+
+    async botToken(workspaceId) {
+      const row = await db
+        .selectFrom('installations')
+        .select('data')
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirst();
+      return row ? open(workspaceId, row.data).bot?.token : undefined;
+    },
 
     async deleteWorkspace(workspaceId) {
       const tables = [

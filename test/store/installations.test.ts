@@ -115,6 +115,17 @@ forEachBackend('installations', (backend) => {
     expect(workspaceIdFor(query)).toBe('E1');
   });
 
+  it('botToken reads a team or an org-wide install by the store’s workspace id', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.installations.installationStore.storeInstallation(teamInstall('T1', 'U1', 'E9'));
+    await store.installations.installationStore.storeInstallation(orgInstall('E1', 'U1'));
+    expect(await store.installations.botToken('T1')).toBe('xoxb-T1-bot-secret');
+    expect(await store.installations.botToken('E1')).toBe('xoxb-E1-bot-secret');
+    // A team inside an org-wide install has no row of its own, and its enterprise's team install is not it.
+    expect(await store.installations.botToken('E9')).toBeUndefined();
+    expect(await store.installations.botToken('T404')).toBeUndefined();
+  });
+
   it("gives each user their own user token, and no one else's", async () => {
     const store = await backend.open({ keyring: newKeyring() });
     const { installationStore } = store.installations;
