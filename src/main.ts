@@ -9,6 +9,7 @@ import { planningAccessFor, startDigestScheduler } from './digest/index.js';
 import { createLogger, type Logger, redactSecrets } from './logger.js';
 import { closePlanningPools } from './planning/index.js';
 import { createSlackApp } from './slack/app.js';
+import { environmentAdminToken } from './slack/context/deps.js';
 import { openStore, resolveKeyring, type Store } from './store/index.js';
 
 export interface Running {
@@ -25,16 +26,8 @@ export interface Running {
 
 /** A workspace's bot token: the configured one, or its installation's (OAuth). */
 function botTokenFor(config: Config, store: Store) {
-  return async (workspaceId: string): Promise<string | undefined> => {
-    if (!config.SLACK_CLIENT_ID) return config.SLACK_BOT_TOKEN;
-    const enterprise = workspaceId.startsWith('E');
-    const installation = await store.installations.installationStore.fetchInstallation({
-      isEnterpriseInstall: enterprise,
-      enterpriseId: enterprise ? workspaceId : undefined,
-      teamId: enterprise ? undefined : workspaceId,
-    });
-    return installation.bot?.token;
-  };
+  return async (workspaceId: string): Promise<string | undefined> =>
+    config.SLACK_CLIENT_ID ? store.installations.botToken(workspaceId) : config.SLACK_BOT_TOKEN;
 }
 
 /** Starts the app from the environment. */
@@ -69,7 +62,11 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     store,
     logger,
     botTokenFor: botTokenFor(config, store),
-    planningClientFor: planningAccessFor({ store, baseUrl: planningUrl, adminToken: envAdminToken }),
+    planningClientFor: planningAccessFor({
+      store,
+      baseUrl: planningUrl,
+      adminToken: environmentAdminToken({ config, envAdminToken }),
+    }),
     slackApiUrl: config.SLACK_API_URL,
   });
   stack.push(() => digest.stop());

@@ -16,7 +16,10 @@ export interface PlanningAccessOptions {
   store: { workspaces: Pick<WorkspacesRepo, 'get'>; identities: Pick<IdentitiesRepo, 'get'> };
   /** The service's base URL. */
   baseUrl: string;
-  /** PLANNING_ADMIN_TOKEN: used for workspaces without an admin token of their own. */
+  /**
+   * PLANNING_ADMIN_TOKEN, for workspaces without an admin token of their own; the caller passes it
+   * in single-workspace mode only (see `environmentAdminToken`).
+   */
   adminToken?: string;
   /** Passed to every client (timeouts, retries, a dispatcher in tests). */
   clientOptions?: Omit<PlanningClientOptions, 'baseUrl' | 'token'>;

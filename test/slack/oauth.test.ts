@@ -64,3 +64,44 @@ describe('OAuth install for many workspaces', () => {
     expect(h.slack.called('oauth.v2.access')).toEqual([]);
   });
 });
+
+describe('OAuth mode with PLANNING_ADMIN_TOKEN set', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start({ oauth: true, provisioning: true });
+  });
+  afterEach(() => h.close());
+
+  it('never provisions an installed workspace with the environment’s admin token', async () => {
+    await h.store.installations.installationStore.storeInstallation({
+      team: { id: 'T0OTHER', name: 'Another company' },
+      enterprise: undefined,
+      user: { id: 'UINSTALLER', token: undefined, scopes: undefined },
+      bot: { token: 'xoxb-other', scopes: ['commands'], id: 'B2', userId: 'UBOT2' },
+      tokenType: 'bot',
+      isEnterpriseInstall: false,
+      authVersion: 'v2',
+    });
+    const accountsBefore = (await h.owner().serviceAccounts.list()).serviceAccounts.length;
+
+    await h.command('whoami', 'U1', 'C1', 'T0OTHER');
+    const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
+    expect(reply).toContain('not connected');
+    expect(await h.store.identities.get('T0OTHER', 'U1')).toBeUndefined();
+    expect((await h.owner().serviceAccounts.list()).serviceAccounts).toHaveLength(accountsBefore);
+
+    // Nor does the digest read another organization's channel with it.
+    const { teamId, channelId } = h.fixture;
+    await h.store.links.upsert({
+      workspaceId: 'T0OTHER',
+      slackChannelId: 'C9',
+      teamId,
+      channelId,
+      createdBy: 'U1',
+    });
+    await h.command('digest now', 'U1', 'C9', 'T0OTHER');
+    const answer = await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('planning account'));
+    expect(JSON.stringify(answer.body)).toContain('No planning account can read this channel');
+    expect(h.slack.called('chat.postMessage')).toEqual([]);
+  });
+});

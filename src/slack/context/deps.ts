@@ -15,7 +15,10 @@ export interface SlackDeps {
   logger: Logger;
   /** Base URL of the planning service (the built-in sandbox's in development). */
   planningUrl: string;
-  /** Organization admin token from the environment (single-workspace provisioning). */
+  /**
+   * PLANNING_ADMIN_TOKEN (or the built-in sandbox owner's). Read it through
+   * {@link environmentAdminToken}, which applies the single-workspace rule.
+   */
   envAdminToken?: string;
   /** Extra client options (tests shorten timeouts and retries). */
   planningOptions?: Omit<PlanningClientOptions, 'baseUrl' | 'token' | 'onEvent'>;
@@ -44,14 +47,21 @@ export function planningClient(deps: SlackDeps, token: string): PlanningClient {
 }
 
 /**
+ * The environment's admin token serves the single workspace of a bot-token install only: with
+ * OAuth, any workspace can install the app, and one organization's admin token must never act for
+ * another workspace's users.
+ */
+export function environmentAdminToken(deps: Pick<SlackDeps, 'config' | 'envAdminToken'>): string | undefined {
+  return deps.config.SLACK_CLIENT_ID ? undefined : deps.envAdminToken;
+}
+
+/**
  * The organization admin token that provisions this workspace's users: the one an admin saved with
  * `/plan connect admin`, else (single-workspace mode only) PLANNING_ADMIN_TOKEN.
  */
 export async function adminTokenFor(deps: SlackDeps, workspaceId: string): Promise<string | undefined> {
   const settings = await deps.store.workspaces.get(workspaceId);
-  if (settings?.adminToken) return settings.adminToken;
-  // The environment's token serves the single workspace this process is installed in.
-  return deps.config.SLACK_CLIENT_ID ? undefined : deps.envAdminToken;
+  return settings?.adminToken ?? environmentAdminToken(deps);
 }
 
 /** A client acting as the workspace's organization admin, when it has one. */

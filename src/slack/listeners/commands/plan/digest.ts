@@ -7,6 +7,7 @@ import type { ChannelLink, ChannelLinkPatch } from '../../../../store/index.js';
 import { digestNowMessage, digestSettingsMessage } from '../../../blocks/digest.js';
 import { notice } from '../../../blocks/messages.js';
 import { slackUserFacts } from '../../../context/admin.js';
+import { environmentAdminToken } from '../../../context/deps.js';
 import type { Subcommand, SubcommandContext } from './subcommand.js';
 
 /**
@@ -34,7 +35,7 @@ export const digest: Subcommand = {
       const access = await planningAccessFor({
         store,
         baseUrl: svc.deps.planningUrl,
-        adminToken: svc.deps.envAdminToken,
+        adminToken: environmentAdminToken(svc.deps),
         clientOptions: svc.deps.planningOptions,
       })(link);
       if (!access)
