@@ -8,9 +8,11 @@ import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
@@ -62,12 +64,27 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * Kysely's SQLite adapter says DDL is not transactional (it is, in SQLite), so its migrator would
+ * read the applied migrations and create tables outside any transaction: processes starting together
+ * on a fresh file each saw "nothing applied" and all but one failed on "table already exists".
+ * Declaring it lets the migrator work inside one BEGIN IMMEDIATE, which serializes them.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(private readonly database: SQLite.Database) {
     super({ database });
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver({ database: this.database });
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 

@@ -2,7 +2,8 @@
  * Applies the numbered migrations at start-up. The provider is a static table (no directory
  * scanning), so it works the same from src/ under tsx and from dist/ once compiled. Several
  * replicas starting together are safe: Kysely's migrator holds a PostgreSQL advisory lock while it
- * migrates, and on SQLite its transaction (BEGIN IMMEDIATE, see database.ts) serializes processes.
+ * migrates, and on SQLite its transaction (BEGIN IMMEDIATE, with the adapter declaring transactional
+ * DDL, see database.ts) serializes processes.
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_initial.js';

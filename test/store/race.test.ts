@@ -12,6 +12,8 @@ import { forEachBackend, newKey, newKeyring } from './backends.js';
 const FIXTURE = fileURLToPath(new URL('./fixtures/claim-race.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RACERS = 3;
+/** Processes started together on a fresh database: they must not trip over each other's migration. */
+const STARTERS = 8;
 const LINKS = 40;
 const LOCKSTEP_DATES = ['2025-01-06', '2025-01-07'];
 const LOOP_DATES = ['2025-01-08', '2025-01-09', '2025-01-10'];
@@ -35,6 +37,13 @@ class Racer {
     this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
   }
 
+  /** Waits until every racer has loaded, then lets them all open the store at once. */
+  static async openTogether(racers: Racer[]): Promise<void> {
+    expect(await Promise.all(racers.map((r) => r.next()))).toEqual(Array(racers.length).fill('loaded'));
+    for (const racer of racers) racer.send('open');
+    expect(await Promise.all(racers.map((r) => r.next()))).toEqual(Array(racers.length).fill('ready'));
+  }
+
   send(command: string): void {
     this.child.stdin.write(`${command}\n`);
   }
@@ -51,6 +60,31 @@ const keysOf = (dates: string[]) =>
 
 forEachBackend('digest claims raced by real processes', (backend) => {
   it(
+    `${STARTERS} processes opening one fresh database together all migrate it and start`,
+    async () => {
+      const key = newKey();
+      const starters = Array.from(
+        { length: STARTERS },
+        (_, i) =>
+          new Racer({ location: backend.location(), key, owner: `starter-${i}`, links: 0, loopDates: [] }),
+      );
+      try {
+        await Racer.openTogether(starters);
+        for (const starter of starters) starter.send('exit');
+        const store = await backend.open({ keyring: newKeyring() });
+        const applied = await store.db
+          .selectFrom('kysely_migration' as never)
+          .selectAll()
+          .execute();
+        expect(applied).toHaveLength(1);
+      } finally {
+        for (const starter of starters) starter.child.kill();
+      }
+    },
+    RACER_TIMEOUT_MS + 30_000,
+  );
+
+  it(
     `${RACERS} processes claim ${LINKS * (LOCKSTEP_DATES.length + LOOP_DATES.length)} (link, date) keys: one winner each`,
     async () => {
       const key = newKey();
@@ -66,7 +100,7 @@ forEachBackend('digest claims raced by real processes', (backend) => {
           }),
       );
       try {
-        expect(await Promise.all(racers.map((r) => r.next()))).toEqual(Array(RACERS).fill('ready'));
+        await Racer.openTogether(racers);
         const wins: string[][] = racers.map(() => []);
 
         for (const claimKey of keysOf(LOCKSTEP_DATES)) {
