@@ -48,7 +48,7 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
           command: COMMAND,
           ...(base ? { url: `${base}${PATHS.events}` } : {}),
           description: 'Team planning: connect, link this channel, grade a peer… (/plan help)',
-          usage_hint: 'help | connect | whoami | link | grade @user <notion> <1-10>',
+          usage_hint: 'help | connect | whoami | link | grade @user <notion> <1-10> | grades',
           // Mentions then arrive as <@U…|name>, so `/plan grade @ana` names a user unambiguously.
           should_escape: true,
         },

@@ -16,7 +16,17 @@ describe('/plan', () => {
   it.each(['', 'help'])('"/plan %s" lists every subcommand', async (input) => {
     await h.command(input);
     const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
-    for (const sub of ['help', 'connect', 'whoami', 'disconnect', 'grade', 'link', 'unlink']) {
+    for (const sub of [
+      'help',
+      'connect',
+      'whoami',
+      'disconnect',
+      'grade',
+      'grades',
+      'link',
+      'unlink',
+      'digest',
+    ]) {
       expect(reply).toContain(`/plan ${sub}`);
     }
   });

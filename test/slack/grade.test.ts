@@ -134,6 +134,25 @@ describe('Grade a peer’s notion', () => {
     expect(experience.peerEval).toMatchObject({ count: 1, average: 9 });
   });
 
+  it('/plan grades shows the graded person their averages and counts, never who graded them', async () => {
+    await h.command('grade <@UPEER|peer> typescript 9', 'UGRADER');
+    await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('recorded anonymously'));
+    await h.command('grade <@UPEER|peer> typescript 6', 'UPEER');
+    await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('self-evaluation'));
+
+    await h.command('grades', 'UPEER');
+    const reply = await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('Your experience'));
+    expect(reply.body.response_type).toBe('ephemeral');
+    const shown = JSON.stringify(reply.body.blocks);
+    expect(shown).toContain('*TypeScript* — peers *9* (1 grade) · you *6* (1 grade)');
+    expect(shown).toContain('never who graded you');
+    for (const grader of ['UGRADER', 'user-UGRADER', h.sandbox.memberId]) expect(shown).not.toContain(grader);
+
+    await h.command('grades', 'UGRADER');
+    const none = await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('no grades yet'));
+    expect(JSON.stringify(none.body)).toContain('/plan grade');
+  });
+
   it.each([
     ['grade <@UPEER|peer> Cobol 5', 'no notion named “Cobol”'],
     ['grade <@UPEER|peer> TypeScript 11', '`11` is not a grade'],

@@ -6,6 +6,7 @@ import { connect } from './connect.js';
 import { digest } from './digest.js';
 import { disconnect } from './disconnect.js';
 import { grade } from './grade.js';
+import { grades } from './grades.js';
 import { helpSubcommand } from './help.js';
 import { link } from './link.js';
 import type { Subcommand } from './subcommand.js';
@@ -21,6 +22,7 @@ subcommands.push(
   whoami,
   disconnect,
   grade,
+  grades,
   link,
   unlink,
   digest,
