@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { planningAccessFor, startDigestScheduler } from './digest/index.js';
 import { createLogger, type Logger, redactSecrets } from './logger.js';
-import { closePlanningPools } from './planning/index.js';
+import { closePlanningPools, createPlanningClient } from './planning/index.js';
 import { createSlackApp } from './slack/app.js';
 import { environmentAdminToken } from './slack/context/deps.js';
 import { openStore, resolveKeyring, type Store } from './store/index.js';
@@ -68,6 +68,10 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
       adminToken: environmentAdminToken({ config, envAdminToken }),
     }),
     slackApiUrl: config.SLACK_API_URL,
+    peerGrades: {
+      identities: store.identities,
+      planningClientFor: (token) => createPlanningClient({ baseUrl: planningUrl, token }),
+    },
   });
   stack.push(() => digest.stop());
   let started: { port?: number };

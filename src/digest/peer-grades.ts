@@ -51,7 +51,7 @@ export function peerGradeNotice(
   const grades = newGrades === 1 ? 'a new peer grade' : `${newGrades} new peer grades`;
   return {
     newGrades,
-    text: `You received ${grades} since your last update. Your averages are in the app’s Home tab.`,
+    text: `You received ${grades} since your last update. See your averages with \`/plan grades\`.`,
   };
 }
 

@@ -10,18 +10,22 @@
  * posting and recording.
  *
  * Concurrency is bounded per Slack workspace (posts) and per planning organization (reads).
+ *
+ * With `peerGrades` set, a workspace's connected people also get their private peer-grade notice
+ * (see peer-grades.ts) once a day, in the pass where the workspace's first digest of the day is due.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import type { PlanningClient } from '../planning/index.js';
-import type { ChannelLink, ChannelLinksRepo, DigestClaimsRepo } from '../store/index.js';
+import type { ChannelLink, ChannelLinksRepo, DigestClaimsRepo, IdentitiesRepo } from '../store/index.js';
 import { composeDigest } from './compose.js';
 import { describeFailure, retryAfterMs } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import { keyedLimit } from './limit.js';
 import { memoByKey } from './memo.js';
 import { previousDigest, serializeSnapshot } from './model.js';
+import { sendPeerGradeNotices } from './peer-grades.js';
 import { createDigestWebClient, findPostedDigest, postDigest, type WebClient } from './slack.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
 
@@ -68,6 +72,12 @@ export interface DigestSchedulerDeps {
   /** Digests reading from one planning organization at once. Default 4. */
   perOrganization?: number;
   gather?: GatherOptions;
+  /** Daily private peer-grade notices; off when absent. */
+  peerGrades?: {
+    identities: Pick<IdentitiesRepo, 'listByWorkspace'>;
+    /** A planning client acting as one person, with their own token. */
+    planningClientFor(token: string): PlanningClient;
+  };
 }
 
 /** What one tick did, for logs, tests and the benchmark. */
@@ -105,6 +115,8 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   const log = deps.logger.child({ component: 'digest' });
   /** The local date last known done (posted or given up) per link: skips the store on later ticks. */
   const doneDate = new Map<string, string>();
+  /** The local date each workspace's peer-grade check last completed without failures. */
+  const peerGradesDate = new Map<string, string>();
   /** One WebClient per bot token: building one binds every API method, too costly per digest. */
   const slackClient = memoByKey((token) =>
     createDigestWebClient(token, { slackApiUrl: deps.slackApiUrl, logger: deps.logger }),
@@ -115,6 +127,8 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   async function tick(now = clock()): Promise<TickReport> {
     const report: TickReport = { due: 0, posted: 0, recovered: 0, failed: 0, notClaimed: 0 };
     const runs: Promise<void>[] = [];
+    /** Workspaces whose peer-grade check is due: the local date and zone of their first due link. */
+    const peerGradesDue = new Map<string, { localDate: string; timeZone: string }>();
     for await (const link of deps.store.links.listDigestEnabled()) {
       let localDate: string | undefined;
       try {
@@ -122,6 +136,14 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       } catch (error) {
         log.error({ err: error, slackChannelId: link.slackChannelId }, 'digest: bad schedule on a link');
         continue;
+      }
+      if (
+        deps.peerGrades &&
+        localDate !== undefined &&
+        peerGradesDate.get(link.workspaceId) !== localDate &&
+        !peerGradesDue.has(link.workspaceId)
+      ) {
+        peerGradesDue.set(link.workspaceId, { localDate, timeZone: link.timeZone });
       }
       const key = linkKey(link);
       if (localDate === undefined || doneDate.get(key) === localDate) continue;
@@ -137,7 +159,39 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     }
     await Promise.all(runs);
     if (report.due > 0) log.info({ ...report }, 'digest: tick done');
+    await Promise.all(
+      [...peerGradesDue].map(([workspaceId, day]) =>
+        byWorkspace(workspaceId, () => runPeerGrades(workspaceId, day, now)).catch((error) =>
+          log.error({ err: error, workspaceId }, 'peer grades: pass failed'),
+        ),
+      ),
+    );
     return report;
+  }
+
+  /** One workspace's daily peer-grade check; per-person claims make it once a day across replicas. */
+  async function runPeerGrades(
+    workspaceId: string,
+    day: { localDate: string; timeZone: string },
+    now: Date,
+  ): Promise<void> {
+    const peerGrades = deps.peerGrades;
+    if (!peerGrades) return;
+    const token = await deps.botTokenFor(workspaceId);
+    if (!token) return; // the workspace's digests already report the missing token
+    const result = await sendPeerGradeNotices({
+      store: { identities: peerGrades.identities, digests: deps.store.digests },
+      workspaceId,
+      slack: slackClient(token),
+      planningClientFor: peerGrades.planningClientFor,
+      logger: deps.logger,
+      owner,
+      now,
+      timeZone: day.timeZone,
+    });
+    // People whose check failed are retried by a later pass, once their claim's retry time is reached.
+    if (result.failed === 0) peerGradesDate.set(workspaceId, day.localDate);
+    if (result.checked + result.failed > 0) log.info({ workspaceId, ...result }, 'peer grades: checked');
   }
 
   async function runLink(link: ChannelLink, localDate: string, report: TickReport): Promise<void> {

@@ -25,7 +25,7 @@ describe('peer grade notice (pure)', () => {
     const notice = peerGradeNotice(before, now);
     expect(notice.newGrades).toBe(3);
     expect(notice.text).toBe(
-      'You received 3 new peer grades since your last update. Your averages are in the app’s Home tab.',
+      'You received 3 new peer grades since your last update. See your averages with `/plan grades`.',
     );
   });
 
@@ -37,7 +37,7 @@ describe('peer grade notice (pure)', () => {
   it('never names a notion, a grade, a person or a time', () => {
     const { text } = peerGradeNotice({ n1: 0 }, { n1: 1 });
     expect(text).toBe(
-      'You received a new peer grade since your last update. Your averages are in the app’s Home tab.',
+      'You received a new peer grade since your last update. See your averages with `/plan grades`.',
     );
     expect(text).not.toMatch(/Notion|n1|\d/);
   });

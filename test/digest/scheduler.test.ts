@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIGEST_EVENT_TYPE } from '../../src/digest/ids.js';
 import { parseSnapshot } from '../../src/digest/model.js';
+import { createPlanningClient } from '../../src/planning/index.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
 import { feature } from './builders.js';
-import { type Backend, type Bench, BOT_TOKEN, link, openBench } from './harness.js';
+import { type Backend, type Bench, BOT_TOKEN, link, openBench, PLANNING_URL } from './harness.js';
 
 const MINUTE = 60_000;
 
@@ -249,6 +250,58 @@ function schedulerSuite(backend: Backend) {
       posted: 0,
       notClaimed: 1,
     });
+  });
+
+  it('with peerGrades on, DMs a person their new peer-grade count once a day, in the first digest pass', async () => {
+    await link(bench.store, 'C1', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    await bench.store.identities.save({
+      workspaceId: 'T1',
+      slackUserId: 'U1',
+      serviceAccountId: 'sa-1',
+      planningUserId: 'p-1',
+      orgId: 'org-1',
+      token: 'token-u1',
+      origin: 'provisioned',
+    });
+    const peerGrades = (count: number) => [
+      { id: 'xp-1', notion: { id: 'n1', value: 'Go' }, peerEval: { count, average: 7, recent: [7] } },
+    ];
+    const replica = () =>
+      bench.scheduler({
+        peerGrades: {
+          identities: bench.store.identities,
+          planningClientFor: (token) =>
+            createPlanningClient({
+              baseUrl: `${PLANNING_URL}/v1`,
+              token,
+              dispatcher: bench.agent,
+              retries: 0,
+            }),
+        },
+      });
+    const scheduler = replica();
+    const dms = () => bench.posted.filter((p) => p.channel === 'D_U1');
+
+    bench.experiences.set('token-u1', peerGrades(1));
+    bench.clock.set('2026-03-10T07:59:00Z');
+    await scheduler.tick();
+    bench.clock.set('2026-03-10T08:00:00Z');
+    await scheduler.tick(); // the digest, and the first check: a baseline, no DM
+    expect(bench.posted.map((p) => p.channel)).toEqual(['C1']);
+
+    bench.experiences.set('token-u1', peerGrades(3));
+    bench.clock.advance(MINUTE);
+    await scheduler.tick();
+    await replica().tick();
+    expect(dms()).toEqual([]); // checked once today already, by any replica
+
+    bench.clock.set('2026-03-11T08:00:00Z');
+    await Promise.all([scheduler.tick(), replica().tick()]);
+    expect(dms()).toHaveLength(1);
+    expect(dms()[0]?.text).toBe(
+      'You received 2 new peer grades since your last update. See your averages with `/plan grades`.',
+    );
+    expect(bench.posted.filter((p) => p.channel === 'C1')).toHaveLength(2);
   });
 
   it('stop() waits for the pass in progress; start() ticks on the injected timer', async () => {
