@@ -1,0 +1,456 @@
+/**
+ * `npm run bench:ack`: how fast Slack gets its HTTP ack (it wants one within 3 s) when the planning
+ * service is slow. Signed `/plan whoami` slash commands are POSTed over loopback with undici, 50 in
+ * flight, to
+ *
+ * - **app**: the real app (`createSlackApp` in HTTP mode, built as test/slack/harness.ts builds it,
+ *   SQLite store in a temp folder) whose users are all connected beforehand, so each command acks,
+ *   then reads the account from the service and replies at its response_url;
+ * - **bare**: a bare Bolt `App` on the same default HTTP receiver and signing secret whose `/plan`
+ *   handler only acks.
+ *
+ * Each runs alone in a child process (bench/lib/ack-target.ts); this process sends the load and hosts
+ * the service — the sandbox with 2,000 ms added to every response — and a loopback fake of Slack's
+ * Web API and response_urls. The time to each response (the ack) is measured, on keep-alive
+ * connections opened before each round (no command waits for a TCP connect). A warm-up round of each
+ * is discarded, then the rounds alternate (app, bare, then bare, app…) so machine noise hits both
+ * alike; after each app round the benchmark waits (bounded) for every reply, and checks that the
+ * service got one account read per command. Prints a markdown table of percentiles, whether the
+ * targets were met (app p99 < 100 ms, app p99 ≤ 1.5× bare p99), each server's CPU per command, Node,
+ * CPUs and load average.
+ *
+ * Options: --requests 500 (per round) --concurrency 50 --latency 2000 (ms) --rounds 4 --warmup 1.
+ * Exits non-zero when the run is broken — an ack that is not HTTP 200, a command whose service call
+ * or reply did not happen, a reply sooner than the service latency — never for a missed target.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { closePlanningPools, createPlanningClient } from '../src/planning/index.js';
+import { startSandbox } from '../src/sandbox/index.js';
+import { COMMAND } from '../src/slack/ids.js';
+import { PATHS } from '../src/slack/manifest.js';
+import { type AckFakeSlack, startAckFakeSlack } from './lib/ack-fake-slack.js';
+import type { TargetOptions } from './lib/ack-target.js';
+
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '500' },
+    concurrency: { type: 'string', default: '50' },
+    latency: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '4' },
+    warmup: { type: 'string', default: '1' },
+  },
+});
+function integer(name: string, value: string | undefined, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer ≥ ${min}`);
+  return n;
+}
+const REQUESTS = integer('requests', args.requests, 1);
+const CONCURRENCY = integer('concurrency', args.concurrency, 1);
+const LATENCY = integer('latency', args.latency, 0);
+const ROUNDS = integer('rounds', args.rounds, 1);
+const WARMUP = integer('warmup', args.warmup, 0);
+
+type Kind = TargetOptions['kind'];
+const SUBCOMMAND = 'whoami';
+const SIGNING_SECRET = 'bench-signing-secret';
+const BOT_TOKEN = 'xoxb-bench-bot-token';
+const TEAM = 'T0BENCH';
+/** As many Slack users as requests in flight, all connected to the sandbox's member account. */
+const USERS = Array.from({ length: CONCURRENCY }, (_, i) => `U${String(i).padStart(6, '0')}`);
+const TARGET_P99_MS = 100;
+const TARGET_RATIO = 1.5;
+/** Slack shows the user an error when the ack takes longer than this. */
+const SLACK_ACK_LIMIT_MS = 3_000;
+/** How long the replies of one app round may keep coming after its last ack. */
+const SETTLE_MS = LATENCY + 30_000;
+
+/** Signs a body as Slack does (v0, HMAC-SHA256 of `v0:<ts>:<body>`), as test/slack/harness.ts does. */
+function sign(body: string, timestamp = Math.floor(Date.now() / 1000)) {
+  const digest = createHmac('sha256', SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex');
+  return { 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': `v0=${digest}` };
+}
+
+/** A slash command as Slack posts it; its response_url points at the fake Slack. */
+function commandBody(user: string, responseUrl: string) {
+  return new URLSearchParams({
+    token: 'legacy',
+    team_id: TEAM,
+    team_domain: 'bench',
+    channel_id: 'C0BENCH',
+    channel_name: 'general',
+    user_id: user,
+    user_name: `user-${user.toLowerCase()}`,
+    command: COMMAND,
+    text: SUBCOMMAND,
+    api_app_id: 'A0BENCH',
+    is_enterprise_install: 'false',
+    response_url: responseUrl,
+    trigger_id: `trigger-${randomBytes(4).toString('hex')}`,
+  }).toString();
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+const sortNumbers = (values: number[]) => [...values].sort((a, b) => a - b);
+const ms = (value: number) => value.toFixed(1);
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** Polls `condition` every 20 ms until it holds or `timeoutMs` passed; says whether it held. */
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+/** A server under test in its child process, and the line protocol of bench/lib/ack-target.ts. */
+interface Target {
+  kind: Kind;
+  /** CONCURRENCY keep-alive connections to it, for the whole run. */
+  pool: Pool;
+  cpu(): Promise<{ cpuMs: number; handled: number }>;
+  /** Ends it (killed if it does not exit); resolves with the warnings and errors its log received. */
+  stop(): Promise<{ problems: string[]; problemCount: number }>;
+}
+
+async function startTarget(options: TargetOptions): Promise<Target> {
+  const script = fileURLToPath(new URL('./lib/ack-target.ts', import.meta.url));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const nextLine = async <T>(what: string, timeoutMs = 30_000): Promise<T> => {
+    // Unref'd: a timer left behind by a line that came in time must not hold the process.
+    const timeout = sleep(timeoutMs, undefined, { ref: false }).then(() => 'timeout' as const);
+    const line = await Promise.race([lines.next(), exited.then(() => 'exited' as const), timeout]);
+    if (typeof line === 'string' || line.done) {
+      throw new Error(
+        `the ${options.kind} process ${line === 'timeout' ? 'did not answer' : 'exited'} (${what})`,
+      );
+    }
+    return JSON.parse(line.value) as T;
+  };
+  try {
+    const { port } = await nextLine<{ port?: number }>('start');
+    if (!port) throw new Error(`the ${options.kind} process reported no port`);
+    const pool = new Pool(`http://127.0.0.1:${port}`, {
+      connections: CONCURRENCY,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
+    return {
+      kind: options.kind,
+      pool,
+      cpu: () => {
+        child.stdin!.write('cpu\n');
+        return nextLine('cpu');
+      },
+      async stop() {
+        await pool.close();
+        child.stdin!.end();
+        try {
+          const report = await nextLine<{ problems: string[]; problemCount: number }>('stop', 15_000);
+          await Promise.race([exited, sleep(5_000, undefined, { ref: false })]);
+          return report;
+        } finally {
+          if (child.exitCode === null && child.signalCode === null) child.kill();
+        }
+      },
+    };
+  } catch (error) {
+    child.kill();
+    throw error;
+  }
+}
+
+interface Round {
+  kind: Kind;
+  label: string;
+  /** Ack time of each request answered 200, in ms. */
+  latencies: number[];
+  /** Response-url id → when its request was sent (performance.now()). */
+  sent: Map<string, number>;
+  failures: string[];
+  /** CPU the server process used from the first command to the last reply; commands its handler saw (bare). */
+  cpuMs: number;
+  handled: number;
+  /** App rounds: account reads the service answered 200, and commands replied to with the whoami answer. */
+  reads: number;
+  replied: number;
+}
+
+/**
+ * Opens (or reopens, when the server closed them while idle) the pool's CONCURRENCY connections with
+ * as many GETs of a path no listener serves, so that no measured command waits for a TCP connect.
+ */
+async function prime(target: Target) {
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      const response = await target.pool.request({ path: '/bench-prime', method: 'GET' });
+      await response.body.dump();
+    }),
+  );
+}
+
+/** Sends REQUESTS signed commands to `target`, CONCURRENCY in flight on its warm pool. */
+async function runRound(target: Target, label: string, fake: AckFakeSlack): Promise<Round> {
+  const round: Round = {
+    kind: target.kind,
+    label,
+    latencies: [],
+    sent: new Map(),
+    failures: [],
+    cpuMs: 0,
+    handled: 0,
+    reads: 0,
+    replied: 0,
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < REQUESTS) {
+      const i = next++;
+      const id = `${label.replaceAll(' ', '-')}-${i}`;
+      const body = commandBody(USERS[i % USERS.length]!, fake.responseUrl(id));
+      const headers = { 'content-type': 'application/x-www-form-urlencoded', ...sign(body) };
+      const started = performance.now();
+      round.sent.set(id, started);
+      try {
+        const response = await target.pool.request({ path: PATHS.events, method: 'POST', headers, body });
+        await response.body.text();
+        const elapsed = performance.now() - started;
+        if (response.statusCode === 200) round.latencies.push(elapsed);
+        else round.failures.push(`${id}: HTTP ${response.statusCode}`);
+      } catch (error) {
+        round.failures.push(`${id}: ${(error as Error).message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return round;
+}
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+const broken: string[] = [];
+const loadBefore = load();
+
+try {
+  const fake = await startAckFakeSlack(TEAM);
+  cleanups.push(() => fake.close());
+  const sandbox = await startSandbox({ seed: 'minimal' });
+  cleanups.push(
+    () => sandbox.close(),
+    () => closePlanningPools(),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ack-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+
+  // What every whoami reply must say; read before the service is slowed down.
+  const member = await createPlanningClient({
+    baseUrl: sandbox.url,
+    token: sandbox.memberToken,
+  }).account.read();
+  const expectedReply = `You act as *${member.userName}*`;
+  sandbox.setLatency(LATENCY);
+
+  const common = {
+    signingSecret: SIGNING_SECRET,
+    botToken: BOT_TOKEN,
+    team: TEAM,
+    slackApiUrl: fake.apiUrl,
+    planningUrl: sandbox.url,
+    planningTimeoutMs: LATENCY + 10_000,
+    sqliteFile: join(dir, 'store.sqlite'),
+    encryptionKey: randomBytes(32).toString('base64'),
+    users: USERS,
+    member: { id: sandbox.memberId, orgId: sandbox.orgId, token: sandbox.memberToken },
+  };
+  const targets = {} as Record<Kind, Target>;
+  for (const kind of ['app', 'bare'] as const) {
+    const target = await startTarget({ ...common, kind });
+    targets[kind] = target;
+    // Stopped before the sandbox closes: nothing of theirs is in flight by then.
+    cleanups.push(async () => {
+      const { problems, problemCount } = await target.stop();
+      if (problemCount > 0) {
+        console.error(`\nthe ${kind} process logged ${problemCount} warnings or errors; the first ones:`);
+        for (const line of problems) console.error(`  ${line}`);
+      }
+    });
+  }
+
+  /** Runs one round and checks it did what it should; an app round waits for its replies. */
+  async function round(kind: Kind, label: string): Promise<Round> {
+    const target = targets[kind];
+    await prime(target);
+    const logStart = sandbox.requests.entries.length;
+    const before = await target.cpu();
+    const result = await runRound(target, label, fake);
+    /** The server's CPU from the first command to the last reply, and how many commands it handled (bare). */
+    const measureServer = async () => {
+      const after = await target.cpu();
+      result.cpuMs = after.cpuMs - before.cpuMs;
+      result.handled = after.handled - before.handled;
+    };
+    const ids = [...result.sent.keys()];
+    broken.push(...result.failures.slice(0, 5).map((f) => `${label}: ${f}`));
+    if (result.failures.length > 5)
+      broken.push(`${label}: ${result.failures.length - 5} more failed requests`);
+
+    if (kind === 'bare') {
+      await measureServer();
+      if (result.handled !== ids.length) {
+        broken.push(`${label}: the bare handler ran ${result.handled} times for ${ids.length} commands`);
+      }
+      if (sandbox.requests.entries.length !== logStart)
+        broken.push(`${label}: the bare app reached the service`);
+      if (ids.some((id) => fake.responses.has(id))) broken.push(`${label}: the bare app replied`);
+      return result;
+    }
+
+    if (!(await waitUntil(() => ids.every((id) => fake.responses.has(id)), SETTLE_MS))) {
+      const missing = ids.filter((id) => !fake.responses.has(id)).length;
+      broken.push(`${label}: ${missing} of ${ids.length} commands got no reply within ${SETTLE_MS} ms`);
+    }
+    await measureServer();
+    const calls = sandbox.requests.entries.slice(logStart);
+    const reads = calls.filter((c) => c.operationId === 'accountRead');
+    if (reads.length !== ids.length) {
+      broken.push(`${label}: the service got ${reads.length} account reads for ${ids.length} commands`);
+    }
+    const notOk = reads.filter((c) => c.status !== 200).length;
+    if (notOk > 0) broken.push(`${label}: ${notOk} account reads did not answer 200`);
+    result.reads = reads.length - notOk;
+    if (calls.length > reads.length)
+      broken.push(`${label}: ${calls.length - reads.length} other service calls`);
+    let wrong = 0;
+    let early = 0;
+    for (const id of ids) {
+      const replies = fake.responses.get(id) ?? [];
+      if (replies.length === 0) continue;
+      if (replies.length !== 1 || !String(replies[0]?.body.text ?? '').includes(expectedReply)) wrong += 1;
+      else result.replied += 1;
+      if ((replies[0]?.at ?? 0) - (result.sent.get(id) ?? 0) < LATENCY) early += 1;
+    }
+    if (wrong > 0) broken.push(`${label}: ${wrong} replies were not the whoami answer, or came twice`);
+    if (early > 0)
+      broken.push(`${label}: ${early} replies came sooner than the ${LATENCY} ms service latency`);
+    return result;
+  }
+
+  console.error(
+    `bench:ack: /plan ${SUBCOMMAND}, ${REQUESTS} requests per round, ${CONCURRENCY} in flight, ` +
+      `service latency ${LATENCY} ms, ${WARMUP} warm-up + ${ROUNDS} measured rounds each`,
+  );
+  for (let w = 1; w <= WARMUP; w += 1) {
+    await round('app', `warm-up ${w} app`);
+    await round('bare', `warm-up ${w} bare`);
+  }
+  const measured: Round[] = [];
+  for (let r = 1; r <= ROUNDS; r += 1) {
+    // app then bare, then bare then app: neither always goes first.
+    for (const kind of r % 2 === 1 ? (['app', 'bare'] as const) : (['bare', 'app'] as const)) {
+      const result = await round(kind, `round ${r} ${kind}`);
+      measured.push(result);
+      const sorted = sortNumbers(result.latencies);
+      console.error(
+        `  round ${r} ${kind.padEnd(4)}: p50 ${ms(percentile(sorted, 50))} ms, p99 ${ms(percentile(sorted, 99))} ms`,
+      );
+    }
+  }
+
+  const stats = (kind: Kind) => {
+    const rounds = measured.filter((m) => m.kind === kind);
+    const sorted = sortNumbers(rounds.flatMap((m) => m.latencies));
+    const requests = rounds.reduce((sum, m) => sum + m.sent.size, 0);
+    return {
+      count: sorted.length,
+      p50: percentile(sorted, 50),
+      p90: percentile(sorted, 90),
+      p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? Number.NaN,
+      over: sorted.filter((v) => v > SLACK_ACK_LIMIT_MS).length,
+      roundP99: rounds.map((m) => ms(percentile(sortNumbers(m.latencies), 99))),
+      cpuPerRequest: rounds.reduce((sum, m) => sum + m.cpuMs, 0) / requests,
+    };
+  };
+  const app = stats('app');
+  const bare = stats('bare');
+  const ratio = app.p99 / bare.p99;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const appRounds = measured.filter((m) => m.kind === 'app');
+  const total = (pick: (m: Round) => number) => appRounds.reduce((sum, m) => sum + pick(m), 0);
+  const replyDelays = sortNumbers(
+    appRounds.flatMap((m) =>
+      [...m.sent].map(([id, sent]) => (fake.responses.get(id)?.[0]?.at ?? Number.NaN) - sent),
+    ),
+  );
+
+  console.log(
+    `\n/plan ${SUBCOMMAND}: ${ROUNDS} rounds × ${REQUESTS} requests each, ${CONCURRENCY} in flight, ` +
+      `service latency ${LATENCY} ms (after ${WARMUP} discarded warm-up round${WARMUP === 1 ? '' : 's'} each)\n`,
+  );
+  console.log('| app | requests | p50 ms | p90 ms | p99 ms | max ms |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const [name, s] of [
+    ['app', app],
+    ['bare', bare],
+  ] as const) {
+    console.log(`| ${name} | ${s.count} | ${ms(s.p50)} | ${ms(s.p90)} | ${ms(s.p99)} | ${ms(s.max)} |`);
+  }
+  console.log(
+    `\nTargets: app p99 < ${TARGET_P99_MS} ms: ${verdict(app.p99 < TARGET_P99_MS)} (${ms(app.p99)} ms); ` +
+      `app p99 ≤ ${TARGET_RATIO}× bare p99: ${verdict(ratio <= TARGET_RATIO)} (${ratio.toFixed(2)}×).`,
+  );
+  console.log(
+    `p99 per round (ms): app ${app.roundP99.join(', ')}; bare ${bare.roundP99.join(', ')}. ` +
+      `Acks over ${SLACK_ACK_LIMIT_MS / 1000} s: app ${app.over}, bare ${bare.over}.`,
+  );
+  console.log(
+    `Server CPU per command (its process, from the first command to the last reply): app ${app.cpuPerRequest.toFixed(2)} ms, ` +
+      `bare ${bare.cpuPerRequest.toFixed(2)} ms.`,
+  );
+  console.log(
+    `After the acks (measured app rounds): ${total((m) => m.sent.size)} commands, ${total((m) => m.reads)} account ` +
+      `reads answered 200 by the service, ${total((m) => m.replied)} whoami replies at their response_urls, ` +
+      `p50 ${ms(percentile(replyDelays, 50))} ms / max ${ms(replyDelays.at(-1) ?? Number.NaN)} ms after their command.`,
+  );
+  console.log(
+    `Node ${process.version}, ${availableParallelism()} CPUs, load average (1/5/15 min) ${loadBefore} before, ${load()} after.`,
+  );
+  if (fake.refused > 0) broken.push(`the fake Slack refused ${fake.refused} requests`);
+} catch (error) {
+  broken.push(`the benchmark failed: ${(error as Error).stack ?? String(error)}`);
+} finally {
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      broken.push(`cleanup: ${(error as Error).message}`);
+    }
+  }
+}
+
+if (broken.length > 0) {
+  console.error('\nBroken run:');
+  for (const problem of broken) console.error(`  - ${problem}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,141 @@
+/**
+ * One server under test of the ack benchmark, alone in its own process so that nothing else (the
+ * load, the sandbox, the fake Slack) shares its event loop:
+ *
+ * - `app`: the real app as test/slack/harness.ts builds it — `loadConfig`, a SQLite store in the
+ *   given folder, `createSlackApp` in HTTP mode — with every Slack user connected beforehand to the
+ *   sandbox's member account (as `/plan connect` would);
+ * - `bare`: a bare Bolt `App` on the default HTTP receiver, same signing secret, whose `/plan`
+ *   handler only acks.
+ *
+ * Started as `node --import tsx ack-target.ts '<TargetOptions JSON>'`. Prints `{"port": …}` once
+ * listening. Each `cpu` line on stdin is answered with `{"cpuMs": …, "handled": …}`; when stdin ends it
+ * stops (receiver, store, planning pools), prints `{"problems": […], "problemCount": …}` — the
+ * warnings and errors its log received — and exits.
+ */
+import { createInterface } from 'node:readline';
+import { App } from '@slack/bolt';
+import { loadConfig } from '../../src/config.js';
+import { createLogger, toSlackLogger } from '../../src/logger.js';
+import { closePlanningPools } from '../../src/planning/index.js';
+import { createSlackApp } from '../../src/slack/app.js';
+import { COMMAND } from '../../src/slack/ids.js';
+import { PATHS } from '../../src/slack/manifest.js';
+import { createKeyring, openStore, type Store } from '../../src/store/index.js';
+
+export interface TargetOptions {
+  kind: 'app' | 'bare';
+  signingSecret: string;
+  botToken: string;
+  team: string;
+  slackApiUrl: string;
+  planningUrl: string;
+  /** Client timeout for planning calls: above the sandbox's added latency. */
+  planningTimeoutMs: number;
+  /** SQLite file of the app's store, and its encryption key (base64, 32 bytes). */
+  sqliteFile: string;
+  encryptionKey: string;
+  /** Slack users to connect to `member`. */
+  users: string[];
+  member: { id: string; orgId: string; token: string };
+}
+
+const options = JSON.parse(process.argv[2] ?? '{}') as TargetOptions;
+const say = (message: unknown) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+const problems: string[] = [];
+let problemCount = 0;
+// Production's default level; warnings and errors are kept (and reported), the rest dropped.
+const logger = createLogger({
+  level: 'info',
+  destination: {
+    write: (line: string) => {
+      if (!/"level":(40|50|60)\b/.test(line)) return;
+      problemCount += 1;
+      if (problems.length < 5) problems.push(line.trim().slice(0, 600));
+    },
+  },
+});
+
+let handled = 0;
+let stop: () => Promise<void>;
+let port: number | undefined;
+let store: Store | undefined;
+
+if (options.kind === 'app') {
+  store = await openStore({
+    sqliteFile: options.sqliteFile,
+    keyring: createKeyring({ current: options.encryptionKey }),
+  });
+  for (const slackUserId of options.users) {
+    await store.identities.save({
+      workspaceId: options.team,
+      slackUserId,
+      serviceAccountId: options.member.id,
+      planningUserId: options.member.id,
+      orgId: options.member.orgId,
+      token: options.member.token,
+      origin: 'brought',
+    });
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    SLACK_SIGNING_SECRET: options.signingSecret,
+    SLACK_BOT_TOKEN: options.botToken,
+    SLACK_API_URL: options.slackApiUrl,
+    PLANNING_API_URL: options.planningUrl,
+    ENCRYPTION_KEY: options.encryptionKey,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+  });
+  const app = createSlackApp({
+    config,
+    store,
+    logger,
+    planningUrl: options.planningUrl,
+    // The harness's 1 s timeout would cut every call short of the sandbox's added latency.
+    planningOptions: { timeoutMs: options.planningTimeoutMs, retries: 0 },
+  });
+  ({ port } = await app.start());
+  stop = () => app.stop();
+} else {
+  const app = new App({
+    signingSecret: options.signingSecret,
+    token: options.botToken,
+    endpoints: PATHS.events,
+    processBeforeResponse: false,
+    deferInitialization: true,
+    clientOptions: { slackApiUrl: options.slackApiUrl },
+    logger: toSlackLogger(logger),
+  });
+  app.command(COMMAND, async ({ ack }) => {
+    handled += 1;
+    await ack();
+  });
+  await app.init();
+  // A port only, as createSlackApp starts the app's receiver.
+  const server = (await app.start(0)) as { address(): { port: number } | string | null };
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : undefined;
+  stop = () => app.stop() as Promise<void>;
+}
+
+say({ port });
+const input = createInterface({ input: process.stdin });
+input.on('line', (line) => {
+  if (line.trim() !== 'cpu') return;
+  const cpu = process.cpuUsage();
+  say({ cpuMs: (cpu.user + cpu.system) / 1000, handled });
+});
+input.once('close', async () => {
+  try {
+    await stop();
+    await store?.close();
+    await closePlanningPools();
+  } catch (error) {
+    problemCount += 1;
+    problems.push(`shutdown: ${(error as Error).message}`);
+  }
+  // Whatever keep-alive sockets remain (fetch's, the Web API client's) must not hold the process.
+  process.stdout.write(`${JSON.stringify({ problems, problemCount })}\n`, () => process.exit(0));
+});
