@@ -11,6 +11,7 @@
  * ```
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createLogger, type Logger } from '../logger.js';
@@ -116,6 +117,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const requests = new RequestLog();
   const dataFile = options.dataFile ? new DataFile(options.dataFile, () => store.state, logger) : undefined;
   const shutdown = new AbortController();
+  // Every delayed request waits on this signal (one listener each, removed when it answers).
+  setMaxListeners(0, shutdown.signal);
   const server = createSandboxServer({
     engine,
     faults,
