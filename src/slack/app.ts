@@ -73,6 +73,8 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     // Listeners ack first and work after; Bolt must not hold the HTTP response until they finish.
     processBeforeResponse: false,
     ignoreSelf: true,
+    // No listener keeps conversation state: skip the store's lookup on every request's ack path.
+    convoStore: false,
     // start() runs init() and awaits it: a refused bot token stops start-up with a clear error
     // instead of surfacing later as an unhandled rejection.
     deferInitialization: true,

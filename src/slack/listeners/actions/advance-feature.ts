@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { md } from '../../blocks/kit.js';
 import { notice } from '../../blocks/messages.js';
 import { parseCarried } from '../../carried.js';
+import { afterPendingAcks } from '../../context/ack.js';
 import { planningOf } from '../../context/middleware.js';
 import { respondSurface, showFailure } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
@@ -23,6 +24,7 @@ export function advanceFeatureAction(svc: Services) {
     context,
   }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
     await ack();
+    await afterPendingAcks();
     const surface = respondSurface(respond);
     const planning = planningOf(context);
     try {

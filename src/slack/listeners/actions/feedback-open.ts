@@ -3,6 +3,7 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import { feedbackModal } from '../../blocks/feedback.js';
 import { parseCoords } from '../../blocks/task.js';
 import { noticeView } from '../../blocks/views.js';
+import { afterPendingAcks } from '../../context/ack.js';
 
 export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
 
@@ -11,6 +12,7 @@ export const STALE = 'This button no longer points at a task. Use *Give feedback
 export function feedbackOpenAction() {
   return async ({ ack, body, action, client }: ButtonArgs) => {
     await ack();
+    await afterPendingAcks();
     const coords = parseCoords(action.value ?? '');
     await client.views.open({
       trigger_id: body.trigger_id,

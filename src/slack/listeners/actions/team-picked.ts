@@ -11,6 +11,7 @@ import type {
 import { DIGEST_CHOICES, LinkMeta, linkModal } from '../../blocks/link.js';
 import { createTaskModal, TaskModalMeta } from '../../blocks/task.js';
 import { parseCarried, parseJson } from '../../carried.js';
+import { afterPendingAcks } from '../../context/ack.js';
 import { planningOf } from '../../context/middleware.js';
 import { showFailure, viewSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
@@ -22,6 +23,7 @@ type Args = SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>> & AllMidd
 export function teamPickedAction(svc: Services) {
   return async ({ ack, body, action, client, context }: Args) => {
     await ack();
+    await afterPendingAcks();
     const view = body.view;
     const teamId = action.selected_option?.value;
     if (!view || !teamId || teamId === 'none') return;

@@ -5,6 +5,7 @@
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { helpMessage, notice } from '../../blocks/messages.js';
+import { afterPendingAcks } from '../../context/ack.js';
 import { slackUserFacts } from '../../context/admin.js';
 import { planningOf } from '../../context/middleware.js';
 import { respondSurface, showFailure } from '../../context/reply.js';
@@ -21,6 +22,7 @@ export function planCommand(svc: Services) {
     context,
   }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
     await ack();
+    await afterPendingAcks();
     const surface = respondSurface(respond);
     const [word = '', ...rest] = command.text.trim().split(/\s+/);
     const name = word.toLowerCase() || 'help';

@@ -6,6 +6,7 @@
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { createTaskModal, prefillTask } from '../../blocks/task.js';
 import { loadingView } from '../../blocks/views.js';
+import { afterPendingAcks } from '../../context/ack.js';
 import { planningOf } from '../../context/middleware.js';
 import { showFailure, viewSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
@@ -20,6 +21,7 @@ export function createTaskShortcut(svc: Services) {
     context,
   }: SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs) => {
     await ack();
+    await afterPendingAcks();
     const opened = await client.views.open({ trigger_id: shortcut.trigger_id, view: loadingView(TITLE) });
     const viewId = opened.view?.id as string;
     const planning = planningOf(context);

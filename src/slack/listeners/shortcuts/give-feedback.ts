@@ -3,6 +3,7 @@ import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } 
 import { feedbackModal } from '../../blocks/feedback.js';
 import { type CardLike, taskCoordsFromMessage } from '../../blocks/task.js';
 import { noticeView } from '../../blocks/views.js';
+import { afterPendingAcks } from '../../context/ack.js';
 import { COMMAND } from '../../ids.js';
 
 export const NOT_A_CARD =
@@ -16,6 +17,7 @@ export function giveFeedbackShortcut() {
     client,
   }: SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs) => {
     await ack();
+    await afterPendingAcks();
     const coords = taskCoordsFromMessage(shortcut.message as CardLike);
     await client.views.open({
       trigger_id: shortcut.trigger_id,

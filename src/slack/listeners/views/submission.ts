@@ -10,6 +10,7 @@ import type { ModalView } from '@slack/types';
 import { modal } from '../../blocks/kit.js';
 import { connectBlocks } from '../../blocks/messages.js';
 import { loadingView } from '../../blocks/views.js';
+import { afterPendingAcks } from '../../context/ack.js';
 import { explainFailure } from '../../context/failures.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
@@ -50,6 +51,7 @@ export async function handleSubmission<T>(svc: Services, args: SubmitArgs, spec:
     return;
   }
   await ack({ response_action: 'update', view: loadingView(spec.title, spec.working) });
+  await afterPendingAcks();
 
   const { deps } = svc;
   const planning = planningOf(args.context);
