@@ -55,6 +55,41 @@ describe('the Slack app over HTTP', () => {
     await h.slack.waitFor('views.update');
   });
 
+  it.each([
+    [
+      'a button',
+      {
+        type: 'block_actions',
+        actions: [{ type: 'button', action_id: 'stale_button', block_id: 'b', value: 'x', action_ts: '1.1' }],
+      },
+      '',
+    ],
+    ['a global shortcut', { type: 'shortcut', callback_id: 'retired_shortcut' }, ''],
+    [
+      'a form',
+      { type: 'view_submission', view: { id: 'V9', callback_id: 'retired_form', state: { values: {} } } },
+      '',
+    ],
+    [
+      'a select search',
+      {
+        type: 'block_suggestion',
+        action_id: 'retired_select',
+        block_id: 'b',
+        value: 'x',
+        view: { id: 'V9' },
+      },
+      '{"options":[]}',
+    ],
+  ])('acks %s no listener handles at once, and does nothing else', async (_what, payload, body) => {
+    const before = { slack: h.slack.calls.length, service: h.sandbox.requests.entries.length };
+    const res = await h.interact(payload);
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(body);
+    expect(h.slack.calls.slice(before.slack)).toEqual([]);
+    expect(h.sandbox.requests.entries.slice(before.service)).toEqual([]);
+  });
+
   it('answers /healthz with the store and planning status', async () => {
     const res = await request(`${h.url}/healthz`);
     expect(res.statusCode).toBe(200);

@@ -1,13 +1,23 @@
 /** Binds the searchable (external) selects to their option sources. */
-import type { App } from '@slack/bolt';
+import type { App, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import type { Services } from '../../context/services.js';
 import { FIELD } from '../../ids.js';
+import { router } from '../router.js';
 import { featureOptions } from './features.js';
 import { notionOptions } from './notions.js';
 import { timeZoneOptions } from './time-zones.js';
 
 export function registerOptions(app: App, svc: Services) {
-  app.options({ action_id: FIELD.feature.action }, featureOptions(svc));
-  app.options({ action_id: FIELD.notion.action }, notionOptions(svc));
-  app.options({ action_id: FIELD.timeZone.action }, timeZoneOptions());
+  app.options(
+    /.*/,
+    router(
+      ({ options }: SlackOptionsMiddlewareArgs) => ('action_id' in options ? options.action_id : undefined),
+      {
+        [FIELD.feature.action]: featureOptions(svc),
+        [FIELD.notion.action]: notionOptions(svc),
+        [FIELD.timeZone.action]: timeZoneOptions(),
+      },
+      async ({ ack }) => ack({ options: [] }),
+    ),
+  );
 }

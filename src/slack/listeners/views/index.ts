@@ -1,7 +1,8 @@
 /** Binds every modal submission to its callback id. */
-import type { App } from '@slack/bolt';
+import type { App, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { Services } from '../../context/services.js';
 import { VIEW } from '../../ids.js';
+import { router } from '../router.js';
 import { connectSubmission } from './connect.js';
 import { connectAdminSubmission } from './connect-admin.js';
 import { createTaskSubmission } from './create-task.js';
@@ -11,15 +12,21 @@ import { linkSubmission } from './link.js';
 import { replySubmission } from './reply.js';
 
 export function registerViews(app: App, svc: Services) {
-  app.view(VIEW.connect, connectSubmission(svc));
-  app.view(VIEW.connectAdmin, connectAdminSubmission(svc));
-  app.view(VIEW.link, linkSubmission(svc));
-  app.view(VIEW.createTask, createTaskSubmission(svc));
-  app.view(VIEW.feedback, feedbackSubmission(svc));
-  app.view(VIEW.reply, replySubmission(svc));
-  app.view(VIEW.grade, gradeSubmission(svc));
-  // Loading and result modals have no submit button; acknowledge anything that still arrives.
-  app.view(VIEW.info, async ({ ack }) => {
-    await ack();
-  });
+  app.view(
+    { type: 'view_submission' },
+    router(
+      ({ view }: SlackViewMiddlewareArgs<ViewSubmitAction>) => view.callback_id,
+      {
+        [VIEW.connect]: connectSubmission(svc),
+        [VIEW.connectAdmin]: connectAdminSubmission(svc),
+        [VIEW.link]: linkSubmission(svc),
+        [VIEW.createTask]: createTaskSubmission(svc),
+        [VIEW.feedback]: feedbackSubmission(svc),
+        [VIEW.reply]: replySubmission(svc),
+        [VIEW.grade]: gradeSubmission(svc),
+        // Loading and result modals (VIEW.info) have no submit button: anything that still arrives is acked.
+      },
+      async ({ ack }) => ack(),
+    ),
+  );
 }
