@@ -117,6 +117,8 @@ export class ServiceError extends PlanningError {
 /** The service could not be reached, or the connection broke before a full answer. */
 export class NetworkError extends PlanningError {
   override name = 'NetworkError';
+  /** No connection was made, so the request never left this process: even a POST may be sent again. */
+  notSent = false;
 }
 
 /** The call took longer than its `timeoutMs` (or the connection longer than `connectTimeoutMs`). */

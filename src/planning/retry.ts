@@ -34,7 +34,8 @@ export const DEFAULT_BACKOFF: Backoff = {
 
 /**
  * Methods that may be sent twice. POST creates or appends (a task, a discovery, a feedback): once
- * it may have reached the service, sending it again could do it twice.
+ * it may have reached the service, sending it again could do it twice — so a POST is retried only
+ * when no connection was made at all (see `NetworkError.notSent`).
  */
 const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
 
@@ -56,7 +57,8 @@ export function retryDelay(
   retries: number,
   backoff: Backoff,
 ): number | undefined {
-  if (attempt >= retries || !IDEMPOTENT.has(method) || !isTransient(error)) return undefined;
+  if (attempt >= retries || !isTransient(error)) return undefined;
+  if (!IDEMPOTENT.has(method) && !(error instanceof NetworkError && error.notSent)) return undefined;
   if (error instanceof RateLimitedError && error.retryAfterMs !== undefined) {
     return error.retryAfterMs <= backoff.capMs ? error.retryAfterMs : undefined;
   }

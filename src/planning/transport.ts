@@ -52,6 +52,15 @@ export interface RawResponse {
 class AttemptTimeout extends Error {}
 
 const CONNECT_TIMEOUT = 'UND_ERR_CONNECT_TIMEOUT';
+/** Failures to connect at all: the request was not written to any socket. */
+const NOT_CONNECTED = new Set([
+  CONNECT_TIMEOUT,
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
 /**
  * Sends one request and reads its whole body. Rejects with {@link AbortedError},
@@ -84,11 +93,14 @@ export async function sendOnce(attempt: Attempt, context: ErrorContext): Promise
     if (controller.signal.reason instanceof AttemptTimeout) {
       throw new TimeoutError(`${context.operation}: no complete answer within ${timeoutMs} ms`, context);
     }
-    if ((cause as { code?: unknown })?.code === CONNECT_TIMEOUT) {
-      throw new TimeoutError(`${context.operation}: could not connect in time`, { ...context, cause });
-    }
+    const code = (cause as { code?: unknown })?.code;
     const why = cause instanceof Error ? cause.message : String(cause);
-    throw new NetworkError(`${context.operation}: request failed: ${why}`, { ...context, cause });
+    const error =
+      code === CONNECT_TIMEOUT
+        ? new TimeoutError(`${context.operation}: could not connect in time`, { ...context, cause })
+        : new NetworkError(`${context.operation}: request failed: ${why}`, { ...context, cause });
+    error.notSent = typeof code === 'string' && NOT_CONNECTED.has(code);
+    throw error;
   } finally {
     clearTimeout(timer);
     callerSignal?.removeEventListener('abort', onCallerAbort);

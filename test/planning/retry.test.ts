@@ -1,6 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   AbortedError,
+  closePlanningPools,
+  createPlanningClient,
   NetworkError,
   NotFoundError,
   RateLimitedError,
@@ -9,7 +13,7 @@ import {
   TimeoutError,
 } from '../../src/planning/index.js';
 import { DEFAULT_BACKOFF, retryDelay } from '../../src/planning/retry.js';
-import { type MockService, mockService, rejectionOf } from './helpers.js';
+import { type MockService, makeToken, mockService, rejectionOf } from './helpers.js';
 
 const TEAM = { id: 'team-1', teamName: 'Core', channels: [] };
 const TEAM_PATH = '/v1/teams/team-1';
@@ -79,6 +83,58 @@ describe('GET, PUT and DELETE are retried on transient failures', () => {
     const error = await rejectionOf(service.client.teams.read('team-1', { retries: 1 }));
     expect(error).toMatchObject({ status: 503, retryCount: 1 });
     expect(service.calls()).toHaveLength(2);
+  });
+});
+
+describe('a POST that never left', () => {
+  it('connection refused: tried again, and the service creates the team once', async () => {
+    // A port nothing listens on yet; the "service" starts during the client's first backoff.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const received: string[] = [];
+    const server = createServer((req, res) => {
+      received.push(`${req.method} ${req.url}`);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(TEAM));
+    });
+    const client = createPlanningClient({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      token: await makeToken(),
+      retries: 2,
+      backoff: {
+        random: () => 0.5,
+        sleep: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+      },
+    });
+    try {
+      await expect(client.teams.create({ teamName: 'Core' })).resolves.toMatchObject({ id: 'team-1' });
+      expect(received).toEqual(['POST /v1/teams']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await closePlanningPools();
+    }
+  });
+
+  it('retries are bounded, and the error says nothing was sent', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const sleeps: number[] = [];
+    const client = createPlanningClient({
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      token: await makeToken(),
+      retries: 2,
+      backoff: { random: () => 0.5, sleep: async (ms) => void sleeps.push(ms) },
+    });
+    const error = await rejectionOf(client.teams.create({ teamName: 'Core' }));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ notSent: true, retryCount: 2, method: 'POST' });
+    expect(sleeps).toEqual([100, 200]);
+    await closePlanningPools();
   });
 });
 
