@@ -26,7 +26,13 @@ import { keyedLimit } from './limit.js';
 import { memoByKey } from './memo.js';
 import { previousDigest, serializeSnapshot } from './model.js';
 import { sendPeerGradeNotices } from './peer-grades.js';
-import { createDigestWebClient, findPostedDigest, postDigest, type WebClient } from './slack.js';
+import {
+  createDigestWebClient,
+  findPostedDigest,
+  postDigest,
+  slackErrorCode,
+  type WebClient,
+} from './slack.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
 
 /** Which planning token reads a link's data, and the organization it belongs to. */
@@ -220,7 +226,18 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
           link.slackChannelId,
           localDate,
           startOfLocalDay(localDate, link.timeZone),
-        );
+        ).catch((error: unknown) => {
+          // An install from before the history scopes cannot look: a rare double post after a crash
+          // is better than giving up every later attempt of the day.
+          const code = slackErrorCode(error);
+          if (code !== 'missing_scope' && code !== 'not_in_channel') throw error;
+          log.warn(
+            { ...where(link, localDate), attempt: claim.attempt, code },
+            'digest: cannot read the channel history to look for an earlier post; posting anyway ' +
+              '(reinstall the app to grant channels:history, groups:history and channels:join)',
+          );
+          return undefined;
+        });
         if (ts) {
           // Posted by an attempt that died before recording it. Its snapshot is lost; carrying the
           // previous one forward keeps tomorrow's "advanced since" complete rather than empty.

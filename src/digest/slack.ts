@@ -90,9 +90,18 @@ export async function postDigest(
   }
 }
 
+/** Slack's error code of a Web API call Slack refused (`not_in_channel`, `missing_scope`…). */
+export function slackErrorCode(error: unknown): string | undefined {
+  const failure = error as { code?: unknown; data?: { error?: unknown } } | undefined;
+  if (failure?.code !== webApi.ErrorCode.PlatformError) return undefined;
+  return typeof failure.data?.error === 'string' ? failure.data.error : undefined;
+}
+
 /**
  * The ts of the scheduled digest for `localDate` already in `channel` since `since`, if any: the
- * history is read with metadata, and only our event type for that date counts.
+ * history is read with metadata, and only our event type for that date counts. chat:write.public
+ * posts in a public channel without joining it, but reading its history takes membership: on
+ * `not_in_channel` the bot joins (channels:join) and reads again.
  */
 export async function findPostedDigest(
   client: WebClient,
@@ -102,14 +111,23 @@ export async function findPostedDigest(
   { maxPages = 5 }: { maxPages?: number } = {},
 ): Promise<string | undefined> {
   let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page += 1) {
-    const result = await client.conversations.history({
+  const read = (cursor?: string) =>
+    client.conversations.history({
       channel,
       oldest: (since.getTime() / 1000).toFixed(6),
       include_all_metadata: true,
       limit: 200,
       ...(cursor ? { cursor } : {}),
     });
+  for (let page = 0; page < maxPages; page += 1) {
+    let result: Awaited<ReturnType<typeof read>>;
+    try {
+      result = await read(cursor);
+    } catch (error) {
+      if (page > 0 || slackErrorCode(error) !== 'not_in_channel') throw error;
+      await client.conversations.join({ channel });
+      result = await read(cursor);
+    }
     const found = result.messages?.find((message) => {
       const metadata = message.metadata;
       if (metadata?.event_type !== DIGEST_EVENT_TYPE) return false;

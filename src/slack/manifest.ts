@@ -12,6 +12,10 @@ export const BOT_SCOPES = [
   'chat:write.public', // task cards in public channels the bot was not invited to
   'im:write', // opening the DM to a task's assignee or a feedback's author
   'users:read', // admin check (is_admin/is_owner), time zone, profile name for provisioning
+  // A digest retried after a crash first looks for its own post, so that it never posts twice:
+  'channels:history', // reading a public channel's recent messages
+  'groups:history', // the same in a private channel the bot was invited to
+  'channels:join', // joining a public channel it posted in without joining, to read it
 ] as const;
 
 /** Bot events the app subscribes to (they need no extra scope). */

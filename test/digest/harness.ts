@@ -53,6 +53,10 @@ export interface Bench {
   /** conversations.history answers: the messages returned (all pages in one). */
   history: unknown[];
   historyCalls: number;
+  /** Errors conversations.history answers first, one per call (e.g. `not_in_channel`). */
+  historyErrors: string[];
+  /** Channels conversations.join was called for. */
+  joined: string[];
   logLines: string[];
   sleeps: number[];
   deps(overrides?: Partial<DigestSchedulerDeps>): DigestSchedulerDeps;
@@ -94,6 +98,8 @@ export async function openBench(backend: Backend): Promise<Bench> {
     slackReplies: [],
     history: [],
     historyCalls: 0,
+    historyErrors: [],
+    joined: [],
     logLines: [],
     sleeps: [],
     deps: (overrides = {}) => ({
@@ -198,7 +204,15 @@ export async function openBench(backend: Backend): Promise<Bench> {
     .post('/api/conversations.history')
     .reply(() => {
       bench.historyCalls += 1;
+      const error = bench.historyErrors.shift();
+      if (error) return [200, { ok: false, error }];
       return [200, { ok: true, messages: bench.history, has_more: false }];
+    })
+    .post('/api/conversations.join')
+    .reply((_uri, body) => {
+      const channel = new URLSearchParams(String(body)).get('channel') ?? '';
+      bench.joined.push(channel);
+      return [200, { ok: true, channel: { id: channel } }];
     });
   return bench;
 }

@@ -170,6 +170,48 @@ function schedulerSuite(backend: Backend) {
     expect((await bench.store.digests.lastPosted('T1', 'C1'))?.localDate).toBe('2026-03-10');
   });
 
+  /** A claim left by a process that died after posting C1's digest, whose lease has run out. */
+  async function postedThenDied() {
+    await link(bench.store, 'C1');
+    bench.clock.set('2026-03-10T08:00:00Z');
+    await bench.store.digests.claim({
+      workspaceId: 'T1',
+      slackChannelId: 'C1',
+      localDate: '2026-03-10',
+      owner: 'dead-process',
+      leaseMs: 10 * MINUTE,
+    });
+    bench.history = [
+      {
+        ts: '1.1',
+        metadata: {
+          event_type: DIGEST_EVENT_TYPE,
+          event_payload: { local_date: '2026-03-10', channel: 'C1' },
+        },
+      },
+    ];
+    bench.clock.advance(11 * MINUTE);
+  }
+
+  it('a later attempt in a public channel the bot posted in without joining: joins, reads, posts nothing twice', async () => {
+    await postedThenDied();
+    bench.historyErrors.push('not_in_channel');
+    expect(await bench.scheduler().tick()).toMatchObject({ recovered: 1, posted: 0 });
+    expect(bench.joined).toEqual(['C1']);
+    expect(bench.historyCalls).toBe(2);
+    expect(bench.posted).toEqual([]);
+  });
+
+  it('history unreadable (an install without the history scopes): warns how to fix it and posts', async () => {
+    await postedThenDied();
+    bench.historyErrors.push('missing_scope');
+    expect(await bench.scheduler().tick()).toMatchObject({ posted: 1, failed: 0 });
+    expect(bench.posted).toHaveLength(1);
+    expect(bench.logLines.find((l) => l.includes('cannot read the channel history'))).toContain(
+      'channels:history',
+    );
+  });
+
   it('crash after claiming, before posting: the next attempt posts once', async () => {
     await link(bench.store, 'C1');
     bench.clock.set('2026-03-10T08:00:00Z');
