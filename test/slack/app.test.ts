@@ -95,7 +95,17 @@ describe('the Slack app over HTTP', () => {
     expect(res.statusCode).toBe(200);
     const body = (await res.body.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ status: 'ok', store: 'ok', mode: { transport: 'http', install: 'single' } });
+    expect(body.planning).toMatchObject({ lastCall: null });
     expect(JSON.stringify(body)).not.toContain('xoxb');
+
+    // After a command that calls the service, the health check shows how that call went.
+    await h.command('whoami', 'U1');
+    await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('You act as'));
+    const after = (await (await request(`${h.url}/healthz`)).body.json()) as { planning: unknown };
+    expect(after.planning).toMatchObject({
+      lastCall: { operation: 'account.read', outcome: 'ok', status: 200 },
+    });
+    expect(JSON.stringify(after)).not.toContain(h.sandbox.memberToken);
   });
 
   it('answers /healthz with 503 when the store is unreachable', async () => {

@@ -33,7 +33,7 @@ export function planningClient(deps: SlackDeps, token: string): PlanningClient {
     token,
     ...deps.planningOptions,
     // Operation, status and timing only: never the filled path (a grade's path names the peer).
-    onEvent: (event) =>
+    onEvent: (event) => {
       deps.logger.debug(
         {
           operation: event.operation,
@@ -42,7 +42,9 @@ export function planningClient(deps: SlackDeps, token: string): PlanningClient {
           outcome: event.outcome,
         },
         'planning call',
-      ),
+      );
+      deps.observe?.(event);
+    },
   });
 }
 
