@@ -10,7 +10,7 @@ import { createLogger, type Logger, redactSecrets } from './logger.js';
 import { closePlanningPools, createPlanningClient } from './planning/index.js';
 import { createSlackApp } from './slack/app.js';
 import { environmentAdminToken } from './slack/context/deps.js';
-import { openStore, resolveKeyring, type Store } from './store/index.js';
+import { openStore, resolveKeyring, type Store, startHousekeeping } from './store/index.js';
 
 export interface Running {
   config: Config;
@@ -56,6 +56,8 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     logger,
   });
   stack.push(() => store.close());
+  const housekeeping = startHousekeeping(store, logger);
+  stack.push(() => housekeeping.stop());
 
   const slack = createSlackApp({ config, store, logger, planningUrl, envAdminToken });
   const digest = startDigestScheduler({

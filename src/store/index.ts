@@ -29,6 +29,7 @@ export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } fro
 export type { Backend } from './database.js';
 export * from './digest-claims.js';
 export { StoreValidationError } from './errors.js';
+export * from './housekeeping.js';
 export * from './identities.js';
 export * from './installations.js';
 export { resolveKeyring } from './keys.js';

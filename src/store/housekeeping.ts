@@ -1,0 +1,66 @@
+/**
+ * Deletes what the store no longer needs, so tables do not grow for ever: interaction keys whose
+ * retry window is over, and digest claims older than `keepDays` (each link's latest posted digest
+ * stays: the next digest compares against it). Runs once at start and then every `intervalMs`;
+ * replicas doing it at the same time only delete the same rows.
+ */
+import type { DigestClaimsRepo } from './digest-claims.js';
+import type { StoreLogger } from './logger.js';
+import type { ProcessedInteractionsRepo } from './processed-interactions.js';
+
+export interface HousekeepingOptions {
+  /** Between runs, ms. Default one hour. */
+  intervalMs?: number;
+  /** Digest claims of dates older than this many days go. Default 30. */
+  keepDays?: number;
+}
+
+export interface HousekeepingResult {
+  interactions: number;
+  digestClaims: number;
+}
+
+export interface Housekeeping {
+  /** One run now. */
+  runOnce(): Promise<HousekeepingResult>;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+}
+
+export function startHousekeeping(
+  store: {
+    interactions: Pick<ProcessedInteractionsRepo, 'purgeExpired'>;
+    digests: Pick<DigestClaimsRepo, 'purgeOlderThan'>;
+  },
+  logger: StoreLogger,
+  options: HousekeepingOptions = {},
+): Housekeeping {
+  let running: Promise<unknown> = Promise.resolve();
+  const runOnce = async (): Promise<HousekeepingResult> => {
+    const result = {
+      interactions: await store.interactions.purgeExpired(),
+      digestClaims: await store.digests.purgeOlderThan(options.keepDays ?? 30),
+    };
+    if (result.interactions + result.digestClaims > 0) {
+      logger.info(
+        `Store housekeeping: removed ${result.interactions} expired interaction keys, ${result.digestClaims} old digest claims`,
+      );
+    }
+    return result;
+  };
+  const run = () => {
+    running = runOnce().catch((error: unknown) =>
+      logger.warn(`Store housekeeping failed (retried next hour): ${(error as Error).message}`),
+    );
+  };
+  run();
+  const timer = setInterval(run, options.intervalMs ?? 3_600_000);
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { expect, it } from 'vitest';
+import { startHousekeeping } from '../../src/store/index.js';
+import { forEachBackend, manualClock, newKeyring } from './backends.js';
+
+const DAY = 24 * 60 * 60_000;
+
+forEachBackend('store housekeeping', (backend) => {
+  it('removes expired interaction keys and old digest claims, keeping what is still needed', async () => {
+    const clock = manualClock(Date.UTC(2025, 0, 1, 8));
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    const digest = async (slackChannelId: string, localDate: string, status: 'posted' | 'failed') => {
+      const key = { workspaceId: 'T1', slackChannelId, localDate };
+      const claim = await store.digests.claim({ ...key, owner: 'me', leaseMs: 60_000 });
+      if (!claim.claimed) throw new Error('not claimed');
+      await store.digests.complete({
+        ...key,
+        owner: 'me',
+        outcome:
+          status === 'posted'
+            ? { status, messageTs: `${localDate}.1`, snapshot: '{}' }
+            : { status, error: 'x', retryAt: clock.now() },
+      });
+    };
+    await digest('C1', '2025-01-01', 'posted');
+    await digest('C1', '2025-01-02', 'failed');
+    await digest('C1', '2025-02-20', 'posted');
+    await digest('C2', '2025-01-01', 'posted'); // C2's latest posted digest: kept however old
+    await store.interactions.begin('old', 60_000);
+    clock.advance(60 * DAY);
+    await store.interactions.begin('fresh', 60_000);
+
+    const logs: string[] = [];
+    const housekeeping = startHousekeeping(store, { info: (m) => logs.push(m), warn: (m) => logs.push(m) });
+    await housekeeping.stop(); // waits for the run made at start
+    expect(logs).toEqual(['Store housekeeping: removed 1 expired interaction keys, 2 old digest claims']);
+
+    const rows = await store.db
+      .selectFrom('digest_claims')
+      .select(['slack_channel_id', 'local_date'])
+      .execute();
+    expect(rows.map((r) => `${r.slack_channel_id}/${r.local_date}`).sort()).toEqual([
+      'C1/2025-02-20',
+      'C2/2025-01-01',
+    ]);
+    expect(await store.interactions.begin('fresh', 60_000)).toEqual({ state: 'pending' });
+    expect(await housekeeping.runOnce()).toEqual({ interactions: 0, digestClaims: 0 });
+  });
+});
+
+it('a failing run is logged, not thrown', async () => {
+  const warnings: string[] = [];
+  const housekeeping = startHousekeeping(
+    {
+      interactions: { purgeExpired: async () => Promise.reject(new Error('database is locked')) },
+      digests: { purgeOlderThan: async () => 0 },
+    },
+    { info: () => {}, warn: (m) => warnings.push(m) },
+  );
+  await housekeeping.stop();
+  expect(warnings).toEqual(['Store housekeeping failed (retried next hour): database is locked']);
+});
