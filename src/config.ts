@@ -2,6 +2,7 @@
  * The environment, validated once at start-up. A bad or missing value stops the process with a
  * message naming the variable; a secret's value is never echoed.
  */
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 export const DEFAULT_PLANNING_API_URL = 'https://api.kronup.com/v1';
@@ -123,4 +124,9 @@ export function slackMode(config: Config): { transport: 'http' | 'socket'; insta
     transport: config.SLACK_SOCKET_MODE ? 'socket' : 'http',
     install: config.SLACK_CLIENT_ID ? 'oauth' : 'single',
   };
+}
+
+/** Reads ./.env into the environment when there is one (variables already set win). */
+export function loadDotEnv(): void {
+  if (existsSync('.env')) process.loadEnvFile('.env');
 }

@@ -3,7 +3,8 @@
  * defaults (NODE_ENV=development: a local encryption key file; debug logs). Slack credentials are
  * still needed — without them this says which and how to get them, instead of a stack trace.
  */
-import { loadDotEnv, run } from './main.js';
+import { loadDotEnv } from './config.js';
+import { run } from './main.js';
 
 loadDotEnv();
 const env = process.env;

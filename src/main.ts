@@ -2,9 +2,8 @@
  * The process: configuration → store → Slack app → digest scheduler, and a clean shutdown on
  * SIGTERM/SIGINT (receiver, scheduler, sandbox, store, connection pools, in that order).
  */
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { planningAccessFor, startDigestScheduler } from './digest/index.js';
 import { createLogger, type Logger, redactSecrets } from './logger.js';
 import { closePlanningPools, createPlanningClient } from './planning/index.js';
@@ -104,11 +103,6 @@ async function unwind(stack: (() => Promise<unknown>)[], logger: Logger) {
   for (const stop of stack.reverse()) {
     await stop().catch((error: unknown) => logger.error({ err: error }, 'error during shutdown'));
   }
-}
-
-/** Reads ./.env into the environment when there is one (variables already set win). */
-export function loadDotEnv() {
-  if (existsSync('.env')) process.loadEnvFile('.env');
 }
 
 /** The process entry: start, and stop on SIGTERM/SIGINT. */

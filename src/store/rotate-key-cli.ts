@@ -4,7 +4,7 @@
  * done, the old key can be dropped from ENCRYPTION_KEYS_PREVIOUS. Safe to run again, and while the
  * app runs.
  */
-import { loadConfig } from '../config.js';
+import { loadConfig, loadDotEnv } from '../config.js';
 import { openStore } from './index.js';
 import { resolveKeyring } from './keys.js';
 import type { StoreLogger } from './logger.js';
@@ -15,6 +15,8 @@ const logger: StoreLogger = {
 };
 
 async function main(): Promise<void> {
+  // The same configuration as `npm start`, which reads .env too.
+  loadDotEnv();
   const config = loadConfig();
   const keyring = resolveKeyring(config, logger);
   const store = await openStore({

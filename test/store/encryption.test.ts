@@ -1,9 +1,10 @@
 /** Secrets at rest: never readable in the database, and key rotation end to end. */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { createKeyring, DecryptionError, type Keyring, type Store } from '../../src/store/index.js';
@@ -77,12 +78,20 @@ async function reopen(backend: BackendHandle, store: Store, keyring: Keyring): P
 }
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** tsx's loader by path: the CLI may run in a folder without node_modules. */
+const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
-/** Runs `npm run rotate-key`'s script as its own process with only the given keys configured. */
-function rotateKeyCli(backend: BackendHandle, keys: { current: string; previous?: string[] }) {
+/**
+ * Runs `npm run rotate-key`'s script as its own process with only the given keys configured: in its
+ * environment, or (`dotEnv`) in a `.env` file of the folder it runs in, as `npm start` reads it.
+ */
+function rotateKeyCli(
+  backend: BackendHandle,
+  keys: { current: string; previous?: string[] },
+  { dotEnv = false } = {},
+) {
   const location = backend.location();
-  const env = {
-    PATH: process.env.PATH,
+  const config = {
     NODE_ENV: 'production',
     SLACK_SIGNING_SECRET: 'signing-secret',
     SLACK_BOT_TOKEN: 'xoxb-test',
@@ -92,12 +101,26 @@ function rotateKeyCli(backend: BackendHandle, keys: { current: string; previous?
       ? { DATABASE_URL: location.databaseUrl }
       : { DATA_DIR: dirname(backend.sqliteFile()) }),
   };
+  let cwd = ROOT;
+  if (dotEnv) {
+    cwd = mkdtempSync(join(tmpdir(), 'rotate-key-'));
+    writeFileSync(
+      join(cwd, '.env'),
+      Object.entries(config)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n'),
+    );
+  }
+  const env = { PATH: process.env.PATH, ...(dotEnv ? {} : config) };
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/store/rotate-key-cli.ts'],
-      { cwd: ROOT, env, timeout: 30_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ['--import', TSX, join(ROOT, 'src/store/rotate-key-cli.ts')],
+      { cwd, env, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        if (dotEnv) rmSync(cwd, { recursive: true, force: true });
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
     );
   });
 }
@@ -225,7 +248,8 @@ forEachBackend('encryption at rest', (backend) => {
     await store.close();
 
     const idB = createKeyring({ current: b }).currentKeyId;
-    const ok = await rotateKeyCli(backend, { current: b, previous: [a] });
+    // Configured through .env, as for `npm start`.
+    const ok = await rotateKeyCli(backend, { current: b, previous: [a] }, { dotEnv: true });
     expect(ok.code).toBe(0);
     expect(ok.stdout.trim()).toBe(
       `Re-encrypted 4 row(s) under key ${idB} (${backend.name}): ` +
