@@ -1,7 +1,12 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import nock from 'nock';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,4 +84,54 @@ describe('main: the whole process', () => {
     expect(message).toContain('ENCRYPTION_KEY');
     expect(message).not.toContain(secret);
   });
+});
+
+describe('main: the real process', () => {
+  it('serves, then on SIGTERM stops cleanly and exits 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'main-process-'));
+    // Slack's Web API for the start-up check, on loopback.
+    const slack = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' }));
+    });
+    await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: fileURLToPath(new URL('../', import.meta.url)),
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'development',
+        PLANNING_API_URL: 'sandbox',
+        SLACK_SIGNING_SECRET: 'secret',
+        SLACK_BOT_TOKEN: 'xoxb-process-test',
+        SLACK_API_URL: `http://127.0.0.1:${(slack.address() as AddressInfo).port}/api/`,
+        DATA_DIR: dir,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+      },
+      timeout: 30_000,
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const logs: Record<string, unknown>[] = [];
+    const listening = new Promise<number>((resolve, reject) => {
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        logs.push(entry);
+        if (entry.msg?.startsWith('Slack app listening') && entry.port) resolve(entry.port);
+      });
+      exited.then((code) => reject(new Error(`exited early with ${code}`)));
+    });
+    try {
+      const port = await listening;
+      expect((await request(`http://127.0.0.1:${port}/healthz`)).statusCode).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(logs.map((l) => l.msg)).toContain('shutting down');
+      await expect(request(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+      expect(JSON.stringify(logs)).not.toContain('xoxb-process-test');
+    } finally {
+      child.kill();
+      slack.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
