@@ -1,9 +1,10 @@
 /**
  * The default transport over real loopback sockets: the shared keep-alive pool, its shutdown, a
- * body that stalls, a refused connection and the multipart bytes on the wire.
+ * body that stalls, a refused connection, a connection that never completes and the multipart
+ * bytes on the wire.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { Response } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -101,6 +102,42 @@ describe('failures on a real socket', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ retryCount: 1 });
     expect(events).toMatchObject([{ outcome: 'error', retryCount: 1, errorName: 'NetworkError' }]);
+  });
+});
+
+describe('a connection that never completes', () => {
+  it('not connected within connectTimeoutMs: a TimeoutError saying it could not connect in time', async () => {
+    // An https origin whose TCP peer accepts and then says nothing: the TLS handshake, part of
+    // connecting, never ends. Loopback only, and deterministic — unlike a non-routable address
+    // (10.255.255.1), which some networks, sandboxes included, accept at once.
+    const silent: Socket[] = [];
+    const server = createTcpServer((socket) => silent.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const events: RequestEvent[] = [];
+      const client = createPlanningClient({
+        baseUrl: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        token: await makeToken(),
+        connectTimeoutMs: 50,
+        // Far above the connect timeout (undici checks it on a coarse, ~1 s clock), so the attempt's
+        // own timeout cannot be the one that fires.
+        timeoutMs: 5_000,
+        retries: 0,
+        onEvent: (event) => events.push(event),
+      });
+      const started = performance.now();
+      const error = await rejectionOf(client.account.read());
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error.message).toBe('account.read: could not connect in time');
+      // Nothing was written to a socket: safe to send again, whatever the method.
+      expect(error).toMatchObject({ notSent: true });
+      expect(silent.length).toBeGreaterThan(0);
+      expect(events).toMatchObject([{ outcome: 'error', errorName: 'TimeoutError' }]);
+    } finally {
+      for (const socket of silent) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

@@ -141,6 +141,20 @@ describe('/plan', () => {
       expect(h.slack.called('views.open')).toEqual([]);
     });
 
+    it('unlink is for workspace admins only: the link stays', async () => {
+      await h.connect('U1');
+      await h.link('C42', 'UADMIN');
+      await h.command('unlink', 'U1', 'C42');
+      expect(JSON.stringify((await h.slack.waitFor('respond')).body)).toContain(
+        'Only workspace admins can use `/plan unlink`',
+      );
+      expect(await h.store.links.get(TEAM, 'C42')).toMatchObject({
+        teamId: h.fixture.teamId,
+        channelId: h.fixture.channelId,
+      });
+      expect(JSON.stringify(h.slack.called('respond'))).not.toContain('no longer linked');
+    });
+
     it('links the channel: team, then its channels, time and the admin’s time zone', async () => {
       await h.connect('UADMIN', 'admin');
       await h.command('link', 'UADMIN', 'C42');

@@ -114,6 +114,29 @@ describe('Give feedback on a task card, and reply', () => {
     expect(h.slack.called('chat.postMessage')).toEqual([]);
   });
 
+  it('asks an author who is not connected to connect, creates no feedback and DMs nobody', async () => {
+    await h.store.identities.delete(TEAM, 'UAUTHOR');
+    await onMessage(card());
+    await h.slack.waitFor('views.open');
+    await h.submit(
+      'V1',
+      [
+        [FIELD.issue, choice('testing')],
+        [FIELD.message, text('Needs tests')],
+      ],
+      { user: 'UAUTHOR' },
+    );
+    const update = await h.slack.waitFor('views.update', (b) =>
+      JSON.stringify(b.view).includes('connect_open'),
+    );
+    expect(update.body.view_id).toBe('V1');
+    expect(JSON.stringify(update.body.view)).toContain('not connected');
+    expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(0);
+    const task = await h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
+    expect(task.minute?.feedback ?? []).toEqual([]);
+    expect(h.slack.called('chat.postMessage')).toEqual([]);
+  });
+
   it('explains, kindly, that an ordinary message is not a task card', async () => {
     await onMessage({ type: 'message', ts: '1.2', text: 'hello', user: 'U9' });
     const open = await h.slack.waitFor('views.open');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/index.js';
 import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
-import { choice, external, Harness, TEAM, user } from './harness.js';
+import { choice, eventually, external, Harness, submitted, TEAM, user } from './harness.js';
 
 describe('Grade a peer’s notion', () => {
   let h: Harness;
@@ -48,6 +48,69 @@ describe('Grade a peer’s notion', () => {
     const logs = h.logs.join('');
     expect(logs).not.toContain('UPEER');
     expect(logs).not.toContain(h.sandbox.adminId);
+  });
+
+  it('records one grade for a retried or double submission', async () => {
+    const viewId = await openForm();
+    // The same payload each time, as Slack resends it.
+    const payload = {
+      type: 'view_submission',
+      view: submitted(viewId, h.slack.views.get(viewId)!, form('UPEER')),
+    };
+    const [first, second] = await Promise.all([
+      h.interact(payload, 'UGRADER'),
+      h.interact(payload, 'UGRADER'),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('recorded anonymously'));
+    const updates = h.slack.called('views.update').length;
+    const retried = await h.interact(payload, 'UGRADER', {
+      'x-slack-retry-num': '1',
+      'x-slack-retry-reason': 'http_timeout',
+    });
+    expect(retried.status).toBe(200);
+    // The retry shows the stored confirmation again instead of grading again.
+    await eventually(() => h.slack.called('views.update').length > updates, 'the stored result shown again');
+    expect(JSON.stringify(h.slack.called('views.update').at(-1)?.body.view)).toContain(
+      'recorded anonymously',
+    );
+    expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(1);
+    const experience = await h.owner().experiences.readPeer(notionId, h.sandbox.adminId);
+    expect(experience.peerEval).toMatchObject({ count: 1, average: 7 });
+  });
+
+  it('asks a grader who is not connected to connect, and records nothing', async () => {
+    await h.store.identities.delete(TEAM, 'UGRADER');
+    const viewId = await openForm();
+    await h.submit(viewId, form('UPEER'), { user: 'UGRADER' });
+    const update = await h.slack.waitFor('views.update', (b) =>
+      JSON.stringify(b.view).includes('connect_open'),
+    );
+    expect(update.body.view_id).toBe(viewId);
+    expect(JSON.stringify(update.body.view)).toContain('not connected');
+    expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(0);
+    expect(h.sandbox.requests.count('experienceEvaluate')).toBe(0);
+  });
+
+  it('never logs the grader next to the notion or the grade, whether grading fails or succeeds', async () => {
+    const viewId = await openForm();
+    h.sandbox.inject({ operationId: 'experienceEvaluatePeer', status: 503 });
+    await h.submit(viewId, form('UPEER'), { user: 'UGRADER' });
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('not answering'));
+    await h.submit(viewId, form('UPEER'), { user: 'UGRADER', hash: `${viewId}-again` });
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('recorded anonymously'));
+    await h.command('grade <@UPEER|peer> typescript 7', 'UGRADER');
+    await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('recorded anonymously'));
+    expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(3);
+
+    const grader = ['UGRADER', h.sandbox.memberId];
+    for (const line of h.logs.flatMap((chunk) => chunk.split('\n'))) {
+      if (!grader.some((id) => line.includes(id))) continue;
+      expect(line).not.toContain(notionId);
+      expect(line.toLowerCase()).not.toContain('typescript');
+      // The grade (7) as a value of its own, not a digit of a timestamp or an id.
+      expect(line).not.toMatch(/(?<![\w.-])7(?![\w.-])/);
+    }
   });
 
   it('grading yourself is a self-evaluation', async () => {
@@ -162,5 +225,43 @@ describe('Grade a peer’s notion', () => {
     const reply = await h.slack.waitFor('respond');
     expect(JSON.stringify(reply.body)).toContain(message);
     expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(0);
+  });
+});
+
+describe('Grade a peer with provisioning on', () => {
+  let h: Harness;
+  let notionId: string;
+
+  beforeEach(async () => {
+    h = await Harness.start({ provisioning: true });
+    await h.connect('UGRADER', 'member');
+    notionId = (await h.owner().notions.create({ value: 'TypeScript' })).id;
+  });
+  afterEach(() => h.close());
+
+  it('provisions a service account for a peer who has none, and records the grade for it', async () => {
+    h.slack.users.set('UNEW', { id: 'UNEW', name: 'newcomer', realName: 'New Comer' });
+    await h.interact({ type: 'shortcut', callback_id: SHORTCUT.gradePeer }, 'UGRADER');
+    await h.slack.waitFor('views.open');
+    await h.submit(
+      'V1',
+      [
+        [FIELD.peer, user('UNEW')],
+        [FIELD.notion, external(notionId, 'TypeScript')],
+        [FIELD.grade, choice('8')],
+      ],
+      { user: 'UGRADER' },
+    );
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('recorded anonymously'));
+
+    const peer = await h.store.identities.get(TEAM, 'UNEW');
+    expect(peer).toMatchObject({ origin: 'provisioned', orgId: h.sandbox.orgId, valid: true });
+    const accounts = (await h.owner().serviceAccounts.list()).serviceAccounts;
+    expect(accounts.find((a) => a.id === peer?.serviceAccountId)?.userName).toBe('New Comer');
+    const experience = await h.owner().experiences.readPeer(notionId, peer!.planningUserId);
+    expect(experience.peerEval).toMatchObject({ count: 1, average: 8 });
+    // The grader already had an account: only the peer's was made.
+    expect((await h.store.identities.get(TEAM, 'UGRADER'))?.origin).toBe('brought');
+    expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(1);
   });
 });

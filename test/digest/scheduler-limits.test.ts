@@ -1,0 +1,163 @@
+/**
+ * The scheduler's concurrency bounds: digests in progress per Slack workspace (default 2) and
+ * digests reading from one planning organization (default 4). The planning service holds every
+ * read at a gate until the test opens it, so all the digests that the limits let start are
+ * reading at once; the test counts them per workspace and per organization.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Dispatcher } from 'undici';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PlanningAccess } from '../../src/digest/scheduler.js';
+import { createPlanningClient } from '../../src/planning/index.js';
+import type { ChannelLink } from '../../src/store/index.js';
+import { feature } from './builders.js';
+import { type Bench, link, openBench, PLANNING_TOKEN, PLANNING_URL } from './harness.js';
+
+/** Planning reads in flight per key (a workspace, an organization), and the most seen at once. */
+class Meter {
+  readonly inFlight = new Map<string, number>();
+  readonly peak = new Map<string, number>();
+  private open!: () => void;
+  /** Every read waits here until `release()`. */
+  readonly gate = new Promise<void>((resolve) => {
+    this.open = resolve;
+  });
+
+  enter(key: string) {
+    const now = (this.inFlight.get(key) ?? 0) + 1;
+    this.inFlight.set(key, now);
+    this.peak.set(key, Math.max(this.peak.get(key) ?? 0, now));
+  }
+
+  leave(key: string) {
+    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) - 1);
+  }
+
+  total() {
+    return [...this.inFlight.values()].reduce((sum, n) => sum + n, 0);
+  }
+
+  release() {
+    this.open();
+  }
+}
+
+describe('digest scheduler concurrency limits', () => {
+  let bench: Bench;
+  let meter: Meter;
+
+  beforeEach(async () => {
+    bench = await openBench('sqlite');
+    // One feature and no open task: each digest makes exactly one planning read.
+    bench.features = [feature({ id: 'f1', heading: 'Login' })];
+    bench.clock.set('2026-03-10T08:00:00Z'); // 09:00 in Berlin, a Tuesday: every link is due
+    meter = new Meter();
+  });
+  afterEach(async () => {
+    meter.release();
+    await bench.close();
+  });
+
+  /**
+   * A planning client whose reads are counted under `key` and held at the meter's gate; `orgId`
+   * is the organization the scheduler limits it by.
+   */
+  function access(key: string, orgId: string): PlanningAccess {
+    const held: Dispatcher = bench.agent.compose((dispatch) => (options, handler) => {
+      meter.enter(key);
+      void meter.gate.then(() => dispatch(options, handler));
+      return true;
+    });
+    return {
+      client: createPlanningClient({
+        baseUrl: `${PLANNING_URL}/v1`,
+        token: PLANNING_TOKEN,
+        dispatcher: held,
+        retries: 0,
+        onEvent: () => meter.leave(key),
+      }),
+      orgId,
+    };
+  }
+
+  /**
+   * Ticks, waits until `expected` reads are held and a while longer (for any that the limits
+   * would wrongly let through), then opens the gate; returns the tick's report and the counts
+   * seen while the gate was shut.
+   */
+  async function tickHeld(
+    scheduler: ReturnType<Bench['scheduler']>,
+    expected: number,
+  ): Promise<{ report: Awaited<ReturnType<typeof scheduler.tick>>; held: Record<string, number> }> {
+    const ticking = scheduler.tick();
+    await vi.waitFor(() => expect(meter.total()).toBe(expected), { timeout: 10_000, interval: 5 });
+    await sleep(100);
+    const held = Object.fromEntries(meter.inFlight);
+    meter.release();
+    return { report: await ticking, held };
+  }
+
+  async function linkMany(workspaceId: string, count: number) {
+    for (let i = 1; i <= count; i++) await link(bench.store, `C_${workspaceId}_${i}`, { workspaceId });
+  }
+
+  /** Each link its own organization, counted by workspace: only the workspace limit can bind. */
+  const byWorkspace = async (l: ChannelLink) => access(l.workspaceId, `org-${l.slackChannelId}`);
+  /** Every link in one organization, counted by organization. */
+  const oneOrganization = async () => access('org-1', 'org-1');
+
+  it('runs at most 2 digests at once per workspace by default, other workspaces meanwhile', async () => {
+    await linkMany('T1', 5);
+    await linkMany('T2', 3);
+    const { report, held } = await tickHeld(bench.scheduler({ planningClientFor: byWorkspace }), 4);
+    expect(held).toEqual({ T1: 2, T2: 2 });
+    expect(report).toMatchObject({ due: 8, posted: 8, failed: 0 });
+    expect(Object.fromEntries(meter.peak)).toEqual({ T1: 2, T2: 2 });
+  });
+
+  it('perWorkspace raises the bound per workspace', async () => {
+    await linkMany('T1', 5);
+    await linkMany('T2', 3);
+    const scheduler = bench.scheduler({ planningClientFor: byWorkspace, perWorkspace: 4 });
+    const { report, held } = await tickHeld(scheduler, 7);
+    expect(held).toEqual({ T1: 4, T2: 3 });
+    expect(report).toMatchObject({ due: 8, posted: 8, failed: 0 });
+    expect(Object.fromEntries(meter.peak)).toEqual({ T1: 4, T2: 3 });
+  });
+
+  it('reads from one planning organization at most 4 at once by default, across workspaces', async () => {
+    // Three workspaces × 2 digests each could read 6 at once; the organization allows 4.
+    await linkMany('T1', 3);
+    await linkMany('T2', 3);
+    await linkMany('T3', 3);
+    const { report, held } = await tickHeld(bench.scheduler({ planningClientFor: oneOrganization }), 4);
+    expect(held).toEqual({ 'org-1': 4 });
+    expect(report).toMatchObject({ due: 9, posted: 9, failed: 0 });
+    expect(meter.peak.get('org-1')).toBe(4);
+  });
+
+  it('perOrganization raises the bound per organization', async () => {
+    await linkMany('T1', 3);
+    await linkMany('T2', 3);
+    await linkMany('T3', 3);
+    const scheduler = bench.scheduler({ planningClientFor: oneOrganization, perOrganization: 6 });
+    const { report, held } = await tickHeld(scheduler, 6);
+    // Now the workspaces' bound (2 each) is what stops it.
+    expect(held).toEqual({ 'org-1': 6 });
+    expect(report).toMatchObject({ due: 9, posted: 9, failed: 0 });
+    expect(meter.peak.get('org-1')).toBe(6);
+  });
+
+  it('bounds each organization on its own: two organizations read 4 each at once', async () => {
+    await linkMany('T1', 5);
+    await linkMany('T2', 5);
+    // Workspaces unbounded here, so only the organizations' bound applies.
+    const scheduler = bench.scheduler({
+      perWorkspace: 10,
+      planningClientFor: async (l) => access(`org-${l.workspaceId}`, `org-${l.workspaceId}`),
+    });
+    const { report, held } = await tickHeld(scheduler, 8);
+    expect(held).toEqual({ 'org-T1': 4, 'org-T2': 4 });
+    expect(report).toMatchObject({ due: 10, posted: 10, failed: 0 });
+  });
+});
