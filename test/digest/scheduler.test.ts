@@ -170,8 +170,8 @@ function schedulerSuite(backend: Backend) {
     expect((await bench.store.digests.lastPosted('T1', 'C1'))?.localDate).toBe('2026-03-10');
   });
 
-  /** A claim left by a process that died after posting C1's digest, whose lease has run out. */
-  async function postedThenDied() {
+  /** C1's claim for 2026-03-10 left by a process that died (its lease runs out 10 minutes later). */
+  async function claimedByADeadProcess() {
     await link(bench.store, 'C1');
     bench.clock.set('2026-03-10T08:00:00Z');
     await bench.store.digests.claim({
@@ -181,6 +181,11 @@ function schedulerSuite(backend: Backend) {
       owner: 'dead-process',
       leaseMs: 10 * MINUTE,
     });
+  }
+
+  /** ...after posting its digest, and the lease has run out. */
+  async function postedThenDied() {
+    await claimedByADeadProcess();
     bench.history = [
       {
         ts: '1.1',
@@ -213,15 +218,7 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('crash after claiming, before posting: the next attempt posts once', async () => {
-    await link(bench.store, 'C1');
-    bench.clock.set('2026-03-10T08:00:00Z');
-    await bench.store.digests.claim({
-      workspaceId: 'T1',
-      slackChannelId: 'C1',
-      localDate: '2026-03-10',
-      owner: 'dead-process',
-      leaseMs: 10 * MINUTE,
-    });
+    await claimedByADeadProcess();
     // A message of another date, and an on-demand one of today, are not today's digest.
     bench.history = [
       {

@@ -86,13 +86,19 @@ describe('GET, PUT and DELETE are retried on transient failures', () => {
   });
 });
 
+/** A loopback port nothing listens on (yet). */
+async function unusedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 describe('a POST that never left', () => {
   it('connection refused: tried again, and the service creates the team once', async () => {
-    // A port nothing listens on yet; the "service" starts during the client's first backoff.
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    // The "service" starts listening on it during the client's first backoff.
+    const port = await unusedPort();
     const received: string[] = [];
     const server = createServer((req, res) => {
       received.push(`${req.method} ${req.url}`);
@@ -119,10 +125,7 @@ describe('a POST that never left', () => {
   });
 
   it('retries are bounded, and the error says nothing was sent', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await unusedPort();
     const sleeps: number[] = [];
     const client = createPlanningClient({
       baseUrl: `http://127.0.0.1:${port}/v1`,
