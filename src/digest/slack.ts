@@ -111,13 +111,13 @@ export async function findPostedDigest(
   { maxPages = 5 }: { maxPages?: number } = {},
 ): Promise<string | undefined> {
   let cursor: string | undefined;
-  const read = (cursor?: string) =>
+  const read = (after?: string) =>
     client.conversations.history({
       channel,
       oldest: (since.getTime() / 1000).toFixed(6),
       include_all_metadata: true,
       limit: 200,
-      ...(cursor ? { cursor } : {}),
+      ...(after ? { cursor: after } : {}),
     });
   for (let page = 0; page < maxPages; page += 1) {
     let result: Awaited<ReturnType<typeof read>>;
