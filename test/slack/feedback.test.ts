@@ -114,26 +114,17 @@ describe('Give feedback on a task card, and reply', () => {
     expect(h.slack.called('chat.postMessage')).toEqual([]);
   });
 
-  it('asks an author who is not connected to connect, creates no feedback and DMs nobody', async () => {
+  it('shows an author who is not connected Connect in place of the form as it opens; creates nothing', async () => {
     await h.store.identities.delete(TEAM, 'UAUTHOR');
     await onMessage(card());
     await h.slack.waitFor('views.open');
-    await h.submit(
-      'V1',
-      [
-        [FIELD.issue, choice('testing')],
-        [FIELD.message, text('Needs tests')],
-      ],
-      { user: 'UAUTHOR' },
-    );
-    const update = await h.slack.waitFor('views.update', (b) =>
+    const shown = await h.slack.waitFor('views.update', (b) =>
       JSON.stringify(b.view).includes('connect_open'),
     );
-    expect(update.body.view_id).toBe('V1');
-    expect(JSON.stringify(update.body.view)).toContain('not connected');
+    expect(shown.body.view_id).toBe('V1');
+    expect(JSON.stringify(shown.body.view)).toContain('not connected');
+    expect((h.slack.views.get('V1') as { callback_id: string }).callback_id).toBe(VIEW.info);
     expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(0);
-    const task = await h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
-    expect(task.minute?.feedback ?? []).toEqual([]);
     expect(h.slack.called('chat.postMessage')).toEqual([]);
   });
 

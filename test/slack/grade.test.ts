@@ -79,15 +79,16 @@ describe('Grade a peer’s notion', () => {
     expect(experience.peerEval).toMatchObject({ count: 1, average: 7 });
   });
 
-  it('asks a grader who is not connected to connect, and records nothing', async () => {
+  it('shows a grader who is not connected Connect in place of the form as it opens; records nothing', async () => {
     await h.store.identities.delete(TEAM, 'UGRADER');
     const viewId = await openForm();
-    await h.submit(viewId, form('UPEER'), { user: 'UGRADER' });
-    const update = await h.slack.waitFor('views.update', (b) =>
+    const shown = await h.slack.waitFor('views.update', (b) =>
       JSON.stringify(b.view).includes('connect_open'),
     );
-    expect(update.body.view_id).toBe(viewId);
-    expect(JSON.stringify(update.body.view)).toContain('not connected');
+    expect(shown.body.view_id).toBe(viewId);
+    expect(JSON.stringify(shown.body.view)).toContain('not connected');
+    // The form is gone before anything was typed (a token lost later is answered on submit: see 401).
+    expect((h.slack.views.get(viewId) as { callback_id: string }).callback_id).toBe(VIEW.info);
     expect(h.sandbox.requests.count('experienceEvaluatePeer')).toBe(0);
     expect(h.sandbox.requests.count('experienceEvaluate')).toBe(0);
   });

@@ -10,6 +10,8 @@ import { notConnectedMessage, notice, type Reply } from '../blocks/messages.js';
 import { VIEW } from '../ids.js';
 import type { SlackDeps } from './deps.js';
 import { explainFailure, type FailureContext } from './failures.js';
+import { NotConnectedError } from './identity.js';
+import type { PlanningContext } from './middleware.js';
 
 export interface Surface {
   /** Shows a message (mrkdwn text and blocks) privately to the user. */
@@ -48,5 +50,19 @@ export async function showFailure(deps: SlackDeps, surface: Surface, error: unkn
     );
   } catch (showError) {
     deps.logger.error({ action: ctx.action, err: showError }, 'could not tell the user about a failure');
+  }
+}
+
+/**
+ * For a form that opens at once without service data: finds out who is acting and, when the user
+ * cannot act (never connected, or their token stopped working), turns the form into the Connect
+ * screen now rather than after they filled it in. Any other problem is left to the submission,
+ * which explains it next to what they typed.
+ */
+export async function connectBeforeForm(planning: PlanningContext, surface: Surface): Promise<void> {
+  try {
+    await planning.acting();
+  } catch (error) {
+    if (error instanceof NotConnectedError) await surface.show(notConnectedMessage(error.reason));
   }
 }

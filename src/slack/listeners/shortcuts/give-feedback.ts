@@ -4,6 +4,8 @@ import { feedbackModal } from '../../blocks/feedback.js';
 import { type CardLike, taskCoordsFromMessage } from '../../blocks/task.js';
 import { noticeView } from '../../blocks/views.js';
 import { afterPendingAcks } from '../../context/ack.js';
+import { planningOf } from '../../context/middleware.js';
+import { connectBeforeForm, viewSurface } from '../../context/reply.js';
 import { COMMAND } from '../../ids.js';
 
 export const NOT_A_CARD =
@@ -15,13 +17,20 @@ export function giveFeedbackShortcut() {
     ack,
     shortcut,
     client,
+    context,
   }: SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs) => {
     await ack();
     await afterPendingAcks();
     const coords = taskCoordsFromMessage(shortcut.message as CardLike);
-    await client.views.open({
+    const opened = await client.views.open({
       trigger_id: shortcut.trigger_id,
       view: coords ? feedbackModal({ coords }) : noticeView('Give feedback', NOT_A_CARD),
     });
+    if (coords) {
+      await connectBeforeForm(
+        planningOf(context),
+        viewSurface(client, opened.view?.id as string, 'Give feedback'),
+      );
+    }
   };
 }
