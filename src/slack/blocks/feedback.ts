@@ -30,12 +30,15 @@ export interface FeedbackForm {
   problem?: string;
 }
 
+/** The title of every modal of the feedback flow. */
+export const FEEDBACK_TITLE = 'Give feedback';
+
 export function feedbackModal(form: FeedbackForm): ModalView {
   const options = FEEDBACK_ISSUES.map((issue) => option(ISSUE_LABEL[issue], issue));
   const initial = options.find((o) => o.value === form.issue);
   return modal({
     callbackId: VIEW.feedback,
-    title: 'Give feedback',
+    title: FEEDBACK_TITLE,
     submit: 'Send',
     close: 'Cancel',
     privateMetadata: JSON.stringify(TaskCoords.parse(form.coords)),

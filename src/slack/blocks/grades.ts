@@ -50,9 +50,9 @@ export function gradesMessage(experiences: readonly Experience[]): Reply {
     const text = `You have no grades yet. Grade yourself or a peer with \`${COMMAND} grade\` or the *Grade a peer* shortcut.`;
     return message(text, [section(text), context(GRADES_PRIVACY)]);
   }
-  const intro = `:bar_chart: *Your experience* — ${graded.length === 1 ? '1 notion' : `${graded.length} notions`}, grades 1–10`;
-  return message(intro.replace(':bar_chart: ', ''), [
-    section(intro),
+  const intro = `*Your experience* — ${graded.length === 1 ? '1 notion' : `${graded.length} notions`}, grades 1–10`;
+  return message(intro, [
+    section(`:bar_chart: ${intro}`),
     ...packLines(graded.map(line)).map((text) => section(text)),
     context(GRADES_PRIVACY),
   ]);

@@ -1,12 +1,9 @@
 /** "Give feedback" on a message: on a task card, the feedback form; on anything else, why not. */
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import { feedbackModal } from '../../blocks/feedback.js';
 import { type CardLike, taskCoordsFromMessage } from '../../blocks/task.js';
-import { noticeView } from '../../blocks/views.js';
 import { afterPendingAcks } from '../../context/ack.js';
-import { planningOf } from '../../context/middleware.js';
-import { connectBeforeForm, viewSurface } from '../../context/reply.js';
 import { COMMAND } from '../../ids.js';
+import { openFeedbackForm } from '../feedback-form.js';
 
 export const NOT_A_CARD =
   'Feedback goes on a *task card* — the message the app posts when a task is created ' +
@@ -22,15 +19,6 @@ export function giveFeedbackShortcut() {
     await ack();
     await afterPendingAcks();
     const coords = taskCoordsFromMessage(shortcut.message as CardLike);
-    const opened = await client.views.open({
-      trigger_id: shortcut.trigger_id,
-      view: coords ? feedbackModal({ coords }) : noticeView('Give feedback', NOT_A_CARD),
-    });
-    if (coords) {
-      await connectBeforeForm(
-        planningOf(context),
-        viewSurface(client, opened.view?.id as string, 'Give feedback'),
-      );
-    }
+    await openFeedbackForm(client, shortcut.trigger_id, context, coords, NOT_A_CARD);
   };
 }

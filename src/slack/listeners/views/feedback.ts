@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { FEEDBACK_ISSUES, LIMITS, type PlanningClient } from '../../../planning/index.js';
-import { feedbackDm, feedbackModal } from '../../blocks/feedback.js';
+import { FEEDBACK_TITLE, feedbackDm, feedbackModal } from '../../blocks/feedback.js';
 import { TaskCoords } from '../../blocks/task.js';
 import { noticeView } from '../../blocks/views.js';
 import { parseJson } from '../../carried.js';
@@ -38,7 +38,7 @@ export function feedbackSubmission(svc: Services) {
   return (args: SubmitArgs) =>
     handleSubmission<FeedbackForm>(svc, args, {
       action: 'feedback',
-      title: 'Give feedback',
+      title: FEEDBACK_TITLE,
       working: 'Sending your feedback…',
       parse: (values: StateValues, meta) =>
         validateForm(
@@ -86,7 +86,7 @@ export function feedbackSubmission(svc: Services) {
           svc.deps.logger.warn({ action: 'feedback notify', err: error }, 'could not notify the assignee');
           told = 'The assignee could not be notified.';
         }
-        return noticeView('Give feedback', `:white_check_mark: Feedback sent. ${told}`);
+        return noticeView(FEEDBACK_TITLE, `:white_check_mark: Feedback sent. ${told}`);
       },
     });
 }
