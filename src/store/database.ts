@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -88,12 +89,37 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-function openSqlite(options: DatabaseOptions): OpenedDatabase {
+/**
+ * Switching a file to WAL takes an exclusive lock that SQLite does not wait for (busy_timeout does
+ * not apply): processes opening a fresh file together got SQLITE_BUSY at once. Retry for as long as
+ * a writer would wait.
+ */
+async function enableWal(database: SQLite.Database): Promise<void> {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      database.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      await sleep(10 + Math.random() * 20);
+    }
+  }
+}
+
+async function openSqlite(options: DatabaseOptions): Promise<OpenedDatabase> {
   const file = options.sqliteFile ?? join(options.dataDir ?? './data', SQLITE_FILE_NAME);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
-  if (file !== ':memory:') database.pragma('journal_mode = WAL');
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  if (file !== ':memory:') {
+    try {
+      await enableWal(database);
+    } catch (error) {
+      database.close();
+      throw error;
+    }
+  }
   database.pragma('foreign_keys = ON');
   // With WAL, NORMAL is durable across application crashes and much faster than FULL.
   database.pragma('synchronous = NORMAL');
