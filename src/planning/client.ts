@@ -77,7 +77,10 @@ export interface PlanningClientOptions {
   timeoutMs?: number;
   /** Bound of opening a connection, in ms (for the shared pool). Default 5 000. */
   connectTimeoutMs?: number;
-  /** Retries of GET, PUT and DELETE on network errors, timeouts, 429 and 5xx. Default 2. */
+  /**
+   * Retries on network errors, timeouts, 429 and 5xx: of operations the endpoint table marks
+   * idempotent, and of the others only when the request never left. Default 2.
+   */
   retries?: number;
   /** Replaces the default `team-planning-slack/<version> (+node)`. */
   userAgent?: string;
@@ -313,7 +316,7 @@ async function call(
         ? thrown
         : new PlanningError(`${op.operation}: unexpected failure`, { ...context, cause: thrown });
     }
-    const wait = retryDelay(error, context.method, retryCount, retries, caller.backoff);
+    const wait = retryDelay(error, op.def.idempotent, retryCount, retries, caller.backoff);
     if (wait !== undefined) {
       try {
         await caller.backoff.sleep(wait, options.signal);

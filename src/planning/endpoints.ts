@@ -28,6 +28,20 @@ export interface EndpointDef<
   readonly multipart?: true;
   /** For paged lists: the key of the items array, so `for await` can walk every page. */
   readonly items?: string;
+  /**
+   * Whether sending it twice leaves the service as sending it once would. Only such operations are
+   * retried once a request may have reached the service (a timeout, a 5xx); the others are resent
+   * only when no connection was made at all. Decided per operation, not by HTTP method: a PUT
+   * (`features.advance`) can move a feature twice, while a POST update can safely be repeated.
+   */
+  readonly idempotent: boolean;
+  /** Answers without credentials (an invitation link is opened before its reader has an account). */
+  readonly anonymous?: true;
+  /**
+   * Changes a feature or something of it (tasks, minutes, assumptions): refused while the feature
+   * is in deep context, where it is read-only.
+   */
+  readonly editsFeature?: true;
 }
 
 function ep<
@@ -47,6 +61,7 @@ export const endpoints = {
     invoiceList: ep({
       operationId: 'billingInvoiceList',
       method: 'GET',
+      idempotent: true,
       path: '/billing/invoices',
       query: m.PageQuery,
       result: m.InvoiceList,
@@ -55,12 +70,14 @@ export const endpoints = {
     planList: ep({
       operationId: 'billingPlanList',
       method: 'GET',
+      idempotent: true,
       path: '/billing/price-plans',
       result: m.PricePlanList,
     }),
     planCheckout: ep({
       operationId: 'billingPlanCheckout',
       method: 'GET',
+      idempotent: true,
       path: '/billing/price-plans/{pricePlanId}',
       query: m.CheckoutQuery,
       result: m.Checkout,
@@ -68,35 +85,52 @@ export const endpoints = {
     subscriptionRead: ep({
       operationId: 'billingSubscriptionRead',
       method: 'GET',
+      idempotent: true,
       path: '/billing/subscription',
       result: m.SubscriptionNullable,
     }),
     subscriptionUpdate: ep({
       operationId: 'billingSubscriptionUpdate',
       method: 'PUT',
+      idempotent: true,
       path: '/billing/subscription/price-plans/{pricePlanId}',
       result: m.Subscription,
     }),
     subscriptionCancel: ep({
       operationId: 'billingSubscriptionCancel',
       method: 'DELETE',
+      idempotent: true,
       path: '/billing/subscription',
       result: m.Subscription,
     }),
   },
   account: {
-    read: ep({ operationId: 'accountRead', method: 'GET', path: '/account', result: m.Account }),
+    read: ep({
+      operationId: 'accountRead',
+      method: 'GET',
+      idempotent: true,
+      path: '/account',
+      result: m.Account,
+    }),
     update: ep({
       operationId: 'accountUpdate',
       method: 'POST',
+      idempotent: true,
       path: '/account',
       body: m.PayloadAccountUpdate,
       result: m.Account,
     }),
-    close: ep({ operationId: 'accountClose', method: 'DELETE', path: '/account', result: m.Ok }),
+    close: ep({
+      operationId: 'accountClose',
+      method: 'DELETE',
+      idempotent: true,
+      path: '/account',
+      result: m.Ok,
+    }),
     avatar: ep({
       operationId: 'accountAvatar',
       method: 'POST',
+      idempotent: true,
       path: '/account/avatar',
       body: m.AvatarInput,
       multipart: true,
@@ -105,6 +139,7 @@ export const endpoints = {
     eventsList: ep({
       operationId: 'accountEventsList',
       method: 'GET',
+      idempotent: true,
       path: '/account/events',
       query: m.EventsQuery,
       result: m.EventsList,
@@ -115,6 +150,7 @@ export const endpoints = {
     list: ep({
       operationId: 'serviceAccountList',
       method: 'GET',
+      idempotent: true,
       path: '/service-accounts',
       query: m.PageQuery,
       result: m.ServiceAccountsList,
@@ -123,6 +159,7 @@ export const endpoints = {
     create: ep({
       operationId: 'serviceAccountCreate',
       method: 'POST',
+      idempotent: false,
       path: '/service-accounts',
       body: m.PayloadServiceAccountCreate,
       result: m.ServiceAccount,
@@ -130,12 +167,14 @@ export const endpoints = {
     read: ep({
       operationId: 'serviceAccountRead',
       method: 'GET',
+      idempotent: true,
       path: '/service-accounts/{accountId}',
       result: m.ServiceAccount,
     }),
     update: ep({
       operationId: 'serviceAccountUpdate',
       method: 'POST',
+      idempotent: true,
       path: '/service-accounts/{accountId}',
       body: m.PayloadServiceAccountUpdate,
       result: m.ServiceAccount,
@@ -143,12 +182,15 @@ export const endpoints = {
     close: ep({
       operationId: 'serviceAccountClose',
       method: 'DELETE',
+      idempotent: true,
       path: '/service-accounts/{accountId}',
       result: m.ServiceAccount,
     }),
     regenerate: ep({
       operationId: 'serviceAccountRegenerate',
       method: 'PUT',
+      // A second regenerate only replaces a token nobody received.
+      idempotent: true,
       path: '/service-accounts/{accountId}',
       result: m.ServiceAccount,
     }),
@@ -157,6 +199,7 @@ export const endpoints = {
     listAll: ep({
       operationId: 'teamListAll',
       method: 'GET',
+      idempotent: true,
       path: '/teams',
       query: m.PageQuery,
       result: m.TeamsList,
@@ -165,22 +208,37 @@ export const endpoints = {
     create: ep({
       operationId: 'teamCreate',
       method: 'POST',
+      idempotent: false,
       path: '/teams',
       body: m.PayloadTeamCreate,
       result: m.TeamExpanded,
     }),
-    read: ep({ operationId: 'teamRead', method: 'GET', path: '/teams/{teamId}', result: m.TeamExpanded }),
+    read: ep({
+      operationId: 'teamRead',
+      method: 'GET',
+      idempotent: true,
+      path: '/teams/{teamId}',
+      result: m.TeamExpanded,
+    }),
     update: ep({
       operationId: 'teamUpdate',
       method: 'POST',
+      idempotent: true,
       path: '/teams/{teamId}',
       body: m.PayloadTeamUpdate,
       result: m.TeamExpanded,
     }),
-    delete: ep({ operationId: 'teamDelete', method: 'DELETE', path: '/teams/{teamId}', result: m.Ok }),
+    delete: ep({
+      operationId: 'teamDelete',
+      method: 'DELETE',
+      idempotent: true,
+      path: '/teams/{teamId}',
+      result: m.Ok,
+    }),
     listUser: ep({
       operationId: 'teamListUser',
       method: 'GET',
+      idempotent: true,
       path: '/teams/users/{userId}',
       query: m.PageQuery,
       result: m.TeamsExpandedList,
@@ -189,12 +247,14 @@ export const endpoints = {
     assign: ep({
       operationId: 'teamAssign',
       method: 'PUT',
+      idempotent: true,
       path: '/teams/{teamId}/users/{userId}',
       result: m.User,
     }),
     unassign: ep({
       operationId: 'teamUnassign',
       method: 'DELETE',
+      idempotent: true,
       path: '/teams/{teamId}/users/{userId}',
       result: m.Ok,
     }),
@@ -203,6 +263,7 @@ export const endpoints = {
     create: ep({
       operationId: 'channelCreate',
       method: 'POST',
+      idempotent: false,
       path: '/teams/{teamId}/channels',
       body: m.PayloadChannelCreate,
       result: m.TeamExpanded,
@@ -210,6 +271,7 @@ export const endpoints = {
     update: ep({
       operationId: 'channelUpdate',
       method: 'POST',
+      idempotent: true,
       path: '/teams/{teamId}/channels/{channelId}',
       body: m.PayloadChannelUpdate,
       result: m.TeamExpanded,
@@ -217,12 +279,14 @@ export const endpoints = {
     delete: ep({
       operationId: 'channelDelete',
       method: 'DELETE',
+      idempotent: true,
       path: '/teams/{teamId}/channels/{channelId}',
       result: m.Ok,
     }),
     listMembers: ep({
       operationId: 'channelListMembers',
       method: 'GET',
+      idempotent: true,
       path: '/teams/{teamId}/channels/{channelId}/users',
       query: m.PageQuery,
       result: m.ChannelMembersList,
@@ -231,6 +295,7 @@ export const endpoints = {
     listProspects: ep({
       operationId: 'channelListProspects',
       method: 'GET',
+      idempotent: true,
       path: '/teams/{teamId}/channels/{channelId}/prospects',
       query: m.ProspectsQuery,
       result: m.ChannelProspectsList,
@@ -238,12 +303,14 @@ export const endpoints = {
     assign: ep({
       operationId: 'channelAssign',
       method: 'PUT',
+      idempotent: true,
       path: '/teams/{teamId}/channels/{channelId}/users/{userId}',
       result: m.User,
     }),
     unassign: ep({
       operationId: 'channelUnassign',
       method: 'DELETE',
+      idempotent: true,
       path: '/teams/{teamId}/channels/{channelId}/users/{userId}',
       result: m.Ok,
     }),
@@ -252,6 +319,7 @@ export const endpoints = {
     list: ep({
       operationId: 'featureList',
       method: 'GET',
+      idempotent: true,
       path: '/teams/{teamId}/channels/{channelId}/features',
       query: m.FeatureListQuery,
       result: m.FeaturesList,
@@ -260,25 +328,36 @@ export const endpoints = {
     create: ep({
       operationId: 'featureCreate',
       method: 'POST',
+      idempotent: false,
       path: '/teams/{teamId}/channels/{channelId}/features',
       body: m.PayloadFeatureCreate,
       result: m.Feature,
     }),
-    read: ep({ operationId: 'featureRead', method: 'GET', path: F, result: m.Feature }),
+    read: ep({ operationId: 'featureRead', method: 'GET', idempotent: true, path: F, result: m.Feature }),
     update: ep({
       operationId: 'featureUpdate',
       method: 'POST',
+      idempotent: true,
+      editsFeature: true,
       path: F,
       body: m.PayloadFeatureUpdate,
       result: m.Feature,
     }),
-    advance: ep({ operationId: 'featureAdvance', method: 'PUT', path: F, result: m.Feature }),
-    delete: ep({ operationId: 'featureDelete', method: 'DELETE', path: F, result: m.Ok }),
+    advance: ep({
+      operationId: 'featureAdvance',
+      method: 'PUT',
+      // A PUT, but each one moves the feature a stage further.
+      idempotent: false,
+      path: F,
+      result: m.Feature,
+    }),
+    delete: ep({ operationId: 'featureDelete', method: 'DELETE', idempotent: true, path: F, result: m.Ok }),
   },
   tasks: {
     list: ep({
       operationId: 'taskList',
       method: 'GET',
+      idempotent: true,
       path: `${F}/tasks`,
       query: m.PageQuery,
       result: m.TasksList,
@@ -287,29 +366,50 @@ export const endpoints = {
     create: ep({
       operationId: 'taskCreate',
       method: 'POST',
+      idempotent: false,
+      editsFeature: true,
       path: `${F}/tasks`,
       body: m.PayloadTaskCreate,
       result: m.TaskExpanded,
     }),
-    read: ep({ operationId: 'taskRead', method: 'GET', path: T, result: m.TaskExpanded }),
+    read: ep({ operationId: 'taskRead', method: 'GET', idempotent: true, path: T, result: m.TaskExpanded }),
     update: ep({
       operationId: 'taskUpdate',
       method: 'POST',
+      idempotent: true,
+      editsFeature: true,
       path: T,
       body: m.PayloadTaskUpdate,
       result: m.Task,
     }),
-    delete: ep({ operationId: 'taskDelete', method: 'DELETE', path: T, result: m.Ok }),
-    assign: ep({ operationId: 'taskAssign', method: 'PUT', path: `${T}/users/{userId}`, result: m.Task }),
+    delete: ep({
+      operationId: 'taskDelete',
+      method: 'DELETE',
+      idempotent: true,
+      editsFeature: true,
+      path: T,
+      result: m.Ok,
+    }),
+    assign: ep({
+      operationId: 'taskAssign',
+      method: 'PUT',
+      idempotent: true,
+      editsFeature: true,
+      path: `${T}/users/{userId}`,
+      result: m.Task,
+    }),
     listCandidates: ep({
       operationId: 'taskListCandidates',
       method: 'GET',
+      idempotent: true,
       path: `${T}/candidates`,
       result: m.TaskCandidatesList,
     }),
     discoveryCreate: ep({
       operationId: 'taskDiscoveryCreate',
       method: 'POST',
+      idempotent: false,
+      editsFeature: true,
       path: `${T}/discoveries`,
       body: m.PayloadTaskDiscoveryCreate,
       result: m.MinuteDiscovery,
@@ -317,6 +417,8 @@ export const endpoints = {
     discoveryUpdate: ep({
       operationId: 'taskDiscoveryUpdate',
       method: 'POST',
+      idempotent: true,
+      editsFeature: true,
       path: `${T}/discoveries/{discoveryId}`,
       body: m.PayloadTaskDiscoveryUpdate,
       result: m.MinuteDiscovery,
@@ -324,12 +426,16 @@ export const endpoints = {
     discoveryDelete: ep({
       operationId: 'taskDiscoveryDelete',
       method: 'DELETE',
+      idempotent: true,
+      editsFeature: true,
       path: `${T}/discoveries/{discoveryId}`,
       result: m.Ok,
     }),
     feedbackCreate: ep({
       operationId: 'taskFeedbackCreate',
       method: 'POST',
+      idempotent: false,
+      editsFeature: true,
       path: `${T}/feedback`,
       body: m.PayloadTaskFeedbackCreate,
       result: m.MinuteFeedback,
@@ -337,6 +443,8 @@ export const endpoints = {
     feedbackUpdate: ep({
       operationId: 'taskFeedbackUpdate',
       method: 'POST',
+      idempotent: true,
+      editsFeature: true,
       path: `${T}/feedback/{feedbackId}`,
       body: m.PayloadTaskFeedbackUpdate,
       result: m.MinuteFeedback,
@@ -344,12 +452,16 @@ export const endpoints = {
     feedbackDelete: ep({
       operationId: 'taskFeedbackDelete',
       method: 'DELETE',
+      idempotent: true,
+      editsFeature: true,
       path: `${T}/feedback/{feedbackId}`,
       result: m.Ok,
     }),
     feedbackReply: ep({
       operationId: 'taskFeedbackReply',
       method: 'POST',
+      idempotent: true,
+      editsFeature: true,
       path: `${T}/feedback/{feedbackId}/reply`,
       body: m.PayloadTaskFeedbackReply,
       result: m.MinuteFeedback,
@@ -359,6 +471,7 @@ export const endpoints = {
     list: ep({
       operationId: 'assumptionList',
       method: 'GET',
+      idempotent: true,
       path: `${F}/assms`,
       query: m.PageQuery,
       result: m.AssumptionsList,
@@ -367,6 +480,8 @@ export const endpoints = {
     create: ep({
       operationId: 'assumptionCreate',
       method: 'POST',
+      idempotent: false,
+      editsFeature: true,
       path: `${F}/assms`,
       body: m.PayloadAssmCreate,
       result: m.Assumption,
@@ -374,6 +489,8 @@ export const endpoints = {
     update: ep({
       operationId: 'assumptionUpdate',
       method: 'POST',
+      idempotent: true,
+      editsFeature: true,
       path: `${F}/assms/{assmId}`,
       body: m.PayloadAssmUpdate,
       result: m.Assumption,
@@ -381,12 +498,16 @@ export const endpoints = {
     delete: ep({
       operationId: 'assumptionDelete',
       method: 'DELETE',
+      idempotent: true,
+      editsFeature: true,
       path: `${F}/assms/{assmId}`,
       result: m.Ok,
     }),
     experiment: ep({
       operationId: 'assumptionExperiment',
       method: 'POST',
+      idempotent: true,
+      editsFeature: true,
       path: `${F}/assms/{assmId}/exp`,
       body: m.PayloadAssmExperiment,
       result: m.Assumption,
@@ -396,6 +517,7 @@ export const endpoints = {
     search: ep({
       operationId: 'notionSearch',
       method: 'GET',
+      idempotent: true,
       path: '/notions',
       query: m.SearchQuery,
       result: m.NotionsList,
@@ -404,24 +526,39 @@ export const endpoints = {
     create: ep({
       operationId: 'notionCreate',
       method: 'POST',
+      idempotent: false,
       path: '/notions',
       body: m.PayloadNotionCreate,
       result: m.Notion,
     }),
-    read: ep({ operationId: 'notionRead', method: 'GET', path: '/notions/{notionId}', result: m.Notion }),
+    read: ep({
+      operationId: 'notionRead',
+      method: 'GET',
+      idempotent: true,
+      path: '/notions/{notionId}',
+      result: m.Notion,
+    }),
     update: ep({
       operationId: 'notionUpdate',
       method: 'POST',
+      idempotent: true,
       path: '/notions/{notionId}',
       body: m.PayloadNotionUpdate,
       result: m.Notion,
     }),
-    delete: ep({ operationId: 'notionDelete', method: 'DELETE', path: '/notions/{notionId}', result: m.Ok }),
+    delete: ep({
+      operationId: 'notionDelete',
+      method: 'DELETE',
+      idempotent: true,
+      path: '/notions/{notionId}',
+      result: m.Ok,
+    }),
   },
   experiences: {
     list: ep({
       operationId: 'experienceList',
       method: 'GET',
+      idempotent: true,
       path: '/xp',
       query: m.PageQuery,
       result: m.ExperiencesList,
@@ -430,6 +567,7 @@ export const endpoints = {
     listPeer: ep({
       operationId: 'experienceListPeer',
       method: 'GET',
+      idempotent: true,
       path: '/xp/users/{userId}',
       query: m.PageQuery,
       result: m.ExperiencesList,
@@ -438,24 +576,29 @@ export const endpoints = {
     read: ep({
       operationId: 'experienceRead',
       method: 'GET',
+      idempotent: true,
       path: '/xp/notions/{notionId}',
       result: m.Experience,
     }),
     readPeer: ep({
       operationId: 'experienceReadPeer',
       method: 'GET',
+      idempotent: true,
       path: '/xp/notions/{notionId}/users/{userId}',
       result: m.Experience,
     }),
     evaluate: ep({
       operationId: 'experienceEvaluate',
       method: 'PUT',
+      // Only the last grade within 24 hours counts: the same grade again changes nothing.
+      idempotent: true,
       path: '/xp/notions/{notionId}/grade/{grade}',
       result: m.Experience,
     }),
     evaluatePeer: ep({
       operationId: 'experienceEvaluatePeer',
       method: 'PUT',
+      idempotent: true,
       path: '/xp/notions/{notionId}/grade/{grade}/users/{userId}',
       result: m.Experience,
     }),
@@ -464,6 +607,7 @@ export const endpoints = {
     list: ep({
       operationId: 'invitationList',
       method: 'GET',
+      idempotent: true,
       path: '/invitations',
       query: m.PageQuery,
       result: m.InvitationsList,
@@ -472,6 +616,7 @@ export const endpoints = {
     create: ep({
       operationId: 'invitationCreate',
       method: 'POST',
+      idempotent: false,
       path: '/invitations',
       body: m.PayloadInvitationCreate,
       result: m.Invitation,
@@ -479,12 +624,16 @@ export const endpoints = {
     read: ep({
       operationId: 'invitationRead',
       method: 'GET',
+      // Each read counts a view.
+      idempotent: false,
+      anonymous: true,
       path: '/invitations/{inviteId}',
       result: m.Invitation,
     }),
     update: ep({
       operationId: 'invitationUpdate',
       method: 'POST',
+      idempotent: true,
       path: '/invitations/{inviteId}',
       body: m.PayloadInvitationUpdate,
       result: m.Invitation,
@@ -492,12 +641,15 @@ export const endpoints = {
     accept: ep({
       operationId: 'invitationAccept',
       method: 'PUT',
+      // Each accept counts a use.
+      idempotent: false,
       path: '/invitations/{inviteId}',
       result: m.Invitation,
     }),
     delete: ep({
       operationId: 'invitationDelete',
       method: 'DELETE',
+      idempotent: true,
       path: '/invitations/{inviteId}',
       result: m.Ok,
     }),
@@ -506,6 +658,7 @@ export const endpoints = {
     search: ep({
       operationId: 'deepContextSearch',
       method: 'GET',
+      idempotent: true,
       path: '/deep-context',
       query: m.SearchQuery,
       result: m.DeepContextList,
@@ -514,12 +667,14 @@ export const endpoints = {
     read: ep({
       operationId: 'deepContextRead',
       method: 'GET',
+      idempotent: true,
       path: '/deep-context/{featureId}',
       result: m.FeatureExpanded,
     }),
     delete: ep({
       operationId: 'deepContextDelete',
       method: 'DELETE',
+      idempotent: true,
       path: '/deep-context/{featureId}',
       result: m.Ok,
     }),

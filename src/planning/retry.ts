@@ -6,7 +6,6 @@
  * a wait longer than the cap is not worth holding a Slack interaction for, so the error surfaces.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { HttpMethod } from './endpoints.js';
 import { AbortedError, NetworkError, type PlanningError, RateLimitedError } from './errors.js';
 
 /** Tuning of retries; every field has a default, tests inject `sleep` and `random`. */
@@ -32,13 +31,6 @@ export const DEFAULT_BACKOFF: Backoff = {
   random: Math.random,
 };
 
-/**
- * Methods that may be sent twice. POST creates or appends (a task, a discovery, a feedback): once
- * it may have reached the service, sending it again could do it twice — so a POST is retried only
- * when no connection was made at all (see `NetworkError.notSent`).
- */
-const IDEMPOTENT: ReadonlySet<HttpMethod> = new Set(['GET', 'PUT', 'DELETE']);
-
 /** Whether the failure is transient: connection trouble, timeouts, 429 and 5xx. */
 function isTransient(error: PlanningError): boolean {
   if (error instanceof AbortedError) return false;
@@ -49,16 +41,20 @@ function isTransient(error: PlanningError): boolean {
 /**
  * How long to wait before retry number `attempt + 1`, or `undefined` not to retry at all.
  * `attempt` counts the retries already made (0 after the first failure).
+ *
+ * @param idempotent the operation's flag in the endpoint table. An operation that is not (a create,
+ * an advance) is resent only when no connection was made at all (`NetworkError.notSent`): once it
+ * may have reached the service, sending it again could apply it twice.
  */
 export function retryDelay(
   error: PlanningError,
-  method: HttpMethod,
+  idempotent: boolean,
   attempt: number,
   retries: number,
   backoff: Backoff,
 ): number | undefined {
   if (attempt >= retries || !isTransient(error)) return undefined;
-  if (!IDEMPOTENT.has(method) && !(error instanceof NetworkError && error.notSent)) return undefined;
+  if (!idempotent && !(error instanceof NetworkError && error.notSent)) return undefined;
   if (error instanceof RateLimitedError && error.retryAfterMs !== undefined) {
     return error.retryAfterMs <= backoff.capMs ? error.retryAfterMs : undefined;
   }

@@ -34,16 +34,3 @@ export type HandlerFor<D> =
 
 /** One handler per operation of an area; the compiler refuses a missing one. */
 export type AreaHandlers<A extends Area> = { [N in keyof Endpoints[A]]: HandlerFor<Endpoints[A][N]> };
-
-const anonymousHandlers = new WeakSet<object>();
-
-/**
- * Marks a handler that also answers without credentials (the contract's `invitationRead` has no
- * security requirement: an invitation link is opened before its reader has an account there).
- */
-export function allowAnonymous<F extends (ctx: RequestCtx & Partial<Ctx>) => unknown>(handler: F): F {
-  anonymousHandlers.add(handler);
-  return handler;
-}
-
-export const isAnonymousAllowed = (handler: object): boolean => anonymousHandlers.has(handler);

@@ -12,10 +12,11 @@ import {
   pathParamNames,
 } from '../planning/endpoints.js';
 import type { Principal, Tokens } from './auth.js';
-import { type Ctx, isAnonymousAllowed, type RequestCtx } from './context.js';
+import type { Ctx, RequestCtx } from './context.js';
 import { unauthorized } from './errors.js';
 import { handlers } from './handlers/index.js';
 import { validate } from './input.js';
+import { requireEditable } from './stages.js';
 import type { AccountRec } from './state.js';
 import type { Store } from './store.js';
 
@@ -47,9 +48,9 @@ export class Engine {
     return (handlers[op.area] as unknown as Record<string, AnyHandler>)[op.name] as AnyHandler;
   }
 
-  /** May this operation be called without credentials? */
+  /** May this operation be called without credentials? The endpoint table says. */
   allowsAnonymous(op: OperationRef): boolean {
-    return isAnonymousAllowed(this.handlerOf(op));
+    return op.def.anonymous === true;
   }
 
   async run(
@@ -59,7 +60,7 @@ export class Engine {
     origin: string,
   ): Promise<unknown> {
     const handler = this.handlerOf(op);
-    if (!principal && !isAnonymousAllowed(handler)) throw unauthorized('auth-missing');
+    if (!principal && !this.allowsAnonymous(op)) throw unauthorized('auth-missing');
     const ctx: RequestCtx & Partial<Ctx> = {
       store: this.store,
       tokens: this.tokens,
@@ -73,6 +74,12 @@ export class Engine {
         role: principal.account.roles[principal.org.id],
       }),
     };
+    // Every operation the table marks as changing a feature is refused in deep context, here
+    // rather than in each handler, so a new handler cannot forget it.
+    if (op.def.editsFeature && principal) {
+      const { teamId = '', channelId = '', featureId = '' } = input.params;
+      requireEditable(this.store.feature(principal.org.id, teamId, channelId, featureId));
+    }
     return handler(ctx as Ctx);
   }
 

@@ -19,6 +19,11 @@ export interface FaultRule {
   headers?: Record<string, string>;
   /** Wait this long first (a slow service: client timeouts). */
   delayMs?: number;
+  /**
+   * Run the operation, then wait this long before answering: a service that applied a change but
+   * answered too late (the client timed out, and must not send it again when it is not idempotent).
+   */
+  answerDelayMs?: number;
   /** Never answer: the request stays open until the client gives up or the sandbox closes. */
   hang?: boolean;
   /** How many matching requests this applies to (default 1). */

@@ -96,6 +96,7 @@ async function handle(deps: ServerDeps, router: Router, req: IncomingMessage, re
       { params, query: queryObject(url.searchParams), body },
       origin,
     );
+    if (fault?.answerDelayMs) await sleep(fault.answerDelayMs, undefined, { signal });
     send(res, 200, result);
   } catch (error) {
     if (error instanceof ApiError) send(res, error.status, error.body, error.headers);

@@ -7,8 +7,11 @@ import { SignJWT } from 'jose';
 import { PNG } from 'pngjs';
 import { MockAgent, type MockCallHistoryLog, type MockPool } from 'undici';
 import { expect } from 'vitest';
+import { z } from 'zod';
+import type { OperationRef } from '../../src/planning/endpoints.js';
 import {
   createPlanningClient,
+  type PlanningClient,
   type PlanningClientOptions,
   type RequestEvent,
 } from '../../src/planning/index.js';
@@ -115,4 +118,59 @@ export async function rejectionOf(promise: PromiseLike<unknown>): Promise<Error>
     return error as Error;
   }
   throw new Error('expected the call to fail, it succeeded');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calling any operation of the table generically
+// ---------------------------------------------------------------------------------------------
+
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  minLength?: number;
+  minimum?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  anyOf?: JsonSchema[];
+};
+
+/** The smallest value a JSON schema accepts (enough for the client's local checks to pass). */
+function minimal(schema: JsonSchema): unknown {
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.anyOf?.[0]) return minimal(schema.anyOf[0]);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'string':
+      return 'x'.repeat(Math.max(schema.minLength ?? 0, 3));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries(
+        (schema.required ?? []).map((name) => [name, minimal(schema.properties?.[name] ?? {})]),
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** The input argument of an operation with the smallest values its schemas accept (none when it takes none). */
+export function inputOf(ref: OperationRef): unknown[] {
+  const { def } = ref;
+  if (def.multipart) return [{ avatar: makePng(256, 256) }];
+  const schema = def.body ?? def.query;
+  return schema ? [minimal(z.toJSONSchema(schema, { io: 'input' }) as JsonSchema)] : [];
+}
+
+export type AnyMethod = (...args: unknown[]) => PromiseLike<unknown>;
+
+/** The client's method for an operation of the table. */
+export function methodOf(client: PlanningClient, ref: OperationRef): AnyMethod {
+  return (client as unknown as Record<string, Record<string, AnyMethod>>)[ref.area]?.[ref.name] as AnyMethod;
 }

@@ -251,12 +251,12 @@ describe('retryDelay', () => {
 
   it('grows exponentially up to the cap, with full jitter', () => {
     const top = { ...DEFAULT_BACKOFF, random: () => 0.999_999 };
-    const ceilings = [0, 1, 2, 3, 4, 5, 6].map((n) => Math.round(retryDelay(busy, 'GET', n, 10, top) ?? -1));
+    const ceilings = [0, 1, 2, 3, 4, 5, 6].map((n) => Math.round(retryDelay(busy, true, n, 10, top) ?? -1));
     expect(ceilings).toEqual([200, 400, 800, 1_600, 3_200, 5_000, 5_000]);
-    expect(retryDelay(busy, 'GET', 0, 10, { ...DEFAULT_BACKOFF, random: () => 0 })).toBe(0);
+    expect(retryDelay(busy, true, 0, 10, { ...DEFAULT_BACKOFF, random: () => 0 })).toBe(0);
   });
 
   it('stops once the retries are used', () => {
-    expect(retryDelay(busy, 'GET', 2, 2, DEFAULT_BACKOFF)).toBeUndefined();
+    expect(retryDelay(busy, true, 2, 2, DEFAULT_BACKOFF)).toBeUndefined();
   });
 });

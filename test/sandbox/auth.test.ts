@@ -164,15 +164,16 @@ describe('organizations are isolated', () => {
     const feature = await a.features.create(team.id, channelId, { heading: 'Secret feature' });
     const notion = await a.notions.create({ value: 'secret-notion' });
 
+    // One after another: calls started together would reject before the loop awaits them.
     for (const attempt of [
-      b.teams.read(team.id),
-      b.features.read(team.id, channelId, feature.id),
-      b.notions.read(notion.id),
-      b.serviceAccounts.read(ctx.sandbox.memberId),
-      b.teams.assign(team.id, orgB.memberId),
-      b.features.list(team.id, channelId),
+      () => b.teams.read(team.id),
+      () => b.features.read(team.id, channelId, feature.id),
+      () => b.notions.read(notion.id),
+      () => b.serviceAccounts.read(ctx.sandbox.memberId),
+      () => b.teams.assign(team.id, orgB.memberId),
+      () => b.features.list(team.id, channelId),
     ]) {
-      const error = await failure(attempt);
+      const error = await failure(attempt());
       expect(error).toBeInstanceOf(NotFoundError);
       expect(error.errorId).toBe('not-found');
     }

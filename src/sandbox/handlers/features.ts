@@ -8,7 +8,7 @@ import type { AreaHandlers, Ctx } from '../context.js';
 import { notAllowed } from '../errors.js';
 import { changedFields, planningEvent } from '../events.js';
 import { requireAdmin } from '../rbac.js';
-import { advanceBlocker, nextStage, requireEditable } from '../stages.js';
+import { advanceBlocker, nextStage } from '../stages.js';
 import type { FeatureRec } from '../state.js';
 import { featureLiteView, featureView, page } from '../views.js';
 
@@ -16,13 +16,6 @@ import { featureLiteView, featureView, page } from '../views.js';
 export function featureAt(ctx: Ctx<'teamId' | 'channelId' | 'featureId'>): FeatureRec {
   const { teamId, channelId, featureId } = ctx.params;
   return ctx.store.feature(ctx.org.id, teamId, channelId, featureId);
-}
-
-/** The feature of the path, refusing (403) when it is in deep context. */
-export function editableFeatureAt(ctx: Ctx<'teamId' | 'channelId' | 'featureId'>): FeatureRec {
-  const feature = featureAt(ctx);
-  requireEditable(feature);
-  return feature;
 }
 
 /** Deletes a feature; one in deep context only by an owner or admin. */
@@ -76,7 +69,7 @@ export const features: AreaHandlers<'features'> = {
   read: (ctx) => featureView(featureAt(ctx)),
 
   update: (ctx) => {
-    const feature = editableFeatureAt(ctx);
+    const feature = featureAt(ctx);
     const diff = changedFields(feature, ctx.body);
     Object.assign(feature, ctx.body, { updatedAt: ctx.store.now() });
     if (diff.length > 0) planningEvent(ctx, feature, 'features', diff);

@@ -13,7 +13,7 @@
  */
 import { addDays } from 'date-fns';
 import { requireSeat } from '../accounts.js';
-import { type AreaHandlers, allowAnonymous, type Ctx } from '../context.js';
+import type { AreaHandlers, Ctx } from '../context.js';
 import { notAllowed, notFound } from '../errors.js';
 import { assign } from '../membership.js';
 import { requireAdmin } from '../rbac.js';
@@ -61,11 +61,12 @@ export const invitations: AreaHandlers<'invitations'> = {
     return invitationView(ctx.store, inv);
   },
 
-  read: allowAnonymous((ctx) => {
-    const inv = ctx.store.invitation((ctx.params as { inviteId: string }).inviteId);
+  read: (ctx) => {
+    // Anonymous too (the table's `anonymous`): ctx.actor may be absent.
+    const inv = ctx.store.invitation(ctx.params.inviteId);
     inv.inviteViews += 1;
     return invitationView(ctx.store, inv);
-  }),
+  },
 
   update: (ctx) => {
     requireAdmin(ctx, 'update invitations');

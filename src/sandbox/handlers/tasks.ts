@@ -3,7 +3,7 @@
  * current iteration, and a task sent back from `in review` (to `in progress` or `idle`) starts the
  * next iteration. Any member works on tasks; editing or deleting someone's discovery or feedback
  * follows the role matrix against its author; any member may reply to feedback. Nothing changes on
- * a feature in deep context (403).
+ * a feature in deep context (403, checked by the engine from the endpoint table).
  */
 import type { AreaHandlers, Ctx } from '../context.js';
 import { notFound, raise } from '../errors.js';
@@ -12,13 +12,13 @@ import { requireWriteOn } from '../rbac.js';
 import type { FeatureRec, TaskRec } from '../state.js';
 import { discoveryView, feedbackView, page, taskExpandedView, taskView } from '../views.js';
 import { rankCandidates } from '../yerkes-dodson.js';
-import { editableFeatureAt, featureAt } from './features.js';
+import { featureAt } from './features.js';
 
 type TaskCtx = Ctx<'teamId' | 'channelId' | 'featureId' | 'taskId'>;
 
-/** The task of the path, on a feature that may still change. */
-function editableTask(ctx: TaskCtx): { feature: FeatureRec; task: TaskRec } {
-  const feature = editableFeatureAt(ctx);
+/** The task of the path (the engine refused the change already if its feature is read-only). */
+function taskAt(ctx: TaskCtx): { feature: FeatureRec; task: TaskRec } {
+  const feature = featureAt(ctx);
   return { feature, task: ctx.store.task(feature, ctx.params.taskId) };
 }
 
@@ -46,7 +46,7 @@ export const tasks: AreaHandlers<'tasks'> = {
   list: (ctx) => page('tasks', featureAt(ctx).tasks.map(taskView), ctx.query),
 
   create: (ctx) => {
-    const feature = editableFeatureAt(ctx);
+    const feature = featureAt(ctx);
     const now = ctx.store.now();
     const task: TaskRec = {
       id: ctx.store.nextId(),
@@ -71,7 +71,7 @@ export const tasks: AreaHandlers<'tasks'> = {
   },
 
   update: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     const patch = { ...ctx.body };
     if (patch.notionIds) {
       patch.notionIds = [...new Set(patch.notionIds.map((id) => ctx.store.notion(ctx.org.id, id).id))];
@@ -86,14 +86,14 @@ export const tasks: AreaHandlers<'tasks'> = {
   },
 
   delete: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     touched(ctx, feature, task, ['deleted']);
     remove(feature.tasks, task);
     return true;
   },
 
   assign: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     task.assigneeUserId = ctx.store.member(ctx.org.id, ctx.params.userId).id;
     touched(ctx, feature, task, ['assigneeUserId']);
     return taskView(task);
@@ -105,7 +105,7 @@ export const tasks: AreaHandlers<'tasks'> = {
   },
 
   discoveryCreate: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     const discovery = {
       id: ctx.store.nextId(),
       iat: ctx.store.now(),
@@ -119,7 +119,7 @@ export const tasks: AreaHandlers<'tasks'> = {
   },
 
   discoveryUpdate: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     const discovery = ownEntry(ctx, task.discoveries, ctx.params.discoveryId, 'Discovery');
     discovery.details = ctx.body.details;
     touched(ctx, feature, task, ['discoveries']);
@@ -127,14 +127,14 @@ export const tasks: AreaHandlers<'tasks'> = {
   },
 
   discoveryDelete: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     remove(task.discoveries, ownEntry(ctx, task.discoveries, ctx.params.discoveryId, 'Discovery'));
     touched(ctx, feature, task, ['discoveries']);
     return true;
   },
 
   feedbackCreate: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     const feedback = {
       id: ctx.store.nextId(),
       iat: ctx.store.now(),
@@ -149,7 +149,7 @@ export const tasks: AreaHandlers<'tasks'> = {
   },
 
   feedbackUpdate: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     const feedback = ownEntry(ctx, task.feedback, ctx.params.feedbackId, 'Feedback');
     Object.assign(feedback, ctx.body);
     touched(ctx, feature, task, ['feedback']);
@@ -157,14 +157,14 @@ export const tasks: AreaHandlers<'tasks'> = {
   },
 
   feedbackDelete: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     remove(task.feedback, ownEntry(ctx, task.feedback, ctx.params.feedbackId, 'Feedback'));
     touched(ctx, feature, task, ['feedback']);
     return true;
   },
 
   feedbackReply: (ctx) => {
-    const { feature, task } = editableTask(ctx);
+    const { feature, task } = taskAt(ctx);
     const feedback = task.feedback.find((f) => f.id === ctx.params.feedbackId) ?? raise(notFound('Feedback'));
     feedback.reply = ctx.body.reply;
     touched(ctx, feature, task, ['feedback']);
