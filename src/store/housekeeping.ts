@@ -1,11 +1,12 @@
 /**
  * Deletes what the store no longer needs, so tables do not grow for ever: interaction keys whose
  * retry window is over, and digest claims older than `keepDays` (each link's latest posted digest
- * stays: the next digest compares against it). Runs once at start and then every `intervalMs`;
+ * stays: the next digest compares against it), and cards posted longer ago than `cardDays`. Runs once at start and then every `intervalMs`;
  * replicas doing it at the same time only delete the same rows.
  */
 import type { DigestClaimsRepo } from './digest-claims.js';
 import type { StoreLogger } from './logger.js';
+import type { PostedCardsRepo } from './posted-cards.js';
 import type { ProcessedInteractionsRepo } from './processed-interactions.js';
 
 export interface HousekeepingOptions {
@@ -13,11 +14,14 @@ export interface HousekeepingOptions {
   intervalMs?: number;
   /** Digest claims of dates older than this many days go. Default 30. */
   keepDays?: number;
+  /** Cards posted longer ago than this many days are no longer updated. Default 180. */
+  cardDays?: number;
 }
 
 export interface HousekeepingResult {
   interactions: number;
   digestClaims: number;
+  cards: number;
 }
 
 export interface Housekeeping {
@@ -31,6 +35,7 @@ export function startHousekeeping(
   store: {
     interactions: Pick<ProcessedInteractionsRepo, 'purgeExpired'>;
     digests: Pick<DigestClaimsRepo, 'purgeOlderThan'>;
+    cards: Pick<PostedCardsRepo, 'purgeOlderThan'>;
   },
   logger: StoreLogger,
   options: HousekeepingOptions = {},
@@ -40,10 +45,11 @@ export function startHousekeeping(
     const result = {
       interactions: await store.interactions.purgeExpired(),
       digestClaims: await store.digests.purgeOlderThan(options.keepDays ?? 30),
+      cards: await store.cards.purgeOlderThan(options.cardDays ?? 180),
     };
-    if (result.interactions + result.digestClaims > 0) {
+    if (result.interactions + result.digestClaims + result.cards > 0) {
       logger.info(
-        `Store housekeeping: removed ${result.interactions} expired interaction keys, ${result.digestClaims} old digest claims`,
+        `Store housekeeping: removed ${result.interactions} expired interaction keys, ${result.digestClaims} old digest claims, ${result.cards} old cards`,
       );
     }
     return result;

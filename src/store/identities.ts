@@ -1,10 +1,10 @@
 /** Which planning service account each Slack user of a workspace acts with (token encrypted). */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
+import { aad } from './aad.js';
 import { fromFlag, type RepoContext, toFlag, touched } from './context.js';
 import { parseInput } from './errors.js';
 import type { IdentitiesTable, IdentityOrigin } from './schema.js';
-import { aad } from './sealed.js';
 
 export type { IdentityOrigin } from './schema.js';
 

@@ -19,6 +19,7 @@ import { createIdentitiesRepo, type IdentitiesRepo } from './identities.js';
 import { createInstallationsRepo, type InstallationsRepo } from './installations.js';
 import { type StoreLogger, silentLogger } from './logger.js';
 import { migrateToLatest } from './migrate.js';
+import { createPostedCardsRepo, type PostedCardsRepo } from './posted-cards.js';
 import { createProcessedInteractionsRepo, type ProcessedInteractionsRepo } from './processed-interactions.js';
 import { type ReencryptResult, reencryptAll } from './reencrypt.js';
 import type { Database } from './schema.js';
@@ -34,6 +35,7 @@ export * from './identities.js';
 export * from './installations.js';
 export { resolveKeyring } from './keys.js';
 export type { StoreLogger } from './logger.js';
+export * from './posted-cards.js';
 export * from './processed-interactions.js';
 export type { ReencryptResult } from './reencrypt.js';
 export type { Database } from './schema.js';
@@ -57,6 +59,8 @@ export interface Store {
   links: ChannelLinksRepo;
   digests: DigestClaimsRepo;
   interactions: ProcessedInteractionsRepo;
+  /** Cards posted for tasks and features, updated in place after a change. */
+  cards: PostedCardsRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -84,6 +88,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     links: createChannelLinksRepo(context),
     digests: createDigestClaimsRepo(context, options.digestMaxAttempts ?? DEFAULT_MAX_DIGEST_ATTEMPTS),
     interactions: createProcessedInteractionsRepo(context),
+    cards: createPostedCardsRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

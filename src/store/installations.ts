@@ -7,10 +7,10 @@
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { Kysely } from 'kysely';
+import { aad } from './aad.js';
 import type { RepoContext } from './context.js';
 import type { Identity } from './identities.js';
 import type { Database } from './schema.js';
-import { aad } from './sealed.js';
 
 /** An identity removed by a clean-up, without its token. */
 export type RemovedIdentity = Omit<Identity, 'token' | 'valid' | 'invalidReason' | 'createdAt' | 'updatedAt'>;
@@ -202,6 +202,7 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         'identities',
         'channel_links',
         'digest_claims',
+        'posted_cards',
       ] as const;
       await db.transaction().execute(async (trx) => {
         for (const table of tables)

@@ -4,9 +4,9 @@
  * (compare-and-swap), so a concurrent write is never replaced by an older value.
  */
 import type { Expression, Kysely, SqlBool } from 'kysely';
+import { aad } from './aad.js';
 import { ciphertextPrefix, type Keyring } from './crypto.js';
 import type { Database } from './schema.js';
-import { aad } from './sealed.js';
 
 type Row = Record<string, string | null>;
 

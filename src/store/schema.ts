@@ -97,6 +97,20 @@ export interface ProcessedInteractionsTable {
   created_at: number;
 }
 
+/** What a posted card is about. */
+export type CardKind = 'task' | 'feature';
+
+/** A card message the app posted (thread card, list copy), to update in place after a change. */
+export interface PostedCardsTable {
+  workspace_id: string;
+  slack_channel_id: string;
+  message_ts: string;
+  kind: CardKind;
+  /** The task's or feature's id in the planning service. */
+  entity_id: string;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -105,4 +119,5 @@ export interface Database {
   channel_links: ChannelLinksTable;
   digest_claims: DigestClaimsTable;
   processed_interactions: ProcessedInteractionsTable;
+  posted_cards: PostedCardsTable;
 }

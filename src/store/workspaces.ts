@@ -1,8 +1,8 @@
 /** Per-workspace settings: the planning organization it is connected to and that org's admin token. */
 import { z } from 'zod';
+import { aad } from './aad.js';
 import { type RepoContext, touched } from './context.js';
 import { parseInput } from './errors.js';
-import { aad } from './sealed.js';
 
 export interface WorkspaceSettings {
   workspaceId: string;

@@ -26,13 +26,18 @@ forEachBackend('store housekeeping', (backend) => {
     await digest('C1', '2025-02-20', 'posted');
     await digest('C2', '2025-01-01', 'posted'); // C2's latest posted digest: kept however old
     await store.interactions.begin('old', 60_000);
+    const card = { workspaceId: 'T1', kind: 'task' as const, slackChannelId: 'C1' };
+    await store.cards.record({ ...card, entityId: 'task-1', messageTs: '1.1' });
     clock.advance(60 * DAY);
+    await store.cards.record({ ...card, entityId: 'task-2', messageTs: '2.1' });
     await store.interactions.begin('fresh', 60_000);
 
     const logs: string[] = [];
     const housekeeping = startHousekeeping(store, { info: (m) => logs.push(m), warn: (m) => logs.push(m) });
     await housekeeping.stop(); // waits for the run made at start
-    expect(logs).toEqual(['Store housekeeping: removed 1 expired interaction keys, 2 old digest claims']);
+    expect(logs).toEqual([
+      'Store housekeeping: removed 1 expired interaction keys, 2 old digest claims, 0 old cards',
+    ]);
 
     const rows = await store.db
       .selectFrom('digest_claims')
@@ -43,7 +48,11 @@ forEachBackend('store housekeeping', (backend) => {
       'C2/2025-01-01',
     ]);
     expect(await store.interactions.begin('fresh', 60_000)).toEqual({ state: 'pending' });
-    expect(await housekeeping.runOnce()).toEqual({ interactions: 0, digestClaims: 0 });
+    expect(await housekeeping.runOnce()).toEqual({ interactions: 0, digestClaims: 0, cards: 0 });
+    // Cards are kept 180 days: task-1's goes first.
+    clock.advance(150 * DAY);
+    expect(await housekeeping.runOnce()).toEqual({ interactions: 1, digestClaims: 0, cards: 1 });
+    expect((await store.cards.list('T1', 'task', 'task-2')).map((c) => c.messageTs)).toEqual(['2.1']);
   });
 });
 
@@ -53,6 +62,7 @@ it('a failing run is logged, not thrown', async () => {
     {
       interactions: { purgeExpired: async () => Promise.reject(new Error('database is locked')) },
       digests: { purgeOlderThan: async () => 0 },
+      cards: { purgeOlderThan: async () => 0 },
     },
     { info: () => {}, warn: (m) => warnings.push(m) },
   );

@@ -20,6 +20,7 @@ const tables = [
   'identities',
   'installation_users',
   'installations',
+  'posted_cards',
   'processed_interactions',
   'workspaces',
 ];
@@ -50,7 +51,7 @@ describe('SQLite store', () => {
     stores.push(store);
     expect(store.backend).toBe('sqlite');
     expect(existsSync(join(dir, 'data', 'planning.sqlite'))).toBe(true);
-    expect(first.lines).toEqual(['Store (sqlite) migrated: 0001_initial']);
+    expect(first.lines).toEqual(['Store (sqlite) migrated: 0001_initial, 0002_posted_cards']);
     const pragma = async (name: string) =>
       Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as object)[0];
     expect(await pragma('journal_mode')).toBe('wal');

@@ -1,0 +1,51 @@
+import { expect, it } from 'vitest';
+import { StoreValidationError } from '../../src/store/index.js';
+import { forEachBackend, newKeyring } from './backends.js';
+
+forEachBackend('posted cards', (backend) => {
+  it('remembers each card of an entity once, per workspace, and forgets them', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const card = (ws: string, ch: string, ts: string, entityId = 't1') => ({
+      workspaceId: ws,
+      kind: 'task' as const,
+      entityId,
+      slackChannelId: ch,
+      messageTs: ts,
+    });
+    await store.cards.record(card('T1', 'C1', '1.1'));
+    await store.cards.record(card('T1', 'C1', '1.1')); // again: no second row
+    await store.cards.record(card('T1', 'C2', '2.1'));
+    await store.cards.record(card('T2', 'C1', '1.1')); // another workspace
+    await store.cards.record({ ...card('T1', 'C3', '3.1'), kind: 'feature' });
+    await store.cards.record(card('T1', 'C1', '9.9', 't2'));
+
+    const t1 = await store.cards.list('T1', 'task', 't1');
+    expect(t1.map((c) => `${c.slackChannelId}/${c.messageTs}`)).toEqual(['C1/1.1', 'C2/2.1']);
+    expect(await store.cards.list('T2', 'task', 't1')).toHaveLength(1);
+    expect(await store.cards.list('T1', 'feature', 't1')).toHaveLength(1);
+
+    expect(await store.cards.forget('T1', 'C2', '2.1')).toBe(true);
+    expect(await store.cards.forget('T1', 'C2', '2.1')).toBe(false);
+    expect(await store.cards.forgetEntity('T1', 'task', 't1')).toBe(1);
+    expect(await store.cards.list('T1', 'task', 't1')).toEqual([]);
+    expect(await store.cards.list('T2', 'task', 't1')).toHaveLength(1);
+    expect(await store.cards.list('T1', 'task', 't2')).toHaveLength(1);
+
+    // app_uninstalled forgets the workspace's cards with the rest.
+    await store.installations.deleteWorkspace('T2');
+    expect(await store.cards.list('T2', 'task', 't1')).toEqual([]);
+  });
+
+  it('refuses a card without its ids, naming the field', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await expect(
+      store.cards.record({
+        workspaceId: 'T1',
+        kind: 'task',
+        entityId: '',
+        slackChannelId: 'C1',
+        messageTs: '1',
+      }),
+    ).rejects.toThrow(StoreValidationError);
+  });
+});
