@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
 import pg from 'pg';
 import { pino } from 'pino';
+import { createClients } from '../src/clients.js';
 import { planningAccessFor } from '../src/digest/access.js';
 import { createDigestScheduler } from '../src/digest/scheduler.js';
 import { createLogger } from '../src/logger.js';
@@ -119,12 +120,18 @@ try {
     });
   }
 
+  const logger = createLogger({ level: 'warn', destination: pino.destination({ fd: 2, sync: true }) });
+  const clients = createClients({
+    planningUrl: services.planningUrl,
+    slackApiUrl: services.slackApiUrl,
+    logger,
+  });
   const scheduler = createDigestScheduler({
     store,
     botTokenFor: async () => 'xoxb-bench-token',
-    planningClientFor: planningAccessFor({ store, baseUrl: services.planningUrl }),
-    logger: createLogger({ level: 'warn', destination: pino.destination({ fd: 2, sync: true }) }),
-    slackApiUrl: services.slackApiUrl,
+    planningClientFor: planningAccessFor({ store, clients }),
+    logger,
+    slackClientFor: clients.slack,
     perWorkspace: PER_WORKSPACE,
     perOrganization: PER_ORG,
     gather: { concurrency: GATHER },

@@ -1,12 +1,15 @@
 /**
- * The process: configuration → store → Slack app → digest scheduler, and a clean shutdown on
- * SIGTERM/SIGINT (receiver, scheduler, sandbox, store, connection pools, in that order).
+ * The process: configuration → (sandbox) → store → clients → Slack app → digest scheduler, and a
+ * clean shutdown on SIGTERM/SIGINT in the reverse order of start: the receiver (no new requests),
+ * the digest scheduler (its pass in progress finishes), housekeeping, the store, the sandbox, then
+ * the planning connection pools.
  */
 import { pathToFileURL } from 'node:url';
+import { createClients } from './clients.js';
 import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.js';
 import { planningAccessFor, startDigestScheduler } from './digest/index.js';
 import { createLogger, type Logger, redactSecrets } from './logger.js';
-import { closePlanningPools, createPlanningClient } from './planning/index.js';
+import { closePlanningPools } from './planning/index.js';
 import { createSlackApp } from './slack/app.js';
 import { environmentAdminToken } from './slack/context/deps.js';
 import { openStore, resolveKeyring, type Store, startHousekeeping } from './store/index.js';
@@ -58,21 +61,19 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
   const housekeeping = startHousekeeping(store, logger);
   stack.push(() => housekeeping.stop());
 
-  const slack = createSlackApp({ config, store, logger, planningUrl, envAdminToken });
+  const clients = createClients({ planningUrl, slackApiUrl: config.SLACK_API_URL, logger });
+  const slack = createSlackApp({ config, store, logger, clients, envAdminToken });
   const digest = startDigestScheduler({
     store,
     logger,
     botTokenFor: botTokenFor(config, store),
     planningClientFor: planningAccessFor({
       store,
-      baseUrl: planningUrl,
+      clients,
       adminToken: environmentAdminToken({ config, envAdminToken }),
     }),
-    slackApiUrl: config.SLACK_API_URL,
-    peerGrades: {
-      identities: store.identities,
-      planningClientFor: (token) => createPlanningClient({ baseUrl: planningUrl, token }),
-    },
+    slackClientFor: clients.slack,
+    peerGrades: { identities: store.identities, planningClientFor: clients.planning },
   });
   stack.push(() => digest.stop());
   let started: { port?: number };

@@ -15,6 +15,7 @@
  */
 import { createInterface } from 'node:readline';
 import { App } from '@slack/bolt';
+import { createClients } from '../../src/clients.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger, toSlackLogger } from '../../src/logger.js';
 import { closePlanningPools } from '../../src/planning/index.js';
@@ -92,9 +93,13 @@ if (options.kind === 'app') {
     config,
     store,
     logger,
-    planningUrl: options.planningUrl,
-    // The harness's 1 s timeout would cut every call short of the sandbox's added latency.
-    planningOptions: { timeoutMs: options.planningTimeoutMs, retries: 0 },
+    clients: createClients({
+      planningUrl: options.planningUrl,
+      slackApiUrl: options.slackApiUrl,
+      logger,
+      // The harness's 1 s timeout would cut every call short of the sandbox's added latency.
+      planningOptions: { timeoutMs: options.planningTimeoutMs, retries: 0 },
+    }),
   });
   ({ port } = await app.start());
   stop = () => app.stop();

@@ -7,32 +7,26 @@
  * working when the person who linked the channel leaves. Without one it falls back to the link
  * creator's own service account, if still valid — they could see the channel when they linked it.
  */
-import { createPlanningClient, orgIdFromToken, type PlanningClientOptions } from '../planning/index.js';
+import type { Clients } from '../clients.js';
+import { orgIdFromToken } from '../planning/index.js';
 import type { ChannelLink, IdentitiesRepo, WorkspacesRepo } from '../store/index.js';
-import { memoByKey } from './memo.js';
 import type { PlanningAccess } from './scheduler.js';
 
 export interface PlanningAccessOptions {
   store: { workspaces: Pick<WorkspacesRepo, 'get'>; identities: Pick<IdentitiesRepo, 'get'> };
-  /** The service's base URL. */
-  baseUrl: string;
+  /** Makes the planning clients (`Clients.planning`). */
+  clients: Pick<Clients, 'planning'>;
   /**
    * PLANNING_ADMIN_TOKEN, for workspaces without an admin token of their own; the caller passes it
    * in single-workspace mode only (see `environmentAdminToken`).
    */
   adminToken?: string;
-  /** Passed to every client (timeouts, retries, a dispatcher in tests). */
-  clientOptions?: Omit<PlanningClientOptions, 'baseUrl' | 'token'>;
 }
 
 /** Builds `planningClientFor(link)` for the scheduler and `/plan digest now`. */
 export function planningAccessFor(
   options: PlanningAccessOptions,
 ): (link: ChannelLink) => Promise<PlanningAccess | undefined> {
-  // Clients per token: cheap to keep (connections are pooled per origin anyway), costly to rebuild per digest.
-  const clientFor = memoByKey((token) =>
-    createPlanningClient({ ...options.clientOptions, baseUrl: options.baseUrl, token }),
-  );
   return async (link) => {
     const workspace = await options.store.workspaces.get(link.workspaceId);
     let token = workspace?.adminToken ?? options.adminToken;
@@ -44,7 +38,7 @@ export function planningAccessFor(
       orgId ??= creator.orgId;
     }
     return {
-      client: clientFor(token),
+      client: options.clients.planning(token),
       // Organizations are the unit the service limits; a token without the claim gets its workspace's limit.
       orgId: orgIdFromToken(token) ?? orgId ?? `workspace:${link.workspaceId}`,
     };

@@ -2,6 +2,7 @@
  * `/plan digest …` arguments → one action, or an error that carries the usage. Pure: the Slack
  * subcommand turns the action into store updates and replies.
  */
+import { joinMd, type Mrkdwn, md } from '../blockkit/index.js';
 import { DIGEST_TIME_PATTERN, isValidTimeZone } from './time.js';
 
 export type DigestCommand =
@@ -10,16 +11,18 @@ export type DigestCommand =
   | { kind: 'enable'; enabled: boolean }
   | { kind: 'weekends'; include: boolean }
   | { kind: 'now' }
-  | { kind: 'help'; usage: string }
-  | { kind: 'error'; message: string; usage: string };
+  | { kind: 'help'; usage: Mrkdwn }
+  | { kind: 'error'; message: Mrkdwn; usage: Mrkdwn };
 
-export const DIGEST_USAGE = [
-  '`/plan digest` — show this channel’s digest settings and the next run',
-  '`/plan digest HH:MM [Area/City]` — post daily at that local time (24-hour), optionally in another time zone',
-  '`/plan digest on` / `/plan digest off` — turn the daily digest on or off',
-  '`/plan digest weekends on|off` — include or skip Saturdays and Sundays (skipped by default)',
-  '`/plan digest now` — post a digest right away (today’s scheduled one still comes)',
-].join('\n');
+/** One line per form of the command. */
+export const DIGEST_USAGE_LINES: readonly Mrkdwn[] = [
+  md`\`/plan digest\` — show this channel’s digest settings and the next run`,
+  md`\`/plan digest HH:MM [Area/City]\` — post daily at that local time (24-hour), optionally in another time zone`,
+  md`\`/plan digest on\` / \`/plan digest off\` — turn the daily digest on or off`,
+  md`\`/plan digest weekends on|off\` — include or skip Saturdays and Sundays (skipped by default)`,
+  md`\`/plan digest now\` — post a digest right away (today’s scheduled one still comes)`,
+];
+export const DIGEST_USAGE = joinMd(DIGEST_USAGE_LINES);
 
 const ON = new Set(['on', 'yes', 'true', 'enable', 'enabled']);
 const OFF = new Set(['off', 'no', 'false', 'disable', 'disabled']);
@@ -28,34 +31,35 @@ const OFF = new Set(['off', 'no', 'false', 'disable', 'disabled']);
 export function parseDigestCommand(args: string): DigestCommand {
   const words = args.trim().split(/\s+/).filter(Boolean);
   const [first, second, ...rest] = words;
-  const error = (message: string): DigestCommand => ({ kind: 'error', message, usage: DIGEST_USAGE });
+  const error = (message: Mrkdwn): DigestCommand => ({ kind: 'error', message, usage: DIGEST_USAGE });
   if (first === undefined) return { kind: 'show' };
   const head = first.toLowerCase();
 
   if (head === 'help') return { kind: 'help', usage: DIGEST_USAGE };
-  if (head === 'now') return second === undefined ? { kind: 'now' } : error('`now` takes nothing after it.');
+  if (head === 'now')
+    return second === undefined ? { kind: 'now' } : error(md`\`now\` takes nothing after it.`);
   if (ON.has(head) || OFF.has(head)) {
     return second === undefined
       ? { kind: 'enable', enabled: ON.has(head) }
-      : error(`\`${first}\` takes nothing after it.`);
+      : error(md`\`${first}\` takes nothing after it.`);
   }
   if (head === 'weekends' || head === 'weekend') {
     const value = second?.toLowerCase();
     if (value === undefined || rest.length > 0 || !(ON.has(value) || OFF.has(value))) {
-      return error('Say `weekends on` or `weekends off`.');
+      return error(md`Say \`weekends on\` or \`weekends off\`.`);
     }
     return { kind: 'weekends', include: ON.has(value) };
   }
   if (/^\d{1,2}:\d{2}$/.test(first)) {
     const time = first.padStart(5, '0');
-    if (!DIGEST_TIME_PATTERN.test(time)) return error(`\`${first}\` is not a time of day (00:00–23:59).`);
+    if (!DIGEST_TIME_PATTERN.test(time)) return error(md`\`${first}\` is not a time of day (00:00–23:59).`);
     if (second === undefined) return { kind: 'time', time };
     if (rest.length > 0 || !isValidTimeZone(second)) {
       return error(
-        `\`${[second, ...rest].join(' ')}\` is not a time zone; use a name like \`Europe/Berlin\`.`,
+        md`\`${[second, ...rest].join(' ')}\` is not a time zone; use a name like \`Europe/Berlin\`.`,
       );
     }
     return { kind: 'time', time, timeZone: second };
   }
-  return error(`I don’t know \`${first}\`.`);
+  return error(md`I don’t know \`${first}\`.`);
 }

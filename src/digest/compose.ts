@@ -1,18 +1,30 @@
 /**
  * The channel digest as Block Kit, built by a pure function from planning data and the previous
- * digest. However big the channel, the message stays within Slack's limits: at most
- * {@link MAX_BLOCKS} blocks, every text at most {@link MAX_SECTION_CHARS} characters, the longest
- * lists cut with a count ("…and 37 more").
+ * digest, with the app's one Block Kit layer (src/blockkit): however big the channel, the message
+ * stays within Slack's limits — at most 50 blocks with the footer kept, every section at most 3,000
+ * characters, the longest lists cut with a count ("…and 37 more") — and every heading is escaped in
+ * the blocks and in the notification text alike.
  */
-import type { types as slack } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
 import { format, parseISO } from 'date-fns';
+import {
+  button,
+  contextWithId,
+  header,
+  inline,
+  joinMd,
+  listSection,
+  type Mrkdwn,
+  md,
+  message,
+  plural,
+  section,
+} from '../blockkit/index.js';
 import { FEATURE_STAGES, type FeatureLite, type FeatureStage, type Task } from '../planning/models.js';
-import { DIGEST_ACTIONS, DIGEST_BLOCKS } from './ids.js';
-import { buildSnapshot, type DigestData, type DigestSnapshot, type PreviousDigest } from './model.js';
+import { type AdvanceButtonValue, DIGEST_ACTIONS, DIGEST_BLOCKS } from './ids.js';
+import { buildSnapshot, type DigestData, type DigestSnapshot, type PreviousDigest } from './snapshot.js';
 import { formatLocal } from './time.js';
 
-export const MAX_BLOCKS = 50;
-export const MAX_SECTION_CHARS = 3000;
 /** Features that can advance get their own row with an Advance button, up to this many. */
 export const ADVANCE_BUTTONS = 5;
 const HEADING_CHARS = 120;
@@ -37,18 +49,11 @@ export interface DigestContext {
 export interface ComposedDigest {
   /** Notification and fallback text. */
   text: string;
-  blocks: slack.KnownBlock[];
+  blocks: KnownBlock[];
   /** True when nothing changed since the previous digest: the message is one line. */
   unchanged: boolean;
   /** To store with the posted digest, for the next one. */
   snapshot: DigestSnapshot;
-}
-
-/** The value of an Advance button: which feature to advance. */
-export interface AdvanceButtonValue {
-  teamId: string;
-  channelId: string;
-  featureId: string;
 }
 
 /** Composes the digest of one channel. Pure: same input, same message. */
@@ -61,93 +66,87 @@ export function composeDigest(data: DigestData, context: DigestContext): Compose
   const summary = stageSummary(counts, data.features.length);
 
   if (previous?.snapshot && previous.snapshot.fingerprint === snapshot.fingerprint) {
-    const line = `${title}: nothing changed since the last digest (${summary}).`;
-    return { text: line, blocks: [section(DIGEST_BLOCKS.unchanged, line)], unchanged: true, snapshot };
+    const line = md`${title}: nothing changed since the last digest (${summary}).`;
+    return {
+      ...message(line, [section(line, { blockId: DIGEST_BLOCKS.unchanged })]),
+      unchanged: true,
+      snapshot,
+    };
   }
 
   const facts = digestFacts(data, previous);
-  const blocks: slack.KnownBlock[] = [
-    {
-      type: 'header',
-      block_id: DIGEST_BLOCKS.header,
-      text: { type: 'plain_text', text: title, emoji: true },
-    },
-    section(DIGEST_BLOCKS.stages, stagesText(counts, data.features.length)),
+  const blocks: KnownBlock[] = [
+    header(title, DIGEST_BLOCKS.header),
+    section(stagesText(counts, data.features.length), { blockId: DIGEST_BLOCKS.stages }),
   ];
   if (previous) {
     blocks.push(
       ...listSection(
-        DIGEST_BLOCKS.newFeatures,
-        'New since the last digest',
-        facts.created.map((f) => `${featureLine(f)} — _${STAGE_LABELS[f.stage]}_`),
+        md`New since the last digest`,
+        facts.created.map((f) => md`${featureLine(f)} — _${STAGE_LABELS[f.stage]}_`),
+        { blockId: DIGEST_BLOCKS.newFeatures },
       ),
       ...listSection(
-        DIGEST_BLOCKS.advanced,
-        'Advanced since the last digest',
+        md`Advanced since the last digest`,
         facts.advanced.map(
           ({ feature, from }) =>
-            `${featureLine(feature)}: ${STAGE_LABELS[from]} → *${STAGE_LABELS[feature.stage]}*`,
+            md`${featureLine(feature)}: ${STAGE_LABELS[from]} → *${STAGE_LABELS[feature.stage]}*`,
         ),
+        { blockId: DIGEST_BLOCKS.advanced },
       ),
     );
   }
   blocks.push(...canAdvanceBlocks(data, facts.canAdvance));
   blocks.push(
     ...listSection(
-      DIGEST_BLOCKS.inReview,
-      'Tasks in review',
+      md`Tasks in review`,
       facts.inReview.map(({ feature, task }) => taskLine(task, feature)),
+      { blockId: DIGEST_BLOCKS.inReview },
     ),
     ...listSection(
-      DIGEST_BLOCKS.unassigned,
-      'Tasks without an assignee',
+      md`Tasks without an assignee`,
       facts.unassigned.map(({ feature, task }) => taskLine(task, feature)),
+      { blockId: DIGEST_BLOCKS.unassigned },
     ),
     ...listSection(
-      DIGEST_BLOCKS.feedback,
-      'Feedback waiting for a reply',
+      md`Feedback waiting for a reply`,
       data.feedbackWaiting.map(
         (w) =>
-          `• ${clip(w.taskHeading ?? w.taskId)} — ${plural(w.count, 'unanswered item')} _(${clip(w.featureHeading ?? w.featureId)})_`,
+          md`• ${clip(w.taskHeading ?? w.taskId)} — ${plural(w.count, 'unanswered item')} _(${clip(w.featureHeading ?? w.featureId)})_`,
       ),
-      facts.feedbackTotal,
+      { blockId: DIGEST_BLOCKS.feedback, total: facts.feedbackTotal },
     ),
     ...listSection(
-      DIGEST_BLOCKS.experiments,
-      'Experiments running',
+      md`Experiments running`,
       facts.experiments.map(
-        ({ feature, running }) => `${featureLine(feature)} — ${plural(running, 'experiment')}`,
+        ({ feature, running }) => md`${featureLine(feature)} — ${plural(running, 'experiment')}`,
       ),
-      facts.experimentsTotal,
+      { blockId: DIGEST_BLOCKS.experiments, total: facts.experimentsTotal },
     ),
   );
   const footer = [
     previous
-      ? `Changes since ${formatLocal(previous.postedAt, context.timeZone)}.`
-      : 'First digest for this channel.',
-    data.tasksNotRead > 0
-      ? `Feedback of ${plural(data.tasksNotRead, 'open task')} not checked (too many to read).`
-      : '',
-    'Settings: `/plan digest`',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  blocks.push({
-    type: 'context',
-    block_id: DIGEST_BLOCKS.footer,
-    elements: [{ type: 'mrkdwn', text: clipText(footer) }],
-  });
+      ? md`Changes since ${formatLocal(previous.postedAt, context.timeZone)}.`
+      : md`First digest for this channel.`,
+    ...(data.tasksNotRead > 0
+      ? [md`Feedback of ${plural(data.tasksNotRead, 'open task')} not checked (too many to read).`]
+      : []),
+    md`Settings: \`/plan digest\``,
+  ];
+  blocks.push(contextWithId(DIGEST_BLOCKS.footer, joinMd(footer, ' ')));
 
-  const text = [
-    `${title}: ${summary}`,
-    `${plural(facts.canAdvance.length, 'feature')} can advance`,
-    `${facts.inReview.length} in review`,
-    `${facts.unassigned.length} unassigned`,
-    previous ? `${facts.created.length} new, ${facts.advanced.length} advanced` : '',
-  ]
-    .filter(Boolean)
-    .join('; ');
-  return { text: clipText(text), blocks: blocks.slice(0, MAX_BLOCKS), unchanged: false, snapshot };
+  const text = joinMd(
+    [
+      md`${title}: ${summary}`,
+      md`${plural(facts.canAdvance.length, 'feature')} can advance`,
+      md`${facts.inReview.length} in review`,
+      md`${facts.unassigned.length} unassigned`,
+      ...(previous ? [md`${facts.created.length} new, ${facts.advanced.length} advanced`] : []),
+    ],
+    '; ',
+  );
+  // However many lists overflow, the footer (how to change the settings) stays.
+  return { ...message(text, blocks, 1), unchanged: false, snapshot };
 }
 
 interface FeatureTask {
@@ -200,106 +199,49 @@ function stageSummary(counts: Record<FeatureStage, number>, total: number): stri
   return `${plural(total, 'feature')} — ${FEATURE_STAGES.map((s) => `${counts[s]} ${STAGE_LABELS[s].toLowerCase()}`).join(', ')}`;
 }
 
-function stagesText(counts: Record<FeatureStage, number>, total: number): string {
-  if (total === 0) return '*Features by stage*\nNo features in this channel yet.';
-  const rows = FEATURE_STAGES.map((s) => `• ${STAGE_LABELS[s]}: *${counts[s]}*`);
-  return `*Features by stage* (${total})\n${rows.join('\n')}`;
+function stagesText(counts: Record<FeatureStage, number>, total: number): Mrkdwn {
+  if (total === 0) return md`*Features by stage*\nNo features in this channel yet.`;
+  const rows = FEATURE_STAGES.map((s) => md`• ${STAGE_LABELS[s]}: *${counts[s]}*`);
+  return md`*Features by stage* (${total})\n${joinMd(rows)}`;
 }
 
 /** Up to {@link ADVANCE_BUTTONS} rows with an Advance button, the rest as one cut list. */
-function canAdvanceBlocks(data: DigestData, features: FeatureLite[]): slack.KnownBlock[] {
+function canAdvanceBlocks(data: DigestData, features: FeatureLite[]): KnownBlock[] {
   if (features.length === 0) return [];
-  const withButtons = features.slice(0, ADVANCE_BUTTONS);
-  const blocks: slack.KnownBlock[] = [
-    section(DIGEST_BLOCKS.canAdvance, `*Can advance* (${features.length})`),
+  const blocks: KnownBlock[] = [
+    section(md`*Can advance* (${features.length})`, { blockId: DIGEST_BLOCKS.canAdvance }),
   ];
-  withButtons.forEach((feature, index) => {
+  features.slice(0, ADVANCE_BUTTONS).forEach((feature, index) => {
     const value: AdvanceButtonValue = {
       teamId: data.teamId,
       channelId: data.channelId,
       featureId: feature.id,
     };
-    blocks.push({
-      ...section(
-        `${DIGEST_BLOCKS.canAdvance}_${index}`,
-        `${featureLine(feature)} — _${STAGE_LABELS[feature.stage]}_`,
-      ),
-      accessory: {
-        type: 'button',
-        action_id: DIGEST_ACTIONS.advanceFeature,
-        text: { type: 'plain_text', text: 'Advance' },
-        value: JSON.stringify(value),
-      },
-    });
+    blocks.push(
+      section(md`${featureLine(feature)} — _${STAGE_LABELS[feature.stage]}_`, {
+        blockId: `${DIGEST_BLOCKS.canAdvance}_${index}`,
+        accessory: button('Advance', DIGEST_ACTIONS.advanceFeature, { value: JSON.stringify(value) }),
+      }),
+    );
   });
   const rest = features.slice(ADVANCE_BUTTONS);
-  if (rest.length > 0) {
-    blocks.push(
-      ...listSection(
-        `${DIGEST_BLOCKS.canAdvance}_more`,
-        'Also ready to advance',
-        rest.map((f) => `${featureLine(f)} — _${STAGE_LABELS[f.stage]}_`),
-      ),
-    );
-  }
+  blocks.push(
+    ...listSection(
+      md`Also ready to advance`,
+      rest.map((f) => md`${featureLine(f)} — _${STAGE_LABELS[f.stage]}_`),
+      { blockId: `${DIGEST_BLOCKS.canAdvance}_more` },
+    ),
+  );
   return blocks;
 }
 
-/**
- * One section listing `lines` under a bold title with their count; lines that do not fit in the
- * section are summarised as "…and N more". No block at all for an empty list.
- *
- * @param total the number shown after the title when it is not the number of lines (e.g. items).
- */
-export function listSection(
-  blockId: string,
-  title: string,
-  lines: readonly string[],
-  total = lines.length,
-): slack.KnownBlock[] {
-  if (lines.length === 0) return [];
-  let text = `*${title}* (${total})`;
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i] as string;
-    const remaining = lines.length - i - 1;
-    // Keep room for the "…and N more" tail in case a later line does not fit.
-    const tailRoom = remaining > 0 ? moreLine(remaining + 1).length : 0;
-    if (text.length + 1 + line.length + tailRoom > MAX_SECTION_CHARS) {
-      text += moreLine(lines.length - i);
-      break;
-    }
-    text += `\n${line}`;
-  }
-  return [section(blockId, text)];
+function featureLine(feature: FeatureLite): Mrkdwn {
+  return md`• ${clip(feature.heading ?? feature.id)}`;
 }
 
-function moreLine(count: number): string {
-  return `\n…and ${count} more`;
+function taskLine(task: Task, feature: FeatureLite): Mrkdwn {
+  return md`• ${clip(task.heading ?? task.id)} _(${clip(feature.heading ?? feature.id)})_`;
 }
 
-function section(blockId: string, text: string): slack.SectionBlock {
-  return { type: 'section', block_id: blockId, text: { type: 'mrkdwn', text: clipText(text) } };
-}
-
-function featureLine(feature: FeatureLite): string {
-  return `• ${clip(feature.heading ?? feature.id)}`;
-}
-
-function taskLine(task: Task, feature: FeatureLite): string {
-  return `• ${clip(task.heading ?? task.id)} _(${clip(feature.heading ?? feature.id)})_`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** Escapes Slack's control characters and cuts long headings, so one heading cannot eat a section. */
-export function clip(text: string, max = HEADING_CHARS): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  const cut = oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
-  return cut.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function clipText(text: string): string {
-  return text.length > MAX_SECTION_CHARS ? `${text.slice(0, MAX_SECTION_CHARS - 1)}…` : text;
-}
+/** A heading on one line, cut so that one heading cannot eat a section, and escaped. */
+const clip = (text: string): Mrkdwn => inline(text, HEADING_CHARS);

@@ -6,7 +6,7 @@
  */
 import pLimit from 'p-limit';
 import { NotFoundError, type PlanningClient, type TaskState } from '../planning/index.js';
-import type { DigestData, FeedbackWaiting } from './model.js';
+import type { DigestData, FeedbackWaiting } from './snapshot.js';
 
 export interface GatherOptions {
   /** Task reads in flight at once for one digest. Default 4. */

@@ -1,13 +1,28 @@
 /**
- * Every id the digest puts into Slack. The ones the Slack app binds or looks for live with all the
- * app's ids in src/slack/ids.ts; the block ids only matter to the digest message itself.
+ * Every id the digest puts into Slack. The digest owns them; the Slack app binds the Advance button
+ * by importing them from here (the digest knows nothing of the Slack app).
  */
-import { DIGEST_ACTION, DIGEST_EVENT } from '../slack/ids.js';
+import { z } from 'zod';
 
 /** `metadata.event_type` of every digest message; its payload is `{ local_date, channel }`. */
-export const DIGEST_EVENT_TYPE = DIGEST_EVENT;
-/** Buttons in the digest the Slack app binds. */
-export const DIGEST_ACTIONS = DIGEST_ACTION;
+export const DIGEST_EVENT_TYPE = 'planning_digest';
+
+/** Buttons in the digest the Slack app answers. */
+export const DIGEST_ACTIONS = {
+  /** Advance a feature; the value is an {@link AdvanceButtonValue}. */
+  advanceFeature: 'digest_feature_advance',
+} as const;
+
+/**
+ * The value of an Advance button: which feature to advance. One schema for the composer that writes
+ * it and the listener that reads it back (it returns from Slack as text, so it is checked).
+ */
+export const AdvanceButtonValue = z.object({
+  teamId: z.string().min(1),
+  channelId: z.string().min(1),
+  featureId: z.string().min(1),
+});
+export type AdvanceButtonValue = z.infer<typeof AdvanceButtonValue>;
 
 export const DIGEST_BLOCKS = {
   header: 'digest_header',

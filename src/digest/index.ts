@@ -5,16 +5,10 @@
 import { createDigestScheduler, type DigestSchedulerDeps, type TickReport } from './scheduler.js';
 
 export { type PlanningAccessOptions, planningAccessFor } from './access.js';
-export { DIGEST_USAGE, type DigestCommand, parseDigestCommand } from './command.js';
-export {
-  type AdvanceButtonValue,
-  type ComposedDigest,
-  composeDigest,
-  type DigestContext,
-} from './compose.js';
+export { DIGEST_USAGE, DIGEST_USAGE_LINES, type DigestCommand, parseDigestCommand } from './command.js';
+export { type ComposedDigest, composeDigest, type DigestContext } from './compose.js';
 export { type GatherOptions, gatherDigestData } from './gather.js';
-export { DIGEST_ACTIONS, DIGEST_BLOCKS, DIGEST_EVENT_TYPE } from './ids.js';
-export { buildSnapshot, type DigestData, type DigestSnapshot, type PreviousDigest } from './model.js';
+export { AdvanceButtonValue, DIGEST_ACTIONS, DIGEST_BLOCKS, DIGEST_EVENT_TYPE } from './ids.js';
 export { type DigestNowDeps, type DigestNowResult, postDigestNow } from './now.js';
 export {
   countPeerGrades,
@@ -32,7 +26,7 @@ export {
   type PlanningAccess,
   type TickReport,
 } from './scheduler.js';
-export { createDigestWebClient, type DigestWebClientOptions } from './slack.js';
+export { buildSnapshot, type DigestData, type DigestSnapshot, type PreviousDigest } from './snapshot.js';
 export { type DigestTiming, digestInstant, dueLocalDate, formatLocal, nextRun } from './time.js';
 
 export interface RunningDigestScheduler {
@@ -47,11 +41,12 @@ export interface RunningDigestScheduler {
  * digest once per local day.
  *
  * @example
+ * const clients = createClients({ planningUrl, slackApiUrl: config.SLACK_API_URL, logger });
  * const digest = startDigestScheduler({
  *   store, logger,
  *   botTokenFor: async () => config.SLACK_BOT_TOKEN,
- *   planningClientFor: planningAccessFor({ store, baseUrl: planningUrl, adminToken: config.PLANNING_ADMIN_TOKEN }),
- *   slackApiUrl: config.SLACK_API_URL,
+ *   planningClientFor: planningAccessFor({ store, clients, adminToken: config.PLANNING_ADMIN_TOKEN }),
+ *   slackClientFor: clients.slack,
  * });
  * // on shutdown
  * await digest.stop();

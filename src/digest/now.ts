@@ -6,9 +6,9 @@
 import type { ChannelLink, DigestClaimsRepo, ProcessedInteractionsRepo } from '../store/index.js';
 import { composeDigest } from './compose.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
-import { previousDigest } from './model.js';
 import type { PlanningAccess } from './scheduler.js';
 import { postDigest, type WebClient } from './slack.js';
+import { previousDigest } from './snapshot.js';
 import { localDateOf } from './time.js';
 
 export interface DigestNowDeps {

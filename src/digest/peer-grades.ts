@@ -14,8 +14,8 @@ import type { Logger } from '../logger.js';
 import type { Experience, PlanningClient } from '../planning/index.js';
 import type { DigestClaimsRepo, IdentitiesRepo } from '../store/index.js';
 import { describeFailure } from './failure.js';
-import { parseStoredJson } from './model.js';
 import type { WebClient } from './slack.js';
+import { parseStoredJson } from './snapshot.js';
 import { localDateOf } from './time.js';
 
 /** Peer-evaluation count per notion. */

@@ -23,16 +23,9 @@ import { composeDigest } from './compose.js';
 import { describeFailure, retryAfterMs } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import { keyedLimit } from './limit.js';
-import { memoByKey } from './memo.js';
-import { previousDigest, serializeSnapshot } from './model.js';
 import { sendPeerGradeNotices } from './peer-grades.js';
-import {
-  createDigestWebClient,
-  findPostedDigest,
-  postDigest,
-  slackErrorCode,
-  type WebClient,
-} from './slack.js';
+import { findPostedDigest, postDigest, slackErrorCode, type WebClient } from './slack.js';
+import { previousDigest, serializeSnapshot } from './snapshot.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
 
 /** Which planning token reads a link's data, and the organization it belongs to. */
@@ -55,8 +48,8 @@ export interface DigestSchedulerDeps {
   /** The planning client that reads a link's data; undefined when the workspace has no usable token. */
   planningClientFor(link: ChannelLink): Promise<PlanningAccess | undefined>;
   logger: Logger;
-  /** Slack Web API base URL (tests and GovSlack change it). */
-  slackApiUrl?: string;
+  /** A Slack client for a bot token (`Clients.slack`: no blind resends, 429 surfaced). */
+  slackClientFor(botToken: string): WebClient;
   /** Current time. Default `() => new Date()`. */
   clock?: () => Date;
   /** Between wake-ups, ms. Default 60 000. */
@@ -123,10 +116,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   const doneDate = new Map<string, string>();
   /** The local date each workspace's peer-grade check last completed without failures. */
   const peerGradesDate = new Map<string, string>();
-  /** One WebClient per bot token: building one binds every API method, too costly per digest. */
-  const slackClient = memoByKey((token) =>
-    createDigestWebClient(token, { slackApiUrl: deps.slackApiUrl, logger: deps.logger }),
-  );
+  const slackClient = deps.slackClientFor;
   let current: Promise<TickReport> | undefined;
   let cancelTimer: (() => void) | undefined;
 

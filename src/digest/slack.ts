@@ -3,35 +3,17 @@
  * Retry-After, and finding a digest already posted for a local date (after a crash between the post
  * and its record).
  *
- * The WebClient is built without its own retries: it would resend a chat.postMessage after a network
- * error, which may have posted already. Only a 429 — certainly not posted — is resent here; any other
- * failure goes back to the scheduler, whose next attempt looks in the channel history first.
+ * The WebClient comes from the process's client factory (`Clients.slack`), built without retries
+ * of its own: it would resend a chat.postMessage after a network error, which may have posted
+ * already. Only a 429 — certainly not posted — is resent here; any other failure goes back to the
+ * scheduler, whose next attempt looks in the channel history first.
  */
 import { webApi } from '@slack/bolt';
-import type { Logger } from '../logger.js';
-import { toSlackLogger } from '../logger.js';
+import { slackErrorCode, type WebClient } from '../clients.js';
 import type { ComposedDigest } from './compose.js';
 import { DIGEST_EVENT_TYPE } from './ids.js';
 
-export type WebClient = InstanceType<typeof webApi.WebClient>;
-
-export interface DigestWebClientOptions {
-  slackApiUrl?: string;
-  logger?: Logger;
-  /** Bound of one HTTP request, ms. Default 15 000. */
-  timeoutMs?: number;
-}
-
-/** A WebClient for the digest: no blind retries, 429 surfaced to {@link postDigest}. */
-export function createDigestWebClient(token: string, options: DigestWebClientOptions = {}): WebClient {
-  return new webApi.WebClient(token, {
-    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-    ...(options.logger ? { logger: toSlackLogger(options.logger) } : { logLevel: webApi.LogLevel.ERROR }),
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    timeout: options.timeoutMs ?? 15_000,
-  });
-}
+export { slackErrorCode, type WebClient };
 
 /** `metadata.event_payload` of a digest message. */
 export interface DigestMetadataPayload {
@@ -88,13 +70,6 @@ export async function postDigest(
       await sleep(waitMs);
     }
   }
-}
-
-/** Slack's error code of a Web API call Slack refused (`not_in_channel`, `missing_scope`…). */
-export function slackErrorCode(error: unknown): string | undefined {
-  const failure = error as { code?: unknown; data?: { error?: unknown } } | undefined;
-  if (failure?.code !== webApi.ErrorCode.PlatformError) return undefined;
-  return typeof failure.data?.error === 'string' ? failure.data.error : undefined;
 }
 
 /**

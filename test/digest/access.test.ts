@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planningAccessFor } from '../../src/digest/access.js';
-import { type Bench, link, openBench, PLANNING_URL } from './harness.js';
+import { type Bench, link, openBench } from './harness.js';
 
 /** An unsigned JWT carrying `org_id`, the shape of the service's tokens. */
 const jwt = (orgId: string, who: string) =>
@@ -35,9 +35,8 @@ describe('planningAccessFor: which token reads the digest', () => {
     const channel = await link(bench.store, 'C1');
     const access = await planningAccessFor({
       store: bench.store,
-      baseUrl: `${PLANNING_URL}/v1`,
+      clients: bench.clients,
       adminToken,
-      clientOptions: { dispatcher: bench.agent, retries: 0 },
     })(channel);
     if (!access) return undefined;
     const page = await access.client.experiences.list();

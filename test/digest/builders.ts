@@ -1,5 +1,5 @@
 /** Small builders of planning data for the digest tests (parsed through the real models). */
-import type { DigestData, FeedbackWaiting } from '../../src/digest/model.js';
+import type { DigestData, FeedbackWaiting } from '../../src/digest/snapshot.js';
 import { FeatureLite, type FeatureStage, type TaskState } from '../../src/planning/models.js';
 
 export interface FeatureSpec {

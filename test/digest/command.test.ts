@@ -51,7 +51,7 @@ describe('parseDigestCommand', () => {
     const result = parseDigestCommand(input);
     expect(result.kind).toBe('error');
     if (result.kind !== 'error') return;
-    expect(result.message).toMatch(message);
+    expect(result.message.text).toMatch(message);
     expect(result.usage).toBe(DIGEST_USAGE);
   });
 });

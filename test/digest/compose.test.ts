@@ -1,14 +1,9 @@
 import type { types as slack } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import {
-  ADVANCE_BUTTONS,
-  type AdvanceButtonValue,
-  composeDigest,
-  MAX_BLOCKS,
-  MAX_SECTION_CHARS,
-} from '../../src/digest/compose.js';
-import { DIGEST_ACTIONS, DIGEST_BLOCKS } from '../../src/digest/ids.js';
-import { buildSnapshot, parseSnapshot, serializeSnapshot } from '../../src/digest/model.js';
+import { SLACK_LIMITS } from '../../src/blockkit/index.js';
+import { ADVANCE_BUTTONS, composeDigest } from '../../src/digest/compose.js';
+import { type AdvanceButtonValue, DIGEST_ACTIONS, DIGEST_BLOCKS } from '../../src/digest/ids.js';
+import { buildSnapshot, parseSnapshot, serializeSnapshot } from '../../src/digest/snapshot.js';
 import { FEATURE_STAGES } from '../../src/planning/models.js';
 import { data, feature } from './builders.js';
 
@@ -241,12 +236,12 @@ describe('composeDigest: Block Kit limits in a 2,000-feature channel', () => {
   const { blocks, text } = composeDigest(big, { ...context, previous });
 
   it('stays within 50 blocks and 3000 characters per text', () => {
-    expect(blocks.length).toBeLessThanOrEqual(MAX_BLOCKS);
-    expect(text.length).toBeLessThanOrEqual(MAX_SECTION_CHARS);
+    expect(blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.messageBlocks);
+    expect(text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
     for (const block of blocks) {
       const t = textOf(blocks, block.block_id ?? '');
       expect(t, block.block_id).toBeDefined();
-      expect((t ?? '').length, block.block_id).toBeLessThanOrEqual(MAX_SECTION_CHARS);
+      expect((t ?? '').length, block.block_id).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
     }
     expect(textOf(blocks, DIGEST_BLOCKS.header)?.length).toBeLessThanOrEqual(150);
   });

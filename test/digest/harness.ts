@@ -6,9 +6,9 @@
 import { Writable } from 'node:stream';
 import nock from 'nock';
 import { MockAgent } from 'undici';
+import { type Clients, createClients } from '../../src/clients.js';
 import { createDigestScheduler, type DigestSchedulerDeps } from '../../src/digest/scheduler.js';
 import { createLogger } from '../../src/logger.js';
-import { createPlanningClient } from '../../src/planning/index.js';
 import type { FeatureLite, TaskExpanded } from '../../src/planning/models.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 import { withPgSchema } from '../helpers/postgres.js';
@@ -34,6 +34,8 @@ export interface Bench {
   store: Store;
   /** Answers the planning service's calls (pass as a client's dispatcher). */
   agent: MockAgent;
+  /** The client factory: planning calls go to `agent`, Slack calls to the nock'd Slack. */
+  clients: Clients;
   clock: { now: number; set(iso: string): void; advance(ms: number): void };
   /** Features the planning mock serves for every channel. */
   features: FeatureLite[];
@@ -84,9 +86,26 @@ export async function openBench(backend: Backend): Promise<Bench> {
 
   const agent = new MockAgent();
   agent.disableNetConnect();
+  const logLines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    }),
+  });
+  const clients = createClients({
+    planningUrl: `${PLANNING_URL}/v1`,
+    slackApiUrl: `${SLACK_URL}/api/`,
+    logger,
+    planningOptions: { dispatcher: agent, retries: 0 },
+  });
   const bench: Bench = {
     store,
     agent,
+    clients,
     clock,
     features: [],
     tasks: new Map(),
@@ -100,22 +119,14 @@ export async function openBench(backend: Backend): Promise<Bench> {
     historyCalls: 0,
     historyErrors: [],
     joined: [],
-    logLines: [],
+    logLines,
     sleeps: [],
     deps: (overrides = {}) => ({
       store,
       botTokenFor: async () => BOT_TOKEN,
-      planningClientFor: async () => ({
-        client: createPlanningClient({
-          baseUrl: `${PLANNING_URL}/v1`,
-          token: PLANNING_TOKEN,
-          dispatcher: agent,
-          retries: 0,
-        }),
-        orgId: 'org-1',
-      }),
+      planningClientFor: async () => ({ client: clients.planning(PLANNING_TOKEN), orgId: 'org-1' }),
       logger,
-      slackApiUrl: `${SLACK_URL}/api/`,
+      slackClientFor: clients.slack,
       clock: () => new Date(clock.now),
       sleep: async (ms) => {
         bench.sleeps.push(ms);
@@ -130,16 +141,6 @@ export async function openBench(backend: Backend): Promise<Bench> {
       await pg?.drop();
     },
   };
-  const logger = createLogger({
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _encoding, done) {
-        bench.logLines.push(String(chunk));
-        done();
-      },
-    }),
-  });
-
   const planning = agent.get(PLANNING_URL);
   const json = (statusCode: number, data: unknown) => ({
     statusCode,

@@ -1,14 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postDigestNow } from '../../src/digest/now.js';
 import type { PlanningAccess } from '../../src/digest/scheduler.js';
-import { createDigestWebClient } from '../../src/digest/slack.js';
 import { feature } from './builders.js';
-import { type Bench, BOT_TOKEN, link, openBench, SLACK_URL } from './harness.js';
+import { type Bench, BOT_TOKEN, link, openBench } from './harness.js';
 
 describe('postDigestNow', () => {
   let bench: Bench;
   let planning: PlanningAccess;
-  const slack = () => createDigestWebClient(BOT_TOKEN, { slackApiUrl: `${SLACK_URL}/api/` });
+  const slack = () => bench.clients.slack(BOT_TOKEN);
 
   beforeEach(async () => {
     bench = await openBench('sqlite');

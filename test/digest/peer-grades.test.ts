@@ -5,9 +5,8 @@ import {
   peerGradeNotice,
   sendPeerGradeNotices,
 } from '../../src/digest/peer-grades.js';
-import { createDigestWebClient } from '../../src/digest/slack.js';
-import { createPlanningClient, Experience } from '../../src/planning/index.js';
-import { type Bench, BOT_TOKEN, openBench, PLANNING_URL, SLACK_URL } from './harness.js';
+import { Experience } from '../../src/planning/index.js';
+import { type Bench, BOT_TOKEN, openBench } from './harness.js';
 
 const experience = (notionId: string, peerCount: number) =>
   Experience.parse({
@@ -68,9 +67,8 @@ describe('sendPeerGradeNotices', () => {
     sendPeerGradeNotices({
       store: bench.store,
       workspaceId: 'T1',
-      slack: createDigestWebClient(BOT_TOKEN, { slackApiUrl: `${SLACK_URL}/api/` }),
-      planningClientFor: (token) =>
-        createPlanningClient({ baseUrl: `${PLANNING_URL}/v1`, token, dispatcher: bench.agent, retries: 0 }),
+      slack: bench.clients.slack(BOT_TOKEN),
+      planningClientFor: bench.clients.planning,
       logger: bench.deps().logger,
       owner: 'test',
       now: new Date(iso),

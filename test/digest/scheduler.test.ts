@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIGEST_EVENT_TYPE } from '../../src/digest/ids.js';
-import { parseSnapshot } from '../../src/digest/model.js';
+import { parseSnapshot } from '../../src/digest/snapshot.js';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
 import { feature } from './builders.js';

@@ -1,0 +1,115 @@
+/**
+ * Text for Slack's mrkdwn — section and context texts and a message's top-level `text` (the
+ * notification fallback that mobile notifications show alone). Slack reads `&`, `<` and `>` as
+ * control characters: `<!channel>`, `<@U…>`, `<https://evil|click>`. So user text reaches Slack only
+ * escaped, and the type system makes that hold: every mrkdwn-taking builder takes a {@link Mrkdwn},
+ * which only this module makes — from literal (trusted) template parts, escaped values, and
+ * mentions of checked Slack ids.
+ */
+
+/** Text known to be safe as mrkdwn. Made by {@link md} and the helpers of this module only. */
+export class Mrkdwn {
+  /** @internal use {@link md} */
+  constructor(readonly text: string) {}
+  get length(): number {
+    return this.text.length;
+  }
+  toString(): string {
+    return this.text;
+  }
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+const ELLIPSIS = '…';
+
+/** Cuts `text` to at most `max` characters (code points), ending with "…" when it was cut. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, Math.max(0, max - 1)).join('')}${ELLIPSIS}`;
+}
+
+/** Escapes Slack's control characters: user text can then neither mention, link nor ping. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Tagged template for mrkdwn: the literal parts are trusted mrkdwn, interpolated values are escaped —
+ * except {@link Mrkdwn} values, which are already safe (a mention, another `md`).
+ * `md\`*${heading}* for ${mention(user)}\`` bolds a heading that cannot ping anyone.
+ */
+export function md(strings: TemplateStringsArray, ...values: unknown[]): Mrkdwn {
+  let out = strings[0] ?? '';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    out += (value instanceof Mrkdwn ? value.text : escapeMrkdwn(String(value))) + (strings[i + 1] ?? '');
+  }
+  return new Mrkdwn(out);
+}
+
+/** User text as mrkdwn: escaped, on one line, cut to `max` characters (before escaping). */
+export function inline(text: string, max: number): Mrkdwn {
+  return md`${truncate(text.replace(/\s+/g, ' ').trim(), max)}`;
+}
+
+/** Slack user ids: `U…` (or `W…` in Enterprise Grid). Anything else is not a user to mention. */
+export const SLACK_USER_ID = /^[UW][A-Z0-9]+$/;
+const SLACK_CHANNEL_ID = /^[CGD][A-Z0-9]+$/;
+
+/** `<@U…>`, a mention Slack renders as the person's name. @throws {RangeError} for anything but a user id. */
+export function mention(slackUserId: string): Mrkdwn {
+  if (!SLACK_USER_ID.test(slackUserId)) throw new RangeError('not a Slack user id');
+  return new Mrkdwn(`<@${slackUserId}>`);
+}
+
+/** `<#C…>`, a channel mention. @throws {RangeError} for anything but a channel id. */
+export function channelMention(slackChannelId: string): Mrkdwn {
+  if (!SLACK_CHANNEL_ID.test(slackChannelId)) throw new RangeError('not a Slack channel id');
+  return new Mrkdwn(`<#${slackChannelId}>`);
+}
+
+/** A link with an escaped label; only http(s) URLs, whose `|`, `<` and `>` would end the link early. */
+export function link(url: string, label: string): Mrkdwn {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) throw new RangeError('not an http(s) URL');
+  const safe = parsed.href.replace(/\|/g, '%7C').replace(/</g, '%3C').replace(/>/g, '%3E');
+  return new Mrkdwn(`<${safe}|${escapeMrkdwn(label.replace(/\s+/g, ' ').trim() || safe)}>`);
+}
+
+/**
+ * A date Slack formats in each reader's own time zone (`<!date^…>`); `fallback` is shown where it
+ * cannot (e.g. notifications). @see https://api.slack.com/reference/surfaces/formatting#date-formatting
+ */
+export function slackDate(at: Date, format: string, fallback: string): Mrkdwn {
+  const seconds = Math.floor(at.getTime() / 1000);
+  return new Mrkdwn(`<!date^${seconds}^${format.replace(/[|>]/g, '')}|${escapeMrkdwn(fallback)}>`);
+}
+
+/** Joins safe parts. */
+export function joinMd(parts: readonly Mrkdwn[], separator = '\n'): Mrkdwn {
+  return new Mrkdwn(parts.map((p) => p.text).join(separator));
+}
+
+/** User text as a block quote, each line escaped and quoted. */
+export function quote(text: string): Mrkdwn {
+  return new Mrkdwn(
+    escapeMrkdwn(text)
+      .split('\n')
+      .map((line) => `>${line}`)
+      .join('\n'),
+  );
+}
+
+/** `n noun` / `n nouns`. */
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
+}
+
+/** Cuts mrkdwn to `max` characters. A cut can only remove markup, never make any. */
+export function clipMrkdwn(text: Mrkdwn, max: number): string {
+  return truncate(text.text, max);
+}

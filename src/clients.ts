@@ -1,0 +1,122 @@
+/**
+ * The one place the process makes its API clients: planning clients (per service-account token) and
+ * the Slack Web API clients used outside a request (the digest, notices by DM). Bolt makes the
+ * clients its listeners receive. Every planning call made through here is logged — operation,
+ * status and timing, never the filled path (a grade's path names the peer) nor a token — and the
+ * last one is kept for /healthz.
+ */
+import { webApi } from '@slack/bolt';
+import type { Logger } from './logger.js';
+import { toSlackLogger } from './logger.js';
+import {
+  createPlanningClient,
+  type PlanningClient,
+  type PlanningClientOptions,
+  type RequestEvent,
+} from './planning/index.js';
+
+export type WebClient = InstanceType<typeof webApi.WebClient>;
+
+/** The last planning call, as /healthz reports it. */
+export interface LastPlanningCall extends Pick<RequestEvent, 'outcome' | 'status' | 'operation'> {
+  at: string;
+}
+
+export interface ClientsOptions {
+  /** Base URL of the planning service (the built-in sandbox's in development). */
+  planningUrl: string;
+  /** Slack Web API base URL. */
+  slackApiUrl?: string;
+  logger: Logger;
+  /** Extra planning client options (tests shorten timeouts and retries). */
+  planningOptions?: Omit<PlanningClientOptions, 'baseUrl' | 'token' | 'onEvent'>;
+  /** Bound of one Slack request outside a listener, ms. Default 15 000. */
+  slackTimeoutMs?: number;
+  /** Clients kept per kind, least recently used dropped first. Default 1 000. */
+  cacheSize?: number;
+}
+
+export interface Clients {
+  /** The service's base URL. */
+  readonly planningUrl: string;
+  /** A planning client acting with `token`; the same one for the same token while it is in use. */
+  planning(token: string): PlanningClient;
+  /**
+   * A Slack client for a bot token, for posts outside a request. It never resends on its own: a
+   * resent chat.postMessage after a network error may post twice. A 429 is surfaced
+   * (`WebAPIRateLimitedError`) for the caller to wait out.
+   */
+  slack(token: string): WebClient;
+  /** The last planning call made through these clients. */
+  lastPlanningCall(): LastPlanningCall | undefined;
+}
+
+/**
+ * A map that keeps the `size` most recently used entries: clients are costly to build per call
+ * (each binds every API method) and cheap to keep, but one per token ever seen would grow without
+ * bound in a long-lived process.
+ */
+export function lruCache<V>(size: number, make: (key: string) => V): (key: string) => V {
+  const kept = new Map<string, V>();
+  return (key) => {
+    let value = kept.get(key);
+    if (value === undefined) {
+      value = make(key);
+      if (kept.size >= size) kept.delete(kept.keys().next().value as string);
+    } else {
+      kept.delete(key);
+    }
+    kept.set(key, value);
+    return value;
+  };
+}
+
+/** Slack's error code of a Web API call Slack refused (`not_in_channel`, `expired_trigger_id`…). */
+export function slackErrorCode(error: unknown): string | undefined {
+  const failure = error as { code?: unknown; data?: { error?: unknown } } | undefined;
+  if (failure?.code === webApi.ErrorCode.RateLimitedError) return 'ratelimited';
+  if (failure?.code !== webApi.ErrorCode.PlatformError) return undefined;
+  return typeof failure.data?.error === 'string' ? failure.data.error : undefined;
+}
+
+export function createClients(options: ClientsOptions): Clients {
+  const { logger } = options;
+  const size = options.cacheSize ?? 1_000;
+  let last: LastPlanningCall | undefined;
+  const onEvent = (event: RequestEvent) => {
+    last = {
+      outcome: event.outcome,
+      status: event.status,
+      operation: event.operation,
+      at: new Date().toISOString(),
+    };
+    logger.debug(
+      {
+        operation: event.operation,
+        status: event.status,
+        ms: Math.round(event.durationMs),
+        outcome: event.outcome,
+      },
+      'planning call',
+    );
+  };
+  const slackLogger = toSlackLogger(logger);
+  return {
+    planningUrl: options.planningUrl,
+    planning: lruCache(size, (token) =>
+      createPlanningClient({ ...options.planningOptions, baseUrl: options.planningUrl, token, onEvent }),
+    ),
+    slack: lruCache(
+      size,
+      (token) =>
+        new webApi.WebClient(token, {
+          ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+          logger: slackLogger,
+          retryConfig: { retries: 0 },
+          rejectRateLimitedCalls: true,
+          timeout: options.slackTimeoutMs ?? 15_000,
+        }),
+    ),
+    lastPlanningCall: () => last,
+  };
+}
