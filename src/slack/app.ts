@@ -3,18 +3,20 @@
  * redirect, /healthz) or Socket Mode; one workspace (bot token) or many (OAuth, installations in
  * the store) — and registers the identity middleware and every listener.
  *
- * Acks are immediate: `processBeforeResponse` is off and no listener awaits I/O before its ack.
- * Every request is verified with the signing secret (Bolt's check is never disabled), and every
- * Slack call goes to SLACK_API_URL.
+ * Acks are immediate: `processBeforeResponse` is off; buttons, commands and shortcuts are acked by
+ * the router before their handler runs, and forms answer from what was submitted (no I/O). Only an
+ * options request waits on the service before its ack — the ack carries the list — within a fixed
+ * budget (context/options.ts). Every request is verified with the signing secret (Bolt's check is
+ * never disabled), and every Slack call goes to SLACK_API_URL.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions } from '@slack/bolt';
 import { sql } from 'kysely';
 import { slackMode } from '../config.js';
+import { planningAccessFor } from '../digest/index.js';
 import { toSlackLogger } from '../logger.js';
-import type { RequestEvent } from '../planning/index.js';
-import type { SlackDeps } from './context/deps.js';
+import { environmentAdminToken, type SlackDeps } from './context/deps.js';
 import { createIdentities } from './context/identity.js';
 import { planningMiddleware } from './context/middleware.js';
 import { registerListeners } from './listeners/index.js';
@@ -34,19 +36,6 @@ export interface SlackApp {
 export function createSlackApp(deps: SlackDeps): SlackApp {
   const { config, logger } = deps;
   const mode = slackMode(config);
-  let lastPlanningCall: (Pick<RequestEvent, 'outcome' | 'status' | 'operation'> & { at: string }) | undefined;
-  const observed: SlackDeps = {
-    ...deps,
-    observe: (event) => {
-      lastPlanningCall = {
-        outcome: event.outcome,
-        status: event.status,
-        operation: event.operation,
-        at: new Date().toISOString(),
-      };
-      deps.observe?.(event);
-    },
-  };
 
   const health = async (_req: IncomingMessage, res: ServerResponse) => {
     let store: 'ok' | 'error' = 'ok';
@@ -62,7 +51,10 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
         status: store === 'ok' ? 'ok' : 'degraded',
         mode,
         store,
-        planning: { url: new URL(deps.planningUrl).origin, lastCall: lastPlanningCall ?? null },
+        planning: {
+          url: new URL(deps.clients.planningUrl).origin,
+          lastCall: deps.clients.lastPlanningCall() ?? null,
+        },
       }),
     );
   };
@@ -111,9 +103,17 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   }
 
   const app = new App(options);
-  const identities = createIdentities(observed);
+  const identities = createIdentities(deps);
   app.use(planningMiddleware(identities));
-  registerListeners(app, { deps: observed, identities });
+  registerListeners(app, {
+    deps,
+    identities,
+    digestAccess: planningAccessFor({
+      store: deps.store,
+      clients: deps.clients,
+      adminToken: environmentAdminToken(deps),
+    }),
+  });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a listener');
   });

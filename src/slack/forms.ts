@@ -4,7 +4,9 @@
  * shows on its own field.
  */
 import type { ViewStateValue } from '@slack/bolt';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { SLACK_USER_ID } from '../blockkit/index.js';
+import { LIMITS } from '../planning/index.js';
 import type { Field } from './ids.js';
 
 export type StateValues = Record<string, Record<string, ViewStateValue>>;
@@ -37,6 +39,31 @@ export function fieldValues(values: StateValues, field: Field): string[] {
 export function blockIdOf(values: StateValues, field: Field): string {
   return stateOf(values, field).blockId;
 }
+
+/**
+ * A Slack user picked in a form (assignee, peer). Only a Slack user id is accepted: it is used in
+ * `<@…>` mentions, where anything else could be markup.
+ */
+export const slackUserId = (required: string) =>
+  z.string({ error: required }).regex(SLACK_USER_ID, 'Choose a person from the list.');
+
+/** The value of an option that stands for "nothing chosen" ("(no team)", "the service is slow"). */
+export const NO_CHOICE = 'none';
+
+/** A choice in a select: required, and never {@link NO_CHOICE}. */
+export const choice = (required: string) =>
+  z
+    .string({ error: required })
+    .min(1, required)
+    .refine((v) => v !== NO_CHOICE, required);
+
+/** A minute entry (feedback, reply, discovery): 1 to 512 characters. */
+export const minuteText = (what: string) =>
+  z
+    .string({ error: `Write your ${what}.` })
+    .trim()
+    .min(1, `Write your ${what}.`)
+    .max(LIMITS.minuteText, `At most ${LIMITS.minuteText} characters.`);
 
 export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: Record<string, string> };
 

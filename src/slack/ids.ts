@@ -67,11 +67,3 @@ export const FIELD = {
 export const TASK_CARD_EVENT = 'planning_task';
 /** Block id prefix of a task card's first section: `task|<team>|<channel>|<feature>|<task>`. */
 export const TASK_CARD_BLOCK_PREFIX = 'task|';
-
-/** Metadata event type of every daily digest message; its payload is `{ local_date, channel }`. */
-export const DIGEST_EVENT = 'planning_digest';
-/** Buttons in the daily digest. */
-export const DIGEST_ACTION = {
-  /** Advance a feature; the value is the digest's `AdvanceButtonValue` JSON `{ teamId, channelId, featureId }`. */
-  advanceFeature: 'digest_feature_advance',
-} as const;

@@ -18,8 +18,11 @@ export const BOT_SCOPES = [
   'channels:join', // joining a public channel it posted in without joining, to read it
 ] as const;
 
-/** Bot events the app subscribes to (they need no extra scope). */
-export const BOT_EVENTS = ['app_uninstalled', 'tokens_revoked'] as const;
+/**
+ * Bot events the app subscribes to: the app's own lifecycle (no scope needed), and `user_change`
+ * (users:read) so that a deactivated person's account is closed.
+ */
+export const BOT_EVENTS = ['app_uninstalled', 'tokens_revoked', 'user_change'] as const;
 
 /** Paths the HTTP receiver serves. */
 export const PATHS = {

@@ -72,6 +72,9 @@ describe('Create task from a message', () => {
     expect(metadata.event_type).toBe(TASK_CARD_EVENT);
     const { teamId, channelId, featureId } = h.fixture;
     expect(metadata.event_payload).toEqual({ teamId, channelId, featureId, taskId: tasks[0]!.id });
+    // Remembered, so later changes update it in place.
+    const cards = await h.store.cards.list(TEAM, 'task', tasks[0]!.id);
+    expect(cards.map((c) => c.slackChannelId)).toEqual(['C1']);
     expect(JSON.stringify(card.body.blocks)).toContain('<@U2>');
     const read = await h
       .owner()

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIGEST_EVENT } from '../../src/slack/ids.js';
+import { DIGEST_EVENT_TYPE } from '../../src/digest/index.js';
 import { Harness, TEAM } from './harness.js';
 
 describe('/plan digest', () => {
@@ -75,7 +75,7 @@ describe('/plan digest', () => {
     expect(await replyText('Posted')).toContain('<#C1>');
     const post = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'C1');
     expect(post.body.metadata).toEqual({
-      event_type: DIGEST_EVENT,
+      event_type: DIGEST_EVENT_TYPE,
       event_payload: expect.objectContaining({ channel: 'C1', on_demand: true }),
     });
     expect(JSON.stringify(post.body.blocks)).toContain('Planning: *1*');

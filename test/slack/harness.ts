@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { ViewStateValue } from '@slack/bolt';
 import nock from 'nock';
 import { request } from 'undici';
+import { createClients } from '../../src/clients.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
@@ -36,8 +37,17 @@ export interface FakeUser {
   realName?: string;
   isAdmin?: boolean;
   tz?: string;
+  /** Slack's own facts that decide who may get an account (default: a full member of TEAM). */
+  teamId?: string;
+  /** Enterprise Grid organization of the user. */
+  enterpriseId?: string;
+  guest?: 'multi-channel' | 'single-channel';
+  bot?: boolean;
+  deleted?: boolean;
+  stranger?: boolean;
 }
 
+/** Answers a Web API call: its JSON, or `{ httpStatus }` for an HTTP-level failure. */
 type Responder = (body: Record<string, unknown>) => Record<string, unknown>;
 
 /** Form fields whose values are JSON (blocks, view…), as the WebClient encodes them. */
@@ -87,9 +97,16 @@ export class FakeSlack {
       return ok({
         user: {
           id: user.id,
+          team_id: user.teamId ?? TEAM,
           name: user.name,
           is_admin: Boolean(user.isAdmin),
           is_owner: false,
+          is_restricted: user.guest !== undefined,
+          is_ultra_restricted: user.guest === 'single-channel',
+          is_bot: Boolean(user.bot),
+          deleted: Boolean(user.deleted),
+          ...(user.stranger ? { is_stranger: true } : {}),
+          ...(user.enterpriseId ? { enterprise_user: { enterprise_id: user.enterpriseId } } : {}),
           tz: user.tz ?? 'Europe/Paris',
           profile: { real_name: user.realName ?? user.name, display_name: '' },
         },
@@ -101,7 +118,12 @@ export class FakeSlack {
     this.responders.set(method, responder);
   }
 
-  answer(method: string, body: Record<string, unknown>) {
+  /** The current answer of `method` (to put back after a test replaced it). */
+  responder(method: string): Responder {
+    return this.responders.get(method) ?? (() => ({ ok: true }));
+  }
+
+  answer(method: string, body: Record<string, unknown>): Record<string, unknown> {
     this.calls.push({ method, body });
     return (this.responders.get(method) ?? (() => ({ ok: true })))(body);
   }
@@ -146,6 +168,8 @@ export interface HarnessOptions {
   provisioning?: boolean;
   /** Many workspaces: OAuth install instead of a bot token. */
   oauth?: boolean;
+  /** The planning client's retries (default 0, so failures show at once). */
+  retries?: number;
 }
 
 /** A planning team with its default channel and one feature, made with the owner's token. */
@@ -163,7 +187,11 @@ function mockSlack(slack: FakeSlack) {
   nock(SLACK_ORIGIN)
     .persist()
     .post(/^\/api\/[\w.]+$/)
-    .reply(200, (uri, body) => slack.answer(uri.replace('/api/', ''), parseBody(body)))
+    .reply((uri, body) => {
+      const answer = slack.answer(uri.replace('/api/', ''), parseBody(body));
+      // A responder may answer at the HTTP level (a 500), as Slack does when it fails.
+      return typeof answer.httpStatus === 'number' ? [answer.httpStatus, 'error'] : [200, answer];
+    })
     .post(/^\/respond\//)
     .reply(200, (_uri, body) => {
       slack.answer('respond', parseBody(body));
@@ -230,9 +258,13 @@ export class Harness {
       config,
       store,
       logger,
-      planningUrl: sandbox.url,
+      clients: createClients({
+        planningUrl: sandbox.url,
+        slackApiUrl: config.SLACK_API_URL,
+        logger,
+        planningOptions: { timeoutMs: 1_000, retries: options.retries ?? 0 },
+      }),
       envAdminToken: options.provisioning ? sandbox.ownerToken : undefined,
-      planningOptions: { timeoutMs: 1_000, retries: 0 },
     });
     const { port } = await app.start();
     return new Harness(slack, sandbox, store, app, `http://127.0.0.1:${port}`, fixture, logs, dir);

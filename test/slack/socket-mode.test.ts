@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { createClients } from '../../src/clients.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { closePlanningPools } from '../../src/planning/index.js';
@@ -117,12 +118,17 @@ describe('Socket Mode', () => {
         resolve(socket);
       }),
     );
+    const logger = createLogger({ level: 'error', destination: { write: () => {} } });
     app = createSlackApp({
       config,
       store,
-      logger: createLogger({ level: 'error', destination: { write: () => {} } }),
-      planningUrl: sandbox.url,
-      planningOptions: { timeoutMs: 5_000, retries: 0 },
+      logger,
+      clients: createClients({
+        planningUrl: sandbox.url,
+        slackApiUrl,
+        logger,
+        planningOptions: { timeoutMs: 5_000, retries: 0 },
+      }),
     });
     await app.start();
     const socket = await connected;

@@ -1,7 +1,7 @@
 /** The connect modals: a member pastes their own token; an admin saves the organization token. */
 import type { ModalView } from '@slack/types';
+import { context, input, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
 import { FIELD, VIEW } from '../ids.js';
-import { context, input, modal, section } from './kit.js';
 import { formProblem } from './views.js';
 
 /**
@@ -13,13 +13,11 @@ export function connectModal({
   problem,
 }: {
   admin?: boolean;
-  problem?: string;
+  problem?: Mrkdwn;
 } = {}): ModalView {
   const intro = admin
-    ? 'Paste a token of an organization *owner or admin* service account. The app will use it only to create ' +
-      'a service account for each member on first use.'
-    : 'Paste the token of your service account from the Team Planning Service. It is checked, then stored ' +
-      'encrypted; it is never shown again.';
+    ? md`Paste a token of an organization *owner or admin* service account. The app will use it only to create a service account for each member on first use.`
+    : md`Paste the token of your service account from the Team Planning Service. It is checked, then stored encrypted; it is never shown again.`;
   return modal({
     callbackId: admin ? VIEW.connectAdmin : VIEW.connect,
     title: admin ? 'Connect organization' : 'Connect your account',
@@ -32,7 +30,7 @@ export function connectModal({
         action_id: FIELD.token.action,
         placeholder: { type: 'plain_text', text: 'eyJ…' },
       }),
-      context('Anyone who sees a token can act as its account: paste it only here.'),
+      context(md`Anyone who sees a token can act as its account: paste it only here.`),
       ...(problem ? [formProblem(problem)] : []),
     ],
   });

@@ -2,10 +2,11 @@
  * Private replies of `/plan digest`: the channel's digest settings with the next run in local time,
  * and the outcome of a change or of "now". The digest message itself is composed in src/digest/.
  */
-import { DIGEST_USAGE } from '../../digest/command.js';
+
+import { channelMention, context, joinMd, md, message, section } from '../../blockkit/index.js';
+import { DIGEST_USAGE_LINES } from '../../digest/command.js';
 import { formatLocal } from '../../digest/time.js';
 import type { ChannelLink } from '../../store/index.js';
-import { context, md, message, section } from './kit.js';
 import type { Reply } from './messages.js';
 
 export interface DigestSettingsView {
@@ -22,15 +23,18 @@ export interface DigestSettingsView {
 export function digestSettingsMessage(view: DigestSettingsView): Reply {
   const { link } = view;
   const days = link.weekdaysOnly ? 'on weekdays' : 'every day, weekends included';
+  const channel = channelMention(link.slackChannelId);
   const state = link.digestEnabled
-    ? md`Daily digest in <#${link.slackChannelId}>: *on*, at *${link.digestTime}* (${link.timeZone}) ${days}.`
-    : md`Daily digest in <#${link.slackChannelId}>: *off* (was at ${link.digestTime}, ${link.timeZone}, ${days}).`;
-  const next = link.digestEnabled ? `Next digest: *${formatLocal(view.nextRun, link.timeZone)}*.` : undefined;
-  const last = view.lastPostedDate ? `Last digest: ${view.lastPostedDate}.` : 'No digest posted yet.';
-  const text = [view.changed, state, next].filter(Boolean).join(' ');
-  return message(text, [
-    section([view.changed && `:white_check_mark: ${view.changed}`, state, next].filter(Boolean).join('\n')),
-    context(last, DIGEST_USAGE.split('\n').join(' · ')),
+    ? md`Daily digest in ${channel}: *on*, at *${link.digestTime}* (${link.timeZone}) ${days}.`
+    : md`Daily digest in ${channel}: *off* (was at ${link.digestTime}, ${link.timeZone}, ${days}).`;
+  const next = link.digestEnabled
+    ? md`Next digest: *${formatLocal(view.nextRun, link.timeZone)}*.`
+    : undefined;
+  const last = view.lastPostedDate ? md`Last digest: ${view.lastPostedDate}.` : md`No digest posted yet.`;
+  const changed = view.changed === undefined ? [] : [md`${view.changed}`];
+  return message(joinMd([...changed, state, ...(next ? [next] : [])], ' '), [
+    section(joinMd([...changed.map((c) => md`:white_check_mark: ${c}`), state, ...(next ? [next] : [])])),
+    context(last, joinMd(DIGEST_USAGE_LINES, ' · ')),
   ]);
 }
 
@@ -39,11 +43,12 @@ export function digestNowMessage(
   result: { status: 'posted'; unchanged: boolean } | { status: 'busy' },
   slackChannelId: string,
 ): Reply {
+  const channel = channelMention(slackChannelId);
   const text =
     result.status === 'busy'
-      ? md`A digest is already being posted in <#${slackChannelId}>; it will be there in a moment.`
+      ? md`A digest is already being posted in ${channel}; it will be there in a moment.`
       : result.unchanged
-        ? md`Posted in <#${slackChannelId}>: nothing changed since the last digest.`
-        : md`Posted the digest in <#${slackChannelId}>.`;
+        ? md`Posted in ${channel}: nothing changed since the last digest.`
+        : md`Posted the digest in ${channel}.`;
   return message(text, [section(text)]);
 }

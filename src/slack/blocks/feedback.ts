@@ -1,9 +1,24 @@
 /** Feedback on a task: the form, the DM to the assignee with its Reply button, the reply form and notice. */
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
+import {
+  actions,
+  button,
+  context,
+  inline,
+  input,
+  type Mrkdwn,
+  md,
+  mention,
+  message,
+  modal,
+  option,
+  quote,
+  section,
+  truncate,
+} from '../../blockkit/index.js';
 import { FEEDBACK_ISSUES, type FeedbackIssue, LIMITS } from '../../planning/models.js';
 import { ACTION, FIELD, VIEW } from '../ids.js';
-import { actions, button, context, input, md, message, modal, option, section, truncate } from './kit.js';
 import { TaskCoords } from './task.js';
 import { formProblem } from './views.js';
 
@@ -27,11 +42,17 @@ export interface FeedbackForm {
   taskHeading?: string;
   issue?: FeedbackIssue;
   message?: string;
-  problem?: string;
+  problem?: Mrkdwn;
 }
 
 /** The title of every modal of the feedback flow. */
 export const FEEDBACK_TITLE = 'Give feedback';
+
+/** A feedback or Reply button whose value no longer names a task. */
+export const FEEDBACK_STALE = md`This button no longer points at a task. Use *Give feedback* on the task card instead.`;
+
+/** *Give feedback* used on a message that is not a task card. */
+export const NOT_A_CARD = md`Feedback goes on a *task card* — the message the app posts when a task is created (use *Create task* on a message first). This message is not one. Try \`/plan help\`.`;
 
 export function feedbackModal(form: FeedbackForm): ModalView {
   const options = FEEDBACK_ISSUES.map((issue) => option(ISSUE_LABEL[issue], issue));
@@ -43,7 +64,7 @@ export function feedbackModal(form: FeedbackForm): ModalView {
     close: 'Cancel',
     privateMetadata: JSON.stringify(TaskCoords.parse(form.coords)),
     blocks: [
-      ...(form.taskHeading ? [section(md`On task *${truncate(form.taskHeading, LIMITS.heading)}*`)] : []),
+      ...(form.taskHeading ? [section(md`On task *${inline(form.taskHeading, LIMITS.heading)}*`)] : []),
       input('Issue', FIELD.issue.block, {
         type: 'static_select',
         action_id: FIELD.issue.action,
@@ -57,7 +78,7 @@ export function feedbackModal(form: FeedbackForm): ModalView {
         max_length: LIMITS.minuteText,
         ...(form.message ? { initial_value: truncate(form.message, LIMITS.minuteText) } : {}),
       }),
-      context("The task's assignee gets it in a direct message and can reply."),
+      context(md`The task's assignee gets it in a direct message and can reply.`),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
   });
@@ -73,13 +94,12 @@ export interface FeedbackNotice {
 
 /** The DM to the task's assignee, with a Reply button. */
 export function feedbackDm(n: FeedbackNotice) {
-  const what = n.taskHeading ? md`your task *${truncate(n.taskHeading, LIMITS.heading)}*` : 'your task';
-  const head = `:speech_balloon: <@${n.authorSlackId}> gave feedback on ${what}${
-    n.issue ? ` (${ISSUE_LABEL[n.issue]})` : ''
-  }:`;
-  return message(`New feedback on ${n.taskHeading ?? 'your task'}`, [
-    section(head),
-    section(`>${md`${n.message}`.replace(/\n/g, '\n>')}`),
+  const task = n.taskHeading ? md`your task *${inline(n.taskHeading, LIMITS.heading)}*` : md`your task`;
+  const issue = n.issue ? md` (${ISSUE_LABEL[n.issue]})` : md``;
+  const author = mention(n.authorSlackId);
+  return message(md`${author} gave feedback on ${task}${issue}`, [
+    section(md`:speech_balloon: ${author} gave feedback on ${task}${issue}:`),
+    section(quote(n.message)),
     actions(
       undefined,
       button('Reply', ACTION.replyOpen, { value: JSON.stringify(FeedbackRef.parse(n.ref)) }),
@@ -93,7 +113,7 @@ export function replyModal({
   reply,
 }: {
   ref: FeedbackRef;
-  problem?: string;
+  problem?: Mrkdwn;
   reply?: string;
 }): ModalView {
   return modal({
@@ -110,7 +130,7 @@ export function replyModal({
         max_length: LIMITS.minuteText,
         ...(reply ? { initial_value: truncate(reply, LIMITS.minuteText) } : {}),
       }),
-      context("The feedback's author is told of your reply."),
+      context(md`The feedback's author is told of your reply.`),
       ...(problem ? [formProblem(problem)] : []),
     ],
   });
@@ -126,9 +146,10 @@ export function replyDm({
   reply: string;
   taskHeading?: string;
 }) {
-  const on = taskHeading ? md` on *${truncate(taskHeading, LIMITS.heading)}*` : '';
-  return message('Your feedback got a reply', [
-    section(`:leftwards_arrow_with_hook: <@${replierSlackId}> replied to your feedback${on}:`),
-    section(`>${md`${reply}`.replace(/\n/g, '\n>')}`),
+  const on = taskHeading ? md` on *${inline(taskHeading, LIMITS.heading)}*` : md``;
+  const replier = mention(replierSlackId);
+  return message(md`${replier} replied to your feedback${on}`, [
+    section(md`:leftwards_arrow_with_hook: ${replier} replied to your feedback${on}:`),
+    section(quote(reply)),
   ]);
 }

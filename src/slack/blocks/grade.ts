@@ -1,13 +1,11 @@
 /** The peer-grading form: a peer, a notion, a grade 1–10; anonymous, last grade in 24 h counts. */
 import type { ModalView, PlainTextOption } from '@slack/types';
+import { context, input, type Mrkdwn, md, modal, option, section } from '../../blockkit/index.js';
 import { LIMITS, type Notion } from '../../planning/models.js';
 import { FIELD, VIEW } from '../ids.js';
-import { context, input, modal, option, section } from './kit.js';
 import { formProblem } from './views.js';
 
-export const GRADE_RULES =
-  'Grades of a peer are anonymous: they are not told who graded them. ' +
-  'Only your last grade for a person and notion within 24 hours counts. Choose yourself to grade your own experience.';
+export const GRADE_RULES = md`Grades of a peer are anonymous: they are not told who graded them. Only your last grade for a person and notion within 24 hours counts. Choose yourself to grade your own experience.`;
 
 export function notionOption(notion: Notion): PlainTextOption {
   return option(notion.value ?? notion.id, notion.id);
@@ -21,19 +19,21 @@ export interface GradeForm {
   peer?: string;
   notion?: Notion;
   grade?: string;
-  problem?: string;
+  problem?: Mrkdwn;
 }
+
+export const GRADE_TITLE = 'Grade a peer';
 
 export function gradeModal(form: GradeForm = {}): ModalView {
   const grades = GRADES.map((g) => option(g, g));
   const grade = grades.find((o) => o.value === form.grade);
   return modal({
     callbackId: VIEW.grade,
-    title: 'Grade a peer',
+    title: GRADE_TITLE,
     submit: 'Grade',
     close: 'Cancel',
     blocks: [
-      section('How experienced is your teammate with a notion (a skill)?'),
+      section(md`How experienced is your teammate with a notion (a skill)?`),
       input('Peer', FIELD.peer.block, {
         type: 'users_select',
         action_id: FIELD.peer.action,

@@ -2,41 +2,25 @@
  * `/plan grades`: the person's own experience per notion — their self-grades and the average of
  * their peers' grades. Peer grades are anonymous: averages and counts only, never who or when.
  */
+import { context, md, message, packSections, plural, section } from '../../blockkit/index.js';
 import type { Experience } from '../../planning/models.js';
 import { COMMAND } from '../ids.js';
-import { context, escapeMrkdwn, message, SLACK_LIMITS, section } from './kit.js';
 import type { Reply } from './messages.js';
 
-export const GRADES_PRIVACY =
-  'Peer grades are anonymous: you see their average and how many there are, never who graded you or when.';
+export const GRADES_PRIVACY = md`Peer grades are anonymous: you see their average and how many there are, never who graded you or when.`;
 
 const average = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
-const grades = (count: number) => (count === 1 ? '1 grade' : `${count} grades`);
+const grades = (count: number) => plural(count, 'grade');
 
-function line(experience: Experience): string {
-  const notion = escapeMrkdwn(experience.notion?.value ?? experience.notion?.id ?? experience.id);
+function line(experience: Experience) {
+  const notion = experience.notion?.value ?? experience.notion?.id ?? experience.id;
   const peer = experience.peerEval?.count
-    ? `peers *${average(experience.peerEval.average)}* (${grades(experience.peerEval.count)})`
-    : 'no peer grades yet';
+    ? md`peers *${average(experience.peerEval.average)}* (${grades(experience.peerEval.count)})`
+    : md`no peer grades yet`;
   const self = experience.selfEval?.count
-    ? `you *${average(experience.selfEval.average)}* (${grades(experience.selfEval.count)})`
-    : 'not self-graded';
-  return `• *${notion}* — ${peer} · ${self}`;
-}
-
-/** Lines packed into as few sections as Slack's 3,000-character limit allows. */
-function packLines(lines: string[]): string[] {
-  const texts: string[] = [];
-  let current = '';
-  for (const text of lines) {
-    if (current && current.length + 1 + text.length > SLACK_LIMITS.sectionText) {
-      texts.push(current);
-      current = '';
-    }
-    current = current ? `${current}\n${text}` : text;
-  }
-  if (current) texts.push(current);
-  return texts;
+    ? md`you *${average(experience.selfEval.average)}* (${grades(experience.selfEval.count)})`
+    : md`not self-graded`;
+  return md`• *${notion}* — ${peer} · ${self}`;
 }
 
 /** Pure: the private reply listing every notion the person has been graded on, by name. */
@@ -47,13 +31,13 @@ export function gradesMessage(experiences: readonly Experience[]): Reply {
       (a.notion?.value ?? '').localeCompare(b.notion?.value ?? '', 'en', { sensitivity: 'base' }),
     );
   if (graded.length === 0) {
-    const text = `You have no grades yet. Grade yourself or a peer with \`${COMMAND} grade\` or the *Grade a peer* shortcut.`;
+    const text = md`You have no grades yet. Grade yourself or a peer with \`${COMMAND} grade\` or the *Grade a peer* shortcut.`;
     return message(text, [section(text), context(GRADES_PRIVACY)]);
   }
-  const intro = `*Your experience* — ${graded.length === 1 ? '1 notion' : `${graded.length} notions`}, grades 1–10`;
+  const intro = md`*Your experience* — ${plural(graded.length, 'notion')}, grades 1–10`;
   return message(intro, [
-    section(`:bar_chart: ${intro}`),
-    ...packLines(graded.map(line)).map((text) => section(text)),
+    section(md`:bar_chart: ${intro}`),
+    ...packSections(graded.map(line)),
     context(GRADES_PRIVACY),
   ]);
 }

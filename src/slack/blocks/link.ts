@@ -4,9 +4,19 @@
  */
 import type { ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
+import {
+  capOptions,
+  channelMention,
+  context,
+  input,
+  type Mrkdwn,
+  md,
+  modal,
+  option,
+  section,
+} from '../../blockkit/index.js';
 import type { Channel, Team } from '../../planning/models.js';
 import { FIELD, VIEW } from '../ids.js';
-import { capOptions, context, input, modal, option, section } from './kit.js';
 import { formProblem } from './views.js';
 
 export interface LinkForm {
@@ -20,7 +30,7 @@ export interface LinkForm {
   timeZone: string;
   weekdaysOnly: boolean;
   digestEnabled: boolean;
-  problem?: string;
+  problem?: Mrkdwn;
 }
 
 /** What the link modal carries in its private_metadata. */
@@ -79,6 +89,8 @@ export function teamChannelInputs(form: Pick<LinkForm, 'teams' | 'teamId' | 'cha
   return blocks;
 }
 
+export const LINK_TITLE = 'Link this channel';
+
 export function linkModal(form: LinkForm): ModalView {
   const checks = [
     option('Weekdays only', DIGEST_CHOICES.weekdaysOnly),
@@ -91,15 +103,14 @@ export function linkModal(form: LinkForm): ModalView {
   );
   return modal({
     callbackId: VIEW.link,
-    title: 'Link this channel',
+    title: LINK_TITLE,
     submit: 'Link',
     close: 'Cancel',
     privateMetadata: JSON.stringify(LinkMeta.parse({ ch: form.slackChannelId })),
     blocks: [
-      // A Slack channel id, not user text: it is meant to render as a channel mention.
-      section(`Link <#${form.slackChannelId}> to a planning team and channel.`),
+      section(md`Link ${channelMention(form.slackChannelId)} to a planning team and channel.`),
       ...(form.teams.length === 0
-        ? [formProblem('Your organization has no team yet: create one in the Team Planning Service first.')]
+        ? [formProblem(md`Your organization has no team yet: create one in the Team Planning Service first.`)]
         : []),
       ...teamChannelInputs(form),
       input('Daily digest at', FIELD.digestTime.block, {
@@ -124,7 +135,7 @@ export function linkModal(form: LinkForm): ModalView {
         },
         { optional: true },
       ),
-      context('Commands, shortcuts and the digest in this channel will use this link.'),
+      context(md`Commands, shortcuts and the digest in this channel will use this link.`),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
   });

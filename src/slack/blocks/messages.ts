@@ -3,25 +3,33 @@
  * Every function returns `{ text, blocks }` ready for `respond`/`chat.postEphemeral`.
  */
 import type { KnownBlock } from '@slack/types';
+import {
+  actions,
+  button,
+  context,
+  joinMd,
+  type MessageBody,
+  type Mrkdwn,
+  md,
+  message,
+  section,
+} from '../../blockkit/index.js';
 import { ACTION, COMMAND } from '../ids.js';
-import { actions, button, context, md, message, section } from './kit.js';
 
-export type Reply = ReturnType<typeof message>;
+export type Reply = MessageBody;
 
 /** Why a user cannot act yet. */
 export type ConnectReason = 'missing' | 'invalid';
 
-const CONNECT_TEXT: Record<ConnectReason, string> = {
-  missing: 'You are not connected to the Team Planning Service yet. Connect your account to continue.',
-  invalid:
-    'Your connection to the Team Planning Service stopped working (the token was revoked or expired). ' +
-    'Reconnect to continue.',
+const CONNECT_TEXT: Record<ConnectReason, Mrkdwn> = {
+  missing: md`You are not connected to the Team Planning Service yet. Connect your account to continue.`,
+  invalid: md`Your connection to the Team Planning Service stopped working (the token was revoked or expired). Reconnect to continue.`,
 };
 
 /** The Connect button, shared by messages and modals. */
 export function connectBlocks(reason: ConnectReason): KnownBlock[] {
   return [
-    section(`:link: ${CONNECT_TEXT[reason]}`),
+    section(md`:link: ${CONNECT_TEXT[reason]}`),
     actions(
       undefined,
       button(reason === 'invalid' ? 'Reconnect' : 'Connect', ACTION.connectOpen, { style: 'primary' }),
@@ -33,9 +41,14 @@ export function notConnectedMessage(reason: ConnectReason): Reply {
   return message(CONNECT_TEXT[reason], connectBlocks(reason));
 }
 
-/** A short notice; `text` is trusted mrkdwn (escape user parts with `md`). */
-export function notice(text: string): Reply {
+/** A short notice. */
+export function notice(text: Mrkdwn): Reply {
   return message(text, [section(text)]);
+}
+
+/** A warning: something went wrong, in one sentence. */
+export function warning(text: Mrkdwn): Reply {
+  return message(text, [section(md`:warning: ${text}`)]);
 }
 
 export interface HelpEntry {
@@ -45,16 +58,16 @@ export interface HelpEntry {
 
 /** `/plan help`, optionally preceded by why it is shown (an unknown subcommand). */
 export function helpMessage(entries: HelpEntry[], unknown?: string): Reply {
-  const lines = entries.map((e) => `\`${COMMAND} ${e.usage}\` — ${e.summary}`);
+  const lines = entries.map((e) => md`\`${COMMAND} ${e.usage}\` — ${e.summary}`);
   const intro =
     unknown === undefined
-      ? '*Team Planning* — what you can do:'
+      ? md`*Team Planning* — what you can do:`
       : md`I don't know \`${COMMAND} ${unknown}\`. Here is what I can do:`;
   return message(intro, [
     section(intro),
-    section(lines.join('\n')),
+    section(joinMd(lines)),
     context(
-      'Shortcuts: *Create task* and *Give feedback* on a message (⋯ menu), *Grade a peer* from the ⚡ menu.',
+      md`Shortcuts: *Create task* and *Give feedback* on a message (⋯ menu), *Grade a peer* from the ⚡ menu.`,
     ),
   ]);
 }
@@ -71,11 +84,10 @@ export interface WhoAmI {
 export function whoamiMessage(who: WhoAmI): Reply {
   const how =
     who.origin === 'provisioned' ? 'a service account the app created for you' : 'the token you connected';
-  const text = md`You act as *${who.userName ?? 'an unnamed account'}* in organization *${who.orgName ?? who.orgId}*${
-    who.role ? ` as ${who.role}` : ''
-  }.`;
+  const role = who.role ? md` as ${who.role}` : md``;
+  const text = md`You act as *${who.userName ?? 'an unnamed account'}* in organization *${who.orgName ?? who.orgId}*${role}.`;
   return message(text, [
-    section(`:bust_in_silhouette: ${text}`),
-    context(`Connected with ${how}. Connection: OK.`),
+    section(md`:bust_in_silhouette: ${text}`),
+    context(md`Connected with ${how}. Connection: OK.`),
   ]);
 }

@@ -5,22 +5,25 @@
  */
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
-import { type Channel, LIMITS, type TaskState, type Team } from '../../planning/models.js';
-import { parseCarried } from '../carried.js';
-import { ACTION, FIELD, TASK_CARD_BLOCK_PREFIX, TASK_CARD_EVENT, VIEW } from '../ids.js';
 import {
   actions,
   button,
   context,
+  inline,
   input,
+  type Mrkdwn,
   md,
+  mention,
   message,
   modal,
   option,
   SLACK_LIMITS,
   section,
   truncate,
-} from './kit.js';
+} from '../../blockkit/index.js';
+import { type Channel, LIMITS, type TaskState, type Team } from '../../planning/models.js';
+import { ACTION, FIELD, TASK_CARD_BLOCK_PREFIX, TASK_CARD_EVENT, VIEW } from '../ids.js';
+import { parseCarried } from '../round-trip.js';
 import { teamChannelInputs } from './link.js';
 import { formProblem } from './views.js';
 
@@ -96,8 +99,10 @@ export interface TaskForm {
   /** Kept when the form is shown again after a failure. */
   feature?: { id: string; heading?: string };
   assignee?: string;
-  problem?: string;
+  problem?: Mrkdwn;
 }
+
+export const TASK_TITLE = 'Create task';
 
 export function createTaskModal(form: TaskForm): ModalView {
   const where: KnownBlock[] = form.meta.link
@@ -110,7 +115,7 @@ export function createTaskModal(form: TaskForm): ModalView {
       });
   return modal({
     callbackId: VIEW.createTask,
-    title: 'Create task',
+    title: TASK_TITLE,
     submit: 'Create',
     close: 'Cancel',
     privateMetadata: JSON.stringify(form.meta),
@@ -190,18 +195,12 @@ function cardBlockId(c: TaskCoords): string | undefined {
 /** The task card: heading, feature, state, assignee, and a Give feedback button. */
 export function taskCard(card: TaskCardData) {
   const coords = TaskCoords.parse(card.coords);
-  const blockId = cardBlockId(coords);
-  const facts = [
-    `${STATE_ICON[card.state]} ${card.state}`,
-    card.assigneeSlackId ? `assigned to <@${card.assigneeSlackId}>` : 'unassigned',
-    `created by <@${card.createdBySlackId}>`,
-  ];
-  const body = message(`Task created: ${card.heading}`, [
-    section(md`:memo: *${truncate(card.heading, LIMITS.heading)}*`, blockId ? { block_id: blockId } : {}),
-    context(
-      ...(card.featureHeading ? [md`Feature: ${truncate(card.featureHeading, 150)}`] : []),
-      facts.join(' · '),
-    ),
+  const heading = inline(card.heading, LIMITS.heading);
+  const assignee = card.assigneeSlackId ? md`assigned to ${mention(card.assigneeSlackId)}` : md`unassigned`;
+  const facts = md`${STATE_ICON[card.state]} ${card.state} · ${assignee} · created by ${mention(card.createdBySlackId)}`;
+  const body = message(md`Task created: ${heading}`, [
+    section(md`:memo: *${heading}*`, { blockId: cardBlockId(coords) }),
+    context(...(card.featureHeading ? [md`Feature: ${inline(card.featureHeading, 150)}`] : []), facts),
     actions(undefined, button('Give feedback', ACTION.feedbackOpen, { value: JSON.stringify(coords) })),
   ]);
   return { ...body, metadata: { event_type: TASK_CARD_EVENT, event_payload: coords } };

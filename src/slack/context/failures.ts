@@ -2,6 +2,8 @@
  * What went wrong, told to the user in one short private sentence — details go to the log, never
  * a token. A 401 on the user's own token marks it invalid so the next step is Reconnect.
  */
+
+import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
 import {
   ForbiddenError,
   InvalidArgumentError,
@@ -14,13 +16,19 @@ import {
 } from '../../planning/index.js';
 import { COMMAND } from '../ids.js';
 import { adminTokenFor, type SlackDeps } from './deps.js';
-import { AdminTokenError, type ConnectReason, NotConnectedError, PeerNotConnectedError } from './identity.js';
+import {
+  AdminTokenError,
+  type ConnectReason,
+  NotAMemberError,
+  NotConnectedError,
+  PeerNotConnectedError,
+} from './identity.js';
+import { NOT_A_MEMBER_PHRASE } from './membership.js';
 
-export const UNAVAILABLE =
-  'The planning service is not answering right now; nothing was saved — try again in a minute.';
+export const UNAVAILABLE = md`The planning service is not answering right now; nothing was saved — try again in a minute.`;
 
 /** Either lead the user to (re)connect, or tell them why in a sentence (trusted mrkdwn). */
-export type Explanation = { connect: ConnectReason } | { text: string };
+export type Explanation = { connect: ConnectReason } | { text: Mrkdwn };
 
 export interface FailureContext {
   workspaceId?: string;
@@ -38,14 +46,22 @@ export async function explainFailure(
   if (error instanceof NotConnectedError) return { connect: error.reason };
   if (error instanceof PeerNotConnectedError) {
     return {
-      text: `<@${error.slackUserId}> is not connected to the planning service yet: they need to run \`${COMMAND} connect\` first.`,
+      text: md`${mention(error.slackUserId)} is not connected to the planning service yet: they need to run \`${COMMAND} connect\` first.`,
+    };
+  }
+  if (error instanceof NotAMemberError) {
+    const why = NOT_A_MEMBER_PHRASE[error.reason];
+    return {
+      text: error.acting
+        ? md`Only full members of this workspace get a planning account from the app, and you are ${why}. If your organization gave you a service-account token, connect it with \`${COMMAND} connect\`.`
+        : md`${mention(error.slackUserId)} cannot get a planning account from the app: they are ${why}.`,
     };
   }
   const log = { action: ctx.action, workspaceId: ctx.workspaceId, err: error };
   if (error instanceof AdminTokenError) {
     deps.logger.warn(log, 'organization admin token refused');
     return {
-      text: `The organization connection used to set up accounts stopped working; a workspace admin must run \`${COMMAND} connect admin\` again.`,
+      text: md`The organization connection used to set up accounts stopped working; a workspace admin must run \`${COMMAND} connect admin\` again.`,
     };
   }
   if (error instanceof UnauthorizedError) {
@@ -60,38 +76,40 @@ export async function explainFailure(
     // A provisioned account is renewed on its next use (see identity.ts): nothing for the user to paste.
     if (identity?.origin === 'provisioned' && (await adminTokenFor(deps, ctx.workspaceId))) {
       return {
-        text: 'Your planning connection had expired; it is renewed on your next try. Nothing was saved — please try again.',
+        text: md`Your planning connection had expired; it is renewed on your next try. Nothing was saved — please try again.`,
       };
     }
     return { connect: 'invalid' };
   }
   if (!isPlanningError(error)) {
     deps.logger.error(log, 'unexpected failure');
-    return { text: 'Something went wrong on our side; nothing was saved. Please try again.' };
+    return { text: md`Something went wrong on our side; nothing was saved. Please try again.` };
   }
   deps.logger.warn(log, 'planning call failed');
   if (error instanceof ForbiddenError) {
     return {
-      text: 'The planning service refused: your role does not allow it, or one of its rules forbids it now.',
+      text: md`The planning service refused: your role does not allow it, or one of its rules forbids it now.`,
     };
   }
   if (error instanceof NotFoundError) {
-    return { text: 'That no longer exists in the planning service (it may have been deleted).' };
+    return { text: md`That no longer exists in the planning service (it may have been deleted).` };
   }
   if (error instanceof InvalidArgumentError) {
     return {
-      text: `The planning service refused ${error.field ? `the ${error.field}` : 'a value'}; nothing was saved.`,
+      text: md`The planning service refused ${error.field ? `the ${error.field}` : 'a value'}; nothing was saved.`,
     };
   }
   if (error instanceof PaymentRequiredError) {
-    return { text: "Your organization's plan does not allow this; nothing was saved." };
+    return { text: md`Your organization's plan does not allow this; nothing was saved.` };
   }
   if (error instanceof RateLimitedError) {
-    return { text: "Your organization reached the planning service's daily usage limit; nothing was saved." };
+    return {
+      text: md`Your organization reached the planning service's daily usage limit; nothing was saved.`,
+    };
   }
   if (error instanceof TimeoutError) {
     return {
-      text: 'The planning service did not answer in time. If you were creating something, check whether it exists before trying again.',
+      text: md`The planning service did not answer in time. If you were creating something, check whether it exists before trying again.`,
     };
   }
   return { text: UNAVAILABLE };

@@ -3,10 +3,12 @@
  * workspace has an organization admin token. A Slack user only ever acts with their own account,
  * and only within the workspace the request came from.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
 import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../planning/index.js';
 import type { Identity } from '../../store/index.js';
-import { adminClientFor, planningClient, type SlackDeps } from './deps.js';
+import { adminClientFor, type SlackDeps } from './deps.js';
+import { type Home, type NotAMember, notAMember } from './membership.js';
 
 export type ConnectReason = 'missing' | 'invalid';
 
@@ -25,6 +27,25 @@ export class PeerNotConnectedError extends Error {
     super('that Slack user is not connected');
   }
 }
+
+/**
+ * A Slack user who may not get a provisioned account (a guest, someone from another organization,
+ * a bot, a deactivated user) and has none: `slackUserId` is the acting user or the peer named.
+ */
+export class NotAMemberError extends Error {
+  override name = 'NotAMemberError';
+  constructor(
+    readonly slackUserId: string,
+    readonly reason: NotAMember,
+    readonly acting: boolean,
+  ) {
+    super(`no account is provisioned for this user (${reason})`);
+  }
+}
+
+/** How long a replica waits for another one that is provisioning the same user. */
+const PROVISIONING_WAIT_MS = 15_000;
+const PROVISIONING_POLL_MS = 100;
 
 /** The organization admin token used for provisioning was refused. */
 export class AdminTokenError extends Error {
@@ -61,10 +82,22 @@ export function createIdentities(deps: SlackDeps) {
   /** One provisioning at a time per user in this process; the store key covers other replicas. */
   const inFlight = new Map<string, Promise<Identity | undefined>>();
 
-  async function provision(workspaceId: string, slackUserId: string, slack: WebClient) {
+  async function provision(
+    workspaceId: string,
+    slackUserId: string,
+    slack: WebClient,
+    home: Home,
+    acting: boolean,
+  ) {
     const admin = await adminClientFor(deps, workspaceId);
     if (!admin) return undefined;
     const info = await slack.users.info({ user: slackUserId });
+    const refused = notAMember(info.user, home);
+    if (refused) {
+      // Neither user id is logged: a grader's request must not pair them with the peer.
+      deps.logger.info({ workspaceId, reason: refused }, 'provisioning refused: not a full member');
+      throw new NotAMemberError(slackUserId, refused, acting);
+    }
     const userName = serviceAccountName({ ...info.user?.profile, name: info.user?.name }, slackUserId);
     let account: Awaited<ReturnType<PlanningClient['serviceAccounts']['create']>>;
     try {
@@ -88,22 +121,52 @@ export function createIdentities(deps: SlackDeps) {
     });
   }
 
+  /**
+   * Provisions once across replicas: the store key is taken by one of them; the others wait
+   * (bounded) for its account — a user's first command reaching two replicas (a Slack retry) must
+   * not answer "not connected" on the one that lost — and take over if it gave up.
+   */
+  async function provisionOnce(
+    workspaceId: string,
+    slackUserId: string,
+    slack: WebClient,
+    home: Home,
+    acting: boolean,
+  ): Promise<Identity | undefined> {
+    const key = `provision:${workspaceId}:${slackUserId}`;
+    const until = Date.now() + PROVISIONING_WAIT_MS;
+    for (let waited = false; ; waited = true) {
+      const claim = await store.interactions.begin(key, 60_000);
+      if (claim.state === 'new') {
+        try {
+          return await provision(workspaceId, slackUserId, slack, home, acting);
+        } finally {
+          await store.interactions.abandon(key);
+        }
+      }
+      const identity = await store.identities.get(workspaceId, slackUserId);
+      if (identity || Date.now() > until) return identity;
+      if (!waited) deps.logger.debug({ workspaceId }, "waiting for another replica's provisioning");
+      await sleep(PROVISIONING_POLL_MS);
+    }
+  }
+
   /** The user's valid identity, provisioning one when possible; undefined when none can be had. */
-  async function resolve(workspaceId: string, slackUserId: string, slack: WebClient) {
+  async function resolve(
+    workspaceId: string,
+    slackUserId: string,
+    slack: WebClient,
+    home: Home,
+    acting: boolean,
+  ) {
     const existing = await store.identities.get(workspaceId, slackUserId);
     if (existing) return existing;
     const key = `${workspaceId}:${slackUserId}`;
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = (async () => {
-        const claim = await store.interactions.begin(`provision:${key}`, 60_000);
-        if (claim.state !== 'new') return store.identities.get(workspaceId, slackUserId);
-        try {
-          return await provision(workspaceId, slackUserId, slack);
-        } finally {
-          await store.interactions.abandon(`provision:${key}`);
-        }
-      })().finally(() => inFlight.delete(key));
+      pending = provisionOnce(workspaceId, slackUserId, slack, home, acting).finally(() =>
+        inFlight.delete(key),
+      );
       inFlight.set(key, pending);
     }
     return pending;
@@ -136,17 +199,17 @@ export function createIdentities(deps: SlackDeps) {
   }
 
   return {
-    /** The acting user, with a client for their own account. @throws {NotConnectedError} */
-    async acting(workspaceId: string, slackUserId: string, slack: WebClient): Promise<Acting> {
-      let identity = await resolve(workspaceId, slackUserId, slack);
+    /** The acting user, with a client for their own account. @throws {NotConnectedError} {NotAMemberError} */
+    async acting(workspaceId: string, slackUserId: string, slack: WebClient, home: Home): Promise<Acting> {
+      let identity = await resolve(workspaceId, slackUserId, slack, home, true);
       if (!identity) throw new NotConnectedError('missing');
       if (!identity.valid) identity = await renew(identity);
       if (!identity?.valid) throw new NotConnectedError('invalid');
-      return { workspaceId, slackUserId, identity, planning: planningClient(deps, identity.token) };
+      return { workspaceId, slackUserId, identity, planning: deps.clients.planning(identity.token) };
     },
-    /** Another user's identity (an assignee, a peer). @throws {PeerNotConnectedError} */
-    async other(workspaceId: string, slackUserId: string, slack: WebClient): Promise<Identity> {
-      const identity = await resolve(workspaceId, slackUserId, slack);
+    /** Another user's identity (an assignee, a peer). @throws {PeerNotConnectedError} {NotAMemberError} */
+    async other(workspaceId: string, slackUserId: string, slack: WebClient, home: Home): Promise<Identity> {
+      const identity = await resolve(workspaceId, slackUserId, slack, home, false);
       if (!identity) throw new PeerNotConnectedError(slackUserId);
       return identity;
     },

@@ -5,7 +5,7 @@
  */
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { workspaceIdFor } from '../../store/index.js';
+import { type Identity, workspaceIdFor } from '../../store/index.js';
 import type { Acting, Identities } from './identity.js';
 
 const KEY = 'planning';
@@ -14,8 +14,13 @@ export interface PlanningContext {
   /** Enterprise id for org-wide installs, team id otherwise: the store's tenant key. */
   workspaceId: string;
   slackUserId: string;
-  /** The acting user's identity and client. @throws {NotConnectedError} */
+  /** The acting user's identity and client. @throws {NotConnectedError} {NotAMemberError} */
   acting(): Promise<Acting>;
+  /**
+   * Another user's identity (an assignee, a peer picked in a form), provisioned when possible.
+   * @throws {PeerNotConnectedError} {NotAMemberError}
+   */
+  other(slackUserId: string): Promise<Identity>;
 }
 
 export function planningMiddleware(identities: Identities): Middleware<AnyMiddlewareArgs> {
@@ -23,14 +28,17 @@ export function planningMiddleware(identities: Identities): Middleware<AnyMiddle
     const userId = context.userId;
     if (userId && (context.teamId || context.enterpriseId)) {
       const workspaceId = workspaceIdFor(context);
+      const home = { teamId: context.teamId, enterpriseId: context.enterpriseId };
+      const slack = client as WebClient;
       let resolved: Promise<Acting> | undefined;
       const planning: PlanningContext = {
         workspaceId,
         slackUserId: userId,
         acting: () => {
-          resolved ??= identities.acting(workspaceId, userId, client as WebClient);
+          resolved ??= identities.acting(workspaceId, userId, slack, home);
           return resolved;
         },
+        other: (slackUserId) => identities.other(workspaceId, slackUserId, slack, home),
       };
       context[KEY] = planning;
     }

@@ -1,20 +1,21 @@
 /**
- * The private surfaces a listener answers on: the response_url of a command or action (ephemeral),
- * or the modal the user is looking at. One `Surface` interface, so the failure path is the same
- * everywhere.
+ * The private surfaces a listener answers on: the response_url of a command, shortcut or action
+ * (ephemeral), the user's direct message with the app, or the modal the user is looking at. One
+ * `Surface` interface, so the failure path is the same everywhere.
  */
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { modal } from '../blocks/kit.js';
-import { notConnectedMessage, notice, type Reply } from '../blocks/messages.js';
+import { modal } from '../../blockkit/index.js';
+import { notConnectedMessage, type Reply, warning } from '../blocks/messages.js';
 import { VIEW } from '../ids.js';
 import type { SlackDeps } from './deps.js';
+import { directMessage } from './dm.js';
 import { explainFailure, type FailureContext } from './failures.js';
 import { NotConnectedError } from './identity.js';
 import type { PlanningContext } from './middleware.js';
 
 export interface Surface {
-  /** Shows a message (mrkdwn text and blocks) privately to the user. */
+  /** Shows a message privately to the user. */
   show(reply: Reply): Promise<void>;
 }
 
@@ -25,6 +26,19 @@ export function respondSurface(respond: RespondFn): Surface {
       await respond({ response_type: 'ephemeral', replace_original: false, ...reply });
     },
   };
+}
+
+/** A message in the user's DM with the app: private where a request has no response_url. */
+export function dmSurface(client: WebClient, slackUserId: string): Surface {
+  return { show: (reply) => directMessage(client, slackUserId, reply) };
+}
+
+/** The response_url when the request has one, else the user's DM. */
+export function privateSurface(
+  args: { respond?: RespondFn; client: WebClient },
+  slackUserId: string,
+): Surface {
+  return args.respond ? respondSurface(args.respond) : dmSurface(args.client, slackUserId);
 }
 
 /** Replaces the content of an open modal (by id: its hash changed when we acked with an update). */
@@ -44,9 +58,7 @@ export async function showFailure(deps: SlackDeps, surface: Surface, error: unkn
   const explanation = await explainFailure(deps, error, ctx);
   try {
     await surface.show(
-      'connect' in explanation
-        ? notConnectedMessage(explanation.connect)
-        : notice(`:warning: ${explanation.text}`),
+      'connect' in explanation ? notConnectedMessage(explanation.connect) : warning(explanation.text),
     );
   } catch (showError) {
     deps.logger.error({ action: ctx.action, err: showError }, 'could not tell the user about a failure');

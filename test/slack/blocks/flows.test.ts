@@ -166,8 +166,8 @@ describe('grade modal', () => {
       '9',
       '10',
     ]);
-    expect(GRADE_RULES).toMatch(/24 hours/);
-    expect(GRADE_RULES).toMatch(/anonymous/);
+    expect(GRADE_RULES.text).toMatch(/24 hours/);
+    expect(GRADE_RULES.text).toMatch(/anonymous/);
     expect(json(view.blocks)).toContain('24 hours');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
 import { Experience } from '../../../src/planning/models.js';
 import { GRADES_PRIVACY, gradesMessage } from '../../../src/slack/blocks/grades.js';
-import { SLACK_LIMITS } from '../../../src/slack/blocks/kit.js';
 
 const xp = (notion: string, peer: [number, number] | undefined, self: [number, number] | undefined) =>
   Experience.parse({
@@ -33,7 +33,7 @@ describe('gradesMessage', () => {
       '• *rust* — peers *6.7* (3 grades) · not self-graded',
       '• *TypeScript* — peers *7* (2 grades) · you *6* (1 grade)',
     ]);
-    expect(blocks.at(-1)).toMatchObject({ type: 'context', elements: [{ text: GRADES_PRIVACY }] });
+    expect(blocks.at(-1)).toMatchObject({ type: 'context', elements: [{ text: GRADES_PRIVACY.text }] });
   });
 
   it('never shows single grades, graders or the person id', () => {

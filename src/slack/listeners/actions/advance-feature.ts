@@ -1,36 +1,21 @@
 /** The digest's Advance button: advances the feature as the user who pressed it, and tells only them. */
-import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { z } from 'zod';
-import { md } from '../../blocks/kit.js';
+import { md } from '../../../blockkit/index.js';
+import { AdvanceButtonValue } from '../../../digest/index.js';
 import { notice } from '../../blocks/messages.js';
-import { parseCarried } from '../../carried.js';
-import { afterPendingAcks } from '../../context/ack.js';
 import { planningOf } from '../../context/middleware.js';
 import { respondSurface, showFailure } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
-
-/** The digest's AdvanceButtonValue, checked: it comes back from Slack as text. */
-const AdvanceValue = z.object({
-  teamId: z.string().min(1),
-  channelId: z.string().min(1),
-  featureId: z.string().min(1),
-});
+import { parseCarried } from '../../round-trip.js';
+import { type ActionArgs, actionValue } from '../router.js';
 
 export function advanceFeatureAction(svc: Services) {
-  return async ({
-    ack,
-    action,
-    respond,
-    context,
-  }: SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs) => {
-    await ack();
-    await afterPendingAcks();
+  return async ({ action, respond, context }: ActionArgs) => {
     const surface = respondSurface(respond);
     const planning = planningOf(context);
     try {
-      const target = parseCarried(AdvanceValue, action.value);
+      const target = parseCarried(AdvanceButtonValue, actionValue(action));
       if (!target) {
-        await surface.show(notice('This button is out of date; the next digest has fresh ones.'));
+        await surface.show(notice(md`This button is out of date; the next digest has fresh ones.`));
         return;
       }
       const { planning: service } = await planning.acting();

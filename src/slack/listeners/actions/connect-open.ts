@@ -1,13 +1,13 @@
 /** The Connect button (in a message or a modal): opens the token form. */
-import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { connectModal } from '../../blocks/connect.js';
-import { afterPendingAcks } from '../../context/ack.js';
+import { modalRequest, openModal } from '../../context/modal.js';
+import type { Services } from '../../context/services.js';
+import type { ActionArgs } from '../router.js';
 
-export function connectOpenAction() {
-  return async ({ ack, body, client }: SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs) => {
-    await ack();
-    await afterPendingAcks();
+export function connectOpenAction(svc: Services) {
+  return async (args: ActionArgs) => {
+    const { body, client } = args;
     if (body.view) await client.views.update({ view_id: body.view.id, view: connectModal() });
-    else await client.views.open({ trigger_id: body.trigger_id, view: connectModal() });
+    else await openModal(modalRequest(svc, args, body.trigger_id, 'connect open'), connectModal());
   };
 }

@@ -1,17 +1,17 @@
 /** The Give feedback button of a task card: opens the feedback form for the task it carries. */
-import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { FEEDBACK_STALE } from '../../blocks/feedback.js';
 import { parseCoords } from '../../blocks/task.js';
-import { afterPendingAcks } from '../../context/ack.js';
-import { openFeedbackForm } from '../feedback-form.js';
+import { modalRequest } from '../../context/modal.js';
+import type { Services } from '../../context/services.js';
+import { openFeedbackForm } from '../../flows/feedback.js';
+import { type ActionArgs, actionValue } from '../router.js';
 
-export type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs;
-
-export const STALE = 'This button no longer points at a task. Use *Give feedback* on the task card instead.';
-
-export function feedbackOpenAction() {
-  return async ({ ack, body, action, client, context }: ButtonArgs) => {
-    await ack();
-    await afterPendingAcks();
-    await openFeedbackForm(client, body.trigger_id, context, parseCoords(action.value ?? ''), STALE);
+export function feedbackOpenAction(svc: Services) {
+  return async (args: ActionArgs) => {
+    await openFeedbackForm(
+      modalRequest(svc, args, args.body.trigger_id, 'feedback open'),
+      parseCoords(actionValue(args.action) ?? ''),
+      FEEDBACK_STALE,
+    );
   };
 }

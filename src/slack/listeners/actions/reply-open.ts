@@ -1,18 +1,17 @@
 /** The Reply button of a feedback DM: opens the reply form for the feedback it carries. */
-import { FeedbackRef, replyModal } from '../../blocks/feedback.js';
+import { FEEDBACK_STALE, FeedbackRef, replyModal } from '../../blocks/feedback.js';
 import { noticeView } from '../../blocks/views.js';
-import { parseCarried } from '../../carried.js';
-import { afterPendingAcks } from '../../context/ack.js';
-import { type ButtonArgs, STALE } from './feedback-open.js';
+import { modalRequest, openModal } from '../../context/modal.js';
+import type { Services } from '../../context/services.js';
+import { parseCarried } from '../../round-trip.js';
+import { type ActionArgs, actionValue } from '../router.js';
 
-export function replyOpenAction() {
-  return async ({ ack, body, action, client }: ButtonArgs) => {
-    await ack();
-    await afterPendingAcks();
-    const ref = parseCarried(FeedbackRef, action.value);
-    await client.views.open({
-      trigger_id: body.trigger_id,
-      view: ref ? replyModal({ ref }) : noticeView('Reply to feedback', STALE),
-    });
+export function replyOpenAction(svc: Services) {
+  return async (args: ActionArgs) => {
+    const ref = parseCarried(FeedbackRef, actionValue(args.action));
+    await openModal(
+      modalRequest(svc, args, args.body.trigger_id, 'reply open'),
+      ref ? replyModal({ ref }) : noticeView('Reply to feedback', FEEDBACK_STALE),
+    );
   };
 }

@@ -2,30 +2,21 @@
  * Picking a team in the link or create-task modal: the channel select is refreshed with that
  * team's channels (views.update with the view's hash, so a newer state is never overwritten).
  */
-import type {
-  AllMiddlewareArgs,
-  BlockAction,
-  SlackActionMiddlewareArgs,
-  StaticSelectAction,
-} from '@slack/bolt';
+import { DIGEST_DEFAULTS } from '../../../store/index.js';
 import { DIGEST_CHOICES, LinkMeta, linkModal } from '../../blocks/link.js';
 import { createTaskModal, TaskModalMeta } from '../../blocks/task.js';
-import { parseCarried, parseJson } from '../../carried.js';
-import { afterPendingAcks } from '../../context/ack.js';
 import { planningOf } from '../../context/middleware.js';
 import { showFailure, viewSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
 import { fieldValue, fieldValues, type StateValues, selectOptions } from '../../forms.js';
 import { FIELD, VIEW } from '../../ids.js';
-
-type Args = SlackActionMiddlewareArgs<BlockAction<StaticSelectAction>> & AllMiddlewareArgs;
+import { parseCarried, parseJson } from '../../round-trip.js';
+import { type ActionArgs, actionValue } from '../router.js';
 
 export function teamPickedAction(svc: Services) {
-  return async ({ ack, body, action, client, context }: Args) => {
-    await ack();
-    await afterPendingAcks();
+  return async ({ body, action, client, context }: ActionArgs) => {
     const view = body.view;
-    const teamId = action.selected_option?.value;
+    const teamId = actionValue(action);
     if (!view || !teamId || teamId === 'none') return;
     const planning = planningOf(context);
     const values = view.state.values as StateValues;
@@ -42,8 +33,8 @@ export function teamPickedAction(svc: Services) {
         next = linkModal({
           ...form,
           slackChannelId: parseCarried(LinkMeta, view.private_metadata)?.ch ?? '',
-          digestTime: fieldValue(values, FIELD.digestTime) ?? '09:00',
-          timeZone: fieldValue(values, FIELD.timeZone) ?? 'UTC',
+          digestTime: fieldValue(values, FIELD.digestTime) ?? DIGEST_DEFAULTS.digestTime,
+          timeZone: fieldValue(values, FIELD.timeZone) ?? DIGEST_DEFAULTS.timeZone,
           weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),
           digestEnabled: checks.includes(DIGEST_CHOICES.enabled),
         });

@@ -1,28 +1,20 @@
 /**
- * `/plan …`: acked at once, then routed to its subcommand. Empty input is help; an unknown word
+ * `/plan …`: routed to its subcommand (the router acked it). Empty input is help; an unknown word
  * answers "I don't know" with the help — never silence. Admin-only subcommands are checked against
  * Slack's own is_admin/is_owner. Failures end in a short private sentence or a Connect button.
  */
-import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { md } from '../../../blockkit/index.js';
 import { helpMessage, notice } from '../../blocks/messages.js';
-import { afterPendingAcks } from '../../context/ack.js';
 import { slackUserFacts } from '../../context/admin.js';
 import { planningOf } from '../../context/middleware.js';
 import { respondSurface, showFailure } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
+import type { CommandArgs } from '../router.js';
 import { helpEntries } from './plan/help.js';
 import { subcommands } from './plan/index.js';
 
 export function planCommand(svc: Services) {
-  return async ({
-    ack,
-    command,
-    client,
-    respond,
-    context,
-  }: SlackCommandMiddlewareArgs & AllMiddlewareArgs) => {
-    await ack();
-    await afterPendingAcks();
+  return async ({ command, client, respond, context }: CommandArgs) => {
     const surface = respondSurface(respond);
     const [word = '', ...rest] = command.text.trim().split(/\s+/);
     const name = word.toLowerCase() || 'help';
@@ -34,10 +26,19 @@ export function planCommand(svc: Services) {
     const planning = planningOf(context);
     try {
       if (sub.adminOnly && !(await slackUserFacts(client, command.user_id)).isAdmin) {
-        await surface.show(notice(`Only workspace admins can use \`/plan ${sub.name}\`.`));
+        await surface.show(notice(md`Only workspace admins can use \`/plan ${sub.name}\`.`));
         return;
       }
-      await sub.run({ args: rest.join(' '), command, client, respond, planning, svc, reply: surface.show });
+      await sub.run({
+        args: rest.join(' '),
+        command,
+        client,
+        respond,
+        context,
+        planning,
+        svc,
+        reply: surface.show,
+      });
     } catch (error) {
       await showFailure(svc.deps, surface, error, {
         action: `/plan ${sub.name}`,

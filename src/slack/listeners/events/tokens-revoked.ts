@@ -4,8 +4,9 @@
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { workspaceIdFor } from '../../../store/index.js';
-import { adminClientFor } from '../../context/deps.js';
+
 import type { Services } from '../../context/services.js';
+import { closeProvisioned } from '../../flows/accounts.js';
 
 export function tokensRevokedEvent(svc: Services) {
   return async ({ event, context }: SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs) => {
@@ -19,15 +20,7 @@ export function tokensRevokedEvent(svc: Services) {
     const users = event.tokens.oauth ?? [];
     if (users.length === 0) return;
     const removed = await store.installations.deleteUserTokens(workspaceId, users);
-    const admin = await adminClientFor(svc.deps, workspaceId);
-    for (const identity of removed.filter((i) => i.origin === 'provisioned')) {
-      if (!admin) break;
-      await admin.serviceAccounts
-        .close(identity.serviceAccountId)
-        .catch((err: unknown) =>
-          logger.warn({ workspaceId, err }, 'could not close a provisioned service account'),
-        );
-    }
+    await closeProvisioned(svc, workspaceId, removed);
     logger.info({ workspaceId, users: users.length }, 'user tokens revoked: identities deleted');
   };
 }

@@ -1,8 +1,8 @@
 /** Binds the searchable (external) selects to their option sources. */
-import type { App, SlackOptionsMiddlewareArgs } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { Services } from '../../context/services.js';
 import { FIELD } from '../../ids.js';
-import { router } from '../router.js';
+import { type OptionsArgs, route } from '../router.js';
 import { featureOptions } from './features.js';
 import { notionOptions } from './notions.js';
 import { timeZoneOptions } from './time-zones.js';
@@ -10,8 +10,8 @@ import { timeZoneOptions } from './time-zones.js';
 export function registerOptions(app: App, svc: Services) {
   app.options(
     /.*/,
-    router(
-      ({ options }: SlackOptionsMiddlewareArgs) => ('action_id' in options ? options.action_id : undefined),
+    route<OptionsArgs>(
+      ({ options }) => ('action_id' in options ? options.action_id : undefined),
       {
         [FIELD.feature.action]: featureOptions(svc),
         [FIELD.notion.action]: notionOptions(svc),

@@ -1,10 +1,11 @@
 /** Time-zone options of the link modal: IANA zones known to this runtime, matching what was typed. */
-import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from '@slack/bolt';
-import { capOptions } from '../../blocks/kit.js';
+
+import { capOptions } from '../../../blockkit/index.js';
 import { timeZoneOption } from '../../blocks/link.js';
+import type { OptionsArgs } from '../router.js';
 import { matches } from './search.js';
 
-type Args = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
+type Args = OptionsArgs;
 
 const ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
 

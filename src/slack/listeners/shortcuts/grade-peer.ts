@@ -2,25 +2,21 @@
  * "Grade a peer" (global shortcut): the grading form, opened at once (it needs no data); a user who
  * cannot act yet sees Connect in its place.
  */
-import type { AllMiddlewareArgs, GlobalShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import { gradeModal } from '../../blocks/grade.js';
-import { afterPendingAcks } from '../../context/ack.js';
+import { GRADE_TITLE, gradeModal } from '../../blocks/grade.js';
 import { planningOf } from '../../context/middleware.js';
+import { modalRequest, openModal } from '../../context/modal.js';
 import { connectBeforeForm, viewSurface } from '../../context/reply.js';
+import type { Services } from '../../context/services.js';
+import type { GlobalShortcutArgs } from '../router.js';
 
-export function gradePeerShortcut() {
-  return async ({
-    ack,
-    shortcut,
-    client,
-    context,
-  }: SlackShortcutMiddlewareArgs<GlobalShortcut> & AllMiddlewareArgs) => {
-    await ack();
-    await afterPendingAcks();
-    const opened = await client.views.open({ trigger_id: shortcut.trigger_id, view: gradeModal() });
-    await connectBeforeForm(
-      planningOf(context),
-      viewSurface(client, opened.view?.id as string, 'Grade a peer'),
+export function gradePeerShortcut(svc: Services) {
+  return async (args: GlobalShortcutArgs) => {
+    const opened = await openModal(
+      modalRequest(svc, args, args.shortcut.trigger_id, 'grade peer'),
+      gradeModal(),
     );
+    if (opened) {
+      await connectBeforeForm(planningOf(args.context), viewSurface(args.client, opened.id, GRADE_TITLE));
+    }
   };
 }

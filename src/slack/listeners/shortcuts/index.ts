@@ -1,24 +1,35 @@
-/** Binds the shortcuts declared in the manifest. */
-import type { App, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+/** Binds the shortcuts declared in the manifest, message and global ones in their own tables. */
+import type { App } from '@slack/bolt';
 import type { Services } from '../../context/services.js';
 import { SHORTCUT } from '../../ids.js';
-import { router } from '../router.js';
+import {
+  ackThen,
+  type GlobalShortcutArgs,
+  type Handler,
+  lookup,
+  type MessageShortcutArgs,
+  type ShortcutArgs,
+} from '../router.js';
 import { createTaskShortcut } from './create-task.js';
 import { giveFeedbackShortcut } from './give-feedback.js';
 import { gradePeerShortcut } from './grade-peer.js';
 
 export function registerShortcuts(app: App, svc: Services) {
-  // Keyed by type too: a message shortcut's listener reads the message a global one lacks.
+  const message = lookup<MessageShortcutArgs>({
+    [SHORTCUT.createTask]: createTaskShortcut(svc),
+    [SHORTCUT.giveFeedback]: giveFeedbackShortcut(svc),
+  });
+  const global = lookup<GlobalShortcutArgs>({
+    [SHORTCUT.gradePeer]: gradePeerShortcut(svc),
+  });
   app.shortcut(
     /.*/,
-    router(
-      ({ shortcut }: SlackShortcutMiddlewareArgs) => `${shortcut.type}:${shortcut.callback_id}`,
-      {
-        [`message_action:${SHORTCUT.createTask}`]: createTaskShortcut(svc),
-        [`message_action:${SHORTCUT.giveFeedback}`]: giveFeedbackShortcut(),
-        [`shortcut:${SHORTCUT.gradePeer}`]: gradePeerShortcut(),
-      },
-      async ({ ack }) => ack(),
+    // The shortcut's type picks the table, and so makes the table's narrower argument type hold.
+    ackThen<ShortcutArgs>(
+      ({ shortcut }) =>
+        (shortcut.type === 'message_action' ? message(shortcut.callback_id) : global(shortcut.callback_id)) as
+          | Handler<ShortcutArgs>
+          | undefined,
     ),
   );
 }

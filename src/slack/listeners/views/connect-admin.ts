@@ -2,16 +2,16 @@
  * Connect-admin submission (workspace admins): an organization token whose account is an owner or
  * admin is saved for the workspace, so members get a service account provisioned on first use.
  */
+import { md } from '../../../blockkit/index.js';
 import { orgIdFromToken } from '../../../planning/index.js';
-import { orgName, roleIn } from '../../account.js';
 import { connectModal } from '../../blocks/connect.js';
-import { md } from '../../blocks/kit.js';
-import { noticeView } from '../../blocks/views.js';
 import { slackUserFacts } from '../../context/admin.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
-import { parseToken, readAccount, type TokenForm } from './connect.js';
-import { FormProblem, handleSubmission, type SubmitArgs } from './submission.js';
+import { FormProblem, handleSubmission } from '../../context/submission.js';
+import { parseToken, readAccount, type TokenForm } from '../../flows/connect.js';
+import { orgName, roleIn } from '../../planning-account.js';
+import type { SubmitArgs } from '../router.js';
 
 export function connectAdminSubmission(svc: Services) {
   return (args: SubmitArgs) =>
@@ -25,14 +25,14 @@ export function connectAdminSubmission(svc: Services) {
       run: async ({ token }) => {
         const planning = planningOf(args.context);
         if (!(await slackUserFacts(args.client, planning.slackUserId)).isAdmin) {
-          return noticeView('Connect organization', 'Only workspace admins can connect the organization.');
+          return { text: md`Only workspace admins can connect the organization.` };
         }
         const account = await readAccount(svc, token);
         const orgId = orgIdFromToken(token) as string;
         const role = roleIn(account, orgId);
         if (role !== 'owner' && role !== 'admin') {
           throw new FormProblem(
-            'This account is not an owner or admin of its organization, so it cannot create accounts.',
+            md`This account is not an owner or admin of its organization, so it cannot create accounts.`,
           );
         }
         await svc.deps.store.workspaces.setAdminToken(planning.workspaceId, token, orgId);
@@ -40,10 +40,10 @@ export function connectAdminSubmission(svc: Services) {
           { workspaceId: planning.workspaceId, orgId },
           'organization connected for provisioning',
         );
-        return noticeView(
-          'Connected',
-          md`:white_check_mark: Organization *${orgName(account, orgId)}* connected. Members get a service account on first use.`,
-        );
+        return {
+          title: 'Connected',
+          text: md`:white_check_mark: Organization *${orgName(account, orgId)}* connected. Members get a service account on first use.`,
+        };
       },
     });
 }

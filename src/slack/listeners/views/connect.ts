@@ -1,45 +1,16 @@
 /**
  * Connect submission: a member's pasted token is checked with account.read and stored encrypted
- * as their identity. A token is never echoed, not even back into the form after a refusal.
+ * as their identity.
  */
-import { z } from 'zod';
-import { type Account, orgIdFromToken, UnauthorizedError } from '../../../planning/index.js';
-import { orgName } from '../../account.js';
+import { md } from '../../../blockkit/index.js';
+import { orgIdFromToken } from '../../../planning/index.js';
 import { connectModal } from '../../blocks/connect.js';
-import { md } from '../../blocks/kit.js';
-import { noticeView } from '../../blocks/views.js';
-import { planningClient } from '../../context/deps.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
-import { fieldValue, validateForm } from '../../forms.js';
-import { FIELD } from '../../ids.js';
-import { FormProblem, handleSubmission, type SubmitArgs } from './submission.js';
-
-const TokenForm = z.object({
-  token: z
-    .string({ error: 'Paste a token.' })
-    .trim()
-    .regex(/^[\w-]+\.[\w-]+\.[\w-]*$/, 'That is not a service-account token (three parts separated by dots).')
-    .refine((t) => orgIdFromToken(t) !== undefined, 'This token names no organization.'),
-});
-export type TokenForm = z.infer<typeof TokenForm>;
-
-export const parseToken = (values: Parameters<typeof fieldValue>[0]) =>
-  validateForm(TokenForm, { token: fieldValue(values, FIELD.token) }, values, { token: FIELD.token });
-
-/** The account behind a token; a refused token is a problem of the form, not of the user's identity. */
-export async function readAccount(svc: Services, token: string): Promise<Account> {
-  try {
-    return await planningClient(svc.deps, token).account.read();
-  } catch (error) {
-    if (error instanceof UnauthorizedError) {
-      throw new FormProblem(
-        'The planning service refused this token (revoked, expired or mistyped). Paste it again.',
-      );
-    }
-    throw error;
-  }
-}
+import { handleSubmission } from '../../context/submission.js';
+import { parseToken, readAccount, type TokenForm } from '../../flows/connect.js';
+import { orgName } from '../../planning-account.js';
+import type { SubmitArgs } from '../router.js';
 
 export function connectSubmission(svc: Services) {
   return (args: SubmitArgs) =>
@@ -67,10 +38,10 @@ export function connectSubmission(svc: Services) {
           { workspaceId: planning.workspaceId, serviceAccountId: account.id },
           'user connected',
         );
-        return noticeView(
-          'Connected',
-          md`:white_check_mark: You now act as *${account.userName ?? account.id}* in *${orgName(account, orgId)}*.`,
-        );
+        return {
+          title: 'Connected',
+          text: md`:white_check_mark: You now act as *${account.userName ?? account.id}* in *${orgName(account, orgId)}*.`,
+        };
       },
     });
 }

@@ -1,19 +1,25 @@
 /** Create-task submission: tasks.create (+ tasks.assign), then the task card in the message's thread. */
 import type { ViewOutput } from '@slack/bolt';
 import { z } from 'zod';
+import { joinMd, type Mrkdwn, md, mention } from '../../../blockkit/index.js';
 import { LIMITS } from '../../../planning/index.js';
-import { md } from '../../blocks/kit.js';
-import { createTaskModal, TaskModalMeta, taskCard } from '../../blocks/task.js';
-import { noticeView } from '../../blocks/views.js';
-import { parseJson } from '../../carried.js';
+import { createTaskModal, TASK_TITLE, TaskModalMeta, taskCard } from '../../blocks/task.js';
+import { postCard } from '../../cards/index.js';
 import { explainFailure } from '../../context/failures.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
-import { fieldLabel, fieldValue, type StateValues, selectOptions, validateForm } from '../../forms.js';
+import { handleSubmission } from '../../context/submission.js';
+import {
+  fieldLabel,
+  fieldValue,
+  type StateValues,
+  selectOptions,
+  slackUserId,
+  validateForm,
+} from '../../forms.js';
 import { FIELD } from '../../ids.js';
-import { handleSubmission, type SubmitArgs } from './submission.js';
-
-const TITLE = 'Create task';
+import { parseJson } from '../../round-trip.js';
+import type { SubmitArgs } from '../router.js';
 
 const TaskSubmission = z.object({
   meta: TaskModalMeta,
@@ -27,7 +33,7 @@ const TaskSubmission = z.object({
     .min(1, 'A task needs a heading.')
     .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
   details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-  assignee: z.string().optional(),
+  assignee: slackUserId('Choose an assignee.').optional(),
 });
 type TaskSubmission = z.infer<typeof TaskSubmission>;
 
@@ -54,6 +60,7 @@ function parse(values: StateValues, privateMetadata: string) {
       featureId: FIELD.feature,
       heading: FIELD.heading,
       details: FIELD.details,
+      assignee: FIELD.assignee,
     },
   );
 }
@@ -63,9 +70,7 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
   const planning = planningOf(context);
   const { planning: service } = await planning.acting();
   // The assignee is resolved first: an unknown one must not leave a task behind.
-  const assignee = data.assignee
-    ? await svc.identities.other(planning.workspaceId, data.assignee, client)
-    : undefined;
+  const assignee = data.assignee ? await planning.other(data.assignee) : undefined;
   const task = await service.tasks.create(data.teamId, data.channelId, data.featureId, {
     heading: data.heading,
     ...(data.details ? { details: data.details } : {}),
@@ -78,7 +83,7 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
   };
 
   // From here the task exists: later failures are reported, never turned into "nothing was saved".
-  const notes: string[] = [];
+  const notes: Mrkdwn[] = [];
   let assigned = false;
   if (assignee) {
     try {
@@ -95,16 +100,17 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
         action: 'tasks.assign',
         workspaceId: planning.workspaceId,
       });
-      notes.push(
-        `It could not be assigned to <@${data.assignee}>: ${'text' in why ? why.text : 'their connection failed.'}`,
-      );
+      const reason = 'text' in why ? why.text : md`their connection failed.`;
+      notes.push(md`It could not be assigned to ${mention(assignee.slackUserId)}: ${reason}`);
     }
   }
   try {
-    await client.chat.postMessage({
-      channel: data.meta.channel,
-      thread_ts: data.meta.threadTs,
-      ...taskCard({
+    await postCard(
+      svc.deps,
+      client,
+      { workspaceId: planning.workspaceId, kind: 'task', entityId: task.id },
+      { channel: data.meta.channel, threadTs: data.meta.threadTs },
+      taskCard({
         coords,
         heading: task.heading ?? data.heading,
         featureHeading: data.featureHeading,
@@ -112,21 +118,21 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
         assigneeSlackId: assigned ? data.assignee : undefined,
         createdBySlackId: body.user.id,
       }),
-    });
+    );
   } catch (error) {
     svc.deps.logger.warn({ action: 'create-task card', err: error }, 'could not post the task card');
-    notes.push('Its card could not be posted in the thread (is the app in that channel?).');
+    notes.push(md`Its card could not be posted in the thread (is the app in that channel?).`);
   }
-  return noticeView(
-    TITLE,
-    [md`:white_check_mark: Task *${data.heading}* created.`, ...notes.map((n) => `:warning: ${n}`)].join(
-      '\n',
-    ),
-  );
+  return {
+    text: joinMd([
+      md`:white_check_mark: Task *${data.heading}* created.`,
+      ...notes.map((n) => md`:warning: ${n}`),
+    ]),
+  };
 }
 
 /** The form again, as submitted: the selects keep the options they had (read back from the view). */
-function retry(data: TaskSubmission, problem: string, view: ViewOutput) {
+function retry(data: TaskSubmission, problem: Mrkdwn, view: ViewOutput) {
   const real = (o: { value: string }) => o.value !== 'none';
   return createTaskModal({
     meta: data.meta,
@@ -154,7 +160,7 @@ export function createTaskSubmission(svc: Services) {
   return (args: SubmitArgs) =>
     handleSubmission(svc, args, {
       action: 'create-task',
-      title: TITLE,
+      title: TASK_TITLE,
       working: 'Creating the task…',
       parse,
       run: (data) => run(svc, data, args),

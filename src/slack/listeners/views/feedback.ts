@@ -3,24 +3,18 @@
  * Reply button (best effort once the feedback exists).
  */
 import { z } from 'zod';
-import { FEEDBACK_ISSUES, LIMITS, type PlanningClient } from '../../../planning/index.js';
+import { type Mrkdwn, md, mention } from '../../../blockkit/index.js';
+import { FEEDBACK_ISSUES } from '../../../planning/index.js';
 import { FEEDBACK_TITLE, feedbackDm, feedbackModal } from '../../blocks/feedback.js';
 import { TaskCoords } from '../../blocks/task.js';
-import { noticeView } from '../../blocks/views.js';
-import { parseJson } from '../../carried.js';
-import { directMessage } from '../../context/dm.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
-import { fieldValue, type StateValues, validateForm } from '../../forms.js';
+import { handleSubmission } from '../../context/submission.js';
+import { fieldValue, minuteText, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
-import { handleSubmission, type SubmitArgs } from './submission.js';
-
-export const minuteText = (what: string) =>
-  z
-    .string({ error: `Write your ${what}.` })
-    .trim()
-    .min(1, `Write your ${what}.`)
-    .max(LIMITS.minuteText, `At most ${LIMITS.minuteText} characters.`);
+import { notify } from '../../notify.js';
+import { parseJson } from '../../round-trip.js';
+import type { SubmitArgs } from '../router.js';
 
 const FeedbackForm = z.object({
   coords: TaskCoords,
@@ -28,11 +22,6 @@ const FeedbackForm = z.object({
   message: minuteText('feedback'),
 });
 type FeedbackForm = z.infer<typeof FeedbackForm>;
-
-/** The task's heading and assignee, when the task can still be read. */
-export async function readTask(planning: PlanningClient, c: TaskCoords) {
-  return planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
-}
 
 export function feedbackSubmission(svc: Services) {
   return (args: SubmitArgs) =>
@@ -53,25 +42,25 @@ export function feedbackSubmission(svc: Services) {
         ),
       retry: (data, problem) =>
         feedbackModal({ coords: data.coords, issue: data.issue, message: data.message, problem }),
-      run: async ({ coords, issue, message }) => {
+      run: async ({ coords: c, issue, message }) => {
         const planning = planningOf(args.context);
         const { planning: service } = await planning.acting();
-        const c = coords;
         const feedback = await service.tasks.feedbackCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
           message,
           issue,
         });
         // The feedback exists now: telling the assignee is best effort and reported, never fatal.
-        let told = 'The task has no assignee connected in Slack, so nobody was notified.';
+        let told: Mrkdwn = md`The task has no assignee connected in Slack, so nobody was notified.`;
         try {
-          const task = await readTask(service, c);
+          const task = await service.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
           const assignee = task.assigneeUserId
             ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, task.assigneeUserId)
             : undefined;
           if (assignee && assignee.slackUserId !== planning.slackUserId) {
-            await directMessage(
+            await notify(
               args.client,
-              assignee.slackUserId,
+              { workspaceId: planning.workspaceId, slackUserId: assignee.slackUserId },
+              'feedback',
               feedbackDm({
                 ref: { ...c, feedbackId: feedback.id },
                 authorSlackId: planning.slackUserId,
@@ -80,13 +69,13 @@ export function feedbackSubmission(svc: Services) {
                 message,
               }),
             );
-            told = `<@${assignee.slackUserId}> was told and can reply.`;
+            told = md`${mention(assignee.slackUserId)} was told and can reply.`;
           }
         } catch (error) {
           svc.deps.logger.warn({ action: 'feedback notify', err: error }, 'could not notify the assignee');
-          told = 'The assignee could not be notified.';
+          told = md`The assignee could not be notified.`;
         }
-        return noticeView(FEEDBACK_TITLE, `:white_check_mark: Feedback sent. ${told}`);
+        return { text: md`:white_check_mark: Feedback sent. ${told}` };
       },
     });
 }

@@ -1,8 +1,8 @@
 /** Binds every modal submission to its callback id. */
-import type { App, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { Services } from '../../context/services.js';
 import { VIEW } from '../../ids.js';
-import { router } from '../router.js';
+import { route, type SubmitArgs } from '../router.js';
 import { connectSubmission } from './connect.js';
 import { connectAdminSubmission } from './connect-admin.js';
 import { createTaskSubmission } from './create-task.js';
@@ -14,8 +14,8 @@ import { replySubmission } from './reply.js';
 export function registerViews(app: App, svc: Services) {
   app.view(
     { type: 'view_submission' },
-    router(
-      ({ view }: SlackViewMiddlewareArgs<ViewSubmitAction>) => view.callback_id,
+    route<SubmitArgs>(
+      (args) => args.view.callback_id,
       {
         [VIEW.connect]: connectSubmission(svc),
         [VIEW.connectAdmin]: connectAdminSubmission(svc),

@@ -2,14 +2,13 @@
 
 import type { ViewOutput } from '@slack/bolt';
 import { z } from 'zod';
+import { channelMention, type Mrkdwn, md } from '../../../blockkit/index.js';
 import { DIGEST_TIME_PATTERN, isValidTimeZone } from '../../../digest/time.js';
-import { md } from '../../blocks/kit.js';
-import { DIGEST_CHOICES, LinkMeta, linkModal } from '../../blocks/link.js';
-import { noticeView } from '../../blocks/views.js';
-import { parseCarried } from '../../carried.js';
+import { DIGEST_CHOICES, LINK_TITLE, LinkMeta, linkModal } from '../../blocks/link.js';
 import { slackUserFacts } from '../../context/admin.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
+import { handleSubmission } from '../../context/submission.js';
 import {
   fieldLabel,
   fieldValue,
@@ -19,9 +18,8 @@ import {
   validateForm,
 } from '../../forms.js';
 import { FIELD } from '../../ids.js';
-import { handleSubmission, type SubmitArgs } from './submission.js';
-
-const TITLE = 'Link this channel';
+import { parseCarried } from '../../round-trip.js';
+import type { SubmitArgs } from '../router.js';
 
 const LinkForm = z.object({
   slackChannelId: z.string().min(1),
@@ -72,11 +70,7 @@ function parse(values: StateValues, privateMetadata: string) {
 }
 
 /** The form again with the options it had. */
-export function linkRetry(
-  data: Partial<LinkForm> & { slackChannelId: string },
-  problem: string,
-  view: ViewOutput,
-) {
+function linkRetry(data: LinkForm, problem: Mrkdwn, view: ViewOutput) {
   return linkModal({
     slackChannelId: data.slackChannelId,
     teams: selectOptions(view.blocks, FIELD.team)
@@ -87,10 +81,10 @@ export function linkRetry(
       .filter((o) => o.value !== 'none')
       .map((o) => ({ id: o.value, channelName: o.text, isDefault: false })),
     channelId: data.channelId,
-    digestTime: data.digestTime ?? '09:00',
-    timeZone: data.timeZone ?? 'UTC',
-    weekdaysOnly: data.weekdaysOnly ?? true,
-    digestEnabled: data.digestEnabled ?? true,
+    digestTime: data.digestTime,
+    timeZone: data.timeZone,
+    weekdaysOnly: data.weekdaysOnly,
+    digestEnabled: data.digestEnabled,
     problem,
   });
 }
@@ -99,7 +93,7 @@ export function linkSubmission(svc: Services) {
   return (args: SubmitArgs) =>
     handleSubmission<LinkForm>(svc, args, {
       action: 'link',
-      title: TITLE,
+      title: LINK_TITLE,
       working: 'Saving the link…',
       idempotent: false,
       parse,
@@ -107,7 +101,7 @@ export function linkSubmission(svc: Services) {
       run: async (data) => {
         const planning = planningOf(args.context);
         if (!(await slackUserFacts(args.client, planning.slackUserId)).isAdmin) {
-          return noticeView(TITLE, 'Only workspace admins can link channels.');
+          return { text: md`Only workspace admins can link channels.` };
         }
         await svc.deps.store.links.upsert({
           workspaceId: planning.workspaceId,
@@ -122,11 +116,10 @@ export function linkSubmission(svc: Services) {
         });
         const digest = data.digestEnabled
           ? md`The digest is posted at ${data.digestTime} (${data.timeZone})${data.weekdaysOnly ? ' on weekdays' : ' every day'}.`
-          : 'No daily digest.';
-        return noticeView(
-          TITLE,
-          `:white_check_mark: <#${data.slackChannelId}> is linked to ${md`*${data.teamName ?? data.teamId} › ${data.channelName ?? data.channelId}*`}. ${digest}`,
-        );
+          : md`No daily digest.`;
+        return {
+          text: md`:white_check_mark: ${channelMention(data.slackChannelId)} is linked to *${data.teamName ?? data.teamId} › ${data.channelName ?? data.channelId}*. ${digest}`,
+        };
       },
     });
 }

@@ -1,15 +1,15 @@
 /** Reply submission (the assignee, from the feedback DM): tasks.feedbackReply, then a DM to the author. */
 import { z } from 'zod';
+import { type Mrkdwn, md, mention } from '../../../blockkit/index.js';
 import { FeedbackRef, replyDm, replyModal } from '../../blocks/feedback.js';
-import { noticeView } from '../../blocks/views.js';
-import { parseJson } from '../../carried.js';
-import { directMessage } from '../../context/dm.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
-import { fieldValue, type StateValues, validateForm } from '../../forms.js';
+import { handleSubmission } from '../../context/submission.js';
+import { fieldValue, minuteText, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
-import { minuteText, readTask } from './feedback.js';
-import { handleSubmission, type SubmitArgs } from './submission.js';
+import { notify } from '../../notify.js';
+import { parseJson } from '../../round-trip.js';
+import type { SubmitArgs } from '../router.js';
 
 const ReplyForm = z.object({ ref: FeedbackRef, reply: minuteText('reply') });
 type ReplyForm = z.infer<typeof ReplyForm>;
@@ -37,25 +37,28 @@ export function replySubmission(svc: Services) {
           ref.feedbackId,
           { reply },
         );
-        let told = "The feedback's author is not connected in Slack, so nobody was notified.";
+        let told: Mrkdwn = md`The feedback's author is not connected in Slack, so nobody was notified.`;
         try {
           const author = feedback.authorUserId
             ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, feedback.authorUserId)
             : undefined;
           if (author && author.slackUserId !== planning.slackUserId) {
-            const task = await readTask(service, ref).catch(() => undefined);
-            await directMessage(
+            const task = await service.tasks
+              .read(ref.teamId, ref.channelId, ref.featureId, ref.taskId)
+              .catch(() => undefined);
+            await notify(
               args.client,
-              author.slackUserId,
+              { workspaceId: planning.workspaceId, slackUserId: author.slackUserId },
+              'reply',
               replyDm({ replierSlackId: planning.slackUserId, reply, taskHeading: task?.heading }),
             );
-            told = `<@${author.slackUserId}> was told.`;
+            told = md`${mention(author.slackUserId)} was told.`;
           }
         } catch (error) {
           svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');
-          told = "The feedback's author could not be notified.";
+          told = md`The feedback's author could not be notified.`;
         }
-        return noticeView('Reply to feedback', `:white_check_mark: Reply recorded. ${told}`);
+        return { text: md`:white_check_mark: Reply recorded. ${told}` };
       },
     });
 }

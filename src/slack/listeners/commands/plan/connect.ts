@@ -1,6 +1,8 @@
+import { md } from '../../../../blockkit/index.js';
 import { connectModal } from '../../../blocks/connect.js';
 import { notice } from '../../../blocks/messages.js';
 import { slackUserFacts } from '../../../context/admin.js';
+import { modalRequest, openModal } from '../../../context/modal.js';
 import type { Subcommand } from './subcommand.js';
 
 /**
@@ -11,21 +13,21 @@ export const connect: Subcommand = {
   name: 'connect',
   usage: 'connect [admin]',
   summary: 'connect your planning account (admins: `connect admin` sets up accounts for everyone)',
-  async run({ args, command, client, reply }) {
-    if (args === '') {
-      await client.views.open({ trigger_id: command.trigger_id, view: connectModal() });
-      return;
-    }
-    if (args.toLowerCase() !== 'admin') {
+  async run(ctx) {
+    const { args, command, client, reply } = ctx;
+    const admin = args.toLowerCase() === 'admin';
+    if (args !== '' && !admin) {
       await reply(
-        notice('Say `/plan connect` for your own account, or `/plan connect admin` for the organization.'),
+        notice(
+          md`Say \`/plan connect\` for your own account, or \`/plan connect admin\` for the organization.`,
+        ),
       );
       return;
     }
-    if (!(await slackUserFacts(client, command.user_id)).isAdmin) {
-      await reply(notice('Only workspace admins can connect the organization.'));
+    if (admin && !(await slackUserFacts(client, command.user_id)).isAdmin) {
+      await reply(notice(md`Only workspace admins can connect the organization.`));
       return;
     }
-    await client.views.open({ trigger_id: command.trigger_id, view: connectModal({ admin: true }) });
+    await openModal(modalRequest(ctx.svc, ctx, command.trigger_id, '/plan connect'), connectModal({ admin }));
   },
 };

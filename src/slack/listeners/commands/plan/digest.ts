@@ -1,13 +1,9 @@
-import { planningAccessFor } from '../../../../digest/access.js';
-import { parseDigestCommand } from '../../../../digest/command.js';
-import { postDigestNow } from '../../../../digest/now.js';
-import { createDigestWebClient } from '../../../../digest/slack.js';
-import { nextRun } from '../../../../digest/time.js';
+import { md } from '../../../../blockkit/index.js';
+import { nextRun, parseDigestCommand, postDigestNow } from '../../../../digest/index.js';
 import type { ChannelLink, ChannelLinkPatch } from '../../../../store/index.js';
 import { digestNowMessage, digestSettingsMessage } from '../../../blocks/digest.js';
 import { notice } from '../../../blocks/messages.js';
 import { slackUserFacts } from '../../../context/admin.js';
-import { environmentAdminToken } from '../../../context/deps.js';
 import type { Subcommand, SubcommandContext } from './subcommand.js';
 
 /**
@@ -22,34 +18,29 @@ export const digest: Subcommand = {
   async run(ctx) {
     const { command, planning, svc, reply } = ctx;
     const action = parseDigestCommand(ctx.args);
-    if (action.kind === 'error') return reply(notice(`${action.message}\n${action.usage}`));
+    if (action.kind === 'error') return reply(notice(md`${action.message}\n${action.usage}`));
     if (action.kind === 'help') return reply(notice(action.usage));
 
     const store = svc.deps.store;
     const link = await store.links.get(planning.workspaceId, command.channel_id);
     if (!link)
-      return reply(notice('This channel is not linked yet: an admin can link it with `/plan link`.'));
+      return reply(notice(md`This channel is not linked yet: an admin can link it with \`/plan link\`.`));
 
     if (action.kind === 'show') return reply(await settingsReply(ctx, link));
     if (action.kind === 'now') {
-      const access = await planningAccessFor({
-        store,
-        baseUrl: svc.deps.planningUrl,
-        adminToken: environmentAdminToken(svc.deps),
-        clientOptions: svc.deps.planningOptions,
-      })(link);
+      const access = await svc.digestAccess(link);
       if (!access)
-        return reply(notice('No planning account can read this channel: connect one with `/plan connect`.'));
-      // The digest's own client (no blind resend of a post); the app's client if it has no token.
-      const slack = ctx.client.token
-        ? createDigestWebClient(ctx.client.token, { slackApiUrl: svc.deps.config.SLACK_API_URL })
-        : ctx.client;
+        return reply(
+          notice(md`No planning account can read this channel: connect one with \`/plan connect\`.`),
+        );
+      // The factory's client (no blind resend of a post); the app's client if it has no token.
+      const slack = ctx.client.token ? svc.deps.clients.slack(ctx.client.token) : ctx.client;
       const result = await postDigestNow(link, { store, slack, planning: access });
       return reply(digestNowMessage(result, link.slackChannelId));
     }
 
     if (!(await slackUserFacts(ctx.client, command.user_id)).isAdmin) {
-      return reply(notice('Only workspace admins can change the digest settings.'));
+      return reply(notice(md`Only workspace admins can change the digest settings.`));
     }
     const [patch, changed] = changeOf(action);
     const updated = await store.links.update(planning.workspaceId, command.channel_id, patch);

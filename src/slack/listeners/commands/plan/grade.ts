@@ -1,10 +1,12 @@
-import { gradeModal } from '../../../blocks/grade.js';
-import { md } from '../../../blocks/kit.js';
+import { joinMd, md } from '../../../../blockkit/index.js';
+import { GRADE_TITLE, gradeModal } from '../../../blocks/grade.js';
 import { notice } from '../../../blocks/messages.js';
-import { GradeInput, recordGrade } from '../../views/grade.js';
+import { modalRequest, openModal } from '../../../context/modal.js';
+import { connectBeforeForm, viewSurface } from '../../../context/reply.js';
+import { GradeInput, recordGrade } from '../../../flows/grade.js';
 import type { Subcommand } from './subcommand.js';
 
-const USAGE = '`/plan grade @user <notion> <1-10>` — or `/plan grade` alone for the form.';
+const USAGE = md`\`/plan grade @user <notion> <1-10>\` — or \`/plan grade\` alone for the form.`;
 
 /** `@user notion words 7` (mentions arrive escaped as `<@U…|name>`). */
 export function parseGradeArgs(args: string): { peer: string; notion: string; grade: string } | undefined {
@@ -22,14 +24,16 @@ export const grade: Subcommand = {
   name: 'grade',
   usage: 'grade @user <notion> <1-10>',
   summary: "grade a peer's notion, anonymously (or yourself)",
-  async run({ args, command, client, planning, svc, reply }) {
+  async run(ctx) {
+    const { args, command, client, planning, svc, reply } = ctx;
     if (args === '') {
-      await client.views.open({ trigger_id: command.trigger_id, view: gradeModal() });
+      const opened = await openModal(modalRequest(svc, ctx, command.trigger_id, '/plan grade'), gradeModal());
+      if (opened) await connectBeforeForm(planning, viewSurface(client, opened.id, GRADE_TITLE));
       return;
     }
     const parsed = parseGradeArgs(args);
     if (!parsed) {
-      await reply(notice(`I could not read that. ${USAGE}`));
+      await reply(notice(md`I could not read that. ${USAGE}`));
       return;
     }
     const gradeCheck = GradeInput.shape.grade.safeParse(parsed.grade);
@@ -43,15 +47,11 @@ export const grade: Subcommand = {
     const notion = notions.find((n) => (n.value ?? '').toLowerCase() === wanted);
     if (!notion) {
       const close = notions.slice(0, 5).map((n) => md`\`${n.value ?? n.id}\``);
-      await reply(
-        notice(
-          md`There is no notion named “${parsed.notion}”.` +
-            (close.length > 0 ? ` Did you mean ${close.join(', ')}?` : ' Check its spelling.'),
-        ),
-      );
+      const hint = close.length > 0 ? md` Did you mean ${joinMd(close, ', ')}?` : md` Check its spelling.`;
+      await reply(notice(md`There is no notion named “${parsed.notion}”.${hint}`));
       return;
     }
-    const text = await recordGrade(svc, planning, client, {
+    const text = await recordGrade(planning, {
       peer: parsed.peer,
       notionId: notion.id,
       notionName: notion.value,

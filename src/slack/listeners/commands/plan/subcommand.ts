@@ -1,5 +1,5 @@
 /** The shape of a `/plan` subcommand: one file each, listed in ./index.ts (the registry). */
-import type { RespondFn, SlashCommand } from '@slack/bolt';
+import type { Context, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Reply } from '../../../blocks/messages.js';
 import type { PlanningContext } from '../../../context/middleware.js';
@@ -11,6 +11,7 @@ export interface SubcommandContext {
   command: SlashCommand;
   client: WebClient;
   respond: RespondFn;
+  context: Context;
   planning: PlanningContext;
   svc: Services;
   /** Answers privately (ephemeral, through the response_url). */

@@ -1,3 +1,4 @@
+import { channelMention, md } from '../../../../blockkit/index.js';
 import { notice } from '../../../blocks/messages.js';
 import type { Subcommand } from './subcommand.js';
 
@@ -10,7 +11,11 @@ export const unlink: Subcommand = {
   async run({ command, planning, svc, reply }) {
     const removed = await svc.deps.store.links.delete(planning.workspaceId, command.channel_id);
     await reply(
-      notice(removed ? `<#${command.channel_id}> is no longer linked.` : 'This channel is not linked.'),
+      notice(
+        removed
+          ? md`${channelMention(command.channel_id)} is no longer linked.`
+          : md`This channel is not linked.`,
+      ),
     );
   },
 };

@@ -1,5 +1,5 @@
-import { orgName, roleIn } from '../../../account.js';
 import { whoamiMessage } from '../../../blocks/messages.js';
+import { orgName, roleIn } from '../../../planning-account.js';
 import type { Subcommand } from './subcommand.js';
 
 /** `/plan whoami`: the account, organization and role the user acts as — never the token. */

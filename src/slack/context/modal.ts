@@ -1,0 +1,104 @@
+/**
+ * Opening modals. A trigger id lives 3 seconds, so a modal opens at once — the form itself, or a
+ * loading view filled after the service answers. When Slack refuses to open it (the trigger expired
+ * on a slow network, a rate limit), the user is told privately instead of seeing nothing.
+ */
+import type { Context, RespondFn } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { md } from '../../blockkit/index.js';
+import { slackErrorCode } from '../../clients.js';
+import { warning } from '../blocks/messages.js';
+import { loadingView } from '../blocks/views.js';
+import type { SlackDeps } from './deps.js';
+import type { Acting } from './identity.js';
+import { planningOf } from './middleware.js';
+import { privateSurface, type Surface, showFailure, viewSurface } from './reply.js';
+
+/** An open modal: its id and the hash of the view it shows (so a later update never overwrites a newer one). */
+export interface OpenedModal {
+  id: string;
+  hash: string;
+}
+
+export interface ModalRequest {
+  deps: SlackDeps;
+  client: WebClient;
+  triggerId: string;
+  /** Where the user is told when the modal cannot be opened (response_url, or their DM). */
+  fallback: Surface;
+  /** Names the flow in logs. */
+  action: string;
+}
+
+const REFUSED: Record<string, ReturnType<typeof md>> = {
+  expired_trigger_id: md`Slack did not let me open the form in time. Please try again.`,
+  ratelimited: md`Slack is limiting how fast forms open right now. Please try again in a moment.`,
+};
+
+/** Opens `view` at once; undefined (the user told, the refusal logged) when Slack refuses. */
+export async function openModal(req: ModalRequest, view: ModalView): Promise<OpenedModal | undefined> {
+  try {
+    const opened = await req.client.views.open({ trigger_id: req.triggerId, view });
+    const { id, hash } = opened.view ?? {};
+    if (!id || !hash) throw new Error('views.open answered without a view id');
+    return { id, hash };
+  } catch (error) {
+    const code = slackErrorCode(error);
+    req.deps.logger.warn(
+      { action: req.action, slackError: code, err: error },
+      'Slack refused to open a modal',
+    );
+    try {
+      await req.fallback.show(
+        warning((code ? REFUSED[code] : undefined) ?? md`Slack could not open the form. Please try again.`),
+      );
+    } catch (tellError) {
+      req.deps.logger.error(
+        { action: req.action, err: tellError },
+        'could not tell the user about a failure',
+      );
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Most forms: a loading modal at once, then the real view built with the acting user's own client
+ * and put in its place. A failure ends in the modal as one sentence, or as Connect.
+ */
+export async function loadModal(
+  req: ModalRequest & { context: Context; title: string },
+  build: (acting: Acting) => Promise<ModalView>,
+): Promise<void> {
+  const opened = await openModal(req, loadingView(req.title));
+  if (!opened) return;
+  const planning = planningOf(req.context);
+  try {
+    const view = await build(await planning.acting());
+    await req.client.views.update({ view_id: opened.id, hash: opened.hash, view });
+  } catch (error) {
+    await showFailure(req.deps, viewSurface(req.client, opened.id, req.title), error, {
+      action: req.action,
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+  }
+}
+
+/** A {@link ModalRequest} for a request with a trigger id; refusals are told on its response_url, else by DM. */
+export function modalRequest(
+  svc: { deps: SlackDeps },
+  args: { client: WebClient; respond?: RespondFn; context: Context },
+  triggerId: string,
+  action: string,
+): ModalRequest & { context: Context } {
+  return {
+    deps: svc.deps,
+    client: args.client,
+    context: args.context,
+    triggerId,
+    fallback: privateSurface(args, planningOf(args.context).slackUserId),
+    action,
+  };
+}

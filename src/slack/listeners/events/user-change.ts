@@ -1,0 +1,24 @@
+/**
+ * `user_change`: a person deactivated in the workspace loses what the app kept for them — their
+ * provisioned service account is closed and their identity removed (a pasted token is forgotten).
+ * Slack retries events: a second delivery finds nothing left to do.
+ */
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { workspaceIdFor } from '../../../store/index.js';
+import type { Services } from '../../context/services.js';
+import { closeProvisioned } from '../../flows/accounts.js';
+
+export function userChangeEvent(svc: Services) {
+  return async ({ event, context }: SlackEventMiddlewareArgs<'user_change'> & AllMiddlewareArgs) => {
+    if (!event.user.deleted) return;
+    const workspaceId = workspaceIdFor(context);
+    const identity = await svc.deps.store.identities.get(workspaceId, event.user.id);
+    if (!identity) return;
+    const { closed } = await closeProvisioned(svc, workspaceId, [identity]);
+    await svc.deps.store.identities.delete(workspaceId, event.user.id);
+    svc.deps.logger.info(
+      { workspaceId, serviceAccountId: identity.serviceAccountId, closed: closed > 0 },
+      'deactivated Slack user: identity removed',
+    );
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * The live-card mechanism on its own: remembered cards updated in place (and forgotten when their
+ * message is gone), and a press applied once — serialized per entity, refused on a stale card, and
+ * turned into "deleted" when the entity is gone. A fake Slack client records what was sent.
+ */
+import type { WebClient } from '@slack/web-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { md, message, section } from '../../src/blockkit/index.js';
+import { createLogger } from '../../src/logger.js';
+import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
+import { type LiveCard, postCard, pressCard, type Shown, updateCards } from '../../src/slack/cards/index.js';
+import type { Services } from '../../src/slack/context/services.js';
+import type { ActionArgs } from '../../src/slack/listeners/router.js';
+import { createKeyring, openStore, type Store } from '../../src/store/index.js';
+
+interface Thing {
+  id: string;
+  state: string;
+}
+
+class FakeSlack {
+  readonly sent: { method: string; args: Record<string, unknown> }[] = [];
+  readonly gone = new Set<string>();
+  private ts = 0;
+  readonly client = {
+    chat: {
+      postMessage: async (args: Record<string, unknown>) => {
+        this.sent.push({ method: 'postMessage', args });
+        return { ok: true, ts: `${++this.ts}.0`, channel: args.channel };
+      },
+      update: async (args: Record<string, unknown>) => {
+        this.sent.push({ method: 'update', args });
+        if (this.gone.has(String(args.ts))) {
+          throw Object.assign(new Error('An API error occurred: message_not_found'), {
+            code: 'slack_webapi_platform_error',
+            data: { ok: false, error: 'message_not_found' },
+          });
+        }
+        return { ok: true };
+      },
+    },
+  } as unknown as WebClient;
+  updates = () => this.sent.filter((s) => s.method === 'update');
+}
+
+let store: Store;
+let slack: FakeSlack;
+let svc: Services;
+let things: Map<string, Thing>;
+const ref = { workspaceId: 'T1', kind: 'task' as const, entityId: 'x1' };
+const logs: string[] = [];
+
+beforeEach(async () => {
+  store = await openStore({
+    sqliteFile: ':memory:',
+    keyring: createKeyring({ current: Buffer.alloc(32, 3).toString('base64') }),
+  });
+  slack = new FakeSlack();
+  const logger = createLogger({ level: 'debug', destination: { write: (l: string) => logs.push(l) } });
+  svc = { deps: { store, logger } } as unknown as Services;
+  things = new Map([['x1', { id: 'x1', state: 'idle' }]]);
+});
+afterEach(() => store.close());
+
+const card: LiveCard<Thing> = {
+  ref,
+  noun: 'thing',
+  read: async () => {
+    const found = things.get('x1');
+    if (!found)
+      throw new NotFoundError('gone', { operation: 'tasks.read', method: 'GET', path: '/x', status: 404 });
+    return { ...found };
+  },
+  render: (t) => message(md`Thing is ${t.state}`, [section(md`Thing is ${t.state}`)]),
+  shown: (t) => ({ state: t.state }),
+  describe: (before, after) => md`it is now *${after.state ?? '?'}* (was *${before.state ?? '?'}*)`,
+};
+
+/** A button press as the router hands it over, answering on a recorded response_url. */
+function pressArgs() {
+  const said: Record<string, unknown>[] = [];
+  const args = {
+    client: slack.client,
+    respond: async (m: Record<string, unknown>) => void said.push(m),
+    context: {
+      planning: { workspaceId: 'T1', slackUserId: 'U1', acting: async () => ({}), other: async () => ({}) },
+    },
+  } as unknown as ActionArgs;
+  return { args, said, text: () => said.map((m) => String(m.text)).join('\n') };
+}
+
+const advance = (shown: Shown, to: string) => ({
+  shown,
+  apply: async (t: Thing) => {
+    things.set(t.id, { ...t, state: to });
+    return { said: md`Now ${to}.` };
+  },
+});
+
+describe('remembered cards', () => {
+  it('are updated in place after a change, and forgotten when their message is gone', async () => {
+    await postCard(
+      svc.deps,
+      slack.client,
+      ref,
+      { channel: 'C1', threadTs: '9.9' },
+      card.render(things.get('x1')!),
+    );
+    await postCard(svc.deps, slack.client, ref, { channel: 'C2' }, card.render(things.get('x1')!));
+    expect(slack.sent[0]?.args).toMatchObject({ channel: 'C1', thread_ts: '9.9' });
+    expect(await store.cards.list('T1', 'task', 'x1')).toHaveLength(2);
+
+    slack.gone.add('2.0');
+    expect(await updateCards(svc.deps, slack.client, ref, card.render({ id: 'x1', state: 'done' }))).toBe(1);
+    expect(slack.updates().map((u) => [u.args.channel, u.args.ts, u.args.text])).toEqual([
+      ['C1', '1.0', 'Thing is done'],
+      ['C2', '2.0', 'Thing is done'],
+    ]);
+    expect((await store.cards.list('T1', 'task', 'x1')).map((c) => c.messageTs)).toEqual(['1.0']);
+  });
+});
+
+describe('a press on a live card', () => {
+  beforeEach(async () => {
+    await postCard(svc.deps, slack.client, ref, { channel: 'C1' }, card.render(things.get('x1')!));
+  });
+
+  it('applies the change once and updates every card', async () => {
+    const p = pressArgs();
+    await pressCard(svc, p.args, card, advance({ state: 'idle' }, 'started'));
+    expect(things.get('x1')?.state).toBe('started');
+    expect(slack.updates().map((u) => u.args.text)).toEqual(['Thing is started']);
+    expect(p.text()).toContain('Now started.');
+  });
+
+  it('a second press made on the same card (a double click) refreshes it and applies nothing', async () => {
+    await pressCard(svc, pressArgs().args, card, advance({ state: 'idle' }, 'started'));
+    const second = pressArgs();
+    await pressCard(svc, second.args, card, advance({ state: 'idle' }, 'started twice'));
+    expect(things.get('x1')?.state).toBe('started');
+    expect(second.text()).toContain('out of date: it is now *started* (was *idle*)');
+  });
+
+  it('two presses at the same moment: one applies, the other is told', async () => {
+    let release: () => void = () => {};
+    const slow = {
+      shown: { state: 'idle' },
+      apply: async (t: Thing) => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        things.set(t.id, { ...t, state: 'started' });
+        return {};
+      },
+    };
+    const first = pressArgs();
+    const second = pressArgs();
+    const running = pressCard(svc, first.args, card, slow);
+    // The first holds the entity's lock while it applies.
+    await expect
+      .poll(async () => {
+        const keys = await store.db.selectFrom('processed_interactions').select('key').execute();
+        return keys.some((k) => k.key.startsWith('card-press:'));
+      })
+      .toBe(true);
+    await pressCard(svc, second.args, card, advance({ state: 'idle' }, 'twice'));
+    release();
+    await running;
+    expect(second.text()).toContain('Someone is changing this thing right now');
+    expect(things.get('x1')?.state).toBe('started');
+  });
+
+  it('the entity deleted elsewhere: its cards say so in one line and are forgotten', async () => {
+    things.delete('x1');
+    const p = pressArgs();
+    await pressCard(svc, p.args, card, advance({ state: 'idle' }, 'started'));
+    expect(slack.updates().map((u) => u.args.text)).toEqual([':wastebasket: This thing was deleted.']);
+    expect(await store.cards.list('T1', 'task', 'x1')).toEqual([]);
+    expect(p.text()).toContain('no longer exists');
+  });
+
+  it('a refusal is told in one sentence and the card stays as it was', async () => {
+    const p = pressArgs();
+    await pressCard(svc, p.args, card, {
+      shown: { state: 'idle' },
+      apply: async () => {
+        throw new ForbiddenError('not-allowed', {
+          operation: 'tasks.update',
+          method: 'POST',
+          path: '/x',
+          status: 403,
+        });
+      },
+    });
+    expect(slack.updates()).toEqual([]);
+    expect(p.text()).toContain('The planning service refused');
+    // The lock is released: the next press goes through.
+    await pressCard(svc, pressArgs().args, card, advance({ state: 'idle' }, 'started'));
+    expect(things.get('x1')?.state).toBe('started');
+  });
+
+  it('an ephemeral copy that was pressed is replaced through its response_url', async () => {
+    const p = pressArgs();
+    await pressCard(svc, p.args, card, {
+      ...advance({ state: 'idle' }, 'started'),
+      pressedMessage: (after) => message(md`list: ${after?.state ?? 'gone'}`, []),
+    });
+    expect(p.said[0]).toMatchObject({ replace_original: true, text: 'list: started' });
+  });
+});

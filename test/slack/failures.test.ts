@@ -1,0 +1,207 @@
+/**
+ * What the user is told when something fails around a form: the store, Slack itself, a slow
+ * service behind a searchable select — and that user text never reaches Slack as markup.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FAILED_OPTION, SLOW_OPTION } from '../../src/slack/context/options.js';
+import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { choice, external, Harness, text, user } from './harness.js';
+
+const HOSTILE = '<!channel> ping <@U2> <https://evil.test|click>';
+
+/** Opens the create-task form on a message and returns the filled view's id. */
+async function openForm(h: Harness, messageText = 'Fix the login') {
+  await h.interact({
+    type: 'message_action',
+    callback_id: SHORTCUT.createTask,
+    channel: { id: 'C1', name: 'general' },
+    message: { type: 'message', user: 'U9', ts: '1700000000.000100', text: messageText },
+    message_ts: '1700000000.000100',
+    action_ts: '1',
+  });
+  const filled = await h.slack.waitFor(
+    'views.update',
+    (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+  );
+  return filled.body.view_id as string;
+}
+
+const fill = (h: Harness, heading: string) =>
+  [
+    [FIELD.feature, external(h.fixture.featureId, 'Login page')],
+    [FIELD.heading, text(heading)],
+  ] as Parameters<Harness['submit']>[1];
+
+async function tasks(h: Harness) {
+  const { teamId, channelId, featureId } = h.fixture;
+  return (await h.owner().tasks.list(teamId, channelId, featureId)).tasks;
+}
+
+describe('failures around a form', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start();
+    await h.connect('U1', 'member');
+    await h.link();
+  });
+  afterEach(() => h.close());
+
+  it('a store failure gives the form back with what was typed and one sentence; nothing is created', async () => {
+    const viewId = await openForm(h);
+    const begin = h.store.interactions.begin;
+    h.store.interactions.begin = async () => {
+      throw new Error('SQLITE_READONLY: attempt to write a readonly database');
+    };
+    await h.submit(viewId, fill(h, 'My typed heading'));
+    const back = await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes('storage problem'),
+    );
+    const view = JSON.stringify(back.body.view);
+    expect(view).toContain('"initial_value":"My typed heading"');
+    expect(view).toContain(`"callback_id":"${VIEW.createTask}"`);
+    expect(h.sandbox.requests.count('taskCreate')).toBe(0);
+    expect(h.logs.join('')).not.toContain(h.sandbox.memberToken);
+
+    h.store.interactions.begin = begin;
+    await h.submit(viewId, fill(h, 'My typed heading'), { hash: `${viewId}-again` });
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('created'));
+    expect(await tasks(h)).toHaveLength(1);
+  });
+
+  it('Slack failing after the task exists: told so by DM, and pressing Create again makes no second task', async () => {
+    const viewId = await openForm(h);
+    const update = h.slack.responder('views.update');
+    h.slack.on('views.update', () => ({ httpStatus: 500 }));
+    await h.submit(viewId, fill(h, 'Only once'));
+    const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU1');
+    expect(String(dm.body.text)).toContain('Task *Only once* created');
+    // Four attempts (the WebClient's retries): the outcome is still the task, not "nothing was saved".
+    expect(h.slack.called('views.update').filter((c) => c.body.view_id === viewId).length).toBeGreaterThan(1);
+    expect(JSON.stringify(h.slack.calls)).not.toContain('nothing was saved');
+
+    h.slack.on('views.update', update);
+    await h.submit(viewId, fill(h, 'Only once'), { hash: `${viewId}-again` });
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes('created'),
+    );
+    expect(await tasks(h)).toHaveLength(1);
+    expect(h.sandbox.requests.count('taskCreate')).toBe(1);
+  });
+
+  it.each([
+    ['expired_trigger_id', 'did not let me open the form in time'],
+    ['ratelimited', 'limiting how fast forms open'],
+  ])('views.open refused with %s: the user is told on the command’s response_url', async (error, said) => {
+    h.slack.on('views.open', () => ({ ok: false, error }));
+    await h.command('connect');
+    const reply = await h.slack.waitFor('respond');
+    expect(JSON.stringify(reply.body)).toContain(said);
+    expect(reply.body.response_type).toBe('ephemeral');
+    expect(h.logs.join('')).toContain(error);
+  });
+
+  it('views.open refused for a global shortcut (no response_url): the user is told by DM', async () => {
+    h.slack.on('views.open', () => ({ ok: false, error: 'expired_trigger_id' }));
+    await h.interact({
+      type: 'shortcut',
+      callback_id: SHORTCUT.gradePeer,
+      action_ts: '1',
+      response_url: undefined,
+    });
+    const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU1');
+    expect(String(dm.body.text)).toContain('did not let me open the form in time');
+  });
+
+  it('a searchable select answers in time with one option saying the service is slow', async () => {
+    h.sandbox.inject({ operationId: 'notions.search', delayMs: 4_000 });
+    const res = await h.interact({
+      type: 'block_suggestion',
+      action_id: FIELD.notion.action,
+      block_id: FIELD.notion.block,
+      value: 'arch',
+      view: { id: 'V9', callback_id: VIEW.grade, private_metadata: '' },
+    });
+    expect(res.json()).toEqual({ options: [SLOW_OPTION] });
+  });
+
+  it('a failing service gets one attempt and one option saying so', async () => {
+    // Even where the client would retry a read, a select has no time for it.
+    await h.close();
+    h = await Harness.start({ retries: 2 });
+    await h.connect('U1', 'member');
+    h.sandbox.inject({ operationId: 'notions.search', status: 503, times: 3 });
+    const res = await h.interact({
+      type: 'block_suggestion',
+      action_id: FIELD.notion.action,
+      block_id: FIELD.notion.block,
+      value: '',
+      view: { id: 'V9', callback_id: VIEW.grade, private_metadata: '' },
+    });
+    expect(res.json()).toEqual({ options: [FAILED_OPTION] });
+    expect(h.sandbox.requests.count('notions.search')).toBe(1);
+  });
+});
+
+describe('user text never reaches Slack as markup', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start();
+    await h.connect('U1', 'member');
+    await h.connect('U2', 'admin');
+    await h.link();
+  });
+  afterEach(() => h.close());
+
+  it('the task card escapes the heading in its notification text and its blocks', async () => {
+    const viewId = await openForm(h);
+    await h.submit(viewId, [...fill(h, HOSTILE), [FIELD.assignee, user('U2')]]);
+    const card = await h.slack.waitFor('chat.postMessage');
+    const escaped = '&lt;!channel&gt; ping &lt;@U2&gt; &lt;https://evil.test|click&gt;';
+    expect(card.body.text).toBe(`Task created: ${escaped}`);
+    const blocks = JSON.stringify(card.body.blocks);
+    expect(blocks).toContain(escaped);
+    expect(blocks).not.toContain('<!channel>');
+    expect(blocks).toContain('assigned to <@U2>');
+  });
+
+  it('the feedback DM escapes the heading and the message', async () => {
+    const viewId = await openForm(h);
+    await h.submit(viewId, [...fill(h, HOSTILE), [FIELD.assignee, user('U2')]]);
+    const card = await h.slack.waitFor('chat.postMessage');
+    const coords = (card.body.metadata as { event_payload: Record<string, string> }).event_payload;
+    await h.interact({
+      type: 'block_actions',
+      actions: [
+        { type: 'button', action_id: 'feedback_open', value: JSON.stringify(coords), action_ts: '1' },
+      ],
+      container: { type: 'message' },
+      channel: { id: 'C1' },
+    });
+    await h.slack.waitFor('views.open', (b) => JSON.stringify(b.view).includes(VIEW.feedback));
+    const formId = `V${h.slack.called('views.open').length}`;
+    await h.submit(formId, [
+      [FIELD.issue, choice('value', 'Value')],
+      [FIELD.message, text('<!here> look')],
+    ]);
+    const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU2');
+    expect(String(dm.body.text)).not.toContain('<!channel>');
+    expect(String(dm.body.text)).toContain('&lt;!channel&gt;');
+    expect(JSON.stringify(dm.body.blocks)).toContain('&lt;!here&gt; look');
+    expect(JSON.stringify(dm.body.blocks)).not.toContain('<!here>');
+  });
+
+  it.each(['<!channel>', 'not-a-user', 'U2> <!here'])(
+    'refuses %j as an assignee on its field, creating nothing',
+    async (forged) => {
+      const viewId = await openForm(h);
+      const res = await h.submit(viewId, [...fill(h, 'Forged'), [FIELD.assignee, user(forged)]]);
+      expect(res.json()).toEqual({
+        response_action: 'errors',
+        errors: { [FIELD.assignee.block]: 'Choose a person from the list.' },
+      });
+      expect(h.sandbox.requests.count('taskCreate')).toBe(0);
+    },
+  );
+});
