@@ -33,6 +33,8 @@ export const ACTION = {
   replyOpen: 'reply_open',
   /** Picking a team refreshes the channel select (link and create-task modals). */
   teamPicked: 'team_picked',
+  /** Opens the admin modal (the Home tab's admin section renders it; /plan admin opens the same). */
+  adminOpen: 'admin_open',
 } as const;
 
 /** One input of a form: the block that holds it and the element's action id. */
