@@ -18,10 +18,16 @@ function stateOf(values: StateValues, field: Field): { blockId: string; value?: 
   return { blockId, value: values[blockId]?.[field.action] };
 }
 
-/** The single value of a field: text, selected option, user or time; undefined when empty. */
+/** The single value of a field: text, selected option, user, conversation or time; undefined when empty. */
 export function fieldValue(values: StateValues, field: Field): string | undefined {
   const v = stateOf(values, field).value;
-  const raw = v?.value ?? v?.selected_option?.value ?? v?.selected_user ?? v?.selected_time ?? undefined;
+  const raw =
+    v?.value ??
+    v?.selected_option?.value ??
+    v?.selected_user ??
+    v?.selected_conversation ??
+    v?.selected_time ??
+    undefined;
   return raw === null || raw === undefined || raw === '' ? undefined : raw;
 }
 

@@ -21,6 +21,8 @@ export const NOTIFICATION_KINDS = [
   'peerGrades',
   /** A feature I authored advanced. */
   'featureAdvanced',
+  /** An admin shared an invitation to join the organization with me. */
+  'invitation',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

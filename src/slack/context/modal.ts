@@ -38,10 +38,29 @@ const REFUSED: Record<string, ReturnType<typeof md>> = {
 
 /** Opens `view` at once; undefined (the user told, the refusal logged) when Slack refuses. */
 export async function openModal(req: ModalRequest, view: ModalView): Promise<OpenedModal | undefined> {
+  return showModal(req, view, 'open');
+}
+
+/**
+ * Pushes `view` over the modal the user is in (a button inside it gave the trigger id), with the
+ * same refusal handling; Slack keeps at most three views in a stack.
+ */
+export async function pushModal(req: ModalRequest, view: ModalView): Promise<OpenedModal | undefined> {
+  return showModal(req, view, 'push');
+}
+
+async function showModal(
+  req: ModalRequest,
+  view: ModalView,
+  how: 'open' | 'push',
+): Promise<OpenedModal | undefined> {
   try {
-    const opened = await req.client.views.open({ trigger_id: req.triggerId, view });
+    const opened =
+      how === 'push'
+        ? await req.client.views.push({ trigger_id: req.triggerId, view })
+        : await req.client.views.open({ trigger_id: req.triggerId, view });
     const { id, hash } = opened.view ?? {};
-    if (!id || !hash) throw new Error('views.open answered without a view id');
+    if (!id || !hash) throw new Error(`views.${how} answered without a view id`);
     return { id, hash };
   } catch (error) {
     const code = slackErrorCode(error);
@@ -64,14 +83,16 @@ export async function openModal(req: ModalRequest, view: ModalView): Promise<Ope
 }
 
 /**
- * Most forms: a loading modal at once, then the real view built with the acting user's own client
- * and put in its place. A failure ends in the modal as one sentence, or as Connect.
+ * Most forms: a loading modal at once (opened, or pushed over the current one with `push`), then
+ * the real view built with the acting user's own client and put in its place. A failure ends in
+ * the modal as one sentence, or as Connect.
  */
 export async function loadModal(
-  req: ModalRequest & { context: Context; title: string },
+  req: ModalRequest & { context: Context; title: string; push?: boolean },
   build: (acting: Acting) => Promise<ModalView>,
 ): Promise<void> {
-  const opened = await openModal(req, loadingView(req.title));
+  const loading = loadingView(req.title);
+  const opened = req.push ? await pushModal(req, loading) : await openModal(req, loading);
   if (!opened) return;
   const planning = planningOf(req.context);
   try {

@@ -2,8 +2,16 @@
 import type { App } from '@slack/bolt';
 import { DIGEST_ACTIONS } from '../../../digest/index.js';
 import type { Services } from '../../context/services.js';
-import { ACTION } from '../../ids.js';
+import { FORM_ACTION_IDS } from '../../flows/admin/forms.js';
+import { OPERATIONS } from '../../flows/admin/operations.js';
+import { ACTION, ADMIN_ACTION, FIELD } from '../../ids.js';
 import { type ActionArgs, ackThenRoute } from '../router.js';
+import { adminCheckoutAction } from './admin-checkout.js';
+import { adminFormAction } from './admin-form.js';
+import { adminGoAction, adminSectionAction } from './admin-navigate.js';
+import { adminOpenAction } from './admin-open.js';
+import { adminOperationAction } from './admin-operation.js';
+import { adminSearchAction } from './admin-search.js';
 import { advanceFeatureAction } from './advance-feature.js';
 import { connectOpenAction } from './connect-open.js';
 import { feedbackOpenAction } from './feedback-open.js';
@@ -11,6 +19,9 @@ import { replyOpenAction } from './reply-open.js';
 import { teamPickedAction } from './team-picked.js';
 
 export function registerActions(app: App, svc: Services) {
+  const adminGo = adminGoAction(svc);
+  const adminForm = adminFormAction(svc);
+  const adminOperation = adminOperationAction(svc);
   app.action(
     /.*/,
     ackThenRoute<ActionArgs>((args) => args.action.action_id, {
@@ -20,6 +31,17 @@ export function registerActions(app: App, svc: Services) {
       [ACTION.teamPicked]: teamPickedAction(svc),
       // The digest composes this button; the app answers it.
       [DIGEST_ACTIONS.advanceFeature]: advanceFeatureAction(svc),
+      // The admin modal (/plan admin, the Home tab's admin button).
+      [ACTION.adminOpen]: adminOpenAction(svc),
+      [ADMIN_ACTION.section]: adminSectionAction(svc),
+      [ADMIN_ACTION.pagePrevious]: adminGo,
+      [ADMIN_ACTION.pageNext]: adminGo,
+      [ADMIN_ACTION.open]: adminGo,
+      [ADMIN_ACTION.back]: adminGo,
+      [FIELD.search.action]: adminSearchAction(svc),
+      [ADMIN_ACTION.checkout]: adminCheckoutAction(svc),
+      ...Object.fromEntries(FORM_ACTION_IDS.map((id) => [id, adminForm])),
+      ...Object.fromEntries(Object.keys(OPERATIONS).map((id) => [id, adminOperation])),
     }),
   );
 }

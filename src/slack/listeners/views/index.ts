@@ -3,6 +3,12 @@ import type { App } from '@slack/bolt';
 import type { Services } from '../../context/services.js';
 import { VIEW } from '../../ids.js';
 import { route, type SubmitArgs } from '../router.js';
+import { adminInvitationSubmission } from './admin-invitation.js';
+import { adminLinkPickSubmission } from './admin-link-pick.js';
+import { adminNameSubmission } from './admin-name.js';
+import { adminPersonSubmission } from './admin-person.js';
+import { adminSectionSubmission } from './admin-section.js';
+import { adminShareSubmission } from './admin-share.js';
 import { connectSubmission } from './connect.js';
 import { connectAdminSubmission } from './connect-admin.js';
 import { createTaskSubmission } from './create-task.js';
@@ -24,6 +30,12 @@ export function registerViews(app: App, svc: Services) {
         [VIEW.feedback]: feedbackSubmission(svc),
         [VIEW.reply]: replySubmission(svc),
         [VIEW.grade]: gradeSubmission(svc),
+        [VIEW.adminSection]: adminSectionSubmission(svc),
+        [VIEW.adminInvitation]: adminInvitationSubmission(svc),
+        [VIEW.adminShare]: adminShareSubmission(svc),
+        [VIEW.adminName]: adminNameSubmission(svc),
+        [VIEW.adminPerson]: adminPersonSubmission(svc),
+        [VIEW.adminLinkPick]: adminLinkPickSubmission(svc),
         // Loading and result modals (VIEW.info) have no submit button: anything that still arrives is acked.
       },
       async ({ ack }) => ack(),

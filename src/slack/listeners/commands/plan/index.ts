@@ -2,6 +2,7 @@
  * The `/plan` subcommands, in the order help lists them. Adding one is a file in this folder and a
  * line here.
  */
+import { admin } from './admin.js';
 import { connect } from './connect.js';
 import { digest } from './digest.js';
 import { disconnect } from './disconnect.js';
@@ -26,4 +27,5 @@ subcommands.push(
   link,
   unlink,
   digest,
+  admin,
 );

@@ -1,0 +1,284 @@
+/**
+ * The admin forms, pushed over a section view: an invitation (new or edited), sharing one, a name
+ * (teams, channels, notions, accounts), a Slack person (members, a person's teams), and a Slack
+ * channel to link. Each carries what it is for and the view it came from, refreshed after it.
+ */
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { z } from 'zod';
+import { context, input, type Mrkdwn, md, modal, option, section } from '../../../blockkit/index.js';
+import { ASSIGNABLE_ROLES, type Invitation, LIMITS, type Team } from '../../../planning/index.js';
+import { FIELD, VIEW } from '../../ids.js';
+import { parseCarried } from '../../round-trip.js';
+import { teamOption } from '../link.js';
+import { formProblem } from '../views.js';
+import { AdminPlace, FormRequest } from './common.js';
+
+/** A form's private_metadata: what it is for, and the section view (id and place) it came from. */
+export const FormMeta = FormRequest.extend({ v: z.string().optional(), at: AdminPlace.optional() });
+export type FormMeta = z.infer<typeof FormMeta>;
+export const formMetaOf = (text: string | undefined) => parseCarried(FormMeta, text);
+
+const meta = (m: FormMeta) => JSON.stringify(m);
+const problemBlocks = (problem?: Mrkdwn): KnownBlock[] => (problem ? [formProblem(problem)] : []);
+
+const roleOption = (role: string) => option(role === 'admin' ? 'Admin' : 'Member', role);
+
+export interface InvitationFormData {
+  meta: FormMeta;
+  teams: Team[];
+  /** The invitation being edited. */
+  invitation?: Invitation;
+  /** What was typed, when the form comes back after a failure. */
+  typed?: { teamId?: string; name?: string; role?: string; days?: number; uses?: number };
+  problem?: Mrkdwn;
+}
+
+export function invitationForm({
+  meta: m,
+  teams,
+  invitation,
+  typed,
+  problem,
+}: InvitationFormData): ModalView {
+  const teamOptions: PlainTextOption[] = teams.slice(0, 100).map(teamOption);
+  const teamId = typed?.teamId ?? invitation?.teamId;
+  const team = teamOptions.find((o) => o.value === teamId);
+  const name = typed?.name ?? invitation?.inviteName;
+  const role = typed?.role ?? invitation?.inviteOrgRole ?? 'member';
+  const uses = typed?.uses ?? invitation?.inviteUsesMax ?? 0;
+  const days = typed?.days ?? (invitation ? undefined : 7);
+  const editing = Boolean(invitation);
+  return modal({
+    callbackId: VIEW.adminInvitation,
+    title: editing ? 'Edit invitation' : 'New invitation',
+    submit: editing ? 'Save' : 'Create',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      input('Team', FIELD.inviteTeam.block, {
+        type: 'static_select',
+        action_id: FIELD.inviteTeam.action,
+        placeholder: { type: 'plain_text', text: 'The team people join' },
+        options: teamOptions.length > 0 ? teamOptions : [option('(no team)', 'none')],
+        ...(team ? { initial_option: team } : {}),
+      }),
+      input('Name', FIELD.inviteName.block, {
+        type: 'plain_text_input',
+        action_id: FIELD.inviteName.action,
+        min_length: LIMITS.inviteName.min,
+        max_length: LIMITS.inviteName.max,
+        placeholder: { type: 'plain_text', text: 'e.g. Spring interns' },
+        ...(name ? { initial_value: name } : {}),
+      }),
+      input('Role', FIELD.inviteRole.block, {
+        type: 'static_select',
+        action_id: FIELD.inviteRole.action,
+        options: ASSIGNABLE_ROLES.map(roleOption),
+        initial_option: roleOption(role),
+      }),
+      input(
+        editing ? 'Expires in (days from now)' : 'Expires in (days)',
+        FIELD.inviteDays.block,
+        {
+          type: 'number_input',
+          action_id: FIELD.inviteDays.action,
+          is_decimal_allowed: false,
+          min_value: String(LIMITS.inviteExpireDays.min),
+          max_value: String(LIMITS.inviteExpireDays.max),
+          ...(days !== undefined ? { initial_value: String(days) } : {}),
+        },
+        editing
+          ? {
+              optional: true,
+              hint: `${LIMITS.inviteExpireDays.min}–${LIMITS.inviteExpireDays.max} days; leave empty to keep the current expiry.`,
+            }
+          : { hint: `${LIMITS.inviteExpireDays.min}–${LIMITS.inviteExpireDays.max} days.` },
+      ),
+      input(
+        'Uses',
+        FIELD.inviteUses.block,
+        {
+          type: 'number_input',
+          action_id: FIELD.inviteUses.action,
+          is_decimal_allowed: false,
+          min_value: String(LIMITS.inviteUsesMax.min),
+          max_value: String(LIMITS.inviteUsesMax.max),
+          initial_value: String(uses),
+        },
+        { hint: `How many people may join with it, up to ${LIMITS.inviteUsesMax.max}; 0 = unlimited.` },
+      ),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+export function shareForm(m: FormMeta, problem?: Mrkdwn): ModalView {
+  return modal({
+    callbackId: VIEW.adminShare,
+    title: 'Share invitation',
+    submit: 'Share',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      section(
+        md`Share the link of *${m.n || 'this invitation'}* in a channel or with one person. Each reader sees its expiry in their own time zone.`,
+      ),
+      input(
+        'In a channel',
+        FIELD.shareChannel.block,
+        {
+          type: 'conversations_select',
+          action_id: FIELD.shareChannel.action,
+          filter: { include: ['public', 'private'], exclude_bot_users: true },
+        },
+        { optional: true },
+      ),
+      input(
+        'Or with a person',
+        FIELD.sharePerson.block,
+        { type: 'users_select', action_id: FIELD.sharePerson.action },
+        { optional: true },
+      ),
+      context(md`For a private channel, invite the app to it first.`),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+/** What a name form asks for, by form. */
+export const NAME_FORMS = {
+  renameAccount: {
+    title: 'Rename account',
+    label: 'Name',
+    min: LIMITS.userName.min,
+    max: LIMITS.userName.max,
+  },
+  newTeam: { title: 'New team', label: 'Team name', min: LIMITS.teamName.min, max: LIMITS.teamName.max },
+  renameTeam: {
+    title: 'Rename team',
+    label: 'Team name',
+    min: LIMITS.teamName.min,
+    max: LIMITS.teamName.max,
+  },
+  newChannel: {
+    title: 'New channel',
+    label: 'Channel name',
+    min: LIMITS.channelName.min,
+    max: LIMITS.channelName.max,
+  },
+  renameChannel: {
+    title: 'Rename channel',
+    label: 'Channel name',
+    min: LIMITS.channelName.min,
+    max: LIMITS.channelName.max,
+  },
+  newNotion: { title: 'New notion', label: 'Notion', min: 1, max: LIMITS.notion },
+  renameNotion: { title: 'Rename notion', label: 'Notion', min: 1, max: LIMITS.notion },
+} as const;
+export type NameFormKind = keyof typeof NAME_FORMS;
+export const isNameForm = (kind: string): kind is NameFormKind => kind in NAME_FORMS;
+
+export function nameForm(
+  m: FormMeta & { f: NameFormKind },
+  typed?: { name?: string; description?: string },
+  problem?: Mrkdwn,
+): ModalView {
+  const spec = NAME_FORMS[m.f];
+  const initial = typed?.name ?? (m.f.startsWith('rename') ? m.n : undefined);
+  const channel = m.f === 'newChannel' || m.f === 'renameChannel';
+  return modal({
+    callbackId: VIEW.adminName,
+    title: spec.title,
+    submit: m.f.startsWith('new') ? 'Create' : 'Save',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      ...(m.f === 'newChannel' && m.n ? [section(md`A new channel in *${m.n}*.`)] : []),
+      input(spec.label, FIELD.name.block, {
+        type: 'plain_text_input',
+        action_id: FIELD.name.action,
+        min_length: spec.min,
+        max_length: spec.max,
+        ...(initial ? { initial_value: initial } : {}),
+      }),
+      ...(channel
+        ? [
+            input(
+              'Description',
+              FIELD.description.block,
+              {
+                type: 'plain_text_input',
+                action_id: FIELD.description.action,
+                max_length: LIMITS.channelDesc,
+                ...(typed?.description ? { initial_value: typed.description } : {}),
+              },
+              { optional: true },
+            ),
+          ]
+        : []),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+/** What a person form does, by form. */
+export const PERSON_FORMS = {
+  teamAdd: { title: 'Add to team', label: 'Person to add', submit: 'Add' },
+  teamRemove: { title: 'Remove from team', label: 'Person to remove', submit: 'Remove' },
+  channelAdd: { title: 'Add to channel', label: 'Person to add', submit: 'Add' },
+  personTeams: { title: "A person's teams", label: 'Person', submit: 'Show' },
+} as const;
+export type PersonFormKind = keyof typeof PERSON_FORMS;
+export const isPersonForm = (kind: string): kind is PersonFormKind => kind in PERSON_FORMS;
+
+export function personForm(
+  m: FormMeta & { f: PersonFormKind },
+  picked?: string,
+  problem?: Mrkdwn,
+): ModalView {
+  const spec = PERSON_FORMS[m.f];
+  const where =
+    m.f === 'teamAdd' || m.f === 'teamRemove'
+      ? md`Team *${m.n || m.t || ''}*.`
+      : m.f === 'channelAdd'
+        ? md`Channel *${m.n || m.c || ''}*; they join its team too if they are not in it.`
+        : md`Every team the person is in.`;
+  return modal({
+    callbackId: VIEW.adminPerson,
+    title: spec.title,
+    submit: spec.submit,
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      section(where),
+      input(spec.label, FIELD.person.block, {
+        type: 'users_select',
+        action_id: FIELD.person.action,
+        ...(picked ? { initial_user: picked } : {}),
+      }),
+      context(
+        md`People get a planning account the first time the app acts for them, when the workspace allows it.`,
+      ),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+export function linkPickForm(m: FormMeta, problem?: Mrkdwn): ModalView {
+  return modal({
+    callbackId: VIEW.adminLinkPick,
+    title: 'Link a Slack channel',
+    submit: 'Next',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      input('Slack channel', FIELD.slackChannel.block, {
+        type: 'conversations_select',
+        action_id: FIELD.slackChannel.action,
+        filter: { include: ['public', 'private'], exclude_bot_users: true },
+      }),
+      context(md`Next you choose its planning team and channel and its daily digest.`),
+      ...problemBlocks(problem),
+    ],
+  });
+}
