@@ -79,6 +79,12 @@ export class FakeSlack {
       this.views.set(id, body.view as Record<string, unknown>);
       return ok({ view: { id, hash: `${id}-h0` } });
     });
+    // A pushed view gets its own id, like an opened one.
+    this.on('views.push', (body) => {
+      const id = `V${++this.viewCount}`;
+      this.views.set(id, body.view as Record<string, unknown>);
+      return ok({ view: { id, hash: `${id}-h0` } });
+    });
     this.on('views.update', (body) => {
       const id = String(body.view_id);
       this.views.set(id, body.view as Record<string, unknown>);

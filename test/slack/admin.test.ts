@@ -1,0 +1,225 @@
+/**
+ * The admin modal over signed HTTP against the sandbox: opened by workspace admins only, each
+ * section pushed from the root view, forms submitted, confirmed buttons applied once.
+ */
+import type { ViewStateValue } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatLocal } from '../../src/digest/time.js';
+import { type FormRequest, formActionId } from '../../src/slack/blocks/admin/common.js';
+import { ACTION, ADMIN_ACTION, FIELD, type Field, VIEW } from '../../src/slack/ids.js';
+import { choice, eventually, Harness, submitted, TEAM, text, user } from './harness.js';
+
+const ADMIN = 'U1';
+
+type View = Record<string, unknown> & { callback_id?: string; private_metadata?: string };
+
+const json = (value: unknown) => JSON.stringify(value);
+const number = (value: string): ViewStateValue => ({ type: 'number_input', value });
+const conversation = (id: string): ViewStateValue =>
+  ({ type: 'conversations_select', selected_conversation: id }) as ViewStateValue;
+
+/** The latest views.update of `viewId` whose view matches `match`. */
+async function updated(h: Harness, viewId: string, match: (view: View) => boolean = () => true) {
+  const call = await h.slack.waitFor('views.update', (b) => b.view_id === viewId && match(b.view as View));
+  return call.body.view as View;
+}
+
+/** A button pressed in the modal view `viewId` as it was last sent (same hash unless told). */
+function press(
+  h: Harness,
+  viewId: string,
+  actionId: string,
+  value: string,
+  { as = ADMIN, hash = `${viewId}-shown` }: { as?: string; hash?: string } = {},
+) {
+  const view = h.slack.views.get(viewId);
+  if (!view) throw new Error(`no view ${viewId}`);
+  return h.interact(
+    {
+      type: 'block_actions',
+      container: { type: 'view', view_id: viewId },
+      view: submitted(viewId, view, [], hash),
+      actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
+    },
+    as,
+  );
+}
+
+async function openAdmin(h: Harness, as = ADMIN) {
+  expect((await h.command('admin', as)).status).toBe(200);
+  const open = await h.slack.waitFor('views.open');
+  const rootId = (await h.slack.waitFor('views.update', (b) => (b.view as View).callback_id === VIEW.admin))
+    .body.view_id as string;
+  expect(json(open.body.view)).toContain('Loading');
+  return rootId;
+}
+
+/** Pushes a section from the root view; resolves with the section view's id once it is filled. */
+async function openSection(h: Harness, rootId: string, name: string) {
+  const before = h.slack.called('views.push').length;
+  await press(h, rootId, ADMIN_ACTION.section, name);
+  await eventually(() => h.slack.called('views.push').length > before, 'a pushed section');
+  const pushedId = `V${[...h.slack.views.keys()].length}`;
+  await updated(h, pushedId, (v) => v.callback_id === VIEW.adminSection);
+  return pushedId;
+}
+
+/** Opens a form from a section view; resolves with the form view's id once it is shown. */
+async function openForm(h: Harness, sectionId: string, request: FormRequest, callbackId: string) {
+  const before = h.slack.called('views.push').length;
+  await press(h, sectionId, formActionId(request.f), json(request));
+  await eventually(() => h.slack.called('views.push').length > before, 'a pushed form');
+  const formId = `V${[...h.slack.views.keys()].length}`;
+  await eventually(() => h.slack.views.get(formId)?.callback_id === callbackId, `the ${request.f} form`);
+  return formId;
+}
+
+async function submit(h: Harness, viewId: string, values: [Field, ViewStateValue][], as = ADMIN) {
+  const res = await h.submit(viewId, values, { user: as });
+  expect(res.status).toBe(200);
+  return res.body ? res.json() : {};
+}
+
+describe('Administering from Slack', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start();
+    h.slack.users.set(ADMIN, { id: ADMIN, name: 'boss', isAdmin: true, tz: 'America/New_York' });
+    await h.connect(ADMIN, 'owner');
+  });
+  afterEach(() => h.close());
+
+  it('refuses the modal to a workspace member, from /plan admin and from the Home button', async () => {
+    await h.connect('U2', 'member');
+    await h.command('admin', 'U2');
+    const said = await h.slack.waitFor('respond');
+    expect(json(said.body)).toContain('Only workspace admins can use `/plan admin`');
+
+    await h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'view', view_id: 'VHOME' },
+        actions: [{ type: 'button', action_id: ACTION.adminOpen, block_id: 'b', action_ts: '1' }],
+      },
+      'U2',
+    );
+    await h.slack.waitFor('respond', (b) => json(b).includes('Only workspace admins can administer'));
+    expect(h.slack.called('views.open')).toHaveLength(0);
+  });
+
+  it('opens the same modal from the Home tab button for an admin', async () => {
+    await h.interact({
+      type: 'block_actions',
+      container: { type: 'view', view_id: 'VHOME' },
+      actions: [{ type: 'button', action_id: ACTION.adminOpen, block_id: 'b', action_ts: '1' }],
+    });
+    const root = await h.slack.waitFor('views.update', (b) => (b.view as View).callback_id === VIEW.admin);
+    expect(json(root.body.view)).toContain('as *owner*');
+  });
+
+  it('creates, shares (channel and person), edits and revokes an invitation — the revoke once', async () => {
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'invitations');
+    expect(json(h.slack.views.get(sectionId))).toContain('No invitation on this page');
+
+    // Create: bad input first, answered on its fields without any call.
+    const formId = await openForm(h, sectionId, { f: 'invite' }, VIEW.adminInvitation);
+    const bad = await submit(h, formId, [
+      [FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
+      [FIELD.inviteName, text('ab')],
+      [FIELD.inviteRole, choice('member')],
+      [FIELD.inviteDays, number('31')],
+      [FIELD.inviteUses, number('0')],
+    ]);
+    expect(bad).toMatchObject({ response_action: 'errors' });
+    expect(Object.values(bad.errors as Record<string, string>).join(' ')).toMatch(/At least 3 characters/);
+    expect((bad.errors as Record<string, string>)[FIELD.inviteDays.block]).toMatch(/At most 30 days/);
+    expect((await h.owner().invitations.list()).invitations).toHaveLength(0);
+
+    await submit(h, formId, [
+      [FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
+      [FIELD.inviteName, text('Spring interns')],
+      [FIELD.inviteRole, choice('member')],
+      [FIELD.inviteDays, number('7')],
+      [FIELD.inviteUses, number('0')],
+    ]);
+    await updated(h, formId, (v) => json(v).includes('is created'));
+    const [created] = (await h.owner().invitations.list()).invitations;
+    expect(created).toMatchObject({
+      inviteName: 'Spring interns',
+      teamId: h.fixture.teamId,
+      inviteUsesMax: 0,
+    });
+    // The section it came from shows it, with uses and views.
+    const list = await updated(h, sectionId, (v) => json(v).includes('Spring interns'));
+    expect(json(list)).toContain('0 uses (no limit)');
+    expect(json(list)).toContain('0 views');
+
+    // Share in a channel: the service's own invitation page, the expiry in each reader's zone.
+    const shareId = await openForm(
+      h,
+      sectionId,
+      { f: 'share', id: created!.id, n: 'Spring interns' },
+      VIEW.adminShare,
+    );
+    await submit(h, shareId, [[FIELD.shareChannel, conversation('C7')]]);
+    const post = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'C7');
+    const url = `${h.sandbox.url}/invitations/${created!.id}`;
+    expect(json(post.body.blocks)).toContain(url);
+    expect(json(post.body.blocks)).toMatch(/<!date\^\d+\^/);
+    expect(json(post.body.blocks)).toContain('Core team');
+    // Sharing read nothing through the invitation itself: no view was counted.
+    expect((await h.owner().invitations.list()).invitations[0]!.inviteViews).toBe(0);
+
+    // Share with a person: a DM.
+    h.slack.users.set('U5', { id: 'U5', name: 'newcomer' });
+    const dmShareId = await openForm(
+      h,
+      sectionId,
+      { f: 'share', id: created!.id, n: 'Spring interns' },
+      VIEW.adminShare,
+    );
+    const neither = await submit(h, dmShareId, []);
+    expect(neither).toMatchObject({ response_action: 'errors' });
+    await submit(h, dmShareId, [[FIELD.sharePerson, user('U5')]]);
+    await h.slack.waitFor('conversations.open', (b) => b.users === 'U5');
+    const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU5');
+    expect(json(dm.body.blocks)).toContain(url);
+
+    // Edit: a new name and a use limit.
+    const editId = await openForm(
+      h,
+      sectionId,
+      { f: 'editInvite', id: created!.id, n: 'Spring interns' },
+      VIEW.adminInvitation,
+    );
+    expect(json(h.slack.views.get(editId))).toContain('Spring interns');
+    await submit(h, editId, [
+      [FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
+      [FIELD.inviteName, text('Summer interns')],
+      [FIELD.inviteRole, choice('admin')],
+      [FIELD.inviteUses, number('5')],
+    ]);
+    await updated(h, editId, (v) => json(v).includes('is saved'));
+    const [edited] = (await h.owner().invitations.list()).invitations;
+    expect(edited).toMatchObject({ inviteName: 'Summer interns', inviteOrgRole: 'admin', inviteUsesMax: 5 });
+    expect(edited!.expiresAt).toBe(created!.expiresAt);
+
+    // Revoke, sent three times (Slack's retry, a double click: same view, same hash): applied once.
+    const value = json({ id: created!.id, n: 'Summer interns' });
+    const revokedAnswers = () =>
+      h.slack
+        .called('views.update')
+        .filter((c) => c.body.view_id === sectionId && json(c.body.view).includes('is revoked')).length;
+    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: 'H-revoke' });
+    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: 'H-revoke' });
+    await eventually(() => revokedAnswers() >= 1, 'the revoke answered');
+    // Once done, a late copy shows the same outcome instead of acting (or saying it is gone).
+    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: 'H-revoke' });
+    await eventually(() => revokedAnswers() >= 2, 'the late copy answered');
+    expect((await h.owner().invitations.list()).invitations).toHaveLength(0);
+    const answers = h.slack.called('views.update').filter((c) => c.body.view_id === sectionId);
+    expect(answers.some((c) => json(c.body.view).includes('no longer exists'))).toBe(false);
+    expect(h.sandbox.requests.count('invitationDelete')).toBe(1);
+  });
+});
