@@ -5,9 +5,12 @@
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatLocal } from '../../src/digest/time.js';
+import { createPlanningClient } from '../../src/planning/index.js';
 import { type FormRequest, formActionId } from '../../src/slack/blocks/admin/common.js';
 import { ACTION, ADMIN_ACTION, FIELD, type Field, VIEW } from '../../src/slack/ids.js';
 import { choice, eventually, Harness, submitted, TEAM, text, user } from './harness.js';
+
+const createClient = (baseUrl: string, token: string) => createPlanningClient({ baseUrl, token, retries: 0 });
 
 const ADMIN = 'U1';
 
@@ -221,5 +224,135 @@ describe('Administering from Slack', () => {
     const answers = h.slack.called('views.update').filter((c) => c.body.view_id === sectionId);
     expect(answers.some((c) => json(c.body.view).includes('no longer exists'))).toBe(false);
     expect(h.sandbox.requests.count('invitationDelete')).toBe(1);
+  });
+
+  it('regenerates an account (the person keeps working) and closes one, each confirmed', async () => {
+    h.slack.users.set('U3', { id: 'U3', name: 'member' });
+    await h.connect('U3', 'member');
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'people');
+    const people = json(h.slack.views.get(sectionId));
+    // Each account with the Slack user it belongs to; never a token.
+    expect(people).toContain('<@U3>');
+    expect(people).not.toContain(h.sandbox.memberToken);
+    expect(people).toContain('Regenerate the token?');
+
+    const value = json({ id: h.sandbox.memberId, n: 'member' });
+    await press(h, sectionId, ADMIN_ACTION.regenerate, value, { hash: 'H-regen' });
+    const after = await updated(h, sectionId, (v) => json(v).includes('has a new token'));
+    expect(json(after)).toContain('stored for <@U3>');
+    const stored = await h.store.identities.get(TEAM, 'U3');
+    expect(stored!.token).not.toBe(h.sandbox.memberToken);
+    expect(json(after)).not.toContain(stored!.token);
+    // The old token stopped working; the person's next command works with the stored one.
+    await expect(createClient(h.sandbox.url, h.sandbox.memberToken).account.read()).rejects.toThrow();
+    await h.command('whoami', 'U3');
+    const whoami = await h.slack.waitFor('respond', (b) => json(b).includes('You act as'));
+    expect(json(whoami.body)).toContain('Connection: OK');
+
+    await press(h, sectionId, ADMIN_ACTION.closeAccount, value, { hash: 'H-close' });
+    await updated(h, sectionId, (v) => json(v).includes('is closed'));
+    const closed = await h.owner().serviceAccounts.read(h.sandbox.memberId);
+    expect(closed.closedTime).toBeGreaterThan(0);
+    expect(h.sandbox.requests.count('serviceAccountClose')).toBe(1);
+  });
+
+  it('creates a team, a channel in it and adds a member picked in Slack', async () => {
+    h.slack.users.set('U3', { id: 'U3', name: 'member' });
+    await h.connect('U3', 'member');
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'teams');
+    const newTeam = await openForm(h, sectionId, { f: 'newTeam' }, VIEW.adminName);
+    await submit(h, newTeam, [[FIELD.name, text('Platform')]]);
+    await updated(h, newTeam, (v) => json(v).includes('is created'));
+    const team = (await h.owner().teams.listAll()).teams.find((t) => t.teamName === 'Platform');
+    expect(team).toBeDefined();
+    await updated(h, sectionId, (v) => json(v).includes('Platform'));
+
+    await press(h, sectionId, ADMIN_ACTION.open, json({ s: 'team', p: 1, t: team!.id }));
+    await updated(h, sectionId, (v) => json(v).includes('(default)'));
+    const newChannel = await openForm(
+      h,
+      sectionId,
+      { f: 'newChannel', t: team!.id, n: 'Platform' },
+      VIEW.adminName,
+    );
+    await submit(h, newChannel, [
+      [FIELD.name, text('Infra')],
+      [FIELD.description, text('Servers & <things>')],
+    ]);
+    await updated(h, newChannel, (v) => json(v).includes('is created'));
+    const read = await h.owner().teams.read(team!.id);
+    expect(read.channels.map((c) => c.channelName)).toContain('Infra');
+
+    const add = await openForm(h, sectionId, { f: 'teamAdd', t: team!.id, n: 'Platform' }, VIEW.adminPerson);
+    await submit(h, add, [[FIELD.person, user('U3')]]);
+    await updated(h, add, (v) => json(v).includes('joined the team'));
+    const teams = await h.owner().teams.listUser(h.sandbox.memberId);
+    expect(teams.teams.map((t) => t.id)).toContain(team!.id);
+
+    // The default channel cannot go: the refusal says the rule.
+    const general = read.channels.find((c) => c.isDefault)!;
+    await press(
+      h,
+      sectionId,
+      ADMIN_ACTION.deleteChannel,
+      json({ id: general.id, t: team!.id, n: 'General' }),
+    );
+    await updated(h, sectionId, (v) => json(v).includes('default channel cannot be deleted'));
+  });
+
+  it('deletes a notion, confirmed', async () => {
+    const notion = await h.owner().notions.create({ value: 'TypeScript' });
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'notions');
+    const shown = json(h.slack.views.get(sectionId));
+    expect(shown).toContain('TypeScript');
+    expect(shown).toContain('Delete the notion?');
+    await press(h, sectionId, ADMIN_ACTION.deleteNotion, json({ id: notion.id, n: 'TypeScript' }));
+    await updated(h, sectionId, (v) => json(v).includes('and its experiences are deleted'));
+    await expect(h.owner().notions.read(notion.id)).rejects.toThrow();
+  });
+
+  it("gives a checkout link with its expiry in the admin's own time zone", async () => {
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'billing');
+    expect(json(h.slack.views.get(sectionId))).toContain('no subscription');
+    const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
+    const before = h.slack.called('views.push').length;
+    await press(
+      h,
+      sectionId,
+      ADMIN_ACTION.checkout,
+      json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
+    );
+    await eventually(() => h.slack.called('views.push').length > before, 'the checkout view');
+    const checkoutId = `V${[...h.slack.views.keys()].length}`;
+    const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
+    const expires = /expires on \*([^*]+)\*/.exec(json(view))?.[1];
+    expect(expires).toMatch(/\(America\/New_York\)$/);
+    const checkout = await h.owner().billing.planCheckout(plan!.id, {});
+    // The same rule applied to a link prepared now: 23 hours, shown in New York time.
+    expect(new Date(checkout.expiresAt!).getTime() - Date.now()).toBeGreaterThan(22 * 3600_000);
+    expect(expires).toMatch(/^\w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2} /);
+    expect(formatLocal(new Date(checkout.expiresAt!), 'America/New_York').slice(-18)).toBe(
+      expires!.slice(-18),
+    );
+  });
+
+  it('says in one sentence when the admin’s member-role account is refused by the service', async () => {
+    h.slack.users.set('U4', { id: 'U4', name: 'slack-admin', isAdmin: true });
+    await h.connect('U4', 'member');
+    const rootId = await openAdmin(h, 'U4');
+    const sectionId = await openSection(h, rootId, 'notions');
+    const formId = await openForm(h, sectionId, { f: 'newNotion' }, VIEW.adminName);
+    const before = h.slack.called('views.push').length;
+    expect(before).toBeGreaterThan(0);
+    await submit(h, formId, [[FIELD.name, text('Rust')]], 'U4');
+    const back = await updated(h, formId, (v) => json(v).includes('refused'));
+    expect(json(back)).toContain('The planning service refused: your role does not allow it');
+    // The form comes back with what was typed.
+    expect(json(back)).toContain('Rust');
+    expect((await h.owner().notions.search({ searchTerm: 'Rust' })).notions).toHaveLength(0);
   });
 });
