@@ -26,6 +26,7 @@ describe('/plan', () => {
       'link',
       'unlink',
       'digest',
+      'admin',
     ]) {
       expect(reply).toContain(`/plan ${sub}`);
     }
