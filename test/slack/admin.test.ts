@@ -355,4 +355,46 @@ describe('Administering from Slack', () => {
     expect(json(back)).toContain('Rust');
     expect((await h.owner().notions.search({ searchTerm: 'Rust' })).notions).toHaveLength(0);
   });
+
+  it("pages a long list with the service's paging, and searches notions", async () => {
+    const owner = h.owner();
+    for (let i = 1; i <= 23; i++)
+      await owner.notions.create({ value: `Skill ${String(i).padStart(2, '0')}` });
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'notions');
+    const first = json(h.slack.views.get(sectionId));
+    expect(first).toContain('Page 1 of 2 · 23 notions');
+    const next = /"action_id":"admin_page_next","value":"((?:[^"\\]|\\.)*)"/.exec(first)?.[1];
+    expect(next).toBeDefined();
+    await press(h, sectionId, ADMIN_ACTION.pageNext, JSON.parse(`"${next}"`) as string);
+    const second = await updated(h, sectionId, (v) => json(v).includes('Page 2 of 2'));
+    expect((json(second).match(/"\*Skill \d\d\*"/g) ?? []).length).toBe(3);
+
+    // The Search button: page 1 of what matches.
+    const res = await h.submit(sectionId, [[FIELD.search, text('Skill 1')]]);
+    expect(res.json()).toMatchObject({ response_action: 'update' });
+    const found = await updated(h, sectionId, (v) => json(v).includes('Page 1 of 1 · 10 notions'));
+    expect(json(found)).toContain('Skill 10');
+    expect(json(found)).not.toContain('Skill 09');
+  });
+
+  it('links a Slack channel from the admin modal through the link form', async () => {
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'teams');
+    const pickId = await openForm(h, sectionId, { f: 'link' }, VIEW.adminLinkPick);
+    await submit(h, pickId, [[FIELD.slackChannel, conversation('C42')]]);
+    const form = await updated(h, pickId, (v) => v.callback_id === VIEW.link);
+    expect(json(form)).toContain('<#C42>');
+    await submit(h, pickId, [
+      [FIELD.team, choice(h.fixture.teamId, 'Core team')],
+      [FIELD.channel, choice(h.fixture.channelId, 'General')],
+      [FIELD.digestTime, { type: 'timepicker', selected_time: '09:00' } as ViewStateValue],
+      [FIELD.timeZone, choice('America/New_York')],
+    ]);
+    await eventually(async () => Boolean(await h.store.links.get(TEAM, 'C42')), 'the link saved');
+    expect(await h.store.links.get(TEAM, 'C42')).toMatchObject({
+      teamId: h.fixture.teamId,
+      channelId: h.fixture.channelId,
+    });
+  });
 });
