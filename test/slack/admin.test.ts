@@ -255,6 +255,51 @@ describe('Administering from Slack', () => {
     const closed = await h.owner().serviceAccounts.read(h.sandbox.memberId);
     expect(closed.closedTime).toBeGreaterThan(0);
     expect(h.sandbox.requests.count('serviceAccountClose')).toBe(1);
+    // The person is told to reconnect rather than acting with a closed account.
+    await h.command('whoami', 'U3');
+    await h.slack.waitFor('respond', (b) => json(b).includes('Reconnect'));
+  });
+
+  it('keeps a provisioned account closed until an admin re-opens it', async () => {
+    await h.close();
+    h = await Harness.start({ provisioning: true });
+    h.slack.users.set(ADMIN, { id: ADMIN, name: 'boss', isAdmin: true });
+    await h.connect(ADMIN, 'owner');
+    h.slack.users.set('U6', { id: 'U6', name: 'newbie' });
+    await h.command('whoami', 'U6');
+    await h.slack.waitFor('respond', (b) => json(b).includes('You act as'));
+    const provisioned = (await h.store.identities.get(TEAM, 'U6'))!;
+    expect(provisioned.origin).toBe('provisioned');
+
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'people');
+    expect(json(h.slack.views.get(sectionId))).toContain('<@U6>');
+    const value = json({ id: provisioned.serviceAccountId, n: 'newbie' });
+    await press(h, sectionId, ADMIN_ACTION.closeAccount, value, { hash: 'H-close' });
+    await updated(h, sectionId, (v) => json(v).includes('<@U6> can no longer act'));
+
+    // Not renewed (which would re-open it) behind the admin's back.
+    const regenerations = h.sandbox.requests.count('serviceAccountRegenerate');
+    await h.command('whoami', 'U6');
+    await h.slack.waitFor('respond', (b) => json(b).includes('Reconnect'));
+    expect(h.sandbox.requests.count('serviceAccountRegenerate')).toBe(regenerations);
+    expect((await h.owner().serviceAccounts.read(provisioned.serviceAccountId)).closedTime).toBeGreaterThan(
+      0,
+    );
+
+    // Re-opened by the admin: the person works again, without pasting anything.
+    await press(h, sectionId, ADMIN_ACTION.regenerate, value, { hash: 'H-reopen' });
+    await updated(h, sectionId, (v) => json(v).includes('stored for <@U6>'));
+    const before = h.slack.called('respond').length;
+    await h.command('whoami', 'U6');
+    await eventually(
+      () =>
+        h.slack
+          .called('respond')
+          .slice(before)
+          .some((c) => json(c.body).includes('You act as')),
+      'whoami after the re-open',
+    );
   });
 
   it('creates a team, a channel in it and adds a member picked in Slack', async () => {

@@ -43,6 +43,12 @@ export class NotAMemberError extends Error {
   }
 }
 
+/**
+ * Why an identity stopped working when an admin closed its account (the admin modal): it is not
+ * renewed behind the admin's back; re-opening the account (regenerate) makes it valid again.
+ */
+export const CLOSED_BY_ADMIN = 'closed-by-admin';
+
 /** How long a replica waits for another one that is provisioning the same user. */
 const PROVISIONING_WAIT_MS = 15_000;
 const PROVISIONING_POLL_MS = 100;
@@ -174,10 +180,11 @@ export function createIdentities(deps: SlackDeps) {
 
   /**
    * A provisioned account whose token was refused gets a new one (regenerate, which also re-opens
-   * it), so its user never has to paste a token they never had. Undefined when that cannot be done.
+   * it), so its user never has to paste a token they never had — unless an admin closed it on
+   * purpose. Undefined when that cannot be done.
    */
   async function renew(identity: Identity): Promise<Identity | undefined> {
-    if (identity.origin !== 'provisioned') return undefined;
+    if (identity.origin !== 'provisioned' || identity.invalidReason === CLOSED_BY_ADMIN) return undefined;
     const admin = await adminClientFor(deps, identity.workspaceId);
     if (!admin) return undefined;
     try {

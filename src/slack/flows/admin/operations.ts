@@ -8,13 +8,13 @@
  * others show its outcome. The view is then shown again, fresh, with one line on top saying what
  * was done — or, when the service refused, why in one sentence.
  */
-import { Mrkdwn, md, mention, modal } from '../../../blockkit/index.js';
+import { joinMd, Mrkdwn, md, mention, modal } from '../../../blockkit/index.js';
 import { ForbiddenError } from '../../../planning/index.js';
 import { type Flash, placeOf, type Target, targetOf } from '../../blocks/admin/common.js';
 import { DEFAULT_CHANNEL_RULE } from '../../blocks/admin/teams.js';
 import { connectBlocks } from '../../blocks/messages.js';
 import { explainFailure } from '../../context/failures.js';
-import type { Acting } from '../../context/identity.js';
+import { type Acting, CLOSED_BY_ADMIN } from '../../context/identity.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { ADMIN_ACTION, VIEW } from '../../ids.js';
@@ -39,40 +39,53 @@ type Operation = (svc: Services, acting: Acting, target: Target) => Promise<Appl
 
 const named = (target: Target) => target.n || target.id;
 
-/** The Slack user of this workspace whose stored identity is the account, if any. */
-async function holderOf(svc: Services, acting: Acting, accountId: string) {
+/** The Slack users of this workspace whose stored identity is the account (usually one, or none). */
+async function holdersOf(svc: Services, acting: Acting, accountId: string) {
   const identities = await svc.deps.store.identities.listByWorkspace(acting.workspaceId);
-  return identities.find((i) => i.serviceAccountId === accountId || i.planningUserId === accountId);
+  return identities.filter((i) => i.serviceAccountId === accountId || i.planningUserId === accountId);
 }
+
+const mentions = (holders: { slackUserId: string }[]) =>
+  joinMd(
+    holders.map((h) => mention(h.slackUserId)),
+    ', ',
+  );
 
 export const OPERATIONS: Readonly<Record<string, Operation>> = {
   [ADMIN_ACTION.closeAccount]: async (svc, acting, target) => {
     await acting.planning.serviceAccounts.close(target.id);
-    const holder = await holderOf(svc, acting, target.id);
+    const holders = await holdersOf(svc, acting, target.id);
+    // Their stored identity stops at once and is not renewed behind the admin's back (identity.ts).
+    for (const holder of holders) {
+      await svc.deps.store.identities.markInvalid(acting.workspaceId, holder.slackUserId, CLOSED_BY_ADMIN);
+    }
     return {
-      said: holder
-        ? md`*${named(target)}* is closed: ${mention(holder.slackUserId)} can no longer act until it is re-opened.`
-        : md`*${named(target)}* is closed.`,
+      said:
+        holders.length > 0
+          ? md`*${named(target)}* is closed: ${mentions(holders)} can no longer act until it is re-opened.`
+          : md`*${named(target)}* is closed.`,
     };
   },
 
   [ADMIN_ACTION.regenerate]: async (svc, acting, target) => {
     const account = await acting.planning.serviceAccounts.regenerate(target.id);
-    const holder = await holderOf(svc, acting, target.id);
-    if (!holder) {
+    const holders = await holdersOf(svc, acting, target.id);
+    if (holders.length === 0) {
       return { said: md`*${named(target)}* has a new token; nobody in this workspace uses this account.` };
     }
     const token = account.serviceToken;
     if (!token) {
       return {
-        said: md`*${named(target)}* has a new token, but the service did not hand it to the app: ${mention(holder.slackUserId)} must connect again.`,
+        said: md`*${named(target)}* has a new token, but the service did not hand it to the app: ${mentions(holders)} must connect again.`,
       };
     }
-    // Stored at once, so the person's next command works with the new token; it is never shown.
-    await svc.deps.store.identities.rotateToken(acting.workspaceId, holder.slackUserId, token);
-    const self = holder.slackUserId === acting.slackUserId;
+    // Stored at once (valid again if it was closed), so the next command works; it is never shown.
+    for (const holder of holders) {
+      await svc.deps.store.identities.rotateToken(acting.workspaceId, holder.slackUserId, token);
+    }
+    const self = holders.some((h) => h.slackUserId === acting.slackUserId);
     return {
-      said: md`*${named(target)}* has a new token, stored for ${mention(holder.slackUserId)}, who keeps working as before.`,
+      said: md`*${named(target)}* has a new token, stored for ${mentions(holders)}, who keep working as before.`,
       ...(self ? { acting: { ...acting, planning: svc.deps.clients.planning(token) } } : {}),
     };
   },
