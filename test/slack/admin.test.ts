@@ -442,4 +442,57 @@ describe('Administering from Slack', () => {
       channelId: h.fixture.channelId,
     });
   });
+
+  it("shows a channel's members and prospects, adds and removes one, and a person's teams", async () => {
+    h.slack.users.set('U3', { id: 'U3', name: 'member' });
+    await h.connect('U3', 'member');
+    const { teamId, channelId } = h.fixture;
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'teams');
+    await press(h, sectionId, ADMIN_ACTION.open, json({ s: 'channel', p: 1, t: teamId, c: channelId }));
+    const channel = await updated(h, sectionId, (v) => json(v).includes('*Prospects*'));
+    expect(json(channel)).toContain('<@U3>');
+
+    const member = json({ id: h.sandbox.memberId, t: teamId, c: channelId, n: 'member' });
+    await press(h, sectionId, ADMIN_ACTION.addProspect, member, { hash: 'H-add' });
+    await updated(h, sectionId, (v) => json(v).includes('joined the channel'));
+    let members = (await h.owner().channels.listMembers(teamId, channelId)).members.map((m) => m.id);
+    expect(members).toContain(h.sandbox.memberId);
+
+    const teamsOf = await openForm(h, sectionId, { f: 'personTeams' }, VIEW.adminPerson);
+    await submit(h, teamsOf, [[FIELD.person, user('U3')]]);
+    const shown = await updated(h, teamsOf, (v) => json(v).includes('is in'));
+    expect(json(shown)).toContain('Core team');
+
+    await press(h, sectionId, ADMIN_ACTION.removeChannelMember, member, { hash: 'H-remove' });
+    await updated(h, sectionId, (v) => json(v).includes('left the channel'));
+    members = (await h.owner().channels.listMembers(teamId, channelId)).members.map((m) => m.id);
+    expect(members).not.toContain(h.sandbox.memberId);
+  });
+
+  it('changes and cancels a subscription, confirmed, and lists invoices with their links', async () => {
+    const plans = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
+    h.sandbox.subscribe(h.sandbox.orgId, plans[0]!.id);
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'billing');
+    const billing = json(h.slack.views.get(sectionId));
+    expect(billing).toContain('Subscribed to');
+    expect(billing).toContain('renews <!date^');
+    expect(billing).toContain('Change the plan?');
+    expect(billing).not.toContain(ADMIN_ACTION.checkout);
+    expect(billing).toMatch(/<https?:[^|]+\|[^>]*paid>/);
+
+    await press(h, sectionId, ADMIN_ACTION.changePlan, json({ id: plans[1]!.id, n: 'Next plan' }), {
+      hash: 'H-change',
+    });
+    await updated(h, sectionId, (v) => json(v).includes('The subscription is now on'));
+    expect((await h.owner().billing.subscriptionRead())?.pricePlan?.id).toBe(plans[1]!.id);
+
+    await press(h, sectionId, ADMIN_ACTION.cancelSubscription, json({ id: plans[1]!.id }), {
+      hash: 'H-cancel',
+    });
+    const cancelled = await updated(h, sectionId, (v) => json(v).includes('The subscription is cancelled'));
+    expect(json(cancelled)).toContain('was cancelled; it ends');
+    expect((await h.owner().billing.subscriptionRead())?.status).toBe('cancelled');
+  });
 });

@@ -164,7 +164,7 @@ export function channelView(place: AdminPlace, people: ChannelPeople, flash?: Fl
   if (people.members.length === 0) blocks.push(context(md`Nobody in this channel on this page.`));
   blocks.push(...pager(place, people.members.length, people.total, 'member'));
   if (people.prospects.length > 0) {
-    blocks.push(section(md`*Prospects* — people of the team who could join this channel`));
+    blocks.push(section(md`*Prospects* — people of the organization not in this channel yet`));
     for (const prospect of people.prospects) {
       blocks.push(
         section(personName(prospect, people.slackUserOf(prospect.id)), {
