@@ -114,7 +114,8 @@ export const FIELD = {
   description: field('description'),
   person: field('person'),
   slackChannel: field('slack_channel'),
-  search: field('search'),
+  /** The admin sections' search box (dispatches on Enter). */
+  search: field('admin_search'),
 } as const;
 
 /** Metadata event type carried by task cards (with the task's coordinates). */

@@ -51,13 +51,15 @@ export async function findInvitation(planning: PlanningClient, inviteId: string)
 function titleOf(request: FormRequest): string {
   if (isNameForm(request.f)) return NAME_FORMS[request.f].title;
   if (isPersonForm(request.f)) return PERSON_FORMS[request.f].title;
-  return {
-    invite: 'New invitation',
-    editInvite: 'Edit invitation',
-    share: 'Share invitation',
-    link: 'Link a Slack channel',
-  }[request.f as 'invite'];
+  return OTHER_TITLES[request.f as keyof typeof OTHER_TITLES] ?? 'Administration';
 }
+
+const OTHER_TITLES = {
+  invite: 'New invitation',
+  editInvite: 'Edit invitation',
+  share: 'Share invitation',
+  link: 'Link a Slack channel',
+} as const;
 
 /** Every form button's action id, for the listener index. */
 export const FORM_ACTION_IDS = FORM_KINDS.map(formActionId);

@@ -4,13 +4,14 @@
  * acked with a loading view then filled). Both show page 1 of the results.
  */
 import { type AdminPlace, placeOf, placeTitle } from '../../blocks/admin/common.js';
-import { loadingView } from '../../blocks/views.js';
+import { loadingView, noticeView } from '../../blocks/views.js';
 import { afterPendingAcks } from '../../context/ack.js';
 import type { Services } from '../../context/services.js';
 import { fieldValue, type StateValues } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import type { ActionArgs, SubmitArgs } from '../../listeners/router.js';
 import { showPlace, stillAdmin } from './navigate.js';
+import { ADMINS_ONLY } from './open.js';
 
 function searched(place: AdminPlace, values: StateValues): AdminPlace {
   const q = fieldValue(values, FIELD.search)?.trim().slice(0, 256);
@@ -35,6 +36,9 @@ export async function searchSubmission(svc: Services, args: SubmitArgs): Promise
   }
   await args.ack({ response_action: 'update', view: loadingView(placeTitle(place), 'Searching…') });
   await afterPendingAcks();
-  if (!(await stillAdmin(args))) return;
+  if (!(await stillAdmin(args))) {
+    await args.client.views.update({ view_id: view.id, view: noticeView(placeTitle(place), ADMINS_ONLY) });
+    return;
+  }
   await showPlace(svc, args, { id: view.id }, searched(place, view.state.values as StateValues));
 }
