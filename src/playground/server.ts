@@ -124,6 +124,8 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
       team: TEAM_NAME,
       app: { name: BOT_NAME, userId: BOT_USER_ID, dm: ws.imWith(me).id },
       command: COMMAND,
+      /** The channel the page opens first: the demo's busiest. */
+      start: 'C0API',
       me: person,
       people: ws.people().map(({ id, realName, role, guest }) => ({ id, realName, role, guest })),
       channels: [...ws.channels.values()]
@@ -253,6 +255,7 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         res.writeHead(302, { location: `/#${archive[1]}/${archive[2]}.${archive[3]}` });
         return res.end();
       }
+      if (path === '/favicon.ico') return send(res, 204, '', 'image/x-icon');
       const asset = ASSETS[path];
       if (req.method === 'GET' && asset) {
         const body = await readFile(new URL(asset, PUBLIC), 'utf8');

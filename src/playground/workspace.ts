@@ -114,8 +114,8 @@ const CHANNELS: { id: string; name: string; linkTo?: PgChannel['linkTo']; topic:
 
 /** A few human messages, so "Create task" has something to start from. */
 const OPENING_MESSAGES: { channel: string; user: string; text: string }[] = [
-  { channel: 'C0PLATFORM', user: 'U0GRACE', text: 'Welcome to the playground :wave: Everything here is local: try `/plan help`.' },
-  { channel: 'C0PLATFORM', user: 'U0ALAN', text: 'The *nightly export* times out when a workspace has more than 10k tasks — someone should add paging to it.' },
+  { channel: 'C0API', user: 'U0GRACE', text: 'Welcome to the playground :wave: Everything here is local: try `/plan help`.' },
+  { channel: 'C0API', user: 'U0ALAN', text: 'The *nightly export* times out when a workspace has more than 10k tasks — someone should add paging to it.' },
   { channel: 'C0API', user: 'U0MARGARET', text: 'Partners ask for a `Retry-After` header on every 429 we send.' },
   { channel: 'C0PRODUCT', user: 'U0KATHERINE', text: 'Onboarding interviews: 4 of 6 people missed the _Invite teammates_ step.' },
   { channel: 'C0MOBILE', user: 'U0BARBARA', text: 'Offline mode crashes when the sync queue holds more than 500 items.' },
