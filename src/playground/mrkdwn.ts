@@ -4,8 +4,23 @@
  * the app sends; every text object of type `mrkdwn` (and `plain_text` with emoji) in a message,
  * modal or Home view gets an `html` rendering next to it, so the page never parses mrkdwn itself.
  */
-import { toHTML } from 'slack-markdown';
+import * as slackMarkdown from 'slack-markdown';
 import type { Workspace } from './workspace.js';
+
+const { toHTML } = slackMarkdown;
+
+/**
+ * slack-markdown 0.3.0 tries the longest span first for *bold*, _italic_ and ~strike~, so
+ * `*2* and *3*` became one bold "2* and *3". Slack closes at the first marker: try one character
+ * first, then the shortest longer span. Its rule objects are shared with its parser, so the fix
+ * applies to every call.
+ */
+type Rule = { match: (source: string, state: { inline?: boolean }) => RegExpExecArray | null };
+const rules = (slackMarkdown as unknown as { rules: Record<string, Rule> }).rules;
+const inline = (re: RegExp): Rule['match'] => (source, state) => (state.inline ? re.exec(source) : null);
+rules.strong!.match = inline(/^\*(\S|\S(?:\\[\s\S]|[^\\])*?\S)\*(?!\*)/);
+rules.em!.match = inline(/^\b_(\S|\S(?:\\[\s\S]|[^\\])*?\S)_(?!_)\b/);
+rules.strike!.match = inline(/^~(\S|\S(?:\\[\s\S]|[^\\])*?\S)~(?!~)/);
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -35,7 +50,7 @@ export function mrkdwnToHtml(text: string, ws: Workspace): string {
 export function plainToHtml(text: string, emoji: boolean): string {
   const escaped = escapeHtml(text);
   if (!emoji) return escaped;
-  return unescapeTwice(toHTML(escaped.replace(/[*_~`>]/g, (c) => `&#${c.charCodeAt(0)};`), { slackOnly: true }));
+  return escaped.replace(/:[a-zA-Z0-9_+-]+:/g, (code) => toHTML(code, { slackOnly: true }));
 }
 
 /** A copy of `value` where each text object carries its `html`; everything else is kept as is. */
