@@ -143,7 +143,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   loadDotEnv();
   if (startMode(process.env) === 'playground') {
     // Loaded only when asked for, like the sandbox: a deployment never runs the playground's code.
-    const { runPlayground } = await import('./playground/cli.js');
-    await runPlayground(process.env);
+    // Not awaited: the playground imports this module, which must finish evaluating first.
+    import('./playground/cli.js')
+      .then(({ runPlayground }) => runPlayground(process.env))
+      .catch((error: unknown) => {
+        process.stderr.write(`The playground could not start: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      });
   } else await run();
 }

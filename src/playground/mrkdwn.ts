@@ -15,12 +15,17 @@ const { toHTML } = slackMarkdown;
  * first, then the shortest longer span. Its rule objects are shared with its parser, so the fix
  * applies to every call.
  */
-type Rule = { match: (source: string, state: { inline?: boolean }) => RegExpExecArray | null };
+type Rule = {
+  match: (source: string, state: { inline?: boolean; inQuote?: boolean }, prev?: string) => RegExpExecArray | null;
+};
 const rules = (slackMarkdown as unknown as { rules: Record<string, Rule> }).rules;
 const inline = (re: RegExp): Rule['match'] => (source, state) => (state.inline ? re.exec(source) : null);
 rules.strong!.match = inline(/^\*(\S|\S(?:\\[\s\S]|[^\\])*?\S)\*(?!\*)/);
 rules.em!.match = inline(/^\b_(\S|\S(?:\\[\s\S]|[^\\])*?\S)_(?!_)\b/);
 rules.strike!.match = inline(/^~(\S|\S(?:\\[\s\S]|[^\\])*?\S)~(?!~)/);
+// Slack quotes a line starting with `>` even without a space after it (the library wants "> ").
+rules.blockQuote!.match = (source, state, prev) =>
+  !/^$|\n *$/.test(prev ?? '') || state.inQuote ? null : /^( *>[^\n]*(\n *>[^\n]*)*\n?)/.exec(source);
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

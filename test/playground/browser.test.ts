@@ -136,7 +136,9 @@ describeWithBrowser('playground in a browser', () => {
       await page.locator('#messages .msg.ephemeral', { hasText: 'Posted the digest in #api' }).waitFor();
       const digest = page.locator('#messages .msg:not(.ephemeral)').last();
       expect(await text(digest)).toContain('Team Planning');
-      console.log(await text(digest));
+      expect(await text(digest)).toContain('Planning digest');
+      expect(await text(digest)).toContain('Features by stage');
+      expect(await digest.getByRole('button', { name: 'Advance' }).count()).toBeGreaterThan(0);
       await shot('6-digest-posted');
 
       expect(pageErrors).toEqual([]);

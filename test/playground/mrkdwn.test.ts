@@ -27,6 +27,12 @@ describe('playground mrkdwn rendering', () => {
     expect(mrkdwnToHtml('_a_ and _b_ ~c~ ~d~', ws)).toBe('<em>a</em> and <em>b</em> <del>c</del> <del>d</del>');
   });
 
+  it('quotes lines starting with >, with or without a space', () => {
+    expect(mrkdwnToHtml('>one\n>two', ws)).toBe('<blockquote>one<br>two</blockquote>');
+    expect(mrkdwnToHtml('> spaced', ws)).toBe('<blockquote>spaced</blockquote>');
+    expect(mrkdwnToHtml('a > b', ws)).toBe('a &gt; b');
+  });
+
   it("shows Slack's escapes once, and never lets text become markup", () => {
     expect(mrkdwnToHtml('a &lt;b&gt; &amp; c', ws)).toBe('a &lt;b&gt; &amp; c');
     expect(mrkdwnToHtml('<script>alert(1)</script>', ws)).not.toContain('<script>');
