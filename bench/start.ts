@@ -33,11 +33,18 @@ async function once(): Promise<{ ms: number; buildIncluded: boolean }> {
   const buildIncluded = !values['keep-dist'];
   if (buildIncluded) rmSync('dist', { recursive: true, force: true });
   const started = performance.now();
-  const child = spawn('npm', ['start', '--silent'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start', '--silent'], {
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ready line after ${TIMEOUT_MS} ms:\n${output}`)), TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no ready line after ${TIMEOUT_MS} ms:\n${output}`)),
+        TIMEOUT_MS,
+      );
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         const found = /Playground ready: open (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
@@ -58,7 +65,8 @@ async function once(): Promise<{ ms: number; buildIncluded: boolean }> {
     const ms = performance.now() - started;
     const page = await request(url);
     const html = await page.body.text();
-    if (page.statusCode !== 200 || !html.includes('playground')) throw new Error(`the page answered ${page.statusCode}`);
+    if (page.statusCode !== 200 || !html.includes('playground'))
+      throw new Error(`the page answered ${page.statusCode}`);
     return { ms, buildIncluded };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -79,4 +87,8 @@ const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
 console.log(
   `\nnpm start → playground ready: median ${(median / 1000).toFixed(2)} s, min ${((sorted[0] ?? 0) / 1000).toFixed(2)} s, max ${((sorted[sorted.length - 1] ?? 0) / 1000).toFixed(2)} s — target < 10 s: ${median < 10_000 ? 'met' : 'MISSED'}`,
 );
-console.log(`Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

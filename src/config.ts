@@ -128,7 +128,9 @@ export function slackMode(config: Config): { transport: 'http' | 'socket'; insta
 
 /** Whether any Slack variable is set (non-empty): then the app talks to a real Slack. */
 export function hasSlackVariables(env: NodeJS.ProcessEnv): boolean {
-  return Object.entries(env).some(([name, value]) => name.startsWith('SLACK_') && (value ?? '').trim() !== '');
+  return Object.entries(env).some(
+    ([name, value]) => name.startsWith('SLACK_') && (value ?? '').trim() !== '',
+  );
 }
 
 /**

@@ -47,15 +47,21 @@ export interface Playground {
 
 export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
   const level = options.logLevel ?? 'warn';
-  const logger: Logger = createLogger({ level, ...(options.logDestination ? { destination: options.logDestination } : {}) });
+  const logger: Logger = createLogger({
+    level,
+    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  });
   const stack: (() => Promise<unknown>)[] = [];
   const stop = async () => {
-    for (const s of stack.splice(0).reverse()) await s().catch((error: unknown) => logger.error({ err: error }, 'playground: error during shutdown'));
+    for (const s of stack.splice(0).reverse())
+      await s().catch((error: unknown) => logger.error({ err: error }, 'playground: error during shutdown'));
   };
   try {
     const sandbox = await startSandbox({
       seed: 'demo',
-      logger: options.logDestination ? logger : createLogger({ level, destination: pino.destination({ fd: 2, sync: true }) }),
+      logger: options.logDestination
+        ? logger
+        : createLogger({ level, destination: pino.destination({ fd: 2, sync: true }) }),
     });
     stack.push(() => sandbox.close());
 

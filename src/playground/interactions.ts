@@ -8,10 +8,26 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { Logger } from '../logger.js';
-import { BOT_EVENTS } from '../slack/manifest.js';
 import { COMMAND } from '../slack/ids.js';
-import { type Args, messageObject, SlackError, TRIGGER_TTL_MS, type Triggers, viewObject } from './web-api.js';
-import { APP_ID, BOT_ID, BOT_USER_ID, type PgMessage, type PgView, TEAM_DOMAIN, TEAM_ID, type Workspace } from './workspace.js';
+import { BOT_EVENTS } from '../slack/manifest.js';
+import {
+  type Args,
+  messageObject,
+  SlackError,
+  TRIGGER_TTL_MS,
+  type Triggers,
+  viewObject,
+} from './web-api.js';
+import {
+  APP_ID,
+  BOT_ID,
+  BOT_USER_ID,
+  type PgMessage,
+  type PgView,
+  TEAM_DOMAIN,
+  TEAM_ID,
+  type Workspace,
+} from './workspace.js';
 
 /** Slack's state of one form: block id → action id → the element's value. */
 export type StateValues = Record<string, Record<string, Record<string, unknown>>>;
@@ -100,7 +116,8 @@ export class Interactions implements Triggers {
       return { status: 200, body: 'ok' };
     }
     const inChannel = body.response_type === 'in_channel';
-    const threadTs = target.threadTs ?? (source?.threadTs && source.threadTs !== source.ts ? source.threadTs : undefined);
+    const threadTs =
+      target.threadTs ?? (source?.threadTs && source.threadTs !== source.ts ? source.threadTs : undefined);
     ws.post({
       channel: target.channel,
       user: BOT_USER_ID,
@@ -137,7 +154,8 @@ export class Interactions implements Triggers {
     } catch {
       // Bolt acks with an empty body or plain text; keep it as it came.
     }
-    if (res.statusCode >= 400) this.logger.warn({ status: res.statusCode }, 'playground: the app refused a request');
+    if (res.statusCode >= 400)
+      this.logger.warn({ status: res.statusCode }, 'playground: the app refused a request');
     return { status: res.statusCode, body: parsed };
   }
 
@@ -152,7 +170,10 @@ export class Interactions implements Triggers {
       user: { id: userId, username: user?.name, name: user?.name, team_id: TEAM_ID },
       ...payload,
     };
-    return this.send(new URLSearchParams({ payload: JSON.stringify(full) }).toString(), 'application/x-www-form-urlencoded');
+    return this.send(
+      new URLSearchParams({ payload: JSON.stringify(full) }).toString(),
+      'application/x-www-form-urlencoded',
+    );
   }
 
   private channelPart(channelId: string) {
@@ -166,7 +187,8 @@ export class Interactions implements Triggers {
     if (!c) throw new Error('no such channel');
     const command = /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
     if (command) {
-      if (`/${command[1]}` !== COMMAND) return `/${command[1]} is not a valid command. In the playground only ${COMMAND} exists.`;
+      if (`/${command[1]}` !== COMMAND)
+        return `/${command[1]} is not a valid command. In the playground only ${COMMAND} exists.`;
       const body = new URLSearchParams({
         token: 'playground-verification-token',
         team_id: TEAM_ID,
@@ -186,7 +208,8 @@ export class Interactions implements Triggers {
       // An ack with a body is the command's immediate (ephemeral) reply.
       if (answer.body && typeof answer.body === 'object') {
         const reply = answer.body as Args;
-        if (reply.text || reply.blocks) this.respondDirect({ channel, user, ...(threadTs ? { threadTs } : {}) }, reply);
+        if (reply.text || reply.blocks)
+          this.respondDirect({ channel, user, ...(threadTs ? { threadTs } : {}) }, reply);
       } else if (typeof answer.body === 'string' && answer.body) {
         this.respondDirect({ channel, user }, { text: answer.body });
       }
@@ -204,7 +227,15 @@ export class Interactions implements Triggers {
 
   /** A global shortcut from the lightning menu. */
   globalShortcut(user: string, callbackId: string) {
-    return this.interact({ type: 'shortcut', callback_id: callbackId, trigger_id: this.trigger(user), action_ts: this.ws.nextTs() }, user);
+    return this.interact(
+      {
+        type: 'shortcut',
+        callback_id: callbackId,
+        trigger_id: this.trigger(user),
+        action_ts: this.ws.nextTs(),
+      },
+      user,
+    );
   }
 
   /** A message shortcut from a message's "More actions". */
@@ -220,7 +251,12 @@ export class Interactions implements Triggers {
         message_ts: ts,
         channel: this.channelPart(channel),
         message: messageObject(m),
-        response_url: this.responseUrl({ channel, user, source: { ts, ephemeral: false }, ...(m.threadTs ? { threadTs: m.threadTs } : {}) }),
+        response_url: this.responseUrl({
+          channel,
+          user,
+          source: { ts, ephemeral: false },
+          ...(m.threadTs ? { threadTs: m.threadTs } : {}),
+        }),
       },
       user,
     );
@@ -235,11 +271,22 @@ export class Interactions implements Triggers {
       {
         type: 'block_actions',
         trigger_id: this.trigger(user),
-        container: { type: 'message', message_ts: ts, channel_id: channel, is_ephemeral: ephemeral, ...(m.threadTs ? { thread_ts: m.threadTs } : {}) },
+        container: {
+          type: 'message',
+          message_ts: ts,
+          channel_id: channel,
+          is_ephemeral: ephemeral,
+          ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+        },
         channel: this.channelPart(channel),
         ...(ephemeral ? {} : { message: messageObject(m) }),
         state: { values: {} },
-        response_url: this.responseUrl({ channel, user, source: { ts, ephemeral }, ...(m.threadTs ? { threadTs: m.threadTs } : {}) }),
+        response_url: this.responseUrl({
+          channel,
+          user,
+          source: { ts, ephemeral },
+          ...(m.threadTs ? { threadTs: m.threadTs } : {}),
+        }),
         actions: [{ ...action, action_ts: this.ws.nextTs() }],
       },
       user,
@@ -267,11 +314,27 @@ export class Interactions implements Triggers {
   }
 
   /** An external select's options for what the person typed (Slack's block_suggestion). */
-  async options(user: string, where: { viewId?: string; channel?: string; ts?: string }, actionId: string, blockId: string, value: string, values: StateValues = {}) {
+  async options(
+    user: string,
+    where: { viewId?: string; channel?: string; ts?: string },
+    actionId: string,
+    blockId: string,
+    value: string,
+    values: StateValues = {},
+  ) {
     const context = where.viewId
-      ? { container: { type: 'view', view_id: where.viewId }, view: this.viewPayload(this.view(user, where.viewId), values) }
-      : { container: { type: 'message', message_ts: where.ts, channel_id: where.channel }, channel: this.channelPart(where.channel ?? '') };
-    const answer = await this.interact({ type: 'block_suggestion', action_id: actionId, block_id: blockId, value, ...context }, user);
+      ? {
+          container: { type: 'view', view_id: where.viewId },
+          view: this.viewPayload(this.view(user, where.viewId), values),
+        }
+      : {
+          container: { type: 'message', message_ts: where.ts, channel_id: where.channel },
+          channel: this.channelPart(where.channel ?? ''),
+        };
+    const answer = await this.interact(
+      { type: 'block_suggestion', action_id: actionId, block_id: blockId, value, ...context },
+      user,
+    );
     const body = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as {
       options?: unknown[];
       option_groups?: unknown[];
@@ -284,7 +347,12 @@ export class Interactions implements Triggers {
     const v = this.view(user, viewId);
     const versionSent = v.version;
     const answer = await this.interact(
-      { type: 'view_submission', trigger_id: this.trigger(user), view: this.viewPayload(v, values), response_urls: [] },
+      {
+        type: 'view_submission',
+        trigger_id: this.trigger(user),
+        view: this.viewPayload(v, values),
+        response_urls: [],
+      },
       user,
     );
     const ack = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as {
@@ -309,7 +377,17 @@ export class Interactions implements Triggers {
       case 'push': {
         if (ack.view) {
           const id = this.ws.nextId('V');
-          this.ws.views.set(id, { id, hash: `${Date.now()}.${id}`, type: 'modal', user, view: ack.view, rootId: v.rootId, previousId: v.id, errors: {}, version: 0 });
+          this.ws.views.set(id, {
+            id,
+            hash: `${Date.now()}.${id}`,
+            type: 'modal',
+            user,
+            view: ack.view,
+            rootId: v.rootId,
+            previousId: v.id,
+            errors: {},
+            version: 0,
+          });
           stack.push(id);
         }
         break;
@@ -333,7 +411,10 @@ export class Interactions implements Triggers {
     else stack.pop();
     this.ws.changed({ kind: 'modal', user });
     if (v.view.notify_on_close)
-      await this.interact({ type: 'view_closed', view: this.viewPayload(v, values), is_cleared: clear }, user);
+      await this.interact(
+        { type: 'view_closed', view: this.viewPayload(v, values), is_cleared: clear },
+        user,
+      );
   }
 
   /** The Home tab opened: `app_home_opened`, when the app subscribes to it (as Slack only sends subscribed events). */
@@ -355,7 +436,9 @@ export class Interactions implements Triggers {
       type: 'event_callback',
       event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
       event_time: Math.floor(Date.now() / 1000),
-      authorizations: [{ team_id: TEAM_ID, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+      authorizations: [
+        { team_id: TEAM_ID, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false },
+      ],
       event,
     });
     await this.send(body, 'application/json');

@@ -16,10 +16,17 @@ const { toHTML } = slackMarkdown;
  * applies to every call.
  */
 type Rule = {
-  match: (source: string, state: { inline?: boolean; inQuote?: boolean }, prev?: string) => RegExpExecArray | null;
+  match: (
+    source: string,
+    state: { inline?: boolean; inQuote?: boolean },
+    prev?: string,
+  ) => RegExpExecArray | null;
 };
 const rules = (slackMarkdown as unknown as { rules: Record<string, Rule> }).rules;
-const inline = (re: RegExp): Rule['match'] => (source, state) => (state.inline ? re.exec(source) : null);
+const inline =
+  (re: RegExp): Rule['match'] =>
+  (source, state) =>
+    state.inline ? re.exec(source) : null;
 rules.strong!.match = inline(/^\*(\S|\S(?:\\[\s\S]|[^\\])*?\S)\*(?!\*)/);
 rules.em!.match = inline(/^\b_(\S|\S(?:\\[\s\S]|[^\\])*?\S)_(?!_)\b/);
 rules.strike!.match = inline(/^~(\S|\S(?:\\[\s\S]|[^\\])*?\S)~(?!~)/);
@@ -44,7 +51,9 @@ export function mrkdwnToHtml(text: string, ws: Workspace): string {
       atEveryone: () => '@everyone',
       date: ({ timestamp, fallback }) => {
         const at = new Date(Number(timestamp) * 1000);
-        return escapeHtml(Number.isNaN(at.getTime()) ? fallback : at.toUTCString().replace(':00 GMT', ' UTC'));
+        return escapeHtml(
+          Number.isNaN(at.getTime()) ? fallback : at.toUTCString().replace(':00 GMT', ' UTC'),
+        );
       },
     },
   });

@@ -11,9 +11,16 @@ import type { Logger } from '../logger.js';
 import { COMMAND } from '../slack/ids.js';
 import { buildManifest } from '../slack/manifest.js';
 import type { Interactions } from './interactions.js';
-import { withHtml, mrkdwnToHtml } from './mrkdwn.js';
+import { mrkdwnToHtml, withHtml } from './mrkdwn.js';
 import { type Args, parseArgs, SlackError } from './web-api.js';
-import { BOT_NAME, BOT_USER_ID, type Change, type PgMessage, TEAM_NAME, type Workspace } from './workspace.js';
+import {
+  BOT_NAME,
+  BOT_USER_ID,
+  type Change,
+  type PgMessage,
+  TEAM_NAME,
+  type Workspace,
+} from './workspace.js';
 
 /** The page's files: beside the sources, found the same way from src/ (tsx) and dist/ (built). */
 const PUBLIC = new URL('../../src/playground/public/', import.meta.url);
@@ -42,8 +49,18 @@ export interface ServerDeps {
 const values = z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))).default({});
 const user = z.string().min(1);
 const PAGE = {
-  compose: z.object({ user, channel: z.string(), text: z.string().min(1).max(40_000), threadTs: z.string().optional() }),
-  shortcut: z.object({ user, callbackId: z.string(), channel: z.string().optional(), ts: z.string().optional() }),
+  compose: z.object({
+    user,
+    channel: z.string(),
+    text: z.string().min(1).max(40_000),
+    threadTs: z.string().optional(),
+  }),
+  shortcut: z.object({
+    user,
+    callbackId: z.string(),
+    channel: z.string().optional(),
+    ts: z.string().optional(),
+  }),
   action: z.object({
     user,
     channel: z.string().optional(),
@@ -90,12 +107,19 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 export function createPlaygroundServer(deps: ServerDeps): Server {
   const { workspace: ws, interactions, logger } = deps;
   const shortcuts = () =>
-    buildManifest().features.shortcuts.map((s) => ({ name: s.name, type: s.type, callbackId: s.callback_id, description: s.description }));
+    buildManifest().features.shortcuts.map((s) => ({
+      name: s.name,
+      type: s.type,
+      callbackId: s.callback_id,
+      description: s.description,
+    }));
 
   /** A message as the page shows it: mrkdwn rendered, author named, replies counted. */
   const forPage = (m: PgMessage, viewer: string) => {
     const author = ws.users.get(m.user);
-    const replies = m.threadTs ? [] : ws.visible(m.channel, viewer).filter((r) => r.threadTs === m.ts && r.ts !== m.ts);
+    const replies = m.threadTs
+      ? []
+      : ws.visible(m.channel, viewer).filter((r) => r.threadTs === m.ts && r.ts !== m.ts);
     return withHtml(
       {
         ts: m.ts,
@@ -141,7 +165,10 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
     try {
       args = parseArgs(raw, req.headers['content-type']);
     } catch (error) {
-      return send(res, 200, { ok: false, error: error instanceof SlackError ? error.code : 'invalid_form_data' });
+      return send(res, 200, {
+        ok: false,
+        error: error instanceof SlackError ? error.code : 'invalid_form_data',
+      });
     }
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
@@ -171,7 +198,11 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
       case 'GET /pg/modal': {
         const v = ws.topModal(q('user'));
         const depth = ws.stacks.get(q('user'))?.length ?? 0;
-        return send(res, 200, { modal: v ? withHtml({ id: v.id, view: v.view, errors: v.errors, version: v.version, depth }, ws) : null });
+        return send(res, 200, {
+          modal: v
+            ? withHtml({ id: v.id, view: v.view, errors: v.errors, version: v.version, depth }, ws)
+            : null,
+        });
       }
       case 'GET /pg/home': {
         const v = [...ws.views.values()].find((x) => x.type === 'home' && x.user === q('user'));
@@ -199,8 +230,16 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
       }
       case 'POST /pg/options': {
         const b = PAGE.options.parse(await json());
-        const where = { ...(b.viewId ? { viewId: b.viewId } : {}), ...(b.channel ? { channel: b.channel } : {}), ...(b.ts ? { ts: b.ts } : {}) };
-        return send(res, 200, withHtml(await interactions.options(b.user, where, b.actionId, b.blockId, b.value, b.values), ws));
+        const where = {
+          ...(b.viewId ? { viewId: b.viewId } : {}),
+          ...(b.channel ? { channel: b.channel } : {}),
+          ...(b.ts ? { ts: b.ts } : {}),
+        };
+        return send(
+          res,
+          200,
+          withHtml(await interactions.options(b.user, where, b.actionId, b.blockId, b.value, b.values), ws),
+        );
       }
       case 'POST /pg/submit': {
         const b = PAGE.view.parse(await json());
@@ -217,7 +256,11 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
       }
       case 'GET /pg/events': {
         const me = q('user');
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+        });
         res.write(': connected\n\n');
         const listener = (change: Change) => {
           if ('user' in change && change.user !== me) return;
@@ -239,7 +282,10 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
       if (req.method === 'POST' && path.startsWith('/api/')) return api(req, res, path.slice('/api/'.length));
       if (req.method === 'POST' && path.startsWith('/respond/')) {
         const raw = await readBody(req);
-        const answer = interactions.respond(path.slice('/respond/'.length), parseArgs(raw, req.headers['content-type'] ?? 'application/json'));
+        const answer = interactions.respond(
+          path.slice('/respond/'.length),
+          parseArgs(raw, req.headers['content-type'] ?? 'application/json'),
+        );
         return send(res, answer.status, answer.body, 'text/plain');
       }
       if (req.method === 'POST' && path.startsWith('/upload/')) {
@@ -266,7 +312,11 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
     };
     handle().catch((error: unknown) => {
       if (error instanceof z.ZodError || error instanceof SyntaxError || error instanceof SlackError) {
-        return send(res, 400, { ok: false, error: error instanceof SlackError ? error.code : 'invalid_request', detail: String((error as Error).message).slice(0, 500) });
+        return send(res, 400, {
+          ok: false,
+          error: error instanceof SlackError ? error.code : 'invalid_request',
+          detail: String((error as Error).message).slice(0, 500),
+        });
       }
       logger.error({ err: error, path }, 'playground: request failed');
       if (!res.headersSent) send(res, 500, { ok: false, error: 'internal_error' });

@@ -63,7 +63,10 @@ const str = (args: Args, key: string): string | undefined =>
   typeof args[key] === 'string' && args[key] !== '' ? (args[key] as string) : undefined;
 const need = (args: Args, key: string): string => {
   const value = str(args, key);
-  if (value === undefined) throw new SlackError(key === 'channel' ? 'channel_not_found' : 'invalid_arguments', [`[ERROR] missing required field: ${key}`]);
+  if (value === undefined)
+    throw new SlackError(key === 'channel' ? 'channel_not_found' : 'invalid_arguments', [
+      `[ERROR] missing required field: ${key}`,
+    ]);
   return value;
 };
 
@@ -125,7 +128,9 @@ export function messageObject(m: PgMessage, replies?: PgMessage[]) {
     ...(m.blocks ? { blocks: m.blocks } : {}),
     ...(m.attachments ? { attachments: m.attachments } : {}),
     ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
-    ...(replies?.length ? { reply_count: replies.length, latest_reply: replies[replies.length - 1]?.ts } : {}),
+    ...(replies?.length
+      ? { reply_count: replies.length, latest_reply: replies[replies.length - 1]?.ts }
+      : {}),
     ...(m.metadata ? { metadata: m.metadata } : {}),
     ...(m.files ? { files: m.files } : {}),
     ...(m.edited ? { edited: { user: m.user, ts: m.ts } } : {}),
@@ -172,14 +177,19 @@ function checkBlocks(blocks: unknown, max: number, code: string) {
 }
 
 function checkView(view: unknown): Record<string, unknown> {
-  if (!view || typeof view !== 'object') throw new SlackError('invalid_arguments', ['[ERROR] missing required field: view']);
+  if (!view || typeof view !== 'object')
+    throw new SlackError('invalid_arguments', ['[ERROR] missing required field: view']);
   const v = view as { type?: unknown; title?: { text?: unknown }; blocks?: unknown };
   if (v.type !== 'modal' && v.type !== 'home')
-    throw new SlackError('invalid_arguments', ['[ERROR] must be one of modal, home [json-pointer:/view/type]']);
+    throw new SlackError('invalid_arguments', [
+      '[ERROR] must be one of modal, home [json-pointer:/view/type]',
+    ]);
   if (v.type === 'modal') {
     const title = v.title?.text;
     if (typeof title !== 'string' || title === '')
-      throw new SlackError('invalid_arguments', ['[ERROR] missing required field: title [json-pointer:/view]']);
+      throw new SlackError('invalid_arguments', [
+        '[ERROR] missing required field: title [json-pointer:/view]',
+      ]);
     if (title.length > LIMITS.modalTitle)
       throw new SlackError('invalid_arguments', [
         `[ERROR] must be less than ${LIMITS.modalTitle + 1} characters [json-pointer:/view/title/text]`,
@@ -193,7 +203,8 @@ function messageBody(args: Args) {
   const text = str(args, 'text');
   const blocks = args.blocks;
   const attachments = args.attachments;
-  if (text === undefined && blocks === undefined && attachments === undefined) throw new SlackError('no_text');
+  if (text === undefined && blocks === undefined && attachments === undefined)
+    throw new SlackError('no_text');
   if (text && text.length > LIMITS.text) throw new SlackError('msg_too_long');
   checkBlocks(blocks, LIMITS.messageBlocks, 'invalid_blocks');
   return {
@@ -252,11 +263,17 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
   };
 
   const modalStack = (userId: string) => {
-    let stack = ws.stacks.get(userId);
-    if (!stack) ws.stacks.set(userId, (stack = []));
+    const stack = ws.stacks.get(userId) ?? [];
+    ws.stacks.set(userId, stack);
     return stack;
   };
-  const newView = (type: 'modal' | 'home', userId: string, view: Record<string, unknown>, rootId?: string, previousId?: string): PgView => {
+  const newView = (
+    type: 'modal' | 'home',
+    userId: string,
+    view: Record<string, unknown>,
+    rootId?: string,
+    previousId?: string,
+  ): PgView => {
     const id = ws.nextId('V');
     const v: PgView = {
       id,
@@ -286,7 +303,13 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       is_enterprise_install: false,
     }),
     'team.info': () => ({
-      team: { id: TEAM_ID, name: TEAM_NAME, domain: TEAM_DOMAIN, email_domain: 'northwind.example', icon: {} },
+      team: {
+        id: TEAM_ID,
+        name: TEAM_NAME,
+        domain: TEAM_DOMAIN,
+        email_domain: 'northwind.example',
+        icon: {},
+      },
     }),
     'users.info': (args) => ({ user: userObject(user(str(args, 'user'))) }),
     'users.list': (args) => {
@@ -334,7 +357,10 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const { slice, meta, hasMore } = page(top, args);
       return {
         messages: slice.map((m) => {
-          const { metadata, ...rest } = messageObject(m, ws.messages.filter((r) => r.threadTs === m.ts && r.ts !== m.ts));
+          const { metadata, ...rest } = messageObject(
+            m,
+            ws.messages.filter((r) => r.threadTs === m.ts && r.ts !== m.ts),
+          );
           return withMeta && metadata ? { ...rest, metadata } : rest;
         }),
         has_more: hasMore,
@@ -410,7 +436,8 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     'views.open': (args) => {
       const to = triggers.redeem(str(args, 'trigger_id'));
       const view = checkView(args.view);
-      if (view.type !== 'modal') throw new SlackError('invalid_arguments', ['[ERROR] views.open takes a modal']);
+      if (view.type !== 'modal')
+        throw new SlackError('invalid_arguments', ['[ERROR] views.open takes a modal']);
       const v = newView('modal', to, view);
       ws.stacks.set(to, [v.id]);
       ws.changed({ kind: 'modal', user: to });
@@ -433,7 +460,8 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const v = viewId
         ? ws.views.get(viewId)
         : [...ws.views.values()].find((x) => externalId && x.externalId === externalId);
-      if (!viewId && !externalId) throw new SlackError('invalid_arguments', ['[ERROR] view_id or external_id is required']);
+      if (!viewId && !externalId)
+        throw new SlackError('invalid_arguments', ['[ERROR] view_id or external_id is required']);
       if (!v) throw new SlackError('not_found');
       const hash = str(args, 'hash');
       if (hash && hash !== v.hash) throw new SlackError('hash_conflict');
@@ -448,7 +476,8 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     'views.publish': (args) => {
       const to = user(need(args, 'user_id'));
       const view = checkView(args.view);
-      if (view.type !== 'home') throw new SlackError('invalid_arguments', ['[ERROR] views.publish takes a home view']);
+      if (view.type !== 'home')
+        throw new SlackError('invalid_arguments', ['[ERROR] views.publish takes a home view']);
       let v = [...ws.views.values()].find((x) => x.type === 'home' && x.user === to.id);
       const hash = str(args, 'hash');
       if (v && hash && hash !== v.hash) throw new SlackError('hash_conflict');
@@ -463,7 +492,8 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     'files.getUploadURLExternal': (args) => {
       const name = need(args, 'filename');
       const size = Number(need(args, 'length'));
-      if (!Number.isInteger(size) || size <= 0) throw new SlackError('invalid_arguments', ['[ERROR] length must be a positive integer']);
+      if (!Number.isInteger(size) || size <= 0)
+        throw new SlackError('invalid_arguments', ['[ERROR] length must be a positive integer']);
       const id = ws.nextId('F');
       ws.files.set(id, { id, name, title: name, size, uploaded: false });
       return { upload_url: `${baseUrl()}/upload/${id}`, file_id: id };
@@ -472,10 +502,11 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const list = (typeof args.files === 'string' ? JSON.parse(args.files) : args.files) as
         | { id: string; title?: string }[]
         | undefined;
-      if (!Array.isArray(list) || list.length === 0) throw new SlackError('invalid_arguments', ['[ERROR] files is required']);
+      if (!Array.isArray(list) || list.length === 0)
+        throw new SlackError('invalid_arguments', ['[ERROR] files is required']);
       const done = list.map((f) => {
         const file = ws.files.get(f.id);
-        if (!file || !file.uploaded) throw new SlackError('file_not_found');
+        if (!file?.uploaded) throw new SlackError('file_not_found');
         if (f.title) file.title = f.title;
         return { id: file.id, title: file.title, name: file.name, size: file.size };
       });

@@ -91,34 +91,144 @@ export type Change =
 
 /** The demo's people in Slack: names match the sandbox's demo organization. */
 const PEOPLE: Omit<PgUser, 'isBot' | 'tz' | 'name'>[] = [
-  { id: 'U0ADA', realName: 'Ada Lovelace', planningName: 'Ada Lovelace', isAdmin: true, isOwner: true, guest: false, role: 'workspace owner · planning owner' },
-  { id: 'U0GRACE', realName: 'Grace Hopper', planningName: 'Grace Hopper', isAdmin: true, isOwner: false, guest: false, role: 'workspace admin · planning admin' },
-  { id: 'U0MARGARET', realName: 'Margaret Hamilton', planningName: 'Margaret Hamilton', isAdmin: false, isOwner: false, guest: false, role: 'member' },
-  { id: 'U0ALAN', realName: 'Alan Turing', planningName: 'Alan Turing', isAdmin: false, isOwner: false, guest: false, role: 'member' },
-  { id: 'U0KATHERINE', realName: 'Katherine Johnson', planningName: 'Katherine Johnson', isAdmin: false, isOwner: false, guest: false, role: 'member' },
-  { id: 'U0DENNIS', realName: 'Dennis Ritchie', planningName: 'Dennis Ritchie', isAdmin: false, isOwner: false, guest: false, role: 'member' },
-  { id: 'U0BARBARA', realName: 'Barbara Liskov', planningName: 'Barbara Liskov', isAdmin: false, isOwner: false, guest: false, role: 'member' },
-  { id: 'U0GUEST', realName: 'Gus Guest', isAdmin: false, isOwner: false, guest: true, role: 'guest (no planning account)' },
+  {
+    id: 'U0ADA',
+    realName: 'Ada Lovelace',
+    planningName: 'Ada Lovelace',
+    isAdmin: true,
+    isOwner: true,
+    guest: false,
+    role: 'workspace owner · planning owner',
+  },
+  {
+    id: 'U0GRACE',
+    realName: 'Grace Hopper',
+    planningName: 'Grace Hopper',
+    isAdmin: true,
+    isOwner: false,
+    guest: false,
+    role: 'workspace admin · planning admin',
+  },
+  {
+    id: 'U0MARGARET',
+    realName: 'Margaret Hamilton',
+    planningName: 'Margaret Hamilton',
+    isAdmin: false,
+    isOwner: false,
+    guest: false,
+    role: 'member',
+  },
+  {
+    id: 'U0ALAN',
+    realName: 'Alan Turing',
+    planningName: 'Alan Turing',
+    isAdmin: false,
+    isOwner: false,
+    guest: false,
+    role: 'member',
+  },
+  {
+    id: 'U0KATHERINE',
+    realName: 'Katherine Johnson',
+    planningName: 'Katherine Johnson',
+    isAdmin: false,
+    isOwner: false,
+    guest: false,
+    role: 'member',
+  },
+  {
+    id: 'U0DENNIS',
+    realName: 'Dennis Ritchie',
+    planningName: 'Dennis Ritchie',
+    isAdmin: false,
+    isOwner: false,
+    guest: false,
+    role: 'member',
+  },
+  {
+    id: 'U0BARBARA',
+    realName: 'Barbara Liskov',
+    planningName: 'Barbara Liskov',
+    isAdmin: false,
+    isOwner: false,
+    guest: false,
+    role: 'member',
+  },
+  {
+    id: 'U0GUEST',
+    realName: 'Gus Guest',
+    isAdmin: false,
+    isOwner: false,
+    guest: true,
+    role: 'guest (no planning account)',
+  },
 ];
 
 /** Slack channels, linked to the demo organization's planning channels; #general is not linked. */
-const CHANNELS: { id: string; name: string; linkTo?: PgChannel['linkTo']; topic: string; guest?: boolean }[] = [
-  { id: 'C0GENERAL', name: 'general', topic: 'Not linked: try /plan link here', guest: true },
-  { id: 'C0PLATFORM', name: 'platform', linkTo: { team: 'Platform', channel: 'General' }, topic: 'Platform › General' },
-  { id: 'C0API', name: 'api', linkTo: { team: 'Platform', channel: 'API' }, topic: 'Platform › API' },
-  { id: 'C0INFRA', name: 'infrastructure', linkTo: { team: 'Platform', channel: 'Infrastructure' }, topic: 'Platform › Infrastructure' },
-  { id: 'C0PRODUCT', name: 'product', linkTo: { team: 'Product', channel: 'General' }, topic: 'Product › General', guest: true },
-  { id: 'C0DISCOVERY', name: 'discovery', linkTo: { team: 'Product', channel: 'Discovery' }, topic: 'Product › Discovery' },
-  { id: 'C0MOBILE', name: 'mobile', linkTo: { team: 'Mobile', channel: 'General' }, topic: 'Mobile › General' },
-];
+const CHANNELS: { id: string; name: string; linkTo?: PgChannel['linkTo']; topic: string; guest?: boolean }[] =
+  [
+    { id: 'C0GENERAL', name: 'general', topic: 'Not linked: try /plan link here', guest: true },
+    {
+      id: 'C0PLATFORM',
+      name: 'platform',
+      linkTo: { team: 'Platform', channel: 'General' },
+      topic: 'Platform › General',
+    },
+    { id: 'C0API', name: 'api', linkTo: { team: 'Platform', channel: 'API' }, topic: 'Platform › API' },
+    {
+      id: 'C0INFRA',
+      name: 'infrastructure',
+      linkTo: { team: 'Platform', channel: 'Infrastructure' },
+      topic: 'Platform › Infrastructure',
+    },
+    {
+      id: 'C0PRODUCT',
+      name: 'product',
+      linkTo: { team: 'Product', channel: 'General' },
+      topic: 'Product › General',
+      guest: true,
+    },
+    {
+      id: 'C0DISCOVERY',
+      name: 'discovery',
+      linkTo: { team: 'Product', channel: 'Discovery' },
+      topic: 'Product › Discovery',
+    },
+    {
+      id: 'C0MOBILE',
+      name: 'mobile',
+      linkTo: { team: 'Mobile', channel: 'General' },
+      topic: 'Mobile › General',
+    },
+  ];
 
 /** A few human messages, so "Create task" has something to start from. */
 const OPENING_MESSAGES: { channel: string; user: string; text: string }[] = [
-  { channel: 'C0API', user: 'U0GRACE', text: 'Welcome to the playground :wave: Everything here is local: try `/plan help`.' },
-  { channel: 'C0API', user: 'U0ALAN', text: 'The *nightly export* times out when a workspace has more than 10k tasks — someone should add paging to it.' },
-  { channel: 'C0API', user: 'U0MARGARET', text: 'Partners ask for a `Retry-After` header on every 429 we send.' },
-  { channel: 'C0PRODUCT', user: 'U0KATHERINE', text: 'Onboarding interviews: 4 of 6 people missed the _Invite teammates_ step.' },
-  { channel: 'C0MOBILE', user: 'U0BARBARA', text: 'Offline mode crashes when the sync queue holds more than 500 items.' },
+  {
+    channel: 'C0API',
+    user: 'U0GRACE',
+    text: 'Welcome to the playground :wave: Everything here is local: try `/plan help`.',
+  },
+  {
+    channel: 'C0API',
+    user: 'U0ALAN',
+    text: 'The *nightly export* times out when a workspace has more than 10k tasks — someone should add paging to it.',
+  },
+  {
+    channel: 'C0API',
+    user: 'U0MARGARET',
+    text: 'Partners ask for a `Retry-After` header on every 429 we send.',
+  },
+  {
+    channel: 'C0PRODUCT',
+    user: 'U0KATHERINE',
+    text: 'Onboarding interviews: 4 of 6 people missed the _Invite teammates_ step.',
+  },
+  {
+    channel: 'C0MOBILE',
+    user: 'U0BARBARA',
+    text: 'Offline mode crashes when the sync queue holds more than 500 items.',
+  },
 ];
 
 export class Workspace extends EventEmitter<{ change: [Change] }> {
@@ -205,7 +315,8 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
 
   find(channel: string, ts: string, ephemeralTo?: string): PgMessage | undefined {
     return this.messages.find(
-      (m) => m.channel === channel && m.ts === ts && (ephemeralTo === undefined || m.ephemeralTo === ephemeralTo),
+      (m) =>
+        m.channel === channel && m.ts === ts && (ephemeralTo === undefined || m.ephemeralTo === ephemeralTo),
     );
   }
 

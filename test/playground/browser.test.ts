@@ -42,8 +42,7 @@ describeWithBrowser('playground in a browser', () => {
   const modal = (title: string) => page.getByRole('dialog', { name: title });
   async function actAs(userId: string) {
     await page.locator('#person').selectOption(userId);
-    await page.locator('#person').evaluate((el, id) => (el as HTMLSelectElement).value === id, userId);
-    await page.waitForFunction((id) => localStorage.getItem('pg.user') === id, userId);
+    await page.waitForFunction(`localStorage.getItem('pg.user') === ${JSON.stringify(userId)}`);
   }
   async function openChannel(name: string) {
     await page.locator('#channels a', { hasText: `# ${name}` }).click();
@@ -58,91 +57,105 @@ describeWithBrowser('playground in a browser', () => {
   }
   const text = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ');
 
-  it(
-    'creates a task from a message, gives feedback, replies as the assignee, grades a peer and posts the digest',
-    async () => {
-      // 1. Ada turns Alan's message into a task; an empty feature is refused on the field first.
-      const source = page.locator('#messages .msg', { hasText: 'nightly export' });
-      await source.hover();
-      await source.getByRole('button', { name: 'More actions' }).click();
-      await page.getByRole('menuitem', { name: /Create task/ }).click();
-      const create = modal('Create task');
-      await create.getByLabel('Heading').waitFor();
-      expect(await create.getByLabel('Heading').inputValue()).toContain('nightly export');
-      await create.getByLabel('Heading').fill('Page the nightly export');
-      await create.getByLabel('Assignee').selectOption({ label: 'Alan Turing' });
-      await create.getByRole('button', { name: 'Create' }).click();
-      await create.locator('.field-error', { hasText: 'Choose a feature' }).waitFor();
-      await shot('1-create-task-field-error');
-      await pickExternal(create.getByLabel('Feature'), '', /Rate-limit the public API/);
-      await create.getByRole('button', { name: 'Create' }).click();
-      await create.getByText(/created/i).first().waitFor();
-      await shot('1-create-task-done');
-      await create.getByRole('button', { name: /Close|Done|Cancel/ }).first().click();
-      await create.waitFor({ state: 'detached' });
+  it('creates a task from a message, gives feedback, replies as the assignee, grades a peer and posts the digest', async () => {
+    // 1. Ada turns Alan's message into a task; an empty feature is refused on the field first.
+    const source = page.locator('#messages .msg', { hasText: 'nightly export' });
+    await source.hover();
+    await source.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: /Create task/ }).click();
+    const create = modal('Create task');
+    await create.getByLabel('Heading').waitFor();
+    expect(await create.getByLabel('Heading').inputValue()).toContain('nightly export');
+    await create.getByLabel('Heading').fill('Page the nightly export');
+    await create.getByLabel('Assignee').selectOption({ label: 'Alan Turing' });
+    await create.getByRole('button', { name: 'Create' }).click();
+    await create.locator('.field-error', { hasText: 'Choose a feature' }).waitFor();
+    await shot('1-create-task-field-error');
+    await pickExternal(create.getByLabel('Feature'), '', /Rate-limit the public API/);
+    await create.getByRole('button', { name: 'Create' }).click();
+    await create
+      .getByText(/created/i)
+      .first()
+      .waitFor();
+    await shot('1-create-task-done');
+    await create
+      .getByRole('button', { name: /Close|Done|Cancel/ })
+      .first()
+      .click();
+    await create.waitFor({ state: 'detached' });
 
-      // 2. The task card is in the message's thread.
-      await source.getByRole('button', { name: /1 repl/ }).click();
-      const card = page.locator('#thread-messages .msg', { hasText: 'Page the nightly export' });
-      await card.waitFor();
-      expect(await text(card)).toMatch(/Alan Turing/);
-      await shot('2-card-in-thread');
+    // 2. The task card is in the message's thread.
+    await source.getByRole('button', { name: /1 repl/ }).click();
+    const card = page.locator('#thread-messages .msg', { hasText: 'Page the nightly export' });
+    await card.waitFor();
+    expect(await text(card)).toMatch(/Alan Turing/);
+    await shot('2-card-in-thread');
 
-      // 3. Ada gives feedback from the card's button.
-      await card.getByRole('button', { name: 'Give feedback' }).click();
-      const feedback = modal('Give feedback');
-      await feedback.getByLabel('Issue').selectOption({ index: 1 });
-      await feedback.getByLabel('Feedback').fill('Please page by 1,000 tasks and keep the order stable.');
-      await feedback.getByRole('button', { name: 'Send' }).click();
-      await feedback.getByText('Feedback sent').waitFor();
-      await shot('3-feedback-sent');
-      await feedback.getByRole('button', { name: /Close|Done|Cancel/ }).first().click();
+    // 3. Ada gives feedback from the card's button.
+    await card.getByRole('button', { name: 'Give feedback' }).click();
+    const feedback = modal('Give feedback');
+    await feedback.getByLabel('Issue').selectOption({ index: 1 });
+    await feedback.getByLabel('Feedback').fill('Please page by 1,000 tasks and keep the order stable.');
+    await feedback.getByRole('button', { name: 'Send' }).click();
+    await feedback.getByText('Feedback sent').waitFor();
+    await shot('3-feedback-sent');
+    await feedback
+      .getByRole('button', { name: /Close|Done|Cancel/ })
+      .first()
+      .click();
 
-      // 4. Alan replies from his DM with the app.
-      await actAs('U0ALAN');
-      await page.locator('#apps a', { hasText: 'Team Planning' }).click();
-      await page.locator('#app-tabs button', { hasText: 'Messages' }).click();
-      const dm = page.locator('#messages .msg', { hasText: 'gave feedback on your task' });
-      await dm.waitFor();
-      expect(await text(dm)).toContain('Please page by 1,000 tasks');
-      expect(await text(dm)).toContain('Ada Lovelace');
-      await dm.getByRole('button', { name: 'Reply' }).click();
-      const reply = modal('Reply to feedback');
-      await reply.getByLabel('Your reply').fill('Done: pages of 1,000, ordered by id.');
-      await reply.getByRole('button', { name: 'Reply' }).click();
-      await reply.getByText('Reply recorded').waitFor();
-      await shot('4-assignee-replied');
-      await reply.getByRole('button', { name: /Close|Done|Cancel/ }).first().click();
+    // 4. Alan replies from his DM with the app.
+    await actAs('U0ALAN');
+    await page.locator('#apps a', { hasText: 'Team Planning' }).click();
+    await page.locator('#app-tabs button', { hasText: 'Messages' }).click();
+    const dm = page.locator('#messages .msg', { hasText: 'gave feedback on your task' });
+    await dm.waitFor();
+    expect(await text(dm)).toContain('Please page by 1,000 tasks');
+    expect(await text(dm)).toContain('Ada Lovelace');
+    await dm.getByRole('button', { name: 'Reply' }).click();
+    const reply = modal('Reply to feedback');
+    await reply.getByLabel('Your reply').fill('Done: pages of 1,000, ordered by id.');
+    await reply.getByRole('button', { name: 'Reply' }).click();
+    await reply.getByText('Reply recorded').waitFor();
+    await shot('4-assignee-replied');
+    await reply
+      .getByRole('button', { name: /Close|Done|Cancel/ })
+      .first()
+      .click();
 
-      // 5. Alan grades a peer from the lightning menu.
-      await page.locator('#lightning').click();
-      await page.getByRole('menuitem', { name: /Grade a peer/ }).click();
-      const grade = modal('Grade a peer');
-      await grade.getByLabel('Peer').selectOption({ label: 'Grace Hopper' });
-      await pickExternal(grade.getByLabel('Notion'), 'type', 'typescript');
-      await grade.getByLabel('Grade').selectOption('8');
-      await grade.getByRole('button', { name: 'Grade' }).click();
-      await grade.getByText(/recorded|graded|saved/i).first().waitFor();
-      await shot('5-peer-graded');
-      await grade.getByRole('button', { name: /Close|Done|Cancel/ }).first().click();
+    // 5. Alan grades a peer from the lightning menu.
+    await page.locator('#lightning').click();
+    await page.getByRole('menuitem', { name: /Grade a peer/ }).click();
+    const grade = modal('Grade a peer');
+    await grade.getByLabel('Peer').selectOption({ label: 'Grace Hopper' });
+    await pickExternal(grade.getByLabel('Notion'), 'type', 'typescript');
+    await grade.getByLabel('Grade').selectOption('8');
+    await grade.getByRole('button', { name: 'Grade' }).click();
+    await grade
+      .getByText(/recorded|graded|saved/i)
+      .first()
+      .waitFor();
+    await shot('5-peer-graded');
+    await grade
+      .getByRole('button', { name: /Close|Done|Cancel/ })
+      .first()
+      .click();
 
-      // 6. Ada was told of the reply, and posts today's digest in #api.
-      await actAs('U0ADA');
-      await page.locator('#apps a', { hasText: 'Team Planning' }).click();
-      await page.locator('#app-tabs button', { hasText: 'Messages' }).click();
-      await page.locator('#messages .msg', { hasText: 'Done: pages of 1,000' }).waitFor();
-      await openChannel('api');
-      await page.getByRole('button', { name: "Post today's digest" }).click();
-      await page.locator('#messages .msg.ephemeral', { hasText: 'Posted the digest in #api' }).waitFor();
-      const digest = page.locator('#messages .msg:not(.ephemeral)').last();
-      expect(await text(digest)).toContain('Team Planning');
-      expect(await text(digest)).toContain('Planning digest');
-      expect(await text(digest)).toContain('Features by stage');
-      expect(await digest.getByRole('button', { name: 'Advance' }).count()).toBeGreaterThan(0);
-      await shot('6-digest-posted');
+    // 6. Ada was told of the reply, and posts today's digest in #api.
+    await actAs('U0ADA');
+    await page.locator('#apps a', { hasText: 'Team Planning' }).click();
+    await page.locator('#app-tabs button', { hasText: 'Messages' }).click();
+    await page.locator('#messages .msg', { hasText: 'Done: pages of 1,000' }).waitFor();
+    await openChannel('api');
+    await page.getByRole('button', { name: "Post today's digest" }).click();
+    await page.locator('#messages .msg.ephemeral', { hasText: 'Posted the digest in #api' }).waitFor();
+    const digest = page.locator('#messages .msg:not(.ephemeral)').last();
+    expect(await text(digest)).toContain('Team Planning');
+    expect(await text(digest)).toContain('Planning digest');
+    expect(await text(digest)).toContain('Features by stage');
+    expect(await digest.getByRole('button', { name: 'Advance' }).count()).toBeGreaterThan(0);
+    await shot('6-digest-posted');
 
-      expect(pageErrors).toEqual([]);
-    },
-    180_000,
-  );
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
 });

@@ -24,7 +24,9 @@ describe('playground mrkdwn rendering', () => {
     expect(mrkdwnToHtml('Planning: *2* • Validation: *3*', ws)).toBe(
       'Planning: <strong>2</strong> • Validation: <strong>3</strong>',
     );
-    expect(mrkdwnToHtml('_a_ and _b_ ~c~ ~d~', ws)).toBe('<em>a</em> and <em>b</em> <del>c</del> <del>d</del>');
+    expect(mrkdwnToHtml('_a_ and _b_ ~c~ ~d~', ws)).toBe(
+      '<em>a</em> and <em>b</em> <del>c</del> <del>d</del>',
+    );
   });
 
   it('quotes lines starting with >, with or without a space', () => {
@@ -36,13 +38,19 @@ describe('playground mrkdwn rendering', () => {
   it("shows Slack's escapes once, and never lets text become markup", () => {
     expect(mrkdwnToHtml('a &lt;b&gt; &amp; c', ws)).toBe('a &lt;b&gt; &amp; c');
     expect(mrkdwnToHtml('<script>alert(1)</script>', ws)).not.toContain('<script>');
-    expect(plainToHtml('<b>*x*</b> :wave:', true)).toBe('&lt;b&gt;*x*&lt;/b&gt; <span class="s-emoji">👋</span>');
+    expect(plainToHtml('<b>*x*</b> :wave:', true)).toBe(
+      '&lt;b&gt;*x*&lt;/b&gt; <span class="s-emoji">👋</span>',
+    );
     expect(plainToHtml(':wave:', false)).toBe(':wave:');
   });
 
   it('adds html to every text object and keeps unknown blocks whole', () => {
     const blocks = [
-      { type: 'section', text: { type: 'mrkdwn', text: '*hi*' }, fields: [{ type: 'plain_text', text: 'x' }] },
+      {
+        type: 'section',
+        text: { type: 'mrkdwn', text: '*hi*' },
+        fields: [{ type: 'plain_text', text: 'x' }],
+      },
       { type: 'brand_new_block', payload: { deep: [1, 2] } },
     ];
     const out = withHtml(blocks, ws) as Record<string, unknown>[];

@@ -91,7 +91,8 @@ const initials = (name) =>
     .join('')
     .slice(0, 2)
     .toUpperCase();
-const time = (ts) => new Date(Number(ts) * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (ts) =>
+  new Date(Number(ts) * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 // ---------------------------------------------------------------------------------------------
 // Block Kit
@@ -101,7 +102,9 @@ const time = (ts) => new Date(Number(ts) * 1000).toLocaleTimeString([], { hour: 
  * { kind: 'message', channel, ts } or { kind: 'view', viewId }.
  */
 function renderBlocks(blocks, where) {
-  return (blocks ?? []).map((block) => h('div', { class: 'block', 'data-block-id': block.block_id }, renderBlock(block, where)));
+  return (blocks ?? []).map((block) =>
+    h('div', { class: 'block', 'data-block-id': block.block_id }, renderBlock(block, where)),
+  );
 }
 
 function renderBlock(block, where) {
@@ -110,8 +113,19 @@ function renderBlock(block, where) {
       const main = h('div', { class: 'section-main' });
       if (block.text) main.append(h('div', { class: 'mrkdwn', html: textHtml(block.text) }));
       if (block.fields?.length)
-        main.append(h('div', { class: 'fields' }, block.fields.map((f) => h('div', { class: 'mrkdwn', html: textHtml(f) }))));
-      return h('div', { class: 'section' }, main, block.accessory ? renderElement(block.accessory, block, where) : null);
+        main.append(
+          h(
+            'div',
+            { class: 'fields' },
+            block.fields.map((f) => h('div', { class: 'mrkdwn', html: textHtml(f) })),
+          ),
+        );
+      return h(
+        'div',
+        { class: 'section' },
+        main,
+        block.accessory ? renderElement(block.accessory, block, where) : null,
+      );
     }
     case 'header':
       return h('div', { class: 'header-block', html: textHtml(block.text) });
@@ -122,11 +136,17 @@ function renderBlock(block, where) {
         'div',
         { class: 'context' },
         (block.elements ?? []).map((e) =>
-          e.type === 'image' ? h('img', { src: e.image_url, alt: e.alt_text }) : h('span', { class: 'mrkdwn', html: textHtml(e) }),
+          e.type === 'image'
+            ? h('img', { src: e.image_url, alt: e.alt_text })
+            : h('span', { class: 'mrkdwn', html: textHtml(e) }),
         ),
       );
     case 'actions':
-      return h('div', { class: 'actions' }, (block.elements ?? []).map((e) => renderElement(e, block, where)));
+      return h(
+        'div',
+        { class: 'actions' },
+        (block.elements ?? []).map((e) => renderElement(e, block, where)),
+      );
     case 'image':
       return h(
         'div',
@@ -151,7 +171,10 @@ function richText(elements) {
     else if (e.type === 'link') node = h('a', { href: e.url, target: '_blank' }, e.text ?? e.url);
     else if (e.type === 'user') node = h('span', { class: 's-mention' }, `@${personName(e.user_id)}`);
     else if (e.type === 'channel') node = h('span', { class: 's-mention' }, `#${e.channel_id}`);
-    else if (e.type === 'emoji') node = document.createTextNode(e.unicode ? String.fromCodePoint(...e.unicode.split('-').map((c) => parseInt(c, 16))) : `:${e.name}:`);
+    else if (e.type === 'emoji')
+      node = document.createTextNode(
+        e.unicode ? String.fromCodePoint(...e.unicode.split('-').map((c) => parseInt(c, 16))) : `:${e.name}:`,
+      );
     else node = document.createTextNode(JSON.stringify(e));
     const s = e.style ?? {};
     if (s.code) node = h('code', {}, node);
@@ -161,8 +184,15 @@ function richText(elements) {
     return node;
   };
   return elements.map((el) => {
-    const kids = (el.elements ?? []).map((k) => (k.type === 'rich_text_section' ? h('span', {}, (k.elements ?? []).map(inline)) : inline(k)));
-    if (el.type === 'rich_text_list') return h(el.style === 'ordered' ? 'ol' : 'ul', {}, kids.map((k) => h('li', {}, k)));
+    const kids = (el.elements ?? []).map((k) =>
+      k.type === 'rich_text_section' ? h('span', {}, (k.elements ?? []).map(inline)) : inline(k),
+    );
+    if (el.type === 'rich_text_list')
+      return h(
+        el.style === 'ordered' ? 'ol' : 'ul',
+        {},
+        kids.map((k) => h('li', {}, k)),
+      );
     if (el.type === 'rich_text_quote') return h('blockquote', {}, kids);
     if (el.type === 'rich_text_preformatted') return h('pre', {}, kids);
     return h('div', {}, kids);
@@ -191,8 +221,20 @@ function confirmDialog(confirm) {
         h(
           'div',
           { class: 'modal-foot' },
-          h('button', { class: 'btn', type: 'button', onclick: () => done(false) }, plain(confirm.deny) || 'Cancel'),
-          h('button', { class: `btn ${confirm.style === 'danger' ? 'danger' : 'primary'}`, type: 'button', onclick: () => done(true) }, plain(confirm.confirm) || 'Yes'),
+          h(
+            'button',
+            { class: 'btn', type: 'button', onclick: () => done(false) },
+            plain(confirm.deny) || 'Cancel',
+          ),
+          h(
+            'button',
+            {
+              class: `btn ${confirm.style === 'danger' ? 'danger' : 'primary'}`,
+              type: 'button',
+              onclick: () => done(true),
+            },
+            plain(confirm.confirm) || 'Yes',
+          ),
         ),
       ),
     );
@@ -204,8 +246,16 @@ function confirmDialog(confirm) {
 async function elementAction(element, block, where, extra) {
   if (element.confirm && !(await confirmDialog(element.confirm))) return;
   const action = { type: element.type, action_id: element.action_id, block_id: block.block_id, ...extra };
-  if (where.kind === 'message') await act(post('/pg/action', { channel: where.channel, ts: where.ts, action }));
-  else await act(post('/pg/action', { viewId: where.viewId, action, values: ui.modal?.id === where.viewId ? ui.modal.values : {} }));
+  if (where.kind === 'message')
+    await act(post('/pg/action', { channel: where.channel, ts: where.ts, action }));
+  else
+    await act(
+      post('/pg/action', {
+        viewId: where.viewId,
+        action,
+        values: ui.modal?.id === where.viewId ? ui.modal.values : {},
+      }),
+    );
 }
 
 function optionsOf(element) {
@@ -224,7 +274,13 @@ function selectOptions(element, selected) {
   if (element.option_groups)
     return [
       placeholder,
-      ...element.option_groups.map((g) => h('optgroup', { label: plain(g.label) }, g.options.map((o) => opt(o.value, plain(o.text))))),
+      ...element.option_groups.map((g) =>
+        h(
+          'optgroup',
+          { label: plain(g.label) },
+          g.options.map((o) => opt(o.value, plain(o.text))),
+        ),
+      ),
     ];
   return [placeholder, ...(element.options ?? []).map((o) => opt(o.value, plain(o.text)))];
 }
@@ -287,7 +343,8 @@ function initialValue(element) {
 /** The value slot for an element in the open modal (created from its initial value). */
 function slot(block, element) {
   if (!ui.modal) return null;
-  const byBlock = (ui.modal.values[block.block_id] ??= {});
+  ui.modal.values[block.block_id] ??= {};
+  const byBlock = ui.modal.values[block.block_id];
   byBlock[element.action_id] ??= initialValue(element);
   return byBlock[element.action_id];
 }
@@ -331,11 +388,23 @@ function renderElement(element, block, where, inInput = false) {
     case 'conversations_select':
     case 'channels_select': {
       const current = state
-        ? (state.selected_option?.value ?? state.selected_user ?? state.selected_conversation ?? state.selected_channel ?? '')
-        : (element.initial_option?.value ?? element.initial_user ?? element.initial_conversation ?? element.initial_channel ?? '');
+        ? (state.selected_option?.value ??
+          state.selected_user ??
+          state.selected_conversation ??
+          state.selected_channel ??
+          '')
+        : (element.initial_option?.value ??
+          element.initial_user ??
+          element.initial_conversation ??
+          element.initial_channel ??
+          '');
       return h(
         'select',
-        { 'data-action-id': element.action_id, 'aria-label': plain(block.label) || plain(element.placeholder), onchange: (e) => change(selectValue(element, e.target.value)) },
+        {
+          'data-action-id': element.action_id,
+          'aria-label': plain(block.label) || plain(element.placeholder),
+          onchange: (e) => change(selectValue(element, e.target.value)),
+        },
         selectOptions(element, current),
       );
     }
@@ -345,7 +414,11 @@ function renderElement(element, block, where, inInput = false) {
     case 'multi_users_select':
     case 'multi_conversations_select':
     case 'multi_channels_select': {
-      const picked = new Set((state?.selected_options ?? []).map((o) => o.value).concat(state?.selected_users ?? [], state?.selected_conversations ?? []));
+      const picked = new Set(
+        (state?.selected_options ?? [])
+          .map((o) => o.value)
+          .concat(state?.selected_users ?? [], state?.selected_conversations ?? []),
+      );
       return h(
         'select',
         {
@@ -356,22 +429,32 @@ function renderElement(element, block, where, inInput = false) {
             const values = [...e.target.selectedOptions].map((o) => o.value).filter(Boolean);
             if (element.type === 'multi_users_select') change({ type: element.type, selected_users: values });
             else if (element.type === 'multi_static_select')
-              change({ type: element.type, selected_options: optionsOf(element).filter((o) => values.includes(o.value)).map(stripHtml) });
+              change({
+                type: element.type,
+                selected_options: optionsOf(element)
+                  .filter((o) => values.includes(o.value))
+                  .map(stripHtml),
+              });
             else change({ type: element.type, selected_conversations: values });
           },
         },
-        selectOptions(element, '').slice(1).map((o) => {
-          if (picked.has(o.value)) o.selected = true;
-          return o;
-        }),
+        selectOptions(element, '')
+          .slice(1)
+          .map((o) => {
+            if (picked.has(o.value)) o.selected = true;
+            return o;
+          }),
       );
     }
     case 'checkboxes':
     case 'radio_buttons': {
       const radio = element.type === 'radio_buttons';
       const name = `${block.block_id}-${element.action_id}`;
-      const chosen = () => (radio ? [state?.selected_option?.value] : (state?.selected_options ?? []).map((o) => o.value));
-      const initial = radio ? [element.initial_option?.value] : (element.initial_options ?? []).map((o) => o.value);
+      const chosen = () =>
+        radio ? [state?.selected_option?.value] : (state?.selected_options ?? []).map((o) => o.value);
+      const initial = radio
+        ? [element.initial_option?.value]
+        : (element.initial_options ?? []).map((o) => o.value);
       const on = state ? chosen() : initial;
       return h(
         'div',
@@ -386,9 +469,15 @@ function renderElement(element, block, where, inInput = false) {
               value: o.value,
               checked: on.includes(o.value),
               onchange: (e) => {
-                const boxes = [...e.target.closest('.choices').querySelectorAll('input')].filter((i) => i.checked).map((i) => i.value);
+                const boxes = [...e.target.closest('.choices').querySelectorAll('input')]
+                  .filter((i) => i.checked)
+                  .map((i) => i.value);
                 const picked = element.options.filter((x) => boxes.includes(x.value)).map(stripHtml);
-                change(radio ? { type: element.type, selected_option: picked[0] ?? null } : { type: element.type, selected_options: picked });
+                change(
+                  radio
+                    ? { type: element.type, selected_option: picked[0] ?? null }
+                    : { type: element.type, selected_options: picked },
+                );
               },
             }),
             ' ',
@@ -402,9 +491,16 @@ function renderElement(element, block, where, inInput = false) {
     case 'timepicker':
     case 'datetimepicker': {
       const kind = { datepicker: 'date', timepicker: 'time', datetimepicker: 'datetime-local' }[element.type];
-      const key = { datepicker: 'selected_date', timepicker: 'selected_time', datetimepicker: 'selected_date_time' }[element.type];
-      let initial = state ? state[key] : (element.initial_date ?? element.initial_time ?? element.initial_date_time);
-      if (kind === 'datetime-local' && typeof initial === 'number') initial = new Date(initial * 1000).toISOString().slice(0, 16);
+      const key = {
+        datepicker: 'selected_date',
+        timepicker: 'selected_time',
+        datetimepicker: 'selected_date_time',
+      }[element.type];
+      let initial = state
+        ? state[key]
+        : (element.initial_date ?? element.initial_time ?? element.initial_date_time);
+      if (kind === 'datetime-local' && typeof initial === 'number')
+        initial = new Date(initial * 1000).toISOString().slice(0, 16);
       return h('input', {
         type: kind,
         value: initial ?? '',
@@ -422,7 +518,8 @@ function renderElement(element, block, where, inInput = false) {
     case 'url_text_input':
     case 'number_input': {
       const multiline = element.multiline;
-      const type = { email_text_input: 'email', url_text_input: 'url', number_input: 'number' }[element.type] ?? 'text';
+      const type =
+        { email_text_input: 'email', url_text_input: 'url', number_input: 'number' }[element.type] ?? 'text';
       const attrs = {
         'data-action-id': element.action_id,
         'aria-label': plain(block.label) || element.action_id,
@@ -452,9 +549,33 @@ function overflowMenu(element, block, where) {
   const menu = h('div', { class: 'menu', role: 'menu', hidden: true });
   for (const option of element.options ?? [])
     menu.append(
-      h('button', { type: 'button', onclick: () => { menu.hidden = true; elementAction(element, block, where, { selected_option: stripHtml(option) }); } }, plain(option.text)),
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () => {
+            menu.hidden = true;
+            elementAction(element, block, where, { selected_option: stripHtml(option) });
+          },
+        },
+        plain(option.text),
+      ),
     );
-  return h('span', { class: 'menu-wrap' }, h('button', { class: 'btn', type: 'button', 'aria-label': 'More options', onclick: () => (menu.hidden = !menu.hidden) }, '⋯'), menu);
+  return h(
+    'span',
+    { class: 'menu-wrap' },
+    h(
+      'button',
+      {
+        class: 'btn',
+        type: 'button',
+        'aria-label': 'More options',
+        onclick: () => (menu.hidden = !menu.hidden),
+      },
+      '⋯',
+    ),
+    menu,
+  );
 }
 
 /** An external select: what is typed asks the app for options (block_suggestion), as Slack does. */
@@ -487,14 +608,29 @@ function externalSelect(element, block, where, state, change) {
     const body = { actionId: element.action_id, blockId: block.block_id, value: query };
     const answer = await post(
       '/pg/options',
-      where.kind === 'view' ? { ...body, viewId: where.viewId, values: ui.modal?.values ?? {} } : { ...body, channel: where.channel, ts: where.ts },
+      where.kind === 'view'
+        ? { ...body, viewId: where.viewId, values: ui.modal?.values ?? {} }
+        : { ...body, channel: where.channel, ts: where.ts },
     ).catch((error) => {
       toast(error.message, true);
       return { options: [], option_groups: [] };
     });
     if (mine !== asked) return; // a later keystroke asked again
     list.replaceChildren();
-    const add = (o) => list.append(h('li', { role: 'option', onmousedown: (e) => { e.preventDefault(); pick(o); } }, plain(o.text)));
+    const add = (o) =>
+      list.append(
+        h(
+          'li',
+          {
+            role: 'option',
+            onmousedown: (e) => {
+              e.preventDefault();
+              pick(o);
+            },
+          },
+          plain(o.text),
+        ),
+      );
     answer.options.forEach(add);
     for (const group of answer.option_groups) {
       list.append(h('li', { class: 'group' }, plain(group.label)));
@@ -520,7 +656,12 @@ function renderInput(block, where) {
   return h(
     'div',
     { class: `input-block${error ? ' has-error' : ''}` },
-    h('label', {}, plain(block.label), block.optional ? h('span', { class: 'optional' }, ' (optional)') : null),
+    h(
+      'label',
+      {},
+      plain(block.label),
+      block.optional ? h('span', { class: 'optional' }, ' (optional)') : null,
+    ),
     renderElement(block.element, block, where, true),
     error ? h('div', { class: 'field-error', role: 'alert' }, error) : null,
     block.hint ? h('div', { class: 'hint', html: textHtml(block.hint) }) : null,
@@ -550,15 +691,34 @@ function renderMessage(m, inThread) {
     body.append(
       h(
         'div',
-        { class: 'attachment', style: a.color ? `border-left-color:${a.color.startsWith('#') ? a.color : `#${a.color}`}` : undefined },
+        {
+          class: 'attachment',
+          style: a.color
+            ? `border-left-color:${a.color.startsWith('#') ? a.color : `#${a.color}`}`
+            : undefined,
+        },
         a.blocks ? renderBlocks(a.blocks, where) : h('div', { class: 'mrkdwn' }, a.text ?? a.fallback ?? ''),
       ),
     );
   for (const f of m.files ?? []) body.append(h('div', { class: 'file' }, `📄 ${f.title} (${f.size} bytes)`));
   if (!inThread && m.replyCount)
-    body.append(h('button', { class: 'replies-link', type: 'button', onclick: () => openThread(m.channel, m.ts) }, `${m.replyCount} ${m.replyCount === 1 ? 'reply' : 'replies'}`));
+    body.append(
+      h(
+        'button',
+        { class: 'replies-link', type: 'button', onclick: () => openThread(m.channel, m.ts) },
+        `${m.replyCount} ${m.replyCount === 1 ? 'reply' : 'replies'}`,
+      ),
+    );
 
-  const el = h('div', { class: `msg${m.ephemeral ? ' ephemeral' : ''}${ui.highlight === m.ts ? ' highlight' : ''}`, 'data-ts': m.ts }, h('div', { class: `avatar${m.bot ? ' bot' : ''}` }, m.bot ? 'TP' : initials(m.author)), body);
+  const el = h(
+    'div',
+    {
+      class: `msg${m.ephemeral ? ' ephemeral' : ''}${ui.highlight === m.ts ? ' highlight' : ''}`,
+      'data-ts': m.ts,
+    },
+    h('div', { class: `avatar${m.bot ? ' bot' : ''}` }, m.bot ? 'TP' : initials(m.author)),
+    body,
+  );
   if (!m.ephemeral) el.append(messageActions(m, inThread));
   return el;
 }
@@ -570,12 +730,48 @@ function messageActions(m, inThread) {
   menu.append(h('h3', {}, ui.state.app.name));
   for (const s of shortcuts)
     menu.append(
-      h('button', { type: 'button', role: 'menuitem', onclick: () => { menu.hidden = true; act(post('/pg/shortcut', { callbackId: s.callbackId, channel: m.channel, ts: m.ts })); } }, s.name, h('span', { class: 'desc' }, s.description)),
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'menuitem',
+          onclick: () => {
+            menu.hidden = true;
+            act(post('/pg/shortcut', { callbackId: s.callbackId, channel: m.channel, ts: m.ts }));
+          },
+        },
+        s.name,
+        h('span', { class: 'desc' }, s.description),
+      ),
     );
   const bar = h('div', { class: 'msg-actions' });
-  if (!inThread) bar.append(h('button', { type: 'button', title: 'Reply in thread', onclick: () => openThread(m.channel, m.ts) }, 'Reply'));
+  if (!inThread)
+    bar.append(
+      h(
+        'button',
+        { type: 'button', title: 'Reply in thread', onclick: () => openThread(m.channel, m.ts) },
+        'Reply',
+      ),
+    );
   bar.append(
-    h('span', { class: 'menu-wrap' }, h('button', { type: 'button', 'aria-label': 'More actions', title: 'More actions', onclick: () => { menu.hidden = !menu.hidden; bar.classList.toggle('open', !menu.hidden); } }, '⋮'), menu),
+    h(
+      'span',
+      { class: 'menu-wrap' },
+      h(
+        'button',
+        {
+          type: 'button',
+          'aria-label': 'More actions',
+          title: 'More actions',
+          onclick: () => {
+            menu.hidden = !menu.hidden;
+            bar.classList.toggle('open', !menu.hidden);
+          },
+        },
+        '⋮',
+      ),
+      menu,
+    ),
   );
   return bar;
 }
@@ -585,7 +781,11 @@ async function showMessages() {
   const { messages } = await get('/pg/channel', { channel: ui.channel });
   const list = $('messages');
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
-  list.replaceChildren(...(messages.length ? messages.map((m) => renderMessage(m, false)) : [h('div', { class: 'empty' }, 'No messages yet.')]));
+  list.replaceChildren(
+    ...(messages.length
+      ? messages.map((m) => renderMessage(m, false))
+      : [h('div', { class: 'empty' }, 'No messages yet.')]),
+  );
   if (atBottom || ui.highlight) list.scrollTop = list.scrollHeight;
 }
 
@@ -635,13 +835,30 @@ async function showModal() {
       { class: 'modal-head' },
       h('h2', {}, plain(view.title)),
       modal.depth > 1 ? h('span', { class: 'stack-note' }, `${modal.depth} views deep`) : null,
-      h('button', { class: 'icon-btn', type: 'button', 'aria-label': 'Close', onclick: () => act(post('/pg/close', { viewId: modal.id, values: values() })) }, '✕'),
+      h(
+        'button',
+        {
+          class: 'icon-btn',
+          type: 'button',
+          'aria-label': 'Close',
+          onclick: () => act(post('/pg/close', { viewId: modal.id, values: values() })),
+        },
+        '✕',
+      ),
     ),
     h('div', { class: 'modal-body' }, renderBlocks(view.blocks, where)),
     h(
       'div',
       { class: 'modal-foot' },
-      h('button', { class: 'btn', type: 'button', onclick: () => act(post('/pg/close', { viewId: modal.id, values: values() })) }, plain(view.close) || 'Cancel'),
+      h(
+        'button',
+        {
+          class: 'btn',
+          type: 'button',
+          onclick: () => act(post('/pg/close', { viewId: modal.id, values: values() })),
+        },
+        plain(view.close) || 'Cancel',
+      ),
       view.submit ? h('button', { class: 'btn primary', type: 'submit' }, plain(view.submit)) : null,
     ),
   );
@@ -652,7 +869,9 @@ async function showHome() {
   const { home } = await get('/pg/home');
   const el = $('home');
   if (!home) {
-    el.replaceChildren(h('div', { class: 'empty' }, `${ui.state.app.name} has not published a Home tab for you.`));
+    el.replaceChildren(
+      h('div', { class: 'empty' }, `${ui.state.app.name} has not published a Home tab for you.`),
+    );
     return;
   }
   el.replaceChildren(...renderBlocks(home.view.blocks, { kind: 'view', viewId: home.id }));
@@ -663,7 +882,20 @@ async function showHome() {
 
 function renderSidebar() {
   const link = (id, label, onclick) =>
-    h('li', {}, h('a', { href: `#${id}`, 'data-channel': id, class: `${ui.channel === id ? 'active' : ''} ${ui.unread.has(id) ? 'unread' : ''}`, onclick }, label));
+    h(
+      'li',
+      {},
+      h(
+        'a',
+        {
+          href: `#${id}`,
+          'data-channel': id,
+          class: `${ui.channel === id ? 'active' : ''} ${ui.unread.has(id) ? 'unread' : ''}`,
+          onclick,
+        },
+        label,
+      ),
+    );
   $('channels').replaceChildren(...ui.state.channels.map((c) => link(c.id, `# ${c.name}`)));
   $('apps').replaceChildren(link(ui.state.app.dm, ui.state.app.name));
 }
@@ -675,10 +907,13 @@ async function openChannel(id, tab) {
   ui.tab = isApp ? (tab ?? ui.tab ?? 'messages') : 'messages';
   const channel = ui.state.channels.find((c) => c.id === id);
   $('channel-title').textContent = isApp ? ui.state.app.name : `# ${channel?.name ?? id}`;
-  $('channel-topic').textContent = isApp ? 'The app: its Home tab, and your direct messages with it' : (channel?.topic ?? '');
+  $('channel-topic').textContent = isApp
+    ? 'The app: its Home tab, and your direct messages with it'
+    : (channel?.topic ?? '');
   $('digest-now').hidden = !channel?.linked;
   $('app-tabs').hidden = !isApp;
-  for (const b of $('app-tabs').querySelectorAll('button')) b.classList.toggle('active', b.dataset.tab === ui.tab);
+  for (const b of $('app-tabs').querySelectorAll('button'))
+    b.classList.toggle('active', b.dataset.tab === ui.tab);
   const home = isApp && ui.tab === 'home';
   $('home').hidden = !home;
   $('messages').hidden = home;
@@ -715,10 +950,15 @@ async function switchPerson(id) {
   $('thread').hidden = true;
   ui.state = await get('/pg/state');
   $('workspace').textContent = ui.state.team;
-  $('person').replaceChildren(...ui.state.people.map((p) => h('option', { value: p.id, selected: p.id === id }, `${p.realName} — ${p.role}`)));
+  $('person').replaceChildren(
+    ...ui.state.people.map((p) =>
+      h('option', { value: p.id, selected: p.id === id }, `${p.realName} — ${p.role}`),
+    ),
+  );
   renderLightning();
   connectEvents();
-  const keep = ui.channel && (ui.channel.startsWith('D') || ui.state.channels.some((c) => c.id === ui.channel));
+  const keep =
+    ui.channel && (ui.channel.startsWith('D') || ui.state.channels.some((c) => c.id === ui.channel));
   const first = ui.state.channels.find((c) => c.id === ui.state.start) ?? ui.state.channels[0];
   await openChannel(keep ? (ui.channel.startsWith('D') ? ui.state.app.dm : ui.channel) : first.id);
   await showModal();
@@ -729,13 +969,29 @@ function renderLightning() {
   $('lightning-menu').replaceChildren(
     h('h3', {}, ui.state.app.name),
     ...globals.map((s) =>
-      h('button', { type: 'button', role: 'menuitem', onclick: () => { $('lightning-menu').hidden = true; act(post('/pg/shortcut', { callbackId: s.callbackId })); } }, s.name, h('span', { class: 'desc' }, s.description)),
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'menuitem',
+          onclick: () => {
+            $('lightning-menu').hidden = true;
+            act(post('/pg/shortcut', { callbackId: s.callbackId }));
+          },
+        },
+        s.name,
+        h('span', { class: 'desc' }, s.description),
+      ),
     ),
   );
 }
 
 async function compose(text, threadTs) {
-  const answer = await post('/pg/compose', { channel: ui.thread && threadTs ? ui.thread.channel : ui.channel, text, ...(threadTs ? { threadTs } : {}) });
+  const answer = await post('/pg/compose', {
+    channel: ui.thread && threadTs ? ui.thread.channel : ui.channel,
+    text,
+    ...(threadTs ? { threadTs } : {}),
+  });
   if (answer.notice) toast(answer.notice, true);
 }
 
@@ -776,7 +1032,8 @@ $('thread-close').addEventListener('click', () => {
   $('thread').hidden = true;
 });
 $('digest-now').addEventListener('click', () => act(compose(`${ui.state.command} digest now`)));
-for (const b of $('app-tabs').querySelectorAll('button')) b.addEventListener('click', () => act(openChannel(ui.state.app.dm, b.dataset.tab)));
+for (const b of $('app-tabs').querySelectorAll('button'))
+  b.addEventListener('click', () => act(openChannel(ui.state.app.dm, b.dataset.tab)));
 window.addEventListener('hashchange', route);
 
 act(switchPerson(ui.me).then(route));
