@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { WebClient } from '@slack/web-api';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Playground, startPlayground } from '../../src/playground/index.js';
@@ -158,4 +159,117 @@ describeWithBrowser('playground in a browser', () => {
 
     expect(pageErrors).toEqual([]);
   }, 180_000);
+
+  it('links a channel with /plan link: a dispatching select refreshes the modal, time picker, type-ahead and checkboxes', async () => {
+    await actAs('U0ADA');
+    await openChannel('general');
+    await page.locator('#composer-text').fill('/plan link');
+    await page.locator('#composer-text').press('Enter');
+    const link = modal('Link this channel');
+    await link.getByLabel('Planning team').selectOption({ label: 'Mobile' });
+    // Picking a team is a block action: the app updates the view with that team's channels.
+    await link.getByLabel('Planning channel').selectOption({ label: 'General (default)' });
+    await link.getByLabel('Daily digest at').fill('08:30');
+    await pickExternal(link.getByLabel('Time zone'), 'Europe/Ber', 'Europe/Berlin');
+    await link.getByRole('checkbox', { name: 'Weekdays only' }).uncheck();
+    await shot('7-link-modal');
+    await link.getByRole('button', { name: 'Link' }).click();
+    await link.getByText(/is linked to/).waitFor();
+    expect(await text(link)).toContain('Mobile › General');
+    await link
+      .getByRole('button', { name: /Close|Done|Cancel/ })
+      .first()
+      .click();
+    const stored = await playground.app.store.links.get('T0PLAYGRND', 'C0GENERAL');
+    expect(stored).toMatchObject({ digestTime: '08:30', timeZone: 'Europe/Berlin', weekdaysOnly: false });
+  }, 60_000);
+
+  it('renders Block Kit as Slack does: every known block, rich mrkdwn, a confirm dialog, the Home tab, an unknown block as JSON', async () => {
+    const slack = new WebClient(playground.app.config.SLACK_BOT_TOKEN, {
+      slackApiUrl: playground.app.config.SLACK_API_URL,
+      retryConfig: { retries: 0 },
+    });
+    const blocks = [
+      { type: 'header', text: { type: 'plain_text', text: 'Release train :rocket:' } },
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: '*bold* _italic_ ~strike~ `code` <https://example.com|a link> <@U0GRACE> <#C0API>',
+        },
+        fields: [
+          { type: 'mrkdwn', text: '*Owner*\nGrace' },
+          { type: 'mrkdwn', text: '*Due*\nFriday' },
+        ],
+        accessory: {
+          type: 'overflow',
+          action_id: 'pg_overflow',
+          options: [{ text: { type: 'plain_text', text: 'Snooze' }, value: 'snooze' }],
+        },
+      },
+      { type: 'divider' },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: 'context :white_check_mark:' }] },
+      {
+        type: 'actions',
+        elements: [
+          {
+            type: 'button',
+            action_id: 'pg_danger',
+            text: { type: 'plain_text', text: 'Delete it' },
+            style: 'danger',
+            confirm: {
+              title: { type: 'plain_text', text: 'Really delete?' },
+              text: { type: 'mrkdwn', text: 'This *cannot* be undone.' },
+              confirm: { type: 'plain_text', text: 'Delete' },
+              deny: { type: 'plain_text', text: 'Keep it' },
+            },
+          },
+          { type: 'datepicker', action_id: 'pg_date', initial_date: '2026-12-01' },
+        ],
+      },
+      { type: 'future_block_kind', payload: 'kept' },
+    ];
+    await slack.chat.postMessage({ channel: 'C0PRODUCT', text: 'Release train', blocks });
+    await slack.views.publish({
+      user_id: 'U0KATHERINE',
+      view: {
+        type: 'home',
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Hello *Katherine*' } }],
+      },
+    });
+
+    await actAs('U0KATHERINE');
+    await openChannel('product');
+    const message = page.locator('#messages .msg', { hasText: 'Release train' });
+    await message.waitFor();
+    expect(await message.locator('.header-block').innerText()).toBe('Release train 🚀');
+    const section = message.locator('.section-main').first();
+    expect(await section.locator('strong', { hasText: 'bold' }).count()).toBe(1);
+    expect(await section.locator('em', { hasText: 'italic' }).count()).toBe(1);
+    expect(await section.locator('del', { hasText: 'strike' }).count()).toBe(1);
+    expect(await section.locator('code', { hasText: 'code' }).count()).toBe(1);
+    expect(await section.locator('a[href="https://example.com"]').innerText()).toBe('a link');
+    expect(await text(section)).toContain('@Grace Hopper');
+    expect(await text(section)).toContain('#api');
+    expect(await section.locator('.fields > div').count()).toBe(2);
+    expect(await message.locator('hr.divider').count()).toBe(1);
+    expect(await text(message.locator('.context'))).toContain('context ✅');
+    expect(await message.locator('input[type=date]').inputValue()).toBe('2026-12-01');
+    expect(await message.locator('.unknown-block').innerText()).toContain('"future_block_kind"');
+
+    // A button with a confirm asks first; "Keep it" sends nothing.
+    const before = playground.sandbox.requests.count('tasksRead');
+    await message.getByRole('button', { name: 'Delete it' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Really delete?' });
+    expect(await text(dialog)).toContain('This cannot be undone.');
+    await shot('8-block-kit-confirm');
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(playground.sandbox.requests.count('tasksRead')).toBe(before);
+
+    await page.locator('#apps a', { hasText: 'Team Planning' }).click();
+    await page.locator('#app-tabs button', { hasText: 'Home' }).click();
+    await page.locator('#home strong', { hasText: 'Katherine' }).waitFor();
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
 });
