@@ -26,7 +26,7 @@ export async function runPlayground(env: NodeJS.ProcessEnv = process.env): Promi
     return;
   }
   process.stdout.write(
-    `Playground ready: open ${playground.url} — the app with the demo organization and a local Slack (no Slack variable set; Ctrl-C stops)\n`,
+    `Playground ready: open ${playground.url} — the app, the demo organization and a local page playing Slack (Ctrl-C stops)\n`,
   );
   const shutdown = () => {
     playground.stop().then(

@@ -157,6 +157,15 @@ describeWithBrowser('playground in a browser', () => {
     expect(await digest.getByRole('button', { name: 'Advance' }).count()).toBeGreaterThan(0);
     await shot('6-digest-posted');
 
+    // 7. The guest sees only the channels they are in, and gets no planning account.
+    await actAs('U0GUEST');
+    expect(await page.locator('#channels a').allInnerTexts()).toEqual(['# general', '# product']);
+    await openChannel('product');
+    await page.locator('#composer-text').fill('/plan whoami');
+    await page.locator('#composer-text').press('Enter');
+    await page.locator('#messages .msg.ephemeral', { hasText: 'a guest in this workspace' }).waitFor();
+    await shot('7-guest-refused');
+
     expect(pageErrors).toEqual([]);
   }, 180_000);
 
@@ -172,7 +181,7 @@ describeWithBrowser('playground in a browser', () => {
     await link.getByLabel('Daily digest at').fill('08:30');
     await pickExternal(link.getByLabel('Time zone'), 'Europe/Ber', 'Europe/Berlin');
     await link.getByRole('checkbox', { name: 'Weekdays only' }).uncheck();
-    await shot('7-link-modal');
+    await shot('8-link-modal');
     await link.getByRole('button', { name: 'Link' }).click();
     await link.getByText(/is linked to/).waitFor();
     expect(await text(link)).toContain('Mobile › General');
@@ -262,7 +271,7 @@ describeWithBrowser('playground in a browser', () => {
     await message.getByRole('button', { name: 'Delete it' }).click();
     const dialog = page.getByRole('dialog', { name: 'Really delete?' });
     expect(await text(dialog)).toContain('This cannot be undone.');
-    await shot('8-block-kit-confirm');
+    await shot('9-block-kit-confirm');
     await dialog.getByRole('button', { name: 'Keep it' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(playground.sandbox.requests.count('tasksRead')).toBe(before);
