@@ -29,6 +29,9 @@ import {
   type Workspace,
 } from './workspace.js';
 
+/** The page asked for something that is not there (a deleted message, another person's view). */
+export class PageError extends Error {}
+
 /** Slack's state of one form: block id → action id → the element's value. */
 export type StateValues = Record<string, Record<string, Record<string, unknown>>>;
 
@@ -184,7 +187,7 @@ export class Interactions implements Triggers {
   /** A message the person typed: a slash command goes to the app, anything else is posted. */
   async compose(user: string, channel: string, text: string, threadTs?: string): Promise<string | undefined> {
     const c = this.ws.channels.get(channel);
-    if (!c) throw new Error('no such channel');
+    if (!c) throw new PageError('no such channel');
     const command = /^\/(\S+)\s*([\s\S]*)$/.exec(text.trim());
     if (command) {
       if (`/${command[1]}` !== COMMAND)
@@ -241,7 +244,7 @@ export class Interactions implements Triggers {
   /** A message shortcut from a message's "More actions". */
   messageShortcut(user: string, callbackId: string, channel: string, ts: string) {
     const m = this.ws.find(channel, ts);
-    if (!m) throw new Error('no such message');
+    if (!m) throw new PageError('no such message');
     return this.interact(
       {
         type: 'message_action',
@@ -265,7 +268,7 @@ export class Interactions implements Triggers {
   /** A button, select, overflow or date picker in a message (or an ephemeral one). */
   messageAction(user: string, channel: string, ts: string, action: Record<string, unknown>) {
     const m = this.ws.find(channel, ts, undefined) ?? this.ws.find(channel, ts, user);
-    if (!m) throw new Error('no such message');
+    if (!m) throw new PageError('no such message');
     const ephemeral = m.ephemeralTo !== undefined;
     return this.interact(
       {
@@ -447,7 +450,7 @@ export class Interactions implements Triggers {
 
   private view(user: string, viewId: string): PgView {
     const v = this.ws.views.get(viewId);
-    if (!v || v.user !== user) throw new Error('no such view for this person');
+    if (!v || v.user !== user) throw new PageError('no such view for this person');
     return v;
   }
 }

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { COMMAND } from '../slack/ids.js';
 import { buildManifest } from '../slack/manifest.js';
-import type { Interactions } from './interactions.js';
+import { type Interactions, PageError } from './interactions.js';
 import { mrkdwnToHtml, withHtml } from './mrkdwn.js';
 import { type Args, parseArgs, SlackError } from './web-api.js';
 import {
@@ -311,7 +311,12 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
       return send(res, 404, { ok: false, error: 'not_found' });
     };
     handle().catch((error: unknown) => {
-      if (error instanceof z.ZodError || error instanceof SyntaxError || error instanceof SlackError) {
+      if (
+        error instanceof z.ZodError ||
+        error instanceof SyntaxError ||
+        error instanceof SlackError ||
+        error instanceof PageError
+      ) {
         return send(res, 400, {
           ok: false,
           error: error instanceof SlackError ? error.code : 'invalid_request',

@@ -173,4 +173,20 @@ describe('playground Web API', () => {
     const shared = playground.workspace.visible('C0DISCOVERY', 'U0ADA').at(-1);
     expect(shared).toMatchObject({ text: 'the plan', files: [{ title: 'Plan' }] });
   });
+
+  it("answers the page's bad requests with 400, never a crash", async () => {
+    const post = async (path: string, body: unknown) => {
+      const res = await request(`${playground.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { error?: string } };
+    };
+    const gone = await post('pg/action', { user: 'U0ADA', channel: 'C0API', ts: '1.000001', action: {} });
+    expect(gone).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    const notYours = await post('pg/submit', { user: 'U0ADA', viewId: 'V0NONE', values: {} });
+    expect(notYours.status).toBe(400);
+    expect((await post('pg/compose', { user: 'U0ADA', channel: 'C0API' })).status).toBe(400);
+  });
 });

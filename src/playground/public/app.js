@@ -341,8 +341,8 @@ function initialValue(element) {
 }
 
 /** The value slot for an element in the open modal (created from its initial value). */
-function slot(block, element) {
-  if (!ui.modal) return null;
+function slot(block, element, where) {
+  if (ui.modal?.id !== where.viewId) return null;
   ui.modal.values[block.block_id] ??= {};
   const byBlock = ui.modal.values[block.block_id];
   byBlock[element.action_id] ??= initialValue(element);
@@ -356,7 +356,7 @@ function slot(block, element) {
 function renderElement(element, block, where, inInput = false) {
   const inView = where.kind === 'view';
   const dispatch = !inInput || block.dispatch_action;
-  const state = inView && inInput ? slot(block, element) : null;
+  const state = inView && inInput ? slot(block, element, where) : null;
   const change = (value) => {
     if (state) Object.assign(state, value);
     if (dispatch) {
@@ -1035,5 +1035,13 @@ $('digest-now').addEventListener('click', () => act(compose(`${ui.state.command}
 for (const b of $('app-tabs').querySelectorAll('button'))
   b.addEventListener('click', () => act(openChannel(ui.state.app.dm, b.dataset.tab)));
 window.addEventListener('hashchange', route);
+// A click elsewhere closes open menus, as in Slack.
+document.addEventListener('click', (e) => {
+  for (const menu of document.querySelectorAll('.menu:not([hidden])'))
+    if (!menu.parentElement.contains(e.target)) {
+      menu.hidden = true;
+      menu.closest('.msg-actions')?.classList.remove('open');
+    }
+});
 
 act(switchPerson(ui.me).then(route));
