@@ -43,7 +43,8 @@ describeWithBrowser('playground in a browser', () => {
   const modal = (title: string) => page.getByRole('dialog', { name: title });
   async function actAs(userId: string) {
     await page.locator('#person').selectOption(userId);
-    await page.waitForFunction(`localStorage.getItem('pg.user') === ${JSON.stringify(userId)}`);
+    // The page marks the switch done once it shows what this person sees.
+    await page.locator(`body[data-user="${userId}"]`).waitFor({ state: 'attached' });
   }
   async function openChannel(name: string) {
     await page.locator('#channels a', { hasText: `# ${name}` }).click();

@@ -943,6 +943,7 @@ function connectEvents() {
 }
 
 async function switchPerson(id) {
+  delete document.body.dataset.user;
   ui.me = id;
   localStorage.setItem('pg.user', id);
   ui.unread.clear();
@@ -962,6 +963,8 @@ async function switchPerson(id) {
   const first = ui.state.channels.find((c) => c.id === ui.state.start) ?? ui.state.channels[0];
   await openChannel(keep ? (ui.channel.startsWith('D') ? ui.state.app.dm : ui.channel) : first.id);
   await showModal();
+  // Says the switch is complete (the page now shows what this person sees).
+  document.body.dataset.user = id;
 }
 
 function renderLightning() {
