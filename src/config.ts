@@ -126,6 +126,28 @@ export function slackMode(config: Config): { transport: 'http' | 'socket'; insta
   };
 }
 
+/** Whether any Slack variable is set (non-empty): then the app talks to a real Slack. */
+export function hasSlackVariables(env: NodeJS.ProcessEnv): boolean {
+  return Object.entries(env).some(
+    ([name, value]) => name.startsWith('SLACK_') && (value ?? '').trim() !== '',
+  );
+}
+
+/**
+ * How `npm start` starts: the local playground (the app, the sandbox and a page playing Slack)
+ * when no Slack variable is set at all — unless NODE_ENV=production is set explicitly, so that a
+ * deployment missing its variables stops instead of turning into a playground.
+ */
+export function startMode(env: NodeJS.ProcessEnv): 'app' | 'playground' {
+  if (hasSlackVariables(env)) return 'app';
+  return env.NODE_ENV?.trim() === 'production' ? 'app' : 'playground';
+}
+
+/** Said when a start without Slack variables is refused (NODE_ENV=production). */
+export const PLAYGROUND_HINT =
+  'To try the app without a Slack workspace, start the local playground: `npm run playground`\n' +
+  '(`npm start` starts it by itself when no SLACK_* variable is set and NODE_ENV is not production).';
+
 /** Reads ./.env into the environment when there is one (variables already set win). */
 export function loadDotEnv(): void {
   if (existsSync('.env')) process.loadEnvFile('.env');

@@ -20,6 +20,7 @@ if (!http && !socket) {
   process.stderr.write(
     [
       'npm run dev needs Slack credentials (the planning service is the built-in sandbox).',
+      'To try the app without a Slack workspace: `npm run playground` (a local page plays Slack).',
       '',
       '1. Create a Slack app from the manifest: `npm run manifest -- --socket` (no public URL needed),',
       '   paste it at https://api.slack.com/apps → Create New App → From a manifest, and install it.',

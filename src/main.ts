@@ -6,7 +6,15 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createClients } from './clients.js';
-import { type Config, ConfigError, loadConfig, loadDotEnv } from './config.js';
+import {
+  type Config,
+  ConfigError,
+  hasSlackVariables,
+  loadConfig,
+  loadDotEnv,
+  PLAYGROUND_HINT,
+  startMode,
+} from './config.js';
 import { planningAccessFor, startDigestScheduler } from './digest/index.js';
 import { createLogger, type Logger, redactSecrets } from './logger.js';
 import { closePlanningPools } from './planning/index.js';
@@ -114,7 +122,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   } catch (error) {
     const message =
       error instanceof ConfigError
-        ? `${error.message}\n(see .env.example)`
+        ? `${error.message}\n(see .env.example)${hasSlackVariables(env) ? '' : `\n${PLAYGROUND_HINT}`}`
         : `Start-up failed: ${(error as Error).message}`;
     process.stderr.write(`${redactSecrets(message)}\n`);
     process.exitCode = 1;
@@ -133,5 +141,14 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   loadDotEnv();
-  await run();
+  if (startMode(process.env) === 'playground') {
+    // Loaded only when asked for, like the sandbox: a deployment never runs the playground's code.
+    // Not awaited: the playground imports this module, which must finish evaluating first.
+    import('./playground/cli.js')
+      .then(({ runPlayground }) => runPlayground(process.env))
+      .catch((error: unknown) => {
+        process.stderr.write(`The playground could not start: ${(error as Error).message}\n`);
+        process.exitCode = 1;
+      });
+  } else await run();
 }

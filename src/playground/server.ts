@@ -1,0 +1,331 @@
+/**
+ * The playground's HTTP server, on loopback only: Slack's Web API for the app (`/api/<method>`,
+ * bot token checked like Slack checks it), response_urls (`/respond/<id>`), file uploads
+ * (`/upload/<id>`), and the page — its HTML and script, a JSON interface for what people do and a
+ * server-sent event stream that says when something they look at changed.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import { COMMAND } from '../slack/ids.js';
+import { buildManifest } from '../slack/manifest.js';
+import { type Interactions, PageError } from './interactions.js';
+import { mrkdwnToHtml, withHtml } from './mrkdwn.js';
+import { type Args, parseArgs, SlackError } from './web-api.js';
+import {
+  BOT_NAME,
+  BOT_USER_ID,
+  type Change,
+  type PgMessage,
+  TEAM_NAME,
+  type Workspace,
+} from './workspace.js';
+
+/** The page's files: beside the sources, found the same way from src/ (tsx) and dist/ (built). */
+const PUBLIC = new URL('../../src/playground/public/', import.meta.url);
+const ASSETS: Record<string, string> = {
+  '/': 'index.html',
+  '/assets/app.js': 'app.js',
+  '/assets/style.css': 'style.css',
+};
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+
+/** Largest request body accepted (a modal's state, a Block Kit message). */
+const MAX_BODY = 2 * 1024 * 1024;
+
+export interface ServerDeps {
+  workspace: Workspace;
+  interactions: Interactions;
+  callApi: (method: string, args: Args) => Promise<Record<string, unknown>>;
+  botToken: string;
+  logger: Logger;
+}
+
+const values = z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))).default({});
+const user = z.string().min(1);
+const PAGE = {
+  compose: z.object({
+    user,
+    channel: z.string(),
+    text: z.string().min(1).max(40_000),
+    threadTs: z.string().optional(),
+  }),
+  shortcut: z.object({
+    user,
+    callbackId: z.string(),
+    channel: z.string().optional(),
+    ts: z.string().optional(),
+  }),
+  action: z.object({
+    user,
+    channel: z.string().optional(),
+    ts: z.string().optional(),
+    viewId: z.string().optional(),
+    action: z.record(z.string(), z.unknown()),
+    values,
+  }),
+  options: z.object({
+    user,
+    viewId: z.string().optional(),
+    channel: z.string().optional(),
+    ts: z.string().optional(),
+    actionId: z.string(),
+    blockId: z.string(),
+    value: z.string(),
+    values,
+  }),
+  view: z.object({ user, viewId: z.string(), values }),
+  home: z.object({ user }),
+};
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        reject(new SlackError('request_too_large'));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8') {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+export function createPlaygroundServer(deps: ServerDeps): Server {
+  const { workspace: ws, interactions, logger } = deps;
+  const shortcuts = () =>
+    buildManifest().features.shortcuts.map((s) => ({
+      name: s.name,
+      type: s.type,
+      callbackId: s.callback_id,
+      description: s.description,
+    }));
+
+  /** A message as the page shows it: mrkdwn rendered, author named, replies counted. */
+  const forPage = (m: PgMessage, viewer: string) => {
+    const author = ws.users.get(m.user);
+    const replies = m.threadTs
+      ? []
+      : ws.visible(m.channel, viewer).filter((r) => r.threadTs === m.ts && r.ts !== m.ts);
+    return withHtml(
+      {
+        ts: m.ts,
+        channel: m.channel,
+        user: m.user,
+        author: author?.realName ?? m.user,
+        bot: Boolean(m.botId),
+        text: m.text,
+        html: mrkdwnToHtml(m.text, ws),
+        blocks: m.blocks,
+        attachments: m.attachments,
+        files: m.files,
+        threadTs: m.threadTs,
+        ephemeral: m.ephemeralTo !== undefined,
+        edited: Boolean(m.edited),
+        replyCount: replies.length,
+      },
+      ws,
+    );
+  };
+
+  const state = (me: string) => {
+    const person = ws.users.get(me);
+    if (!person || person.isBot) throw new SlackError('user_not_found');
+    return {
+      team: TEAM_NAME,
+      app: { name: BOT_NAME, userId: BOT_USER_ID, dm: ws.imWith(me).id },
+      command: COMMAND,
+      /** The channel the page opens first: the demo's busiest. */
+      start: 'C0API',
+      me: person,
+      people: ws.people().map(({ id, realName, role, guest }) => ({ id, realName, role, guest })),
+      channels: [...ws.channels.values()]
+        .filter((c) => !c.isIm && c.members.includes(me))
+        .map((c) => ({ id: c.id, name: c.name, topic: c.topic, linked: Boolean(c.linkTo) })),
+      shortcuts: shortcuts(),
+    };
+  };
+
+  const api = async (req: IncomingMessage, res: ServerResponse, method: string) => {
+    const raw = await readBody(req);
+    let args: Args;
+    try {
+      args = parseArgs(raw, req.headers['content-type']);
+    } catch (error) {
+      return send(res, 200, {
+        ok: false,
+        error: error instanceof SlackError ? error.code : 'invalid_form_data',
+      });
+    }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
+    if (!token) return send(res, 200, { ok: false, error: 'not_authed' });
+    if (token !== deps.botToken) return send(res, 200, { ok: false, error: 'invalid_auth' });
+    delete args.token;
+    send(res, 200, await deps.callApi(method, args));
+  };
+
+  const page = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const q = (name: string) => url.searchParams.get(name) ?? '';
+    const json = async () => JSON.parse((await readBody(req)) || '{}') as unknown;
+    switch (`${req.method} ${url.pathname}`) {
+      case 'GET /pg/state':
+        return send(res, 200, state(q('user')));
+      case 'GET /pg/channel': {
+        const me = q('user');
+        const top = ws.visible(q('channel'), me).filter((m) => !m.threadTs || m.threadTs === m.ts);
+        return send(res, 200, { messages: top.map((m) => forPage(m, me)) });
+      }
+      case 'GET /pg/thread': {
+        const me = q('user');
+        const root = q('ts');
+        const thread = ws.visible(q('channel'), me).filter((m) => m.ts === root || m.threadTs === root);
+        return send(res, 200, { messages: thread.map((m) => forPage(m, me)) });
+      }
+      case 'GET /pg/modal': {
+        const v = ws.topModal(q('user'));
+        const depth = ws.stacks.get(q('user'))?.length ?? 0;
+        return send(res, 200, {
+          modal: v
+            ? withHtml({ id: v.id, view: v.view, errors: v.errors, version: v.version, depth }, ws)
+            : null,
+        });
+      }
+      case 'GET /pg/home': {
+        const v = [...ws.views.values()].find((x) => x.type === 'home' && x.user === q('user'));
+        return send(res, 200, { home: v ? withHtml({ id: v.id, view: v.view }, ws) : null });
+      }
+      case 'POST /pg/compose': {
+        const b = PAGE.compose.parse(await json());
+        const notice = await interactions.compose(b.user, b.channel, b.text, b.threadTs);
+        return send(res, 200, { ok: true, ...(notice ? { notice } : {}) });
+      }
+      case 'POST /pg/shortcut': {
+        const b = PAGE.shortcut.parse(await json());
+        const answer =
+          b.channel && b.ts
+            ? await interactions.messageShortcut(b.user, b.callbackId, b.channel, b.ts)
+            : await interactions.globalShortcut(b.user, b.callbackId);
+        return send(res, 200, { ok: answer.status < 400 });
+      }
+      case 'POST /pg/action': {
+        const b = PAGE.action.parse(await json());
+        const answer = b.viewId
+          ? await interactions.viewAction(b.user, b.viewId, b.action, b.values)
+          : await interactions.messageAction(b.user, b.channel ?? '', b.ts ?? '', b.action);
+        return send(res, 200, { ok: answer.status < 400 });
+      }
+      case 'POST /pg/options': {
+        const b = PAGE.options.parse(await json());
+        const where = {
+          ...(b.viewId ? { viewId: b.viewId } : {}),
+          ...(b.channel ? { channel: b.channel } : {}),
+          ...(b.ts ? { ts: b.ts } : {}),
+        };
+        return send(
+          res,
+          200,
+          withHtml(await interactions.options(b.user, where, b.actionId, b.blockId, b.value, b.values), ws),
+        );
+      }
+      case 'POST /pg/submit': {
+        const b = PAGE.view.parse(await json());
+        return send(res, 200, await interactions.submit(b.user, b.viewId, b.values));
+      }
+      case 'POST /pg/close': {
+        const b = PAGE.view.parse(await json());
+        await interactions.close(b.user, b.viewId, b.values);
+        return send(res, 200, { ok: true });
+      }
+      case 'POST /pg/home': {
+        const b = PAGE.home.parse(await json());
+        return send(res, 200, { ok: true, subscribed: await interactions.openHome(b.user) });
+      }
+      case 'GET /pg/events': {
+        const me = q('user');
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+        });
+        res.write(': connected\n\n');
+        const listener = (change: Change) => {
+          if ('user' in change && change.user !== me) return;
+          res.write(`data: ${JSON.stringify(change)}\n\n`);
+        };
+        ws.on('change', listener);
+        req.on('close', () => ws.off('change', listener));
+        return;
+      }
+      default:
+        return send(res, 404, { ok: false, error: 'not_found' });
+    }
+  };
+
+  return createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://playground');
+    const path = url.pathname;
+    const handle = async () => {
+      if (req.method === 'POST' && path.startsWith('/api/')) return api(req, res, path.slice('/api/'.length));
+      if (req.method === 'POST' && path.startsWith('/respond/')) {
+        const raw = await readBody(req);
+        const answer = interactions.respond(
+          path.slice('/respond/'.length),
+          parseArgs(raw, req.headers['content-type'] ?? 'application/json'),
+        );
+        return send(res, answer.status, answer.body, 'text/plain');
+      }
+      if (req.method === 'POST' && path.startsWith('/upload/')) {
+        const file = ws.files.get(path.slice('/upload/'.length));
+        const raw = await readBody(req);
+        if (!file) return send(res, 404, 'file_not_found', 'text/plain');
+        file.uploaded = true;
+        file.size = raw.length || file.size;
+        return send(res, 200, `OK - ${raw.length}`, 'text/plain');
+      }
+      const archive = /^\/archives\/(\w+)\/p(\d+)(\d{6})$/.exec(path);
+      if (req.method === 'GET' && archive) {
+        res.writeHead(302, { location: `/#${archive[1]}/${archive[2]}.${archive[3]}` });
+        return res.end();
+      }
+      if (path === '/favicon.ico') return send(res, 204, '', 'image/x-icon');
+      const asset = ASSETS[path];
+      if (req.method === 'GET' && asset) {
+        const body = await readFile(new URL(asset, PUBLIC), 'utf8');
+        return send(res, 200, body, TYPES[asset.split('.').pop() ?? 'html']);
+      }
+      if (path.startsWith('/pg/')) return page(req, res, url);
+      return send(res, 404, { ok: false, error: 'not_found' });
+    };
+    handle().catch((error: unknown) => {
+      if (
+        error instanceof z.ZodError ||
+        error instanceof SyntaxError ||
+        error instanceof SlackError ||
+        error instanceof PageError
+      ) {
+        return send(res, 400, {
+          ok: false,
+          error: error instanceof SlackError ? error.code : 'invalid_request',
+          detail: String((error as Error).message).slice(0, 500),
+        });
+      }
+      logger.error({ err: error, path }, 'playground: request failed');
+      if (!res.headersSent) send(res, 500, { ok: false, error: 'internal_error' });
+      else res.end();
+    });
+  });
+}

@@ -1,0 +1,552 @@
+/**
+ * The Slack Web API methods the app uses, answered from the playground's workspace the way Slack
+ * answers them: the same shapes, the same error codes (`not_authed`, `invalid_auth`,
+ * `channel_not_found`, `message_not_found`, `cant_update_message`, `invalid_blocks`,
+ * `invalid_arguments`, `expired_trigger_id`, `hash_conflict`, `not_found`…). A method the
+ * playground does not know answers `unknown_method` and is logged, so a new call shows up at once.
+ */
+import type { Logger } from '../logger.js';
+import {
+  APP_ID,
+  BOT_ID,
+  BOT_NAME,
+  BOT_USER_ID,
+  type PgChannel,
+  type PgMessage,
+  type PgUser,
+  type PgView,
+  TEAM_DOMAIN,
+  TEAM_ID,
+  TEAM_NAME,
+  type Workspace,
+} from './workspace.js';
+
+export type Args = Record<string, unknown>;
+export type Answer = Record<string, unknown>;
+
+/** Slack's answer to a refused call. */
+export class SlackError extends Error {
+  constructor(
+    readonly code: string,
+    readonly details: string[] = [],
+  ) {
+    super(code);
+  }
+}
+
+/** A trigger id lives 3 s and opens one view. */
+export const TRIGGER_TTL_MS = 3_000;
+
+/** Slack's limits the app must respect; a breach is refused as Slack refuses it. */
+const LIMITS = { messageBlocks: 50, modalBlocks: 100, sectionText: 3000, modalTitle: 24, text: 40_000 };
+
+/** Fields the WebClient sends as JSON inside a form body. */
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'files', 'user_auth_blocks']);
+
+/** Parses a Web API body (form or JSON), decoding the JSON-valued fields. */
+export function parseArgs(raw: string, contentType: string | undefined): Args {
+  if (contentType?.includes('application/json')) return raw ? (JSON.parse(raw) as Args) : {};
+  const out: Args = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    if (JSON_FIELDS.has(key)) {
+      try {
+        out[key] = JSON.parse(value);
+      } catch {
+        throw new SlackError('invalid_json');
+      }
+    } else out[key] = value;
+  }
+  return out;
+}
+
+const str = (args: Args, key: string): string | undefined =>
+  typeof args[key] === 'string' && args[key] !== '' ? (args[key] as string) : undefined;
+const need = (args: Args, key: string): string => {
+  const value = str(args, key);
+  if (value === undefined)
+    throw new SlackError(key === 'channel' ? 'channel_not_found' : 'invalid_arguments', [
+      `[ERROR] missing required field: ${key}`,
+    ]);
+  return value;
+};
+
+/** A user as users.info describes one. */
+export function userObject(user: PgUser) {
+  const [first, ...rest] = user.realName.split(' ');
+  return {
+    id: user.id,
+    team_id: TEAM_ID,
+    name: user.name,
+    deleted: false,
+    real_name: user.realName,
+    tz: user.tz,
+    tz_label: user.tz,
+    tz_offset: 0,
+    is_admin: user.isAdmin,
+    is_owner: user.isOwner,
+    is_primary_owner: user.isOwner,
+    is_restricted: user.guest,
+    is_ultra_restricted: false,
+    is_bot: user.isBot,
+    is_app_user: false,
+    profile: {
+      real_name: user.realName,
+      display_name: user.isBot ? BOT_NAME : '',
+      first_name: first,
+      last_name: rest.join(' '),
+      email: user.isBot ? undefined : `${user.name}@northwind.example`,
+      image_72: '',
+      ...(user.isBot ? { bot_id: BOT_ID } : {}),
+    },
+  };
+}
+
+export function channelObject(channel: PgChannel) {
+  return channel.isIm
+    ? { id: channel.id, is_im: true, user: channel.user, is_open: true, created: 0 }
+    : {
+        id: channel.id,
+        name: channel.name,
+        is_channel: true,
+        is_private: false,
+        is_im: false,
+        is_member: channel.members.includes(BOT_USER_ID),
+        is_archived: false,
+        num_members: channel.members.length,
+        topic: { value: channel.topic ?? '' },
+        created: 0,
+      };
+}
+
+export function messageObject(m: PgMessage, replies?: PgMessage[]) {
+  return {
+    type: 'message',
+    ts: m.ts,
+    user: m.user,
+    text: m.text,
+    ...(m.botId ? { bot_id: m.botId, app_id: APP_ID } : {}),
+    ...(m.blocks ? { blocks: m.blocks } : {}),
+    ...(m.attachments ? { attachments: m.attachments } : {}),
+    ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+    ...(replies?.length
+      ? { reply_count: replies.length, latest_reply: replies[replies.length - 1]?.ts }
+      : {}),
+    ...(m.metadata ? { metadata: m.metadata } : {}),
+    ...(m.files ? { files: m.files } : {}),
+    ...(m.edited ? { edited: { user: m.user, ts: m.ts } } : {}),
+    team: TEAM_ID,
+  };
+}
+
+export function viewObject(v: PgView) {
+  return {
+    ...v.view,
+    id: v.id,
+    team_id: TEAM_ID,
+    type: v.type,
+    hash: v.hash,
+    private_metadata: v.view.private_metadata ?? '',
+    callback_id: v.view.callback_id ?? '',
+    external_id: v.externalId ?? '',
+    state: { values: {} },
+    root_view_id: v.rootId,
+    previous_view_id: v.previousId ?? null,
+    app_id: APP_ID,
+    app_installed_team_id: TEAM_ID,
+    bot_id: BOT_ID,
+    clear_on_close: Boolean(v.view.clear_on_close),
+    notify_on_close: Boolean(v.view.notify_on_close),
+  };
+}
+
+/** Block Kit checks Slack makes before accepting a message. */
+function checkBlocks(blocks: unknown, max: number, code: string) {
+  if (blocks === undefined) return;
+  if (!Array.isArray(blocks)) throw new SlackError(code, ['[ERROR] must be an array [json-pointer:/blocks]']);
+  if (blocks.length > max)
+    throw new SlackError(code, [`[ERROR] no more than ${max} items allowed [json-pointer:/blocks]`]);
+  blocks.forEach((block, i) => {
+    const b = block as { type?: unknown; text?: { text?: unknown } };
+    if (typeof b?.type !== 'string')
+      throw new SlackError(code, [`[ERROR] missing required field: type [json-pointer:/blocks/${i}]`]);
+    if (b.type === 'section' && typeof b.text?.text === 'string' && b.text.text.length > LIMITS.sectionText)
+      throw new SlackError(code, [
+        `[ERROR] must be less than ${LIMITS.sectionText + 1} characters [json-pointer:/blocks/${i}/text]`,
+      ]);
+  });
+}
+
+function checkView(view: unknown): Record<string, unknown> {
+  if (!view || typeof view !== 'object')
+    throw new SlackError('invalid_arguments', ['[ERROR] missing required field: view']);
+  const v = view as { type?: unknown; title?: { text?: unknown }; blocks?: unknown };
+  if (v.type !== 'modal' && v.type !== 'home')
+    throw new SlackError('invalid_arguments', [
+      '[ERROR] must be one of modal, home [json-pointer:/view/type]',
+    ]);
+  if (v.type === 'modal') {
+    const title = v.title?.text;
+    if (typeof title !== 'string' || title === '')
+      throw new SlackError('invalid_arguments', [
+        '[ERROR] missing required field: title [json-pointer:/view]',
+      ]);
+    if (title.length > LIMITS.modalTitle)
+      throw new SlackError('invalid_arguments', [
+        `[ERROR] must be less than ${LIMITS.modalTitle + 1} characters [json-pointer:/view/title/text]`,
+      ]);
+  }
+  checkBlocks(v.blocks ?? [], LIMITS.modalBlocks, 'invalid_arguments');
+  return view as Record<string, unknown>;
+}
+
+function messageBody(args: Args) {
+  const text = str(args, 'text');
+  const blocks = args.blocks;
+  const attachments = args.attachments;
+  if (text === undefined && blocks === undefined && attachments === undefined)
+    throw new SlackError('no_text');
+  if (text && text.length > LIMITS.text) throw new SlackError('msg_too_long');
+  checkBlocks(blocks, LIMITS.messageBlocks, 'invalid_blocks');
+  return {
+    text: text ?? '',
+    ...(Array.isArray(blocks) ? { blocks } : {}),
+    ...(Array.isArray(attachments) ? { attachments } : {}),
+  };
+}
+
+export interface Triggers {
+  /** The person a trigger id was given to; throws Slack's error when it is unknown or spent. */
+  redeem(triggerId: string | undefined): string;
+}
+
+export interface WebApiDeps {
+  workspace: Workspace;
+  triggers: Triggers;
+  /** Base URL of the playground (permalinks, upload URLs). */
+  baseUrl: () => string;
+  logger: Logger;
+}
+
+type Method = (args: Args) => Answer | Promise<Answer>;
+
+export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebApiDeps) {
+  const channel = (args: Args, key = 'channel'): PgChannel => {
+    const found = ws.resolveChannel(need(args, key));
+    if (!found) throw new SlackError('channel_not_found');
+    return found;
+  };
+  const user = (id: string | undefined): PgUser => {
+    const found = id ? ws.users.get(id) : undefined;
+    if (!found) throw new SlackError('user_not_found');
+    return found;
+  };
+  const botMessage = (args: Args, channelId: string): PgMessage => {
+    const ts = need(args, 'ts');
+    const found = ws.find(channelId, ts);
+    if (!found || found.ephemeralTo) throw new SlackError('message_not_found');
+    if (found.botId !== BOT_ID) throw new SlackError('cant_update_message');
+    return found;
+  };
+  const threadOf = (args: Args, c: PgChannel): string | undefined => {
+    const threadTs = str(args, 'thread_ts');
+    if (!threadTs) return undefined;
+    const parent = ws.find(c.id, threadTs);
+    // Slack files a reply to a reply under the thread's parent.
+    return parent?.threadTs ?? threadTs;
+  };
+  const page = <T>(items: T[], args: Args) => {
+    const limit = Math.max(1, Math.min(Number(args.limit ?? 100) || 100, 1000));
+    const start = Number(str(args, 'cursor') ?? 0) || 0;
+    const slice = items.slice(start, start + limit);
+    const next = start + limit < items.length ? String(start + limit) : '';
+    return { slice, meta: { response_metadata: { next_cursor: next } }, hasMore: next !== '' };
+  };
+
+  const modalStack = (userId: string) => {
+    const stack = ws.stacks.get(userId) ?? [];
+    ws.stacks.set(userId, stack);
+    return stack;
+  };
+  const newView = (
+    type: 'modal' | 'home',
+    userId: string,
+    view: Record<string, unknown>,
+    rootId?: string,
+    previousId?: string,
+  ): PgView => {
+    const id = ws.nextId('V');
+    const v: PgView = {
+      id,
+      hash: `${Date.now()}.${ws.nextId('h')}`,
+      type,
+      user: userId,
+      view,
+      rootId: rootId ?? id,
+      errors: {},
+      version: 0,
+      ...(typeof view.external_id === 'string' ? { externalId: view.external_id } : {}),
+      ...(previousId ? { previousId } : {}),
+    };
+    ws.views.set(id, v);
+    return v;
+  };
+
+  const methods: Record<string, Method> = {
+    'api.test': (args) => ({ args }),
+    'auth.test': () => ({
+      url: `${baseUrl()}/`,
+      team: TEAM_NAME,
+      user: 'team_planning',
+      team_id: TEAM_ID,
+      user_id: BOT_USER_ID,
+      bot_id: BOT_ID,
+      is_enterprise_install: false,
+    }),
+    'team.info': () => ({
+      team: {
+        id: TEAM_ID,
+        name: TEAM_NAME,
+        domain: TEAM_DOMAIN,
+        email_domain: 'northwind.example',
+        icon: {},
+      },
+    }),
+    'users.info': (args) => ({ user: userObject(user(str(args, 'user'))) }),
+    'users.list': (args) => {
+      const { slice, meta } = page([...ws.users.values()], args);
+      return { members: slice.map(userObject), cache_ts: Math.floor(Date.now() / 1000), ...meta };
+    },
+    'users.profile.get': (args) => ({ profile: userObject(user(str(args, 'user'))).profile }),
+    'conversations.info': (args) => ({ channel: channelObject(channel(args)) }),
+    'conversations.open': (args) => {
+      const ids = (str(args, 'users') ?? '').split(',').filter(Boolean);
+      if (ids.length === 0) {
+        const existing = str(args, 'channel');
+        if (!existing) throw new SlackError('users_list_not_supplied');
+        return { channel: channelObject(channel(args)) };
+      }
+      if (ids.length > 1) throw new SlackError('not_enough_users'); // group DMs: the app never opens one
+      const person = user(ids[0]);
+      if (person.isBot) throw new SlackError('cannot_dm_bot');
+      return { channel: channelObject(ws.imWith(person.id)) };
+    },
+    'conversations.join': (args) => {
+      const c = channel(args);
+      if (c.isIm) throw new SlackError('method_not_supported_for_channel_type');
+      if (!c.members.includes(BOT_USER_ID)) c.members.push(BOT_USER_ID);
+      return { channel: channelObject(c) };
+    },
+    'conversations.members': (args) => {
+      const { slice, meta } = page(channel(args).members, args);
+      return { members: slice, ...meta };
+    },
+    'conversations.history': (args) => {
+      const c = channel(args);
+      if (!c.isIm && !c.members.includes(BOT_USER_ID)) throw new SlackError('not_in_channel');
+      const oldest = Number(str(args, 'oldest') ?? 0);
+      const latest = Number(str(args, 'latest') ?? Number.POSITIVE_INFINITY);
+      const inclusive = args.inclusive === true || args.inclusive === 'true' || args.inclusive === '1';
+      const withMeta = args.include_all_metadata === true || args.include_all_metadata === 'true';
+      const top = ws.messages
+        .filter((m) => m.channel === c.id && !m.ephemeralTo && (!m.threadTs || m.threadTs === m.ts))
+        .filter((m) => {
+          const t = Number(m.ts);
+          return inclusive ? t >= oldest && t <= latest : t > oldest && t < latest;
+        })
+        .reverse();
+      const { slice, meta, hasMore } = page(top, args);
+      return {
+        messages: slice.map((m) => {
+          const { metadata, ...rest } = messageObject(
+            m,
+            ws.messages.filter((r) => r.threadTs === m.ts && r.ts !== m.ts),
+          );
+          return withMeta && metadata ? { ...rest, metadata } : rest;
+        }),
+        has_more: hasMore,
+        ...meta,
+      };
+    },
+    'conversations.replies': (args) => {
+      const c = channel(args);
+      const ts = need(args, 'ts');
+      const parent = ws.find(c.id, ts);
+      if (!parent || parent.ephemeralTo) throw new SlackError('thread_not_found');
+      const root = parent.threadTs ?? parent.ts;
+      const thread = ws.messages.filter(
+        (m) => m.channel === c.id && !m.ephemeralTo && (m.ts === root || m.threadTs === root),
+      );
+      const { slice, meta, hasMore } = page(thread, args);
+      return { messages: slice.map((m) => messageObject(m)), has_more: hasMore, ...meta };
+    },
+    'chat.postMessage': (args) => {
+      const c = channel(args);
+      const body = messageBody(args);
+      const threadTs = threadOf(args, c);
+      const metadata = args.metadata as PgMessage['metadata'] | undefined;
+      const posted = ws.post({
+        channel: c.id,
+        user: BOT_USER_ID,
+        botId: BOT_ID,
+        ...body,
+        ...(threadTs ? { threadTs } : {}),
+        ...(metadata?.event_type ? { metadata } : {}),
+      });
+      return { channel: c.id, ts: posted.ts, message: messageObject(posted) };
+    },
+    'chat.postEphemeral': (args) => {
+      const c = channel(args);
+      const to = user(need(args, 'user'));
+      if (!c.members.includes(to.id)) throw new SlackError('user_not_in_channel');
+      const threadTs = threadOf(args, c);
+      const posted = ws.post({
+        channel: c.id,
+        user: BOT_USER_ID,
+        botId: BOT_ID,
+        ephemeralTo: to.id,
+        ...messageBody(args),
+        ...(threadTs ? { threadTs } : {}),
+      });
+      return { message_ts: posted.ts };
+    },
+    'chat.update': (args) => {
+      const c = channel(args);
+      const m = botMessage(args, c.id);
+      const body = messageBody(args);
+      m.text = body.text;
+      if (body.blocks) m.blocks = body.blocks;
+      if (body.attachments) m.attachments = body.attachments;
+      if (args.metadata) m.metadata = args.metadata as PgMessage['metadata'];
+      m.edited = true;
+      ws.changed({ kind: 'messages', channel: c.id });
+      return { channel: c.id, ts: m.ts, text: m.text, message: messageObject(m) };
+    },
+    'chat.delete': (args) => {
+      const c = channel(args);
+      const m = botMessage(args, c.id);
+      ws.remove(m);
+      return { channel: c.id, ts: m.ts };
+    },
+    'chat.getPermalink': (args) => {
+      const c = channel(args);
+      const ts = need(args, 'message_ts');
+      if (!ws.find(c.id, ts)) throw new SlackError('message_not_found');
+      return { channel: c.id, permalink: `${baseUrl()}/archives/${c.id}/p${ts.replace('.', '')}` };
+    },
+    'views.open': (args) => {
+      const to = triggers.redeem(str(args, 'trigger_id'));
+      const view = checkView(args.view);
+      if (view.type !== 'modal')
+        throw new SlackError('invalid_arguments', ['[ERROR] views.open takes a modal']);
+      const v = newView('modal', to, view);
+      ws.stacks.set(to, [v.id]);
+      ws.changed({ kind: 'modal', user: to });
+      return { view: viewObject(v) };
+    },
+    'views.push': (args) => {
+      const to = triggers.redeem(str(args, 'trigger_id'));
+      const stack = modalStack(to);
+      if (stack.length === 0) throw new SlackError('not_found');
+      if (stack.length >= 3) throw new SlackError('push_limit_reached');
+      const view = checkView(args.view);
+      const v = newView('modal', to, view, stack[0], stack[stack.length - 1]);
+      stack.push(v.id);
+      ws.changed({ kind: 'modal', user: to });
+      return { view: viewObject(v) };
+    },
+    'views.update': (args) => {
+      const viewId = str(args, 'view_id');
+      const externalId = str(args, 'external_id');
+      const v = viewId
+        ? ws.views.get(viewId)
+        : [...ws.views.values()].find((x) => externalId && x.externalId === externalId);
+      if (!viewId && !externalId)
+        throw new SlackError('invalid_arguments', ['[ERROR] view_id or external_id is required']);
+      if (!v) throw new SlackError('not_found');
+      const hash = str(args, 'hash');
+      if (hash && hash !== v.hash) throw new SlackError('hash_conflict');
+      const view = checkView(args.view);
+      v.view = view;
+      v.hash = `${Date.now()}.${ws.nextId('h')}`;
+      v.errors = {};
+      v.version++;
+      ws.changed({ kind: v.type === 'home' ? 'home' : 'modal', user: v.user });
+      return { view: viewObject(v) };
+    },
+    'views.publish': (args) => {
+      const to = user(need(args, 'user_id'));
+      const view = checkView(args.view);
+      if (view.type !== 'home')
+        throw new SlackError('invalid_arguments', ['[ERROR] views.publish takes a home view']);
+      let v = [...ws.views.values()].find((x) => x.type === 'home' && x.user === to.id);
+      const hash = str(args, 'hash');
+      if (v && hash && hash !== v.hash) throw new SlackError('hash_conflict');
+      if (v) {
+        v.view = view;
+        v.hash = `${Date.now()}.${ws.nextId('h')}`;
+        v.version++;
+      } else v = newView('home', to.id, view);
+      ws.changed({ kind: 'home', user: to.id });
+      return { view: viewObject(v) };
+    },
+    'files.getUploadURLExternal': (args) => {
+      const name = need(args, 'filename');
+      const size = Number(need(args, 'length'));
+      if (!Number.isInteger(size) || size <= 0)
+        throw new SlackError('invalid_arguments', ['[ERROR] length must be a positive integer']);
+      const id = ws.nextId('F');
+      ws.files.set(id, { id, name, title: name, size, uploaded: false });
+      return { upload_url: `${baseUrl()}/upload/${id}`, file_id: id };
+    },
+    'files.completeUploadExternal': (args) => {
+      const list = (typeof args.files === 'string' ? JSON.parse(args.files) : args.files) as
+        | { id: string; title?: string }[]
+        | undefined;
+      if (!Array.isArray(list) || list.length === 0)
+        throw new SlackError('invalid_arguments', ['[ERROR] files is required']);
+      const done = list.map((f) => {
+        const file = ws.files.get(f.id);
+        if (!file?.uploaded) throw new SlackError('file_not_found');
+        if (f.title) file.title = f.title;
+        return { id: file.id, title: file.title, name: file.name, size: file.size };
+      });
+      const channelId = str(args, 'channel_id');
+      if (channelId) {
+        const c = ws.resolveChannel(channelId);
+        if (!c) throw new SlackError('channel_not_found');
+        const threadTs = threadOf(args, c);
+        ws.post({
+          channel: c.id,
+          user: BOT_USER_ID,
+          botId: BOT_ID,
+          text: str(args, 'initial_comment') ?? '',
+          files: done,
+          ...(threadTs ? { threadTs } : {}),
+        });
+      }
+      return { files: done.map(({ id, title }) => ({ id, title })) };
+    },
+  };
+
+  /** Answers one call: `{ ok: true, … }` or `{ ok: false, error }` as Slack does. */
+  return async function call(method: string, args: Args): Promise<Answer> {
+    const run = methods[method];
+    if (!run) {
+      logger.warn({ method }, 'playground: the app called a Slack method the playground does not implement');
+      return { ok: false, error: 'unknown_method' };
+    }
+    try {
+      return { ok: true, ...(await run(args)) };
+    } catch (error) {
+      if (error instanceof SlackError) {
+        logger.info({ method, error: error.code }, 'playground: Slack call refused');
+        return {
+          ok: false,
+          error: error.code,
+          ...(error.details.length ? { response_metadata: { messages: error.details } } : {}),
+        };
+      }
+      throw error;
+    }
+  };
+}
