@@ -10,6 +10,7 @@ import { grades } from './grades.js';
 import { helpSubcommand } from './help.js';
 import { link } from './link.js';
 import type { Subcommand } from './subcommand.js';
+import { tasks } from './tasks.js';
 import { unlink } from './unlink.js';
 import { whoami } from './whoami.js';
 
@@ -26,4 +27,5 @@ subcommands.push(
   link,
   unlink,
   digest,
+  tasks,
 );
