@@ -264,6 +264,32 @@ describe('the live task card', () => {
   });
 });
 
+describe('Give feedback from the card', () => {
+  it('the card counts the feedback, waiting for a reply', async () => {
+    await createTask();
+    await press(buttonOf(lastCard(), ACTION.feedbackOpen));
+    const open = await h.slack.waitFor(
+      'views.open',
+      (b) => (b.view as { callback_id?: string }).callback_id === VIEW.feedback,
+    );
+    const viewId = ((await open) && [...h.slack.views.keys()].at(-1)) as string;
+    await h.submit(viewId, [
+      [
+        FIELD.issue,
+        {
+          type: 'static_select',
+          selected_option: { value: 'testing', text: { type: 'plain_text', text: 'Testing' } },
+        } as ViewStateValue,
+      ],
+      [FIELD.message, text('Needs a test')],
+    ]);
+    await h.slack.waitFor(
+      'chat.update',
+      (b) => b.ts === cardTs && json(b.blocks).includes('1 feedback (0 answered, 1 waiting)'),
+    );
+  });
+});
+
 describe('Assign…', () => {
   it('lists the candidates by fit in plain language, and assigns the top one; the assignee is told', async () => {
     await createTask();

@@ -10,7 +10,7 @@ import { pressCard } from '../../cards/index.js';
 import { planningOf } from '../../context/middleware.js';
 import { privateSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
-import { notifyTaskChange, readTaskView, taskLiveCard } from '../../flows/tasks.js';
+import { notifyTaskChange, taskLiveCard } from '../../flows/tasks.js';
 import { parseCarried } from '../../round-trip.js';
 import { type ActionArgs, actionValue } from '../router.js';
 
@@ -30,8 +30,13 @@ export function taskStateAction(svc: Services) {
       shown: { state: press.s, assignee: press.a },
       apply: async (task, acting) => {
         const { teamId, channelId, featureId, taskId } = task.coords;
-        await acting.planning.tasks.update(teamId, channelId, featureId, taskId, { state: to });
-        const after = await readTaskView(svc.deps, acting, task.coords);
+        const updated = await acting.planning.tasks.update(teamId, channelId, featureId, taskId, { state: to });
+        // The service answers with the task as it now is; its minutes did not change: no second read.
+        const after = {
+          ...task,
+          state: updated.state,
+          ...(updated.heading ? { heading: updated.heading } : {}),
+        };
         await notifyTaskChange(svc.deps, args.client, planning.workspaceId, planning.slackUserId, after, {
           kind: 'moved',
           to,
