@@ -178,6 +178,8 @@ interface Round {
   /** App rounds: ms from the service's last answer for the task to its card's chat.update. */
   updateDelays: number[];
   failures: string[];
+  /** CPU the server process used from the first press to the last card update (app) or ack (bare). */
+  cpuMs: number;
 }
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -268,7 +270,8 @@ try {
     );
     const from = state;
     const to = state === 'idle' ? 'in progress' : 'idle';
-    const result: Round = { kind, label, latencies: [], updateDelays: [], failures: [] };
+    const result: Round = { kind, label, latencies: [], updateDelays: [], failures: [], cpuMs: 0 };
+    const cpuBefore = await target.cpu();
     const updatesBefore = fake.updates.length;
     const sentAt = new Map<string, number>();
     let next = 0;
@@ -301,7 +304,10 @@ try {
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
     broken.push(...result.failures.slice(0, 5).map((f) => `${label}: ${f}`));
-    if (kind === 'bare') return result;
+    if (kind === 'bare') {
+      result.cpuMs = (await target.cpu()).cpuMs - cpuBefore.cpuMs;
+      return result;
+    }
 
     const updated = () => fake.updates.slice(updatesBefore);
     if (!(await waitUntil(() => new Set(updated().map((u) => u.body.ts)).size >= tasks.length, SETTLE_MS))) {
@@ -309,6 +315,7 @@ try {
         `${label}: ${tasks.length - new Set(updated().map((u) => u.body.ts)).size} cards were not updated within ${SETTLE_MS} ms`,
       );
     }
+    result.cpuMs = (await target.cpu()).cpuMs - cpuBefore.cpuMs;
     for (const update of updated()) {
       const task = byTs.get(String(update.body.ts));
       if (!task) continue;
