@@ -391,6 +391,11 @@ try {
     `\nTargets: ack p99 < ${TARGET_ACK_P99_MS} ms: ${verdict(app.p99 < TARGET_ACK_P99_MS)} (${ms(app.p99)} ms, bare ${ms(bare.p99)} ms); ` +
       `card updated within ${TARGET_UPDATE_P99_MS} ms of the service's answer (p99): ${verdict(update.p99 <= TARGET_UPDATE_P99_MS)} (${ms(update.p99)} ms).`,
   );
+  const cpu = (kind: Kind) => {
+    const rounds = measured.filter((m) => m.kind === kind);
+    return (rounds.reduce((sum, m) => sum + m.cpuMs, 0) / Math.max(1, rounds.length * REQUESTS)).toFixed(2);
+  };
+  console.log(`Server CPU per press (its process): app ${cpu('app')} ms, bare ${cpu('bare')} ms.`);
   console.log(
     `Node ${process.version}, ${availableParallelism()} CPUs, load average (1/5/15 min) ${loadBefore} before, ${load()} after.`,
   );
