@@ -30,7 +30,9 @@ export function taskStateAction(svc: Services) {
       shown: { state: press.s, assignee: press.a },
       apply: async (task, acting) => {
         const { teamId, channelId, featureId, taskId } = task.coords;
-        const updated = await acting.planning.tasks.update(teamId, channelId, featureId, taskId, { state: to });
+        const updated = await acting.planning.tasks.update(teamId, channelId, featureId, taskId, {
+          state: to,
+        });
         // The service answers with the task as it now is; its minutes did not change: no second read.
         const after = {
           ...task,
