@@ -17,6 +17,8 @@ export interface AckFakeSlack {
   calls: Map<string, number>;
   /** What was posted to each response_url id, in arrival order, with `performance.now()` at arrival. */
   responses: Map<string, { at: number; body: Record<string, unknown> }[]>;
+  /** chat.update calls (bench:card), with `performance.now()` at arrival, in arrival order. */
+  updates: { at: number; body: Record<string, unknown> }[];
   /** Requests this fake could not answer (bad JSON, unknown path, missing bot token). */
   refused: number;
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export async function startAckFakeSlack(team: string): Promise<AckFakeSlack> {
     responseUrl: (id) => `${origin}/respond/${id}`,
     calls: new Map(),
     responses: new Map(),
+    updates: [],
     refused: 0,
     close: () =>
       new Promise<void>((resolve) => {
@@ -101,6 +104,7 @@ export async function startAckFakeSlack(team: string): Promise<AckFakeSlack> {
         return answer(404, { ok: false, error: 'unknown_path' });
       }
       fake.calls.set(method, (fake.calls.get(method) ?? 0) + 1);
+      if (method === 'chat.update') fake.updates.push({ at: performance.now(), body });
       if (!/^Bearer xoxb-/.test(request.headers.authorization ?? '')) {
         fake.refused += 1;
         return answer(200, { ok: false, error: 'not_authed' });

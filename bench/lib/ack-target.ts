@@ -6,7 +6,7 @@
  *   given folder, `createSlackApp` in HTTP mode — with every Slack user connected beforehand to the
  *   sandbox's member account (as `/plan connect` would);
  * - `bare`: a bare Bolt `App` on the default HTTP receiver, same signing secret, whose `/plan`
- *   handler only acks.
+ *   handler and button handler (bench:card) only ack.
  *
  * Started as `node --import tsx ack-target.ts '<TargetOptions JSON>'`. Prints `{"port": …}` once
  * listening. Each `cpu` line on stdin is answered with `{"cpuMs": …, "handled": …}`; when stdin ends it
@@ -114,6 +114,11 @@ if (options.kind === 'app') {
     logger: toSlackLogger(logger),
   });
   app.command(COMMAND, async ({ ack }) => {
+    handled += 1;
+    await ack();
+  });
+  // bench:card presses buttons: the bare app only acks them too.
+  app.action(/.*/, async ({ ack }) => {
     handled += 1;
     await ack();
   });

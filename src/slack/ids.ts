@@ -11,6 +11,8 @@ export const SHORTCUT = {
   createTask: 'create_task',
   giveFeedback: 'give_feedback',
   gradePeer: 'grade_peer',
+  /** Tasks (issue 12): a message becomes a discovery of a task. */
+  logDiscovery: 'log_discovery',
 } as const;
 
 /** Modal callback ids. */
@@ -33,6 +35,12 @@ export const VIEW = {
   adminName: 'admin_name',
   adminPerson: 'admin_person',
   adminLinkPick: 'admin_link_pick',
+  // Tasks (issue 12): the task card's forms.
+  taskAssign: 'task_assign',
+  discovery: 'discovery',
+  taskDetails: 'task_details',
+  taskEdit: 'task_edit',
+  minuteEdit: 'minute_edit',
 } as const;
 
 /** Action ids of buttons and selects outside input blocks (and of dispatching inputs). */
@@ -44,6 +52,19 @@ export const ACTION = {
   teamPicked: 'team_picked',
   /** Opens the admin modal (the Home tab's admin section renders it; /plan admin opens the same). */
   adminOpen: 'admin_open',
+  // Tasks (issue 12): the live task card's buttons (two state buttons need two ids in one block).
+  taskStateForward: 'task_state_forward',
+  taskStateBack: 'task_state_back',
+  taskAssignOpen: 'task_assign_open',
+  taskDiscoveryOpen: 'task_discovery_open',
+  taskDetailsOpen: 'task_details_open',
+  taskEditOpen: 'task_edit_open',
+  taskDelete: 'task_delete',
+  /** Edit / Delete on one's own discovery or feedback in the Details modal. */
+  minuteEditOpen: 'minute_edit_open',
+  minuteDelete: 'minute_delete',
+  /** The next page of `/plan tasks`. */
+  tasksMore: 'tasks_more',
 } as const;
 
 /**
@@ -116,9 +137,18 @@ export const FIELD = {
   slackChannel: field('slack_channel'),
   /** The admin sections' search box (dispatches on Enter). */
   search: field('admin_search'),
+  // Tasks (issue 12).
+  candidate: field('candidate'),
+  discovery: field('discovery'),
+  discoveryTask: field('discovery_task'),
+  taskNotions: field('task_notions'),
+  minuteText: field('minute_text'),
 } as const;
 
 /** Metadata event type carried by task cards (with the task's coordinates). */
 export const TASK_CARD_EVENT = 'planning_task';
 /** Block id prefix of a task card's first section: `task|<team>|<channel>|<feature>|<task>`. */
 export const TASK_CARD_BLOCK_PREFIX = 'task|';
+
+/** Block id prefix of a task's actions in a `/plan tasks` list (one block per task). */
+export const TASK_LIST_BLOCK_PREFIX = 'task_actions|';

@@ -55,7 +55,8 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
           command: COMMAND,
           ...(base ? { url: `${base}${PATHS.events}` } : {}),
           description: 'Team planning: connect, link this channel, grade a peer… (/plan help)',
-          usage_hint: 'help | connect | whoami | link | grade @user <notion> <1-10> | grades',
+          usage_hint:
+            'help | connect | whoami | link | tasks [mine|review|unassigned] | grade @user <notion> <1-10>',
           // Mentions then arrive as <@U…|name>, so `/plan grade @ana` names a user unambiguously.
           should_escape: true,
         },
@@ -72,6 +73,12 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
           type: 'message' as const,
           callback_id: SHORTCUT.giveFeedback,
           description: 'Give feedback on the task of this card',
+        },
+        {
+          name: 'Log discovery',
+          type: 'message' as const,
+          callback_id: SHORTCUT.logDiscovery,
+          description: 'Log this message as a discovery of a task',
         },
         {
           name: 'Grade a peer',

@@ -23,6 +23,7 @@ import { createPostedCardsRepo, type PostedCardsRepo } from './posted-cards.js';
 import { createProcessedInteractionsRepo, type ProcessedInteractionsRepo } from './processed-interactions.js';
 import { type ReencryptResult, reencryptAll } from './reencrypt.js';
 import type { Database } from './schema.js';
+import { createTaskOriginsRepo, type TaskOriginsRepo } from './task-origins.js';
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
 
 export * from './channel-links.js';
@@ -39,6 +40,7 @@ export * from './posted-cards.js';
 export * from './processed-interactions.js';
 export type { ReencryptResult } from './reencrypt.js';
 export type { Database } from './schema.js';
+export * from './task-origins.js';
 export * from './workspaces.js';
 
 export interface StoreOptions extends DatabaseOptions {
@@ -61,6 +63,8 @@ export interface Store {
   interactions: ProcessedInteractionsRepo;
   /** Cards posted for tasks and features, updated in place after a change. */
   cards: PostedCardsRepo;
+  /** Where and by whom tasks were created from Slack. */
+  taskOrigins: TaskOriginsRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -89,6 +93,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     digests: createDigestClaimsRepo(context, options.digestMaxAttempts ?? DEFAULT_MAX_DIGEST_ATTEMPTS),
     interactions: createProcessedInteractionsRepo(context),
     cards: createPostedCardsRepo(context),
+    taskOrigins: createTaskOriginsRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

@@ -8,12 +8,14 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_posted_cards.js';
+import * as m0004 from './migrations/0004_task_origins.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_posted_cards': m0002,
+  '0004_task_origins': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

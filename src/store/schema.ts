@@ -111,6 +111,19 @@ export interface PostedCardsTable {
   created_at: number;
 }
 
+/** Where and by whom a task was created from Slack (migration 0004). */
+export interface TaskOriginsTable {
+  workspace_id: string;
+  task_id: string;
+  team_id: string;
+  channel_id: string;
+  feature_id: string;
+  author_slack_id: string;
+  slack_channel_id: string;
+  thread_ts: string;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -120,4 +133,5 @@ export interface Database {
   digest_claims: DigestClaimsTable;
   processed_interactions: ProcessedInteractionsTable;
   posted_cards: PostedCardsTable;
+  task_origins: TaskOriginsTable;
 }

@@ -395,7 +395,9 @@ describe('Administering from Slack', () => {
     expect(before).toBeGreaterThan(0);
     await submit(h, formId, [[FIELD.name, text('Rust')]], 'U4');
     const back = await updated(h, formId, (v) => json(v).includes('refused'));
-    expect(json(back)).toContain('The planning service refused: your role does not allow it');
+    expect(json(back)).toContain(
+      'The planning service refused: Only an organization owner or admin can create notions. Nothing was changed.',
+    );
     // The form comes back with what was typed.
     expect(json(back)).toContain('Rust');
     expect((await h.owner().notions.search({ searchTerm: 'Rust' })).notions).toHaveLength(0);

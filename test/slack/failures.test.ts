@@ -159,7 +159,7 @@ describe('user text never reaches Slack as markup', () => {
     await h.submit(viewId, [...fill(h, HOSTILE), [FIELD.assignee, user('U2')]]);
     const card = await h.slack.waitFor('chat.postMessage');
     const escaped = '&lt;!channel&gt; ping &lt;@U2&gt; &lt;https://evil.test|click&gt;';
-    expect(card.body.text).toBe(`Task created: ${escaped}`);
+    expect(card.body.text).toBe(`Task: ${escaped} (idle)`);
     const blocks = JSON.stringify(card.body.blocks);
     expect(blocks).toContain(escaped);
     expect(blocks).not.toContain('<!channel>');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/index.js';
-import { taskCard } from '../../src/slack/blocks/task.js';
+import { liveTaskCard } from '../../src/slack/blocks/task-card.js';
 import { ACTION, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
 import { choice, Harness, TEAM, text } from './harness.js';
 
@@ -23,7 +23,7 @@ describe('Give feedback on a task card, and reply', () => {
     type: 'message',
     ts: '1700000001.000200',
     bot_id: 'BBOT',
-    ...taskCard({ coords, heading: 'Ship <it>', state: 'idle', createdBySlackId: 'UAUTHOR' }),
+    ...liveTaskCard({ coords, heading: 'Ship <it>', state: 'idle', authorSlackId: 'UAUTHOR' }),
   });
 
   const onMessage = (message: Record<string, unknown>, who = 'UAUTHOR') =>

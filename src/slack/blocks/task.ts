@@ -1,27 +1,12 @@
 /**
- * The create-task modal, the prefill from a Slack message, and the task card posted in the
- * message's thread. The card carries the task's coordinates (message metadata, the first block's
- * id and the feedback button's value), so "Give feedback" on it knows which task is meant.
+ * The create-task modal, the prefill from a Slack message, and reading a task card back (the card
+ * itself is built in task-card.ts). A card carries the task's coordinates (message metadata, the
+ * first block's id and every button's value), so a shortcut or a button on it knows its task.
  */
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
-import {
-  actions,
-  button,
-  context,
-  inline,
-  input,
-  type Mrkdwn,
-  md,
-  mention,
-  message,
-  modal,
-  option,
-  SLACK_LIMITS,
-  section,
-  truncate,
-} from '../../blockkit/index.js';
-import { type Channel, LIMITS, type TaskState, type Team } from '../../planning/models.js';
+import { context, input, type Mrkdwn, md, modal, option, truncate } from '../../blockkit/index.js';
+import { type Channel, LIMITS, type Team } from '../../planning/models.js';
 import { ACTION, FIELD, TASK_CARD_BLOCK_PREFIX, TASK_CARD_EVENT, VIEW } from '../ids.js';
 import { parseCarried } from '../round-trip.js';
 import { teamChannelInputs } from './link.js';
@@ -75,10 +60,20 @@ export function prefillTask(text: string, permalink?: string): { heading: string
       .find((line) => line.trim() !== '')
       ?.trim() ?? '';
   const heading = truncate(firstLine || 'Task from a Slack message', LIMITS.heading);
-  if (!permalink) return { heading, details: truncate(plain, LIMITS.details) };
-  const room = LIMITS.details - Array.from(permalink).length - 2;
+  return { heading, details: withPermalink(plain, permalink, LIMITS.details) };
+}
+
+/** A discovery made from a message: its text then its permalink, within the 512 characters of a minute. */
+export function prefillDiscovery(text: string, permalink?: string): string {
+  return withPermalink(slackTextToPlain(text).trim(), permalink, LIMITS.minuteText);
+}
+
+/** `plain` then the permalink, cut to `max` with the permalink always kept. */
+function withPermalink(plain: string, permalink: string | undefined, max: number): string {
+  if (!permalink) return truncate(plain, max);
+  const room = max - Array.from(permalink).length - 2;
   const body = room > 0 ? truncate(plain, room) : '';
-  return { heading, details: body ? `${body}\n\n${permalink}` : truncate(permalink, LIMITS.details) };
+  return body ? `${body}\n\n${permalink}` : truncate(permalink, max);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,41 +165,7 @@ export function createTaskModal(form: TaskForm): ModalView {
 // Card
 // ---------------------------------------------------------------------------------------------
 
-export interface TaskCardData {
-  coords: TaskCoords;
-  heading: string;
-  featureHeading?: string;
-  state: TaskState;
-  assigneeSlackId?: string;
-  createdBySlackId: string;
-}
-
-const STATE_ICON: Record<TaskState, string> = {
-  idle: ':white_circle:',
-  'in progress': ':large_blue_circle:',
-  'in review': ':large_orange_circle:',
-  done: ':large_green_circle:',
-};
-
-/** The block id of a card's first section, when the ids fit Slack's 255 characters. */
-function cardBlockId(c: TaskCoords): string | undefined {
-  const id = `${TASK_CARD_BLOCK_PREFIX}${[c.teamId, c.channelId, c.featureId, c.taskId].join('|')}`;
-  return id.length <= SLACK_LIMITS.blockId ? id : undefined;
-}
-
-/** The task card: heading, feature, state, assignee, and a Give feedback button. */
-export function taskCard(card: TaskCardData) {
-  const coords = TaskCoords.parse(card.coords);
-  const heading = inline(card.heading, LIMITS.heading);
-  const assignee = card.assigneeSlackId ? md`assigned to ${mention(card.assigneeSlackId)}` : md`unassigned`;
-  const facts = md`${STATE_ICON[card.state]} ${card.state} · ${assignee} · created by ${mention(card.createdBySlackId)}`;
-  const body = message(md`Task created: ${heading}`, [
-    section(md`:memo: *${heading}*`, { blockId: cardBlockId(coords) }),
-    context(...(card.featureHeading ? [md`Feature: ${inline(card.featureHeading, 150)}`] : []), facts),
-    actions(undefined, button('Give feedback', ACTION.feedbackOpen, { value: JSON.stringify(coords) })),
-  ]);
-  return { ...body, metadata: { event_type: TASK_CARD_EVENT, event_payload: coords } };
-}
+// The card itself is built in ./task-card.ts (liveTaskCard); here: reading a card back.
 
 /** A message as Slack hands it to a shortcut or an action. */
 export interface CardLike {

@@ -87,8 +87,11 @@ export async function explainFailure(
   }
   deps.logger.warn(log, 'planning call failed');
   if (error instanceof ForbiddenError) {
+    const rule = forbiddenRule(error);
     return {
-      text: md`The planning service refused: your role does not allow it, or one of its rules forbids it now.`,
+      text: rule
+        ? md`The planning service refused: ${rule}. Nothing was changed.`
+        : md`The planning service refused: your role does not allow it, or one of its rules forbids it now.`,
     };
   }
   if (error instanceof NotFoundError) {
@@ -113,4 +116,16 @@ export async function explainFailure(
     };
   }
   return { text: UNAVAILABLE };
+}
+
+/**
+ * The rule a 403 names, in the service's words ("Features in deep context are read-only"), from the
+ * error's message `<operation>: <service message> (HTTP 403 …)`; undefined when it names none.
+ */
+export function forbiddenRule(error: ForbiddenError): string | undefined {
+  const said = /^[\w.]+: (.+) \(HTTP 403\b/.exec(error.message)?.[1]?.trim();
+  // A bare "Not allowed" names no rule: the generic sentence says more.
+  if (!said || /^(no details given|not allowed|forbidden)\.?$/i.test(said) || said.length > 200)
+    return undefined;
+  return said.replace(/\.$/, '');
 }

@@ -9,9 +9,9 @@ import {
   parseCoords,
   prefillTask,
   slackTextToPlain,
-  taskCard,
   taskCoordsFromMessage,
 } from '../../../src/slack/blocks/task.js';
+import { liveTaskCard } from '../../../src/slack/blocks/task-card.js';
 import { ACTION, FIELD, TASK_CARD_EVENT } from '../../../src/slack/ids.js';
 
 const coords = { teamId: 'team1', channelId: 'chan1', featureId: 'feat1', taskId: 'task1' };
@@ -45,13 +45,13 @@ describe('prefill from a message', () => {
 });
 
 describe('task card', () => {
-  const card = taskCard({
+  const card = liveTaskCard({
     coords,
     heading: 'Ship <!channel> & friends',
     featureHeading: 'Login <b>',
     state: 'idle',
     assigneeSlackId: 'U2',
-    createdBySlackId: 'U1',
+    authorSlackId: 'U1',
   });
 
   it('escapes user text so a heading cannot ping the channel', () => {

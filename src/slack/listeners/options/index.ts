@@ -5,6 +5,7 @@ import { FIELD } from '../../ids.js';
 import { type OptionsArgs, route } from '../router.js';
 import { featureOptions } from './features.js';
 import { notionOptions } from './notions.js';
+import { taskOptions } from './tasks.js';
 import { timeZoneOptions } from './time-zones.js';
 
 export function registerOptions(app: App, svc: Services) {
@@ -16,6 +17,9 @@ export function registerOptions(app: App, svc: Services) {
         [FIELD.feature.action]: featureOptions(svc),
         [FIELD.notion.action]: notionOptions(svc),
         [FIELD.timeZone.action]: timeZoneOptions(),
+        // Tasks (issue 12): the discovery's task, the task's notions.
+        [FIELD.discoveryTask.action]: taskOptions(svc),
+        [FIELD.taskNotions.action]: notionOptions(svc),
       },
       async ({ ack }) => ack({ options: [] }),
     ),

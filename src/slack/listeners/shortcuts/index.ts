@@ -13,11 +13,13 @@ import {
 import { createTaskShortcut } from './create-task.js';
 import { giveFeedbackShortcut } from './give-feedback.js';
 import { gradePeerShortcut } from './grade-peer.js';
+import { logDiscoveryShortcut } from './log-discovery.js';
 
 export function registerShortcuts(app: App, svc: Services) {
   const message = lookup<MessageShortcutArgs>({
     [SHORTCUT.createTask]: createTaskShortcut(svc),
     [SHORTCUT.giveFeedback]: giveFeedbackShortcut(svc),
+    [SHORTCUT.logDiscovery]: logDiscoveryShortcut(svc),
   });
   const global = lookup<GlobalShortcutArgs>({
     [SHORTCUT.gradePeer]: gradePeerShortcut(svc),

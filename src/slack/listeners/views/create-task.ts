@@ -3,7 +3,8 @@ import type { ViewOutput } from '@slack/bolt';
 import { z } from 'zod';
 import { joinMd, type Mrkdwn, md, mention } from '../../../blockkit/index.js';
 import { LIMITS } from '../../../planning/index.js';
-import { createTaskModal, TASK_TITLE, TaskModalMeta, taskCard } from '../../blocks/task.js';
+import { createTaskModal, TASK_TITLE, TaskModalMeta } from '../../blocks/task.js';
+import { liveTaskCard } from '../../blocks/task-card.js';
 import { postCard } from '../../cards/index.js';
 import { explainFailure } from '../../context/failures.js';
 import { planningOf } from '../../context/middleware.js';
@@ -104,19 +105,34 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
       notes.push(md`It could not be assigned to ${mention(assignee.slackUserId)}: ${reason}`);
     }
   }
+  // Who created it and from which thread: the service does not record it (Delete is the author's).
+  try {
+    await svc.deps.store.taskOrigins.record({
+      workspaceId: planning.workspaceId,
+      ...coords,
+      authorSlackId: body.user.id,
+      slackChannelId: data.meta.channel,
+      threadTs: data.meta.threadTs,
+    });
+  } catch (error) {
+    svc.deps.logger.warn({ action: 'create-task origin', err: error }, 'could not record the task origin');
+  }
   try {
     await postCard(
       svc.deps,
       client,
       { workspaceId: planning.workspaceId, kind: 'task', entityId: task.id },
       { channel: data.meta.channel, threadTs: data.meta.threadTs },
-      taskCard({
+      liveTaskCard({
         coords,
         heading: task.heading ?? data.heading,
         featureHeading: data.featureHeading,
         state: task.state,
-        assigneeSlackId: assigned ? data.assignee : undefined,
-        createdBySlackId: body.user.id,
+        ...(assigned && assignee
+          ? { assigneeSlackId: assignee.slackUserId, assigneeUserId: assignee.planningUserId }
+          : {}),
+        authorSlackId: body.user.id,
+        minutes: { discoveries: 0, answered: 0, waiting: 0 },
       }),
     );
   } catch (error) {

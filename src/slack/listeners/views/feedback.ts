@@ -10,6 +10,7 @@ import { TaskCoords } from '../../blocks/task.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
+import { refreshTaskCards } from '../../flows/tasks.js';
 import { fieldValue, minuteText, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import { notify } from '../../notify.js';
@@ -44,12 +45,15 @@ export function feedbackSubmission(svc: Services) {
         feedbackModal({ coords: data.coords, issue: data.issue, message: data.message, problem }),
       run: async ({ coords: c, issue, message }) => {
         const planning = planningOf(args.context);
-        const { planning: service } = await planning.acting();
+        const acting = await planning.acting();
+        const { planning: service } = acting;
         const feedback = await service.tasks.feedbackCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
           message,
           issue,
         });
-        // The feedback exists now: telling the assignee is best effort and reported, never fatal.
+        // The feedback exists now: the task's cards count it, and telling the assignee is best
+        // effort and reported, never fatal.
+        await refreshTaskCards(svc.deps, args.client, acting, c);
         let told: Mrkdwn = md`The task has no assignee connected in Slack, so nobody was notified.`;
         try {
           const task = await service.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);

@@ -12,10 +12,14 @@ import { adminShareSubmission } from './admin-share.js';
 import { connectSubmission } from './connect.js';
 import { connectAdminSubmission } from './connect-admin.js';
 import { createTaskSubmission } from './create-task.js';
+import { discoverySubmission } from './discovery.js';
 import { feedbackSubmission } from './feedback.js';
 import { gradeSubmission } from './grade.js';
 import { linkSubmission } from './link.js';
+import { minuteEditSubmission } from './minute-edit.js';
 import { replySubmission } from './reply.js';
+import { taskAssignSubmission } from './task-assign.js';
+import { taskEditSubmission } from './task-edit.js';
 
 export function registerViews(app: App, svc: Services) {
   app.view(
@@ -36,6 +40,11 @@ export function registerViews(app: App, svc: Services) {
         [VIEW.adminName]: adminNameSubmission(svc),
         [VIEW.adminPerson]: adminPersonSubmission(svc),
         [VIEW.adminLinkPick]: adminLinkPickSubmission(svc),
+        // Tasks (issue 12).
+        [VIEW.taskAssign]: taskAssignSubmission(svc),
+        [VIEW.discovery]: discoverySubmission(svc),
+        [VIEW.taskEdit]: taskEditSubmission(svc),
+        [VIEW.minuteEdit]: minuteEditSubmission(svc),
         // Loading and result modals (VIEW.info) have no submit button: anything that still arrives is acked.
       },
       async ({ ack }) => ack(),

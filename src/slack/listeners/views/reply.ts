@@ -5,6 +5,7 @@ import { FeedbackRef, replyDm, replyModal } from '../../blocks/feedback.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
+import { refreshTaskCards } from '../../flows/tasks.js';
 import { fieldValue, minuteText, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import { notify } from '../../notify.js';
@@ -28,7 +29,8 @@ export function replySubmission(svc: Services) {
       retry: (data, problem) => replyModal({ ref: data.ref, reply: data.reply, problem }),
       run: async ({ ref, reply }) => {
         const planning = planningOf(args.context);
-        const { planning: service } = await planning.acting();
+        const acting = await planning.acting();
+        const { planning: service } = acting;
         const feedback = await service.tasks.feedbackReply(
           ref.teamId,
           ref.channelId,
@@ -37,6 +39,8 @@ export function replySubmission(svc: Services) {
           ref.feedbackId,
           { reply },
         );
+        // Recorded: the task's cards show one more answered feedback (best effort).
+        await refreshTaskCards(svc.deps, args.client, acting, ref);
         let told: Mrkdwn = md`The feedback's author is not connected in Slack, so nobody was notified.`;
         try {
           const author = feedback.authorUserId

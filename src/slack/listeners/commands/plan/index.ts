@@ -11,6 +11,7 @@ import { grades } from './grades.js';
 import { helpSubcommand } from './help.js';
 import { link } from './link.js';
 import type { Subcommand } from './subcommand.js';
+import { tasks } from './tasks.js';
 import { unlink } from './unlink.js';
 import { whoami } from './whoami.js';
 
@@ -27,5 +28,6 @@ subcommands.push(
   link,
   unlink,
   digest,
+  tasks,
   admin,
 );

@@ -1,0 +1,645 @@
+/**
+ * Tasks in Slack, end to end over signed HTTP against the sandbox: the live card's buttons (state,
+ * Assign…, Log discovery, Details, Edit, Delete), the Log discovery shortcut, the minutes' own
+ * entries, `/plan tasks` with paging, the DMs a change sends, and presses applied once.
+ */
+import type { ViewStateValue } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ASSIGN_ME, TASKS_PAGE_SIZE } from '../../src/slack/blocks/task-card.js';
+import { ACTION, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { eventually, external, Harness, submitted, TEAM, text } from './harness.js';
+
+interface Block {
+  type: string;
+  block_id?: string;
+  elements?: { action_id?: string; value?: string; text?: { text: string } }[];
+  element?: { options?: { value: string; text: { text: string } }[] };
+}
+
+const ORIGIN = { channel: 'C1', ts: '1700000000.000100' };
+const json = (v: unknown) => JSON.stringify(v);
+
+let h: Harness;
+let coords: { teamId: string; channelId: string; featureId: string; taskId: string };
+/** The thread card's ts (its chat.postMessage answer). */
+let cardTs: string;
+
+/** Creates a task from a message as U1 (the real form), so it has a thread card and an author. */
+async function createTask(heading = 'Fix the login') {
+  const before = h.slack.called('chat.postMessage').length;
+  await h.interact({
+    type: 'message_action',
+    callback_id: SHORTCUT.createTask,
+    channel: { id: ORIGIN.channel, name: 'general' },
+    message: { type: 'message', user: 'U9', ts: ORIGIN.ts, text: heading },
+    message_ts: ORIGIN.ts,
+    action_ts: '1',
+  });
+  const form = await h.slack.waitFor(
+    'views.update',
+    (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+  );
+  await h.submit(String(form.body.view_id), [
+    [FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
+    [FIELD.heading, text(heading)],
+  ]);
+  await eventually(() => h.slack.called('chat.postMessage').length > before, 'the task card');
+  const { teamId, channelId, featureId } = h.fixture;
+  const tasks = (await h.owner().tasks.list(teamId, channelId, featureId)).tasks;
+  const task = tasks.find((t) => t.heading === heading)!;
+  coords = { teamId, channelId, featureId, taskId: task.id };
+  await eventually(
+    async () => (await h.store.cards.list(TEAM, 'task', task.id)).length === 1,
+    'the card remembered',
+  );
+  const [card] = await h.store.cards.list(TEAM, 'task', task.id);
+  cardTs = card!.messageTs;
+  return task.id;
+}
+
+/** The blocks of the last message or update the app sent for the card at `ts`. */
+function lastCard(ts = cardTs): Block[] {
+  const sent = h.slack.calls.filter(
+    (c) =>
+      (c.method === 'chat.update' && c.body.ts === ts) ||
+      (c.method === 'chat.postMessage' && c.body.thread_ts === ORIGIN.ts && c.body.metadata),
+  );
+  return (sent.at(-1)?.body.blocks ?? []) as Block[];
+}
+
+function buttonOf(blocks: Block[], actionId: string) {
+  for (const b of blocks) {
+    const found = b.elements?.find((e) => e.action_id === actionId);
+    if (found) return found;
+  }
+  throw new Error(`no ${actionId} button in ${json(blocks).slice(0, 400)}`);
+}
+
+/** Presses a button of a card message, as `user`. */
+function press(
+  button: { action_id?: string; value?: string },
+  user = 'U1',
+  headers: Record<string, string> = {},
+) {
+  return h.interact(
+    {
+      type: 'block_actions',
+      container: { type: 'message', message_ts: cardTs, channel_id: 'C1' },
+      channel: { id: 'C1', name: 'general' },
+      message: { ts: cardTs, type: 'message' },
+      actions: [{ type: 'button', ...button, block_id: 'b', action_ts: '1' }],
+    },
+    user,
+    headers,
+  );
+}
+
+/** Presses a button inside an open modal `viewId`. */
+function pressInModal(viewId: string, button: { action_id?: string; value?: string }, user = 'U1') {
+  const view = h.slack.views.get(viewId)!;
+  return h.interact(
+    {
+      type: 'block_actions',
+      container: { type: 'view', view_id: viewId },
+      view: submitted(viewId, view, []),
+      actions: [{ type: 'button', ...button, block_id: 'b', action_ts: '1' }],
+    },
+    user,
+  );
+}
+
+/** Waits until no press holds a task's lock (the press is over, its answer sent). */
+const settled = () =>
+  eventually(async () => {
+    const keys = await h.store.db.selectFrom('processed_interactions').select('key').execute();
+    return !keys.some((k) => k.key.startsWith('card-press:'));
+  }, 'the press to finish');
+
+const readTask = () => h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
+const said = (what: string) => h.slack.waitFor('respond', (b) => json(b).includes(what));
+/** The modal filled after its loading view, found by callback id. */
+const filled = (callbackId: string) =>
+  h.slack.waitFor('views.update', (b) => (b.view as { callback_id?: string }).callback_id === callbackId);
+
+beforeEach(async () => {
+  h = await Harness.start();
+  await h.connect('U1', 'member');
+  await h.connect('U2', 'admin');
+  await h.connect('U3', 'owner');
+  await h.link();
+  // views.push (Edit on a minute entry) opens a view on top, like views.open.
+  let pushed = 0;
+  h.slack.on('views.push', (body) => {
+    const id = `P${++pushed}`;
+    h.slack.views.set(id, body.view as Record<string, unknown>);
+    return { ok: true, view: { id, hash: `${id}-h0` } };
+  });
+});
+afterEach(() => h.close());
+
+describe('the live task card', () => {
+  it('a state change is applied once and reflected on every posted card; retries and double clicks change nothing more', async () => {
+    await createTask();
+    // A copy of the card posted elsewhere (e.g. in a channel list) is remembered too.
+    await h.store.cards.record({
+      workspaceId: TEAM,
+      kind: 'task',
+      entityId: coords.taskId,
+      slackChannelId: 'C2',
+      messageTs: '1700000009.000900',
+    });
+    const start = buttonOf(lastCard(), ACTION.taskStateForward);
+    expect(start.text?.text).toBe('Start');
+
+    const payload = {
+      type: 'block_actions',
+      container: { type: 'message', message_ts: cardTs, channel_id: 'C1' },
+      channel: { id: 'C1', name: 'general' },
+      message: { ts: cardTs, type: 'message' },
+      actions: [{ type: 'button', ...start, block_id: 'b', action_ts: '1' }],
+    };
+    expect((await h.interact(payload)).status).toBe(200);
+    await eventually(async () => (await readTask()).state === 'in progress', 'the task started');
+    const updated = await h.slack.waitFor('chat.update', (b) => b.ts === '1700000009.000900');
+    expect(json(updated.body.blocks)).toContain('in progress');
+    await h.slack.waitFor('chat.update', (b) => b.ts === cardTs && json(b.blocks).includes('Send to review'));
+
+    // Slack's retry of the same press, and a second click on the same (now stale) card.
+    await h.interact(payload, 'U1', { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
+    await h.interact(payload);
+    await said('out of date');
+    expect(h.sandbox.requests.count('taskUpdate')).toBe(1);
+    expect((await readTask()).state).toBe('in progress');
+  });
+
+  it('walks the states forward and back, and a 403 is explained in one private sentence naming the rule', async () => {
+    await createTask();
+    const step = async (actionId: string, shows: string) => {
+      const before = h.slack.called('chat.update').length;
+      await press(buttonOf(lastCard(), actionId));
+      await eventually(
+        () =>
+          h.slack
+            .called('chat.update')
+            .slice(before)
+            .some((c) => json(c.body.blocks).includes(shows)),
+        shows,
+      );
+      await settled();
+    };
+    await step(ACTION.taskStateForward, 'Send to review');
+    await step(ACTION.taskStateForward, 'Mark done');
+    expect((await readTask()).state).toBe('in review');
+    await step(ACTION.taskStateBack, 'Back to idle');
+    expect((await readTask()).state).toBe('in progress');
+
+    const updates = h.slack.called('chat.update').length;
+    h.sandbox.inject({
+      operationId: 'taskUpdate',
+      status: 403,
+      body: { id: 'not-allowed', message: 'Features in deep context are read-only' },
+    });
+    await press(buttonOf(lastCard(), ACTION.taskStateForward));
+    const refusal = await said('refused');
+    expect(json(refusal.body)).toContain('Features in deep context are read-only');
+    expect(h.slack.called('chat.update')).toHaveLength(updates);
+    expect((await readTask()).state).toBe('in progress');
+  });
+
+  it('a press on a stale card refreshes it and says what changed instead of applying', async () => {
+    await createTask();
+    const start = buttonOf(lastCard(), ACTION.taskStateForward);
+    await h
+      .owner()
+      .tasks.update(coords.teamId, coords.channelId, coords.featureId, coords.taskId, { state: 'in review' });
+    await press(start);
+    const told = await said('out of date');
+    expect(json(told.body)).toContain('it is now *in review* (it was *idle*)');
+    await h.slack.waitFor('chat.update', (b) => b.ts === cardTs && json(b.blocks).includes('Mark done'));
+    expect((await readTask()).state).toBe('in review');
+    expect(h.sandbox.requests.count('taskUpdate')).toBe(1); // the owner's only
+  });
+
+  it('a task deleted elsewhere turns its card into one line', async () => {
+    await createTask();
+    const start = buttonOf(lastCard(), ACTION.taskStateForward);
+    await h.owner().tasks.delete(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
+    await press(start);
+    const update = await h.slack.waitFor('chat.update', (b) => b.ts === cardTs);
+    expect(update.body.blocks).toHaveLength(1);
+    expect(json(update.body)).toContain('This task was deleted');
+    await settled();
+    expect(await h.store.cards.list(TEAM, 'task', coords.taskId)).toEqual([]);
+  });
+
+  it('moving the task to review DMs its assignee, and done DMs its author, naming who acted with a link to the card', async () => {
+    await createTask();
+    await h
+      .owner()
+      .tasks.assign(coords.teamId, coords.channelId, coords.featureId, coords.taskId, h.sandbox.ownerId);
+    await h.owner().tasks.update(coords.teamId, coords.channelId, coords.featureId, coords.taskId, {
+      state: 'in progress',
+    });
+    // U2 presses on a card showing the task as it is now (U3, the owner, is its assignee).
+    await press(
+      {
+        action_id: ACTION.taskStateForward,
+        value: json({ ...coords, s: 'in progress', a: h.sandbox.ownerId, to: 'in review' }),
+      },
+      'U2',
+    );
+    const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU3');
+    await settled();
+    expect(json(dm.body)).toContain('<@U2> moved your task *Fix the login* to *in review*');
+    expect(json(dm.body)).toContain('Open the card');
+    await press(
+      {
+        action_id: ACTION.taskStateForward,
+        value: json({ ...coords, s: 'in review', a: h.sandbox.ownerId, to: 'done' }),
+      },
+      'U2',
+    );
+    const done = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU1');
+    expect(json(done.body)).toContain('<@U2> marked your task *Fix the login* done');
+  });
+});
+
+describe('Give feedback from the card', () => {
+  it('the card counts the feedback, waiting for a reply', async () => {
+    await createTask();
+    await press(buttonOf(lastCard(), ACTION.feedbackOpen));
+    const open = await h.slack.waitFor(
+      'views.open',
+      (b) => (b.view as { callback_id?: string }).callback_id === VIEW.feedback,
+    );
+    const viewId = ((await open) && [...h.slack.views.keys()].at(-1)) as string;
+    await h.submit(viewId, [
+      [
+        FIELD.issue,
+        {
+          type: 'static_select',
+          selected_option: { value: 'testing', text: { type: 'plain_text', text: 'Testing' } },
+        } as ViewStateValue,
+      ],
+      [FIELD.message, text('Needs a test')],
+    ]);
+    await h.slack.waitFor(
+      'chat.update',
+      (b) => b.ts === cardTs && json(b.blocks).includes('1 feedback (0 answered, 1 waiting)'),
+    );
+  });
+});
+
+describe('Assign…', () => {
+  it('lists the candidates by fit in plain language, and assigns the top one; the assignee is told', async () => {
+    await createTask();
+    const { teamId, channelId } = h.fixture;
+    for (const id of [h.sandbox.memberId, h.sandbox.adminId]) {
+      await h.owner().teams.assign(teamId, id);
+      await h.owner().channels.assign(teamId, channelId, id);
+    }
+    await press(buttonOf(lastCard(), ACTION.taskAssignOpen));
+    const form = await filled(VIEW.taskAssign);
+    const options = ((form.body.view as { blocks: Block[] }).blocks.find(
+      (b) => b.block_id === FIELD.candidate.block,
+    )?.element?.options ?? []) as { value: string; text: { text: string } }[];
+    expect(options[0]).toMatchObject({ value: ASSIGN_ME, text: { text: 'Assign to me' } });
+    const { candidates } = await h
+      .owner()
+      .tasks.listCandidates(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
+    expect(candidates.length).toBeGreaterThan(0);
+    const top = [...candidates].sort((a, b) => (b.ydScore ?? 0) - (a.ydScore ?? 0))[0]!;
+    expect(options[1]?.value).toBe(top.userId);
+    expect(options[1]?.text.text).toMatch(/(great|good|weak) fit \(\d+\) · \d+ features? on their plate/);
+
+    const viewId = String(form.body.view_id);
+    await h.submit(viewId, [
+      [FIELD.candidate, { type: 'static_select', selected_option: options[1]! } as ViewStateValue],
+    ]);
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && json(b.view).includes('is assigned to'),
+    );
+    expect((await readTask()).assigneeUserId).toBe(top.userId);
+    const slackOfTop = (await h.store.identities.findByPlanningUser(TEAM, top.userId))?.slackUserId;
+    await h.slack.waitFor(
+      'chat.update',
+      (b) => b.ts === cardTs && json(b.blocks).includes(`<@${slackOfTop}>`),
+    );
+    const dms = h.slack.called('chat.postMessage').filter((c) => String(c.body.channel).startsWith('D'));
+    if (slackOfTop && slackOfTop !== 'U1') {
+      const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === `D${slackOfTop}`);
+      expect(json(dm.body)).toContain('<@U1> assigned you the task');
+    } else {
+      expect(dms).toEqual([]); // assigning oneself tells nobody
+    }
+  });
+
+  it('"Assign to me" assigns the presser and sends nobody a DM; choosing nobody is refused on the field', async () => {
+    await createTask();
+    await press(buttonOf(lastCard(), ACTION.taskAssignOpen));
+    const viewId = String((await filled(VIEW.taskAssign)).body.view_id);
+    const none = await h.submit(viewId, []);
+    expect(none.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { [FIELD.candidate.block]: expect.any(String) },
+    });
+    await h.submit(viewId, [
+      [
+        FIELD.candidate,
+        {
+          type: 'static_select',
+          selected_option: { value: ASSIGN_ME, text: { type: 'plain_text', text: 'Assign to me' } },
+        } as ViewStateValue,
+      ],
+    ]);
+    await eventually(async () => (await readTask()).assigneeUserId === h.sandbox.memberId, 'assigned to U1');
+    expect(h.slack.called('chat.postMessage').filter((c) => String(c.body.channel).startsWith('D'))).toEqual(
+      [],
+    );
+  });
+});
+
+describe('Log discovery', () => {
+  it('from a message in the task card thread: the task is known, the text and permalink prefilled, confirmed in the thread, counted on the card', async () => {
+    await createTask();
+    const msg = {
+      type: 'message',
+      user: 'U5',
+      ts: '1700000100.000200',
+      thread_ts: ORIGIN.ts,
+      text: 'Safari drops the cookie',
+    };
+    await h.interact({
+      type: 'message_action',
+      callback_id: SHORTCUT.logDiscovery,
+      channel: { id: 'C1', name: 'general' },
+      message: msg,
+      message_ts: msg.ts,
+      action_ts: '1',
+    });
+    const form = await filled(VIEW.discovery);
+    const view = json(form.body.view);
+    expect(view).toContain('On task *Fix the login*');
+    expect(view).toContain('Safari drops the cookie\\n\\nhttps://slack.test/archives/C1/p1700000100000200');
+    const viewId = String(form.body.view_id);
+    const payload = {
+      type: 'view_submission',
+      view: submitted(viewId, h.slack.views.get(viewId)!, [
+        [FIELD.discovery, text('Safari drops the cookie')],
+      ]),
+    };
+    await h.interact(payload);
+    await h.interact(payload, 'U1', { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
+    const confirm = await h.slack.waitFor(
+      'chat.postMessage',
+      (b) => b.thread_ts === ORIGIN.ts && json(b).includes('logged a discovery'),
+    );
+    expect(confirm.body.channel).toBe('C1');
+    await h.slack.waitFor('chat.update', (b) => b.ts === cardTs && json(b.blocks).includes('1 discovery'));
+    expect((await readTask()).minute?.discoveries.map((d) => d.details)).toEqual(['Safari drops the cookie']);
+    expect(h.sandbox.requests.count('taskDiscoveryCreate')).toBe(1);
+  });
+
+  it('from a plain message in the linked channel: the user picks the task in a searchable select', async () => {
+    await createTask();
+    const long = 'x'.repeat(600);
+    const msg = { type: 'message', user: 'U5', ts: '1700000200.000300', text: long };
+    await h.interact({
+      type: 'message_action',
+      callback_id: SHORTCUT.logDiscovery,
+      channel: { id: 'C1', name: 'general' },
+      message: msg,
+      message_ts: msg.ts,
+      action_ts: '1',
+    });
+    const form = await filled(VIEW.discovery);
+    const view = form.body.view as { blocks: { block_id?: string; element?: { initial_value?: string } }[] };
+    const prefilled =
+      view.blocks.find((b) => b.block_id === FIELD.discovery.block)?.element?.initial_value ?? '';
+    expect(Array.from(prefilled).length).toBeLessThanOrEqual(512);
+    expect(prefilled.endsWith('https://slack.test/archives/C1/p1700000200000300')).toBe(true);
+    const viewId = String(form.body.view_id);
+
+    // The select searches the linked channel's tasks.
+    const options = await h.interact({
+      type: 'block_suggestion',
+      action_id: FIELD.discoveryTask.action,
+      block_id: FIELD.discoveryTask.block,
+      value: 'login',
+      view: submitted(viewId, h.slack.views.get(viewId)!, []),
+    });
+    const found = (options.json().options ?? []) as { value: string; text: { text: string } }[];
+    expect(found.map((o) => o.value)).toEqual([`${coords.featureId}|${coords.taskId}`]);
+
+    const noTask = await h.submit(viewId, [[FIELD.discovery, text('Seen twice')]]);
+    expect(noTask.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { [FIELD.discoveryTask.block]: 'Choose a task.' },
+    });
+    await h.submit(viewId, [
+      [FIELD.discoveryTask, external(found[0]!.value, found[0]!.text.text)],
+      [FIELD.discovery, text('Seen twice')],
+    ]);
+    await h.slack.waitFor(
+      'chat.postMessage',
+      (b) => b.thread_ts === ORIGIN.ts && json(b).includes('Seen twice'),
+    );
+    expect((await readTask()).minute?.discoveries.map((d) => d.details)).toEqual(['Seen twice']);
+  });
+
+  it('in a channel that is not linked, outside a task thread, says how to get there', async () => {
+    await h.interact({
+      type: 'message_action',
+      callback_id: SHORTCUT.logDiscovery,
+      channel: { id: 'C7', name: 'random' },
+      message: { type: 'message', user: 'U5', ts: '1700000300.000100', text: 'hm' },
+      message_ts: '1700000300.000100',
+      action_ts: '1',
+    });
+    await h.slack.waitFor('views.update', (b) => json(b.view).includes('not linked to a planning channel'));
+  });
+});
+
+describe('Details and the minutes', () => {
+  it("shows every entry with its author and time; one's own discovery and feedback can be edited and deleted, someone else's cannot", async () => {
+    await createTask();
+    const mine = await h.connect('U1', 'member');
+    const member = (await import('../../src/planning/index.js')).createPlanningClient({
+      baseUrl: h.sandbox.url,
+      token: mine.token,
+    });
+    const admin = (await import('../../src/planning/index.js')).createPlanningClient({
+      baseUrl: h.sandbox.url,
+      token: h.sandbox.adminToken,
+    });
+    const { teamId, channelId, featureId, taskId } = coords;
+    const myDiscovery = await member.tasks.discoveryCreate(teamId, channelId, featureId, taskId, {
+      details: 'Mine <b>',
+    });
+    const myFeedback = await member.tasks.feedbackCreate(teamId, channelId, featureId, taskId, {
+      message: 'Needs tests',
+      issue: 'testing',
+    });
+    const theirs = await admin.tasks.discoveryCreate(teamId, channelId, featureId, taskId, {
+      details: 'Theirs',
+    });
+
+    await press(buttonOf(lastCard(), ACTION.taskDetailsOpen));
+    const details = await filled(VIEW.taskDetails);
+    const view = json(details.body.view);
+    expect(view).toContain('Mine &lt;b&gt;');
+    expect(view).toContain('by <@U2>'); // the admin's entry, authored by U2
+    expect(view).toContain('<!date^'); // shown in each viewer's own time zone
+    expect(view).toContain('_Waiting for a reply._');
+    const blocks = (details.body.view as { blocks: Block[] }).blocks;
+    const edits = blocks
+      .flatMap((b) => b.elements ?? [])
+      .filter((e) => e.action_id === ACTION.minuteEditOpen);
+    expect(edits.map((e) => JSON.parse(e.value!).id).sort()).toEqual([myDiscovery.id, myFeedback.id].sort());
+    const detailsId = String(details.body.view_id);
+
+    // Edit my discovery.
+    await pressInModal(detailsId, edits.find((e) => JSON.parse(e.value!).id === myDiscovery.id)!);
+    const editForm = await h.slack.waitFor(
+      'views.update',
+      (b) => (b.view as { callback_id?: string }).callback_id === VIEW.minuteEdit,
+    );
+    expect(json(editForm.body.view)).toContain('Mine <b>');
+    const editId = String(editForm.body.view_id);
+    await h.submit(editId, [[FIELD.minuteText, text('Mine, edited')]]);
+    await h.slack.waitFor('views.update', (b) => b.view_id === editId && json(b.view).includes('is saved'));
+
+    // Delete my feedback (twice: a retry changes nothing more).
+    const deleteFeedback = blocks
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === ACTION.minuteDelete && JSON.parse(e.value!).id === myFeedback.id)!;
+    await pressInModal(detailsId, deleteFeedback);
+    await pressInModal(detailsId, deleteFeedback);
+    await eventually(async () => (await readTask()).minute?.feedback.length === 0, 'the feedback deleted');
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === detailsId && !json(b.view).includes('Needs tests'),
+    );
+
+    // Someone else's discovery: the service refuses, in one private sentence; it stays.
+    const forged = { action_id: ACTION.minuteDelete, value: json({ ...coords, k: 'd', id: theirs.id }) };
+    await pressInModal(detailsId, forged);
+    await said('The planning service refused');
+    const forgedEdit = { ...forged, action_id: ACTION.minuteEditOpen };
+    await pressInModal(detailsId, forgedEdit);
+    const editTheirs = await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === 'P2' && (b.view as { callback_id?: string }).callback_id === VIEW.minuteEdit,
+    );
+    expect(json(editTheirs.body.view)).toContain('Theirs');
+    await h.submit(String(editTheirs.body.view_id), [[FIELD.minuteText, text('Hijacked')]]);
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === editTheirs.body.view_id && json(b.view).includes('refused'),
+    );
+    const after = await readTask();
+    expect(after.minute?.discoveries.map((d) => d.details).sort()).toEqual(['Mine, edited', 'Theirs']);
+  });
+});
+
+describe('Edit and Delete', () => {
+  it('Edit changes heading, details and notions, and every card shows the new heading', async () => {
+    await createTask();
+    const notion = await h.owner().notions.create({ value: 'TypeScript' });
+    await press(buttonOf(lastCard(), ACTION.taskEditOpen));
+    const form = await filled(VIEW.taskEdit);
+    const viewId = String(form.body.view_id);
+    const bad = await h.submit(viewId, [[FIELD.heading, text('  ')]]);
+    expect(bad.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { [FIELD.heading.block]: 'A task needs a heading.' },
+    });
+    await h.submit(viewId, [
+      [FIELD.heading, text('Fix the login on Safari')],
+      [FIELD.details, text('Cookies')],
+      [
+        FIELD.taskNotions,
+        {
+          type: 'multi_external_select',
+          selected_options: [{ value: notion.id, text: { type: 'plain_text', text: 'TypeScript' } }],
+        } as ViewStateValue,
+      ],
+    ]);
+    await h.slack.waitFor(
+      'chat.update',
+      (b) => b.ts === cardTs && json(b.blocks).includes('Fix the login on Safari'),
+    );
+    const task = await readTask();
+    expect(task).toMatchObject({ heading: 'Fix the login on Safari', details: 'Cookies' });
+    expect(task.notions.map((n) => n.id)).toEqual([notion.id]);
+  });
+
+  it("Delete carries a confirmation dialog; someone else's is refused, the author's deletes once and the card says so", async () => {
+    await createTask();
+    const del = buttonOf(lastCard(), ACTION.taskDelete);
+    expect((del as { confirm?: unknown }).confirm).toMatchObject({ confirm: { text: 'Delete' } });
+    await h.connect('U4', 'member');
+    await press(del, 'U4');
+    await said('Only the task');
+    await settled();
+    expect((await readTask()).id).toBe(coords.taskId);
+
+    await press(del, 'U1');
+    const update = await h.slack.waitFor(
+      'chat.update',
+      (b) => b.ts === cardTs && json(b).includes('This task was deleted'),
+    );
+    expect(update.body.blocks).toHaveLength(1);
+    await settled();
+    // The same press again (a retry arriving late): nothing more is deleted.
+    await press(del, 'U1');
+    await said('no longer exists');
+    expect(h.sandbox.requests.count('taskDelete')).toBe(1);
+  });
+});
+
+describe('/plan tasks', () => {
+  it('lists the channel tasks with their buttons, filters, and pages with More', async () => {
+    await createTask('Fix the login');
+    const { teamId, channelId, featureId } = h.fixture;
+    for (let i = 1; i <= TASKS_PAGE_SIZE + 2; i += 1) {
+      await h
+        .owner()
+        .tasks.create(teamId, channelId, featureId, { heading: `Chore ${String(i).padStart(2, '0')}` });
+    }
+    await h.owner().tasks.assign(teamId, channelId, featureId, coords.taskId, h.sandbox.memberId);
+
+    await h.command('tasks');
+    const first = await h.slack.waitFor('respond', (b) => json(b).includes('Tasks (13)'));
+    const blocks = first.body.blocks as Block[];
+    expect(json(blocks)).toContain('Page 1 of 2');
+    expect(blocks.length).toBeLessThanOrEqual(50);
+    buttonOf(blocks, ACTION.taskStateForward);
+    const more = buttonOf(blocks, ACTION.tasksMore);
+    await press(more);
+    const second = await h.slack.waitFor(
+      'respond',
+      (b) => b.replace_original === true && json(b).includes('Chore 12'),
+    );
+    expect(json(second.body)).not.toContain('More');
+
+    await h.command('tasks mine');
+    const mine = await h.slack.waitFor('respond', (b) => json(b).includes('Your tasks (1)'));
+    expect(json(mine.body)).toContain('Fix the login');
+    await h.command('tasks chore 07');
+    await h.slack.waitFor('respond', (b) => json(b).includes('(1)') && json(b).includes('Chore 07'));
+    await h.command('tasks review');
+    await h.slack.waitFor('respond', (b) => json(b).includes('*Tasks in review*: none.'));
+    await h.command('tasks unassigned', 'U1', 'C9');
+    await h.slack.waitFor('respond', (b) => json(b).includes('not linked to a planning channel'));
+
+    // A state button pressed in the list: applied, and the list gives way to the task's card.
+    const listed = buttonOf(blocks, ACTION.taskStateForward);
+    await press(listed);
+    await h.slack.waitFor(
+      'respond',
+      (b) => b.replace_original === true && json(b).includes('Send to review'),
+    );
+  });
+});
