@@ -19,6 +19,7 @@ import { createIdentitiesRepo, type IdentitiesRepo } from './identities.js';
 import { createInstallationsRepo, type InstallationsRepo } from './installations.js';
 import { type StoreLogger, silentLogger } from './logger.js';
 import { migrateToLatest } from './migrate.js';
+import { createNotificationsRepo, type NotificationsRepo } from './notifications.js';
 import { createPostedCardsRepo, type PostedCardsRepo } from './posted-cards.js';
 import { createProcessedInteractionsRepo, type ProcessedInteractionsRepo } from './processed-interactions.js';
 import { type ReencryptResult, reencryptAll } from './reencrypt.js';
@@ -35,6 +36,7 @@ export * from './identities.js';
 export * from './installations.js';
 export { resolveKeyring } from './keys.js';
 export type { StoreLogger } from './logger.js';
+export * from './notifications.js';
 export * from './posted-cards.js';
 export * from './processed-interactions.js';
 export type { ReencryptResult } from './reencrypt.js';
@@ -61,6 +63,8 @@ export interface Store {
   interactions: ProcessedInteractionsRepo;
   /** Cards posted for tasks and features, updated in place after a change. */
   cards: PostedCardsRepo;
+  /** Notification preferences and DMs held back by quiet hours. */
+  notifications: NotificationsRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -89,6 +93,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     digests: createDigestClaimsRepo(context, options.digestMaxAttempts ?? DEFAULT_MAX_DIGEST_ATTEMPTS),
     interactions: createProcessedInteractionsRepo(context),
     cards: createPostedCardsRepo(context),
+    notifications: createNotificationsRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

@@ -203,6 +203,8 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         'channel_links',
         'digest_claims',
         'posted_cards',
+        'notification_prefs',
+        'notification_outbox',
       ] as const;
       await db.transaction().execute(async (trx) => {
         for (const table of tables)

@@ -111,6 +111,33 @@ export interface PostedCardsTable {
   created_at: number;
 }
 
+/** A person's notification preferences (defaults apply when they have no row). */
+export interface NotificationPrefsTable {
+  workspace_id: string;
+  slack_user_id: string;
+  /** JSON array of the notification kinds turned off. */
+  muted: string;
+  /** Quiet hours, local `HH:MM` (both set or both null). */
+  quiet_start: string | null;
+  quiet_end: string | null;
+  /** IANA zone the quiet hours are read in. */
+  time_zone: string;
+  updated_at: number;
+}
+
+/** A DM held back by quiet hours, sent once they end. */
+export interface NotificationOutboxTable {
+  id: string;
+  workspace_id: string;
+  slack_user_id: string;
+  kind: string;
+  /** JSON message body (`text`, `blocks`). */
+  body: string;
+  deliver_at: number;
+  attempts: number;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -120,4 +147,6 @@ export interface Database {
   digest_claims: DigestClaimsTable;
   processed_interactions: ProcessedInteractionsTable;
   posted_cards: PostedCardsTable;
+  notification_prefs: NotificationPrefsTable;
+  notification_outbox: NotificationOutboxTable;
 }
