@@ -35,6 +35,15 @@ export const ACTION = {
   teamPicked: 'team_picked',
   /** Opens the admin modal (the Home tab's admin section renders it; /plan admin opens the same). */
   adminOpen: 'admin_open',
+  // Account and Home tab (issue 14).
+  /** Closes the person's own planning account and disconnects (behind a confirmation). */
+  accountClose: 'account_close',
+  /** Disconnects (the Home tab's button; /plan disconnect does the same). */
+  disconnect: 'disconnect',
+  /** The Home tab's notification kinds (checkboxes) and quiet hours (selects). */
+  notifyKinds: 'notify_kinds',
+  quietStart: 'quiet_start',
+  quietEnd: 'quiet_end',
 } as const;
 
 /** One input of a form: the block that holds it and the element's action id. */

@@ -59,7 +59,14 @@ describe('manifest content', () => {
       ['global', SHORTCUT.gradePeer],
     ]);
     expect(m.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
-    expect(m.settings.event_subscriptions.bot_events).toEqual(['app_uninstalled', 'tokens_revoked', 'user_change']);
+    expect(m.settings.event_subscriptions.bot_events).toEqual([
+      'app_uninstalled',
+      'tokens_revoked',
+      'user_change',
+      'app_home_opened',
+    ]);
+    expect(m.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
+    expect(m.oauth_config.scopes.bot).toContain('files:write');
   });
 
   it('fills every request URL for --url, and none for --socket', () => {

@@ -53,7 +53,9 @@ describe('SQLite store', () => {
     stores.push(store);
     expect(store.backend).toBe('sqlite');
     expect(existsSync(join(dir, 'data', 'planning.sqlite'))).toBe(true);
-    expect(first.lines).toEqual(['Store (sqlite) migrated: 0001_initial, 0002_posted_cards, 0003_notifications']);
+    expect(first.lines).toEqual([
+      'Store (sqlite) migrated: 0001_initial, 0002_posted_cards, 0003_notifications',
+    ]);
     const pragma = async (name: string) =>
       Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as object)[0];
     expect(await pragma('journal_mode')).toBe('wal');
