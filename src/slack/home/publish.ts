@@ -158,31 +158,35 @@ async function fill(
     return outcome === 'slow' ? { ok: false, problem: 'slow' } : outcome;
   };
 
-  const factsP = slackUserFacts(client, planning.slackUserId).catch(() => ({ isAdmin: false }) as const);
-  const facts = await factsP;
-  const timeZone = ('timeZone' in facts && facts.timeZone) || 'UTC';
-  const admin = facts.isAdmin
-    ? { links: await deps.store.links.listByWorkspace(planning.workspaceId) }
-    : undefined;
-  const prefs = await deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
-  const base = { timeZone, at: Date.now(), ...(admin ? { admin } : {}), ...(prefs ? { prefs } : {}) };
-  const none: Omit<HomeSnapshot, 'connection'> = {
-    ...base,
+  // Slack facts (admin? time zone?) are read beside the service, not before it.
+  const baseP = (async () => {
+    const facts = await slackUserFacts(client, planning.slackUserId).catch(
+      () => ({ isAdmin: false }) as const,
+    );
+    const timeZone = ('timeZone' in facts && facts.timeZone) || 'UTC';
+    const admin = facts.isAdmin
+      ? { links: await deps.store.links.listByWorkspace(planning.workspaceId) }
+      : undefined;
+    const prefs = await deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
+    return { timeZone, at: Date.now(), ...(admin ? { admin } : {}), ...(prefs ? { prefs } : {}) };
+  })();
+  const none = async (): Promise<Omit<HomeSnapshot, 'connection'>> => ({
+    ...(await baseP),
     planning: LOADING,
     waiting: LOADING,
     experiences: LOADING,
     activity: LOADING,
-  };
+  });
 
   let acting: Awaited<ReturnType<PlanningContext['acting']>>;
   try {
     acting = await planning.acting();
   } catch (error) {
     if (error instanceof NotConnectedError)
-      return { ...none, connection: { state: error.reason === 'invalid' ? 'invalid' : 'none' } };
-    if (error instanceof NotAMemberError) return { ...none, connection: { state: 'not-member' } };
+      return { ...(await none()), connection: { state: error.reason === 'invalid' ? 'invalid' : 'none' } };
+    if (error instanceof NotAMemberError) return { ...(await none()), connection: { state: 'not-member' } };
     deps.logger.warn({ err: error }, 'home: could not tell who is acting');
-    return { ...skeleton, ...base, planning: { ok: false, problem: 'failed' } };
+    return { ...skeleton, ...(await baseP), planning: { ok: false, problem: 'failed' } };
   }
 
   const links = await deps.store.links.listByWorkspace(planning.workspaceId);
@@ -195,6 +199,7 @@ async function fill(
     within(parts.experiences),
     within(parts.activity),
   ]);
+  const base = await baseP;
   const connection: Connection = account.ok
     ? describeAccount(account.value, acting.identity.orgId, acting.identity.origin)
     : skeleton.connection.state === 'connected'
