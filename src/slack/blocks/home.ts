@@ -168,7 +168,7 @@ function taskBlocks(s: HomeSnapshot, controls: TaskControls): KnownBlock[] {
   if (unreadChannels.length > 0) {
     blocks.push(
       context(
-        md`:warning: Could not read ${unreadChannels.map((c) => channelMention(c).text).join(', ')} right now.`,
+        md`:warning: Could not read ${joinMd(unreadChannels.map(channelMention), ', ')} right now.`,
       ),
     );
   }
@@ -179,9 +179,9 @@ function byStage(features: readonly HomeFeature[]): Mrkdwn[] {
   return FEATURE_STAGES.flatMap((stage) => {
     const at = features.filter((f) => f.stage === stage);
     if (at.length === 0) return [];
-    const names = at.slice(0, 8).map((f) => inline(f.heading, 80).text);
+    const names = joinMd(at.slice(0, 8).map((f) => inline(f.heading, 80)), ', ');
     const more = at.length > 8 ? ` …and ${at.length - 8} more` : '';
-    return [md`*${stage}* (${at.length}): ${names.join(', ')}${more}`];
+    return [md`*${stage}* (${at.length}): ${names}${more}`];
   });
 }
 
