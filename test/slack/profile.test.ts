@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { avatarProblem, readPngSize } from '../../src/planning/png.js';
 import { toAvatarPng } from '../../src/slack/flows/avatar.js';
-import { eventually, Harness } from './harness.js';
+import { eventually, Harness, TEAM } from './harness.js';
 
 /** Random pixels: the hardest case for PNG compression. */
 const noise = (width: number, height: number) =>
@@ -90,5 +90,25 @@ describe('profile follows Slack on user_change', () => {
       'the warning',
     );
     expect(h.sandbox.requests.count('accountAvatar')).toBe(0);
+  });
+
+  it('gives an account the app provisions the Slack photo as its avatar', async () => {
+    await h.close();
+    h = await Harness.start({ provisioning: true });
+    h.slack.users.set('UNEW', { id: 'UNEW', name: 'newbie', realName: 'New Person' });
+    const info = h.slack.responder('users.info');
+    h.slack.on('users.info', (body) => {
+      const answer = info(body) as { user?: { profile?: Record<string, unknown> } };
+      if (answer.user?.profile) answer.user.profile.image_original = photoUrl;
+      return answer;
+    });
+    await h.command('whoami', 'UNEW');
+    await h.slack.waitFor('respond');
+    await eventually(() => h.sandbox.requests.count('accountAvatar') === 1, 'the avatar of the new account');
+    const identity = await h.store.identities.get(TEAM, 'UNEW');
+    expect(identity?.origin).toBe('provisioned');
+    const account = await h.owner().serviceAccounts.read(identity!.serviceAccountId);
+    expect(account.userAvatarId).toBeTruthy();
+    expect(account.userName).toBe('New Person');
   });
 });

@@ -167,9 +167,7 @@ function taskBlocks(s: HomeSnapshot, controls: TaskControls): KnownBlock[] {
   }
   if (unreadChannels.length > 0) {
     blocks.push(
-      context(
-        md`:warning: Could not read ${joinMd(unreadChannels.map(channelMention), ', ')} right now.`,
-      ),
+      context(md`:warning: Could not read ${joinMd(unreadChannels.map(channelMention), ', ')} right now.`),
     );
   }
   return blocks;
@@ -179,7 +177,10 @@ function byStage(features: readonly HomeFeature[]): Mrkdwn[] {
   return FEATURE_STAGES.flatMap((stage) => {
     const at = features.filter((f) => f.stage === stage);
     if (at.length === 0) return [];
-    const names = joinMd(at.slice(0, 8).map((f) => inline(f.heading, 80)), ', ');
+    const names = joinMd(
+      at.slice(0, 8).map((f) => inline(f.heading, 80)),
+      ', ',
+    );
     const more = at.length > 8 ? ` …and ${at.length - 8} more` : '';
     return [md`*${stage}* (${at.length}): ${names}${more}`];
   });

@@ -1,13 +1,12 @@
 /**
  * The person's service account follows their Slack profile: its name is the Slack display name
  * (account.update) and its avatar the Slack profile photo (account.avatar), both with the person's
- * own token. Applied on connect and when `user_change` brings a profile whose name or photo differ
+ * own token. Applied on connect (pasted or provisioned) and when `user_change` brings a profile whose name or photo differ
  * from the last one applied: the version (a hash of the two) is taken as an interaction key, so a
  * retried event or another replica does not apply it twice, and unrelated profile edits do nothing.
  */
 import { createHash } from 'node:crypto';
-import { serviceAccountName } from '../context/identity.js';
-import type { Services } from '../context/services.js';
+import type { SlackDeps } from '../context/deps.js';
 import { fetchPhoto, toAvatarPng } from './avatar.js';
 
 export interface SlackProfile {
@@ -19,18 +18,33 @@ export interface SlackProfile {
   image_192?: string;
 }
 
+/** A service-account name from a Slack profile: 3–64 safe characters. */
+export function serviceAccountName(
+  profile: { display_name?: string; real_name?: string; name?: string },
+  slackUserId: string,
+): string {
+  const raw = [profile.display_name, profile.real_name, profile.name].find((n) => n && n.trim() !== '') ?? '';
+  const clean = raw
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N} ._'-]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const name = clean.length >= 3 ? clean : `${clean ? `${clean} ` : ''}slack-${slackUserId}`.trim();
+  return Array.from(name).slice(0, 64).join('').trim();
+}
+
 /** How long an applied profile version is remembered. */
 const VERSION_TTL_MS = 90 * 86_400_000;
 
 export type ProfileOutcome = 'applied' | 'unchanged' | 'not-connected' | 'failed';
 
 export async function followSlackProfile(
-  svc: Services,
+  deps: SlackDeps,
   workspaceId: string,
   slackUserId: string,
   profile: SlackProfile,
 ): Promise<ProfileOutcome> {
-  const { store, logger, clients } = svc.deps;
+  const { store, logger, clients } = deps;
   const identity = await store.identities.get(workspaceId, slackUserId);
   if (!identity?.valid) return 'not-connected';
   const userName = serviceAccountName(profile, slackUserId);

@@ -14,7 +14,7 @@ export function userChangeEvent(svc: Services) {
   return async ({ event, context }: SlackEventMiddlewareArgs<'user_change'> & AllMiddlewareArgs) => {
     const workspaceId = workspaceIdFor(context);
     if (!event.user.deleted) {
-      await followSlackProfile(svc, workspaceId, event.user.id, {
+      await followSlackProfile(svc.deps, workspaceId, event.user.id, {
         ...event.user.profile,
         name: event.user.name,
       });

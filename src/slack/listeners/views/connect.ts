@@ -43,7 +43,7 @@ export function connectSubmission(svc: Services) {
         void args.client.users
           .info({ user: planning.slackUserId })
           .then((info) =>
-            followSlackProfile(svc, planning.workspaceId, planning.slackUserId, {
+            followSlackProfile(svc.deps, planning.workspaceId, planning.slackUserId, {
               ...info.user?.profile,
               name: info.user?.name,
             }),
