@@ -31,8 +31,8 @@ import {
 import { FEATURE_STAGES, TASK_STATES, type TaskState } from '../../planning/index.js';
 import type { HomeFeature, HomeSnapshot, HomeTask, Part } from '../home/snapshot.js';
 import { ACTION, COMMAND } from '../ids.js';
-import { closeAccountButton } from '../listeners/commands/plan/disconnect.js';
 import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from '../notify.js';
+import { closeAccountButton, disconnectButton } from './account.js';
 import { FeedbackRef } from './feedback.js';
 import { GRADES_PRIVACY } from './grades.js';
 
@@ -93,19 +93,12 @@ function connectionBlocks(s: HomeSnapshot): KnownBlock[] {
   const role = c.role ? md` as *${c.role}*` : md``;
   const org = c.orgName ? md` in *${inline(c.orgName, 100)}*` : md``;
   const how = c.origin === 'provisioned' ? 'an account the app created for you' : 'the token you connected';
-  const disconnect = button('Disconnect', ACTION.disconnect, {
-    confirm: {
-      title: 'Disconnect?',
-      text: md`The app stops acting for you in this workspace.`,
-      confirm: 'Disconnect',
-    },
-  });
   return [
     section(
       md`:bust_in_silhouette: You act as *${inline(c.userName ?? 'an unnamed account', 100)}*${org}${role}.`,
     ),
     context(md`Connected with ${how}.`),
-    actions(undefined, disconnect, ...(c.origin === 'brought' ? [closeAccountButton()] : [])),
+    actions(undefined, disconnectButton(), ...(c.origin === 'brought' ? [closeAccountButton()] : [])),
   ];
 }
 

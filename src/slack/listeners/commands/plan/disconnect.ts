@@ -1,7 +1,7 @@
-import { actions, button, md, message, section } from '../../../../blockkit/index.js';
+import { actions, md, message, section } from '../../../../blockkit/index.js';
+import { closeAccountButton } from '../../../blocks/account.js';
 import { notice } from '../../../blocks/messages.js';
 import { disconnectPerson } from '../../../flows/accounts.js';
-import { ACTION } from '../../../ids.js';
 import type { Subcommand } from './subcommand.js';
 
 /**
@@ -28,16 +28,3 @@ export const disconnect: Subcommand = {
     await reply(message(text, [section(md`:warning: ${text}`), actions(undefined, closeAccountButton())]));
   },
 };
-
-/** The button that closes the person's own account, behind Slack's confirmation dialog. */
-export function closeAccountButton() {
-  return button('Close my account', ACTION.accountClose, {
-    style: 'danger',
-    confirm: {
-      title: 'Close your account?',
-      text: md`Your planning account is closed and the app forgets it. Only an organization admin can re-open it.`,
-      confirm: 'Close it',
-      style: 'danger',
-    },
-  });
-}
