@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { taskCard } from '../../src/slack/blocks/task.js';
 import { FIELD, SHORTCUT } from '../../src/slack/ids.js';
 import { deliverHeld } from '../../src/slack/notify.js';
-import { choice, Harness, TEAM, text } from './harness.js';
+import { choice, eventually, Harness, TEAM, text } from './harness.js';
 
 describe('Notification preferences and quiet hours', () => {
   let h: Harness;
@@ -122,5 +122,25 @@ describe('Notification preferences and quiet hours', () => {
     });
     expect(report).toEqual({ sent: 0, dropped: 1, failed: 0 });
     expect(dmsToAssignee()).toEqual([]);
+  });
+
+  it('quiet hours follow the person when their Slack time zone changes', async () => {
+    await h.store.notifications.savePrefs(TEAM, 'UASSIGNEE', {
+      muted: ['reply'],
+      quiet: { start: '22:00', end: '07:00' },
+      timeZone: 'Europe/Paris',
+    });
+    await h.event({
+      type: 'user_change',
+      user: { id: 'UASSIGNEE', name: 'a', tz: 'America/Chicago', profile: {} },
+    });
+    await eventually(
+      async () => (await h.store.notifications.prefs(TEAM, 'UASSIGNEE'))?.timeZone === 'America/Chicago',
+      'the new zone',
+    );
+    expect(await h.store.notifications.prefs(TEAM, 'UASSIGNEE')).toMatchObject({
+      muted: ['reply'],
+      quiet: { start: '22:00', end: '07:00' },
+    });
   });
 });
