@@ -20,6 +20,7 @@ import { createLogger, type Logger, redactSecrets } from './logger.js';
 import { closePlanningPools } from './planning/index.js';
 import { createSlackApp } from './slack/app.js';
 import { environmentAdminToken } from './slack/context/deps.js';
+import { deliverHeld } from './slack/notify.js';
 import { openStore, resolveKeyring, type Store, startHousekeeping } from './store/index.js';
 
 export interface Running {
@@ -81,7 +82,20 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
       adminToken: environmentAdminToken({ config, envAdminToken }),
     }),
     slackClientFor: clients.slack,
-    peerGrades: { identities: store.identities, planningClientFor: clients.planning },
+    peerGrades: {
+      identities: store.identities,
+      notifications: store.notifications,
+      planningClientFor: clients.planning,
+    },
+    everyTick: () =>
+      deliverHeld({
+        store,
+        logger,
+        slackFor: async (workspaceId) => {
+          const token = await botTokenFor(config, store)(workspaceId);
+          return token ? clients.slack(token) : undefined;
+        },
+      }),
   });
   stack.push(() => digest.stop());
   let started: { port?: number };

@@ -7,6 +7,7 @@
 import type {
   ActionsBlock,
   Button,
+  Checkboxes,
   ContextBlock,
   DividerBlock,
   HeaderBlock,
@@ -117,7 +118,10 @@ export function button(
   };
 }
 
-export function actions(id: string | undefined, ...elements: (Button | StaticSelect)[]): ActionsBlock {
+export function actions(
+  id: string | undefined,
+  ...elements: (Button | StaticSelect | Checkboxes)[]
+): ActionsBlock {
   return { type: 'actions', ...blockId(id), elements: elements.slice(0, SLACK_LIMITS.actionElements) };
 }
 

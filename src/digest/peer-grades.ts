@@ -12,7 +12,8 @@ import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { Experience, PlanningClient } from '../planning/index.js';
-import type { DigestClaimsRepo, IdentitiesRepo } from '../store/index.js';
+import { notify } from '../slack/notify.js';
+import type { DigestClaimsRepo, IdentitiesRepo, NotificationsRepo } from '../store/index.js';
 import { describeFailure } from './failure.js';
 import type { WebClient } from './slack.js';
 import { parseStoredJson } from './snapshot.js';
@@ -59,6 +60,8 @@ export interface PeerGradeSenderDeps {
   store: {
     identities: Pick<IdentitiesRepo, 'listByWorkspace'>;
     digests: Pick<DigestClaimsRepo, 'claim' | 'complete' | 'lastPosted'>;
+    /** The person's notification preferences decide whether (and when) the DM goes. */
+    notifications: Pick<NotificationsRepo, 'prefs' | 'enqueue'>;
   };
   workspaceId: string;
   slack: WebClient;
@@ -108,11 +111,16 @@ export async function sendPeerGradeNotices(deps: PeerGradeSenderDeps): Promise<P
           const notice = peerGradeNotice(parseStoredJson(PeerGradeCounts, last?.snapshot), current);
           let messageTs = 'none';
           if (notice.text) {
-            const dm = await deps.slack.conversations.open({ users: identity.slackUserId });
-            if (!dm.channel?.id) throw new Error('conversations.open answered without a channel');
-            const posted = await deps.slack.chat.postMessage({ channel: dm.channel.id, text: notice.text });
-            messageTs = posted.ts ?? messageTs;
-            report.notified += 1;
+            const outcome = await notify(
+              { store: deps.store, now: () => now.getTime() },
+              deps.slack,
+              { workspaceId: deps.workspaceId, slackUserId: identity.slackUserId },
+              'peerGrades',
+              { text: notice.text },
+            );
+            // The claim only needs to know the day is done; the DM's ts is not kept.
+            messageTs = outcome;
+            if (outcome !== 'muted') report.notified += 1;
           }
           report.checked += 1;
           await complete({ status: 'posted', messageTs, snapshot: JSON.stringify(current) });

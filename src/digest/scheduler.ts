@@ -18,7 +18,13 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import type { PlanningClient } from '../planning/index.js';
-import type { ChannelLink, ChannelLinksRepo, DigestClaimsRepo, IdentitiesRepo } from '../store/index.js';
+import type {
+  ChannelLink,
+  ChannelLinksRepo,
+  DigestClaimsRepo,
+  IdentitiesRepo,
+  NotificationsRepo,
+} from '../store/index.js';
 import { composeDigest } from './compose.js';
 import { describeFailure, retryAfterMs } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
@@ -74,9 +80,16 @@ export interface DigestSchedulerDeps {
   /** Daily private peer-grade notices; off when absent. */
   peerGrades?: {
     identities: Pick<IdentitiesRepo, 'listByWorkspace'>;
+    /** Each person's notification preferences (the notice is a DM like any other). */
+    notifications: Pick<NotificationsRepo, 'prefs' | 'enqueue'>;
     /** A planning client acting as one person, with their own token. */
     planningClientFor(token: string): PlanningClient;
   };
+  /**
+   * Other minute-grained work run at the end of every pass (the DMs held back by quiet hours, see
+   * src/slack/notify.ts), so the process keeps one timer. Its failures are logged, never thrown.
+   */
+  everyTick?: (now: Date) => Promise<unknown>;
 }
 
 /** What one tick did, for logs, tests and the benchmark. */
@@ -162,6 +175,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
         ),
       ),
     );
+    await deps.everyTick?.(now).catch((error) => log.error({ err: error }, 'digest: per-tick work failed'));
     return report;
   }
 
@@ -176,7 +190,11 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     const token = await deps.botTokenFor(workspaceId);
     if (!token) return; // the workspace's digests already report the missing token
     const result = await sendPeerGradeNotices({
-      store: { identities: peerGrades.identities, digests: deps.store.digests },
+      store: {
+        identities: peerGrades.identities,
+        digests: deps.store.digests,
+        notifications: peerGrades.notifications,
+      },
       workspaceId,
       slack: slackClient(token),
       planningClientFor: peerGrades.planningClientFor,

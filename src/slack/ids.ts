@@ -65,6 +65,15 @@ export const ACTION = {
   minuteDelete: 'minute_delete',
   /** The next page of `/plan tasks`. */
   tasksMore: 'tasks_more',
+  // Account and Home tab (issue 14).
+  /** Closes the person's own planning account and disconnects (behind a confirmation). */
+  accountClose: 'account_close',
+  /** Disconnects (the Home tab's button; /plan disconnect does the same). */
+  disconnect: 'disconnect',
+  /** The Home tab's notification kinds (checkboxes) and quiet hours (selects). */
+  notifyKinds: 'notify_kinds',
+  quietStart: 'quiet_start',
+  quietEnd: 'quiet_end',
 } as const;
 
 /**
@@ -95,6 +104,15 @@ export const ADMIN_ACTION = {
   checkout: 'admin_checkout',
   changePlan: 'admin_change_plan',
   cancelSubscription: 'admin_cancel_subscription',
+  // Account and Home tab (issue 14).
+  /** Closes the person's own planning account and disconnects (behind a confirmation). */
+  accountClose: 'account_close',
+  /** Disconnects (the Home tab's button; /plan disconnect does the same). */
+  disconnect: 'disconnect',
+  /** The Home tab's notification kinds (checkboxes) and quiet hours (selects). */
+  notifyKinds: 'notify_kinds',
+  quietStart: 'quiet_start',
+  quietEnd: 'quiet_end',
 } as const;
 
 /** One input of a form: the block that holds it and the element's action id. */

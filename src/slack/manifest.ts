@@ -16,13 +16,15 @@ export const BOT_SCOPES = [
   'channels:history', // reading a public channel's recent messages
   'groups:history', // the same in a private channel the bot was invited to
   'channels:join', // joining a public channel it posted in without joining, to read it
+  'files:write', // the Home tab's experience chart, uploaded privately and shown as an image block
 ] as const;
 
 /**
- * Bot events the app subscribes to: the app's own lifecycle (no scope needed), and `user_change`
- * (users:read) so that a deactivated person's account is closed.
+ * Bot events the app subscribes to: the app's own lifecycle (no scope needed), `user_change`
+ * (users:read) so that a deactivated person's account is closed and a changed profile followed, and
+ * `app_home_opened` (no scope) to draw the Home tab.
  */
-export const BOT_EVENTS = ['app_uninstalled', 'tokens_revoked', 'user_change'] as const;
+export const BOT_EVENTS = ['app_uninstalled', 'tokens_revoked', 'user_change', 'app_home_opened'] as const;
 
 /** Paths the HTTP receiver serves. */
 export const PATHS = {
@@ -50,6 +52,12 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
     },
     features: {
       bot_user: { display_name: 'Team Planning', always_online: true },
+      // The Home tab shows each person's planning; the Messages tab carries the app's DMs.
+      app_home: {
+        home_tab_enabled: true,
+        messages_tab_enabled: true,
+        messages_tab_read_only_enabled: true,
+      },
       slash_commands: [
         {
           command: COMMAND,

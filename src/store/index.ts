@@ -19,6 +19,7 @@ import { createIdentitiesRepo, type IdentitiesRepo } from './identities.js';
 import { createInstallationsRepo, type InstallationsRepo } from './installations.js';
 import { type StoreLogger, silentLogger } from './logger.js';
 import { migrateToLatest } from './migrate.js';
+import { createNotificationsRepo, type NotificationsRepo } from './notifications.js';
 import { createPostedCardsRepo, type PostedCardsRepo } from './posted-cards.js';
 import { createProcessedInteractionsRepo, type ProcessedInteractionsRepo } from './processed-interactions.js';
 import { type ReencryptResult, reencryptAll } from './reencrypt.js';
@@ -36,6 +37,7 @@ export * from './identities.js';
 export * from './installations.js';
 export { resolveKeyring } from './keys.js';
 export type { StoreLogger } from './logger.js';
+export * from './notifications.js';
 export * from './posted-cards.js';
 export * from './processed-interactions.js';
 export type { ReencryptResult } from './reencrypt.js';
@@ -65,6 +67,8 @@ export interface Store {
   cards: PostedCardsRepo;
   /** Where and by whom tasks were created from Slack. */
   taskOrigins: TaskOriginsRepo;
+  /** Notification preferences and DMs held back by quiet hours. */
+  notifications: NotificationsRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -94,6 +98,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     interactions: createProcessedInteractionsRepo(context),
     cards: createPostedCardsRepo(context),
     taskOrigins: createTaskOriginsRepo(context),
+    notifications: createNotificationsRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

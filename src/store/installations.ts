@@ -204,6 +204,8 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         'digest_claims',
         'posted_cards',
         'task_origins',
+        'notification_prefs',
+        'notification_outbox',
       ] as const;
       await db.transaction().execute(async (trx) => {
         for (const table of tables)

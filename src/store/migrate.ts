@@ -8,6 +8,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_posted_cards.js';
+import * as m0003 from './migrations/0003_notifications.js';
 import * as m0004 from './migrations/0004_task_origins.js';
 import type { Database } from './schema.js';
 
@@ -15,6 +16,7 @@ import type { Database } from './schema.js';
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_posted_cards': m0002,
+  '0003_notifications': m0003,
   '0004_task_origins': m0004,
 };
 

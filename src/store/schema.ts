@@ -124,6 +124,33 @@ export interface TaskOriginsTable {
   created_at: number;
 }
 
+/** A person's notification preferences (defaults apply when they have no row). */
+export interface NotificationPrefsTable {
+  workspace_id: string;
+  slack_user_id: string;
+  /** JSON array of the notification kinds turned off. */
+  muted: string;
+  /** Quiet hours, local `HH:MM` (both set or both null). */
+  quiet_start: string | null;
+  quiet_end: string | null;
+  /** IANA zone the quiet hours are read in. */
+  time_zone: string;
+  updated_at: number;
+}
+
+/** A DM held back by quiet hours, sent once they end. */
+export interface NotificationOutboxTable {
+  id: string;
+  workspace_id: string;
+  slack_user_id: string;
+  kind: string;
+  /** JSON message body (`text`, `blocks`). */
+  body: string;
+  deliver_at: number;
+  attempts: number;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -134,4 +161,6 @@ export interface Database {
   processed_interactions: ProcessedInteractionsTable;
   posted_cards: PostedCardsTable;
   task_origins: TaskOriginsTable;
+  notification_prefs: NotificationPrefsTable;
+  notification_outbox: NotificationOutboxTable;
 }

@@ -91,4 +91,16 @@ describe('sendPeerGradeNotices', () => {
     expect(bench.posted).toHaveLength(1);
     expect((await bench.store.digests.lastPosted('T1', peerGradeKey('U1')))?.snapshot).toBe('{"n1":3}');
   });
+
+  it("goes through the person's notification choices: turned off, nothing is sent and the day still counts", async () => {
+    await bench.store.notifications.savePrefs('T1', 'U1', { muted: ['peerGrades'], timeZone: 'UTC' });
+    bench.experiences.set('token-u1', [experience('n1', 1)]);
+    bench.experiences.set('token-u2', [experience('n1', 1)]);
+    await send('2026-03-10T09:00:00Z');
+    bench.experiences.set('token-u1', [experience('n1', 4)]);
+    bench.experiences.set('token-u2', [experience('n1', 2)]);
+    expect(await send('2026-03-11T09:00:00Z')).toEqual({ checked: 2, notified: 1, failed: 0 });
+    expect(bench.posted).toEqual([expect.objectContaining({ channel: 'D_U2' })]);
+    expect((await bench.store.digests.lastPosted('T1', peerGradeKey('U1')))?.snapshot).toBe('{"n1":4}');
+  });
 });

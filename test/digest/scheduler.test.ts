@@ -309,6 +309,7 @@ function schedulerSuite(backend: Backend) {
       bench.scheduler({
         peerGrades: {
           identities: bench.store.identities,
+          notifications: bench.store.notifications,
           planningClientFor: (token) =>
             createPlanningClient({
               baseUrl: `${PLANNING_URL}/v1`,

@@ -64,7 +64,10 @@ describe('manifest content', () => {
       'app_uninstalled',
       'tokens_revoked',
       'user_change',
+      'app_home_opened',
     ]);
+    expect(m.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
+    expect(m.oauth_config.scopes.bot).toContain('files:write');
   });
 
   it('fills every request URL for --url, and none for --socket', () => {

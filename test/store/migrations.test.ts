@@ -21,6 +21,8 @@ const tables = [
   'installation_users',
   'installations',
   'posted_cards',
+  'notification_prefs',
+  'notification_outbox',
   'processed_interactions',
   'task_origins',
   'workspaces',
@@ -53,7 +55,7 @@ describe('SQLite store', () => {
     expect(store.backend).toBe('sqlite');
     expect(existsSync(join(dir, 'data', 'planning.sqlite'))).toBe(true);
     expect(first.lines).toEqual([
-      'Store (sqlite) migrated: 0001_initial, 0002_posted_cards, 0004_task_origins',
+      'Store (sqlite) migrated: 0001_initial, 0002_posted_cards, 0003_notifications, 0004_task_origins',
     ]);
     const pragma = async (name: string) =>
       Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as object)[0];

@@ -1,8 +1,12 @@
 /** Direct messages from the bot to one Slack user. */
+import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import type { Reply } from '../blocks/messages.js';
 
-export async function directMessage(client: WebClient, userId: string, body: Reply) {
+export async function directMessage(
+  client: WebClient,
+  userId: string,
+  body: { text: string; blocks?: KnownBlock[] },
+) {
   const opened = await client.conversations.open({ users: userId });
   const channel = opened.channel?.id;
   if (!channel) throw new Error('conversations.open returned no channel');

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
 import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../planning/index.js';
 import type { Identity } from '../../store/index.js';
+import { followSlackProfile, serviceAccountName } from '../flows/profile.js';
 import { adminClientFor, type SlackDeps } from './deps.js';
 import { type Home, type NotAMember, notAMember } from './membership.js';
 
@@ -68,20 +69,7 @@ export interface Acting {
   planning: PlanningClient;
 }
 
-/** A service-account name from a Slack profile: 3–64 safe characters. */
-export function serviceAccountName(
-  profile: { display_name?: string; real_name?: string; name?: string },
-  slackUserId: string,
-): string {
-  const raw = [profile.display_name, profile.real_name, profile.name].find((n) => n && n.trim() !== '') ?? '';
-  const clean = raw
-    .normalize('NFKC')
-    .replace(/[^\p{L}\p{N} ._'-]/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const name = clean.length >= 3 ? clean : `${clean ? `${clean} ` : ''}slack-${slackUserId}`.trim();
-  return Array.from(name).slice(0, 64).join('').trim();
-}
+export { serviceAccountName } from '../flows/profile.js';
 
 export function createIdentities(deps: SlackDeps) {
   const { store } = deps;
@@ -116,7 +104,7 @@ export function createIdentities(deps: SlackDeps) {
     const orgId = serviceToken ? orgIdFromToken(serviceToken) : undefined;
     if (!serviceToken || !orgId) throw new Error('the service created an account without a usable token');
     deps.logger.info({ workspaceId, serviceAccountId: account.id }, 'provisioned a service account');
-    return store.identities.save({
+    const saved = await store.identities.save({
       workspaceId,
       slackUserId,
       serviceAccountId: account.id,
@@ -125,6 +113,9 @@ export function createIdentities(deps: SlackDeps) {
       token: serviceToken,
       origin: 'provisioned',
     });
+    // Best effort, in the background: the new account takes the Slack photo as its avatar.
+    void followSlackProfile(deps, workspaceId, slackUserId, { ...info.user?.profile, name: info.user?.name });
+    return saved;
   }
 
   /**

@@ -1,8 +1,10 @@
 /**
  * Forgetting a Slack user's planning identity (disconnect, a revoked token, a deactivated user):
  * the stored token goes, and an account the app provisioned for them is closed when the workspace
- * still has an organization admin token. A pasted token is only forgotten: it is the person's own.
+ * still has an organization admin token. A pasted token is only forgotten — it is the person's own —
+ * unless they ask to close its account too (`/plan disconnect --close`, after a confirmation).
  */
+import { type Mrkdwn, md } from '../../blockkit/index.js';
 import type { Identity } from '../../store/index.js';
 import { adminClientFor } from '../context/deps.js';
 import type { Services } from '../context/services.js';
@@ -30,4 +32,33 @@ export async function closeProvisioned(
     }
   }
   return { closed, failed: provisioned.length - closed };
+}
+
+/**
+ * Disconnects a person: their identity is forgotten; a provisioned account is closed by the app; a
+ * pasted one is closed with the person's own token (account.close) only when they asked (`close`).
+ * A second call (a retry, a double click) finds nothing left and says so.
+ */
+export async function disconnectPerson(
+  svc: Services,
+  workspaceId: string,
+  slackUserId: string,
+  { close }: { close: boolean },
+): Promise<Mrkdwn> {
+  const { store } = svc.deps;
+  const identity = await store.identities.get(workspaceId, slackUserId);
+  if (!identity) return md`You are not connected, so there is nothing to forget.`;
+  let account: Mrkdwn = md``;
+  if (identity.origin === 'provisioned') {
+    const { closed, failed } = await closeProvisioned(svc, workspaceId, [identity]);
+    if (closed > 0) account = md` Its service account is closed.`;
+    else if (failed > 0)
+      account = md` Its service account could not be closed; an organization admin can close it.`;
+  } else if (close) {
+    // Throws (nothing forgotten) when the service refuses: the person can try again or just disconnect.
+    await svc.deps.clients.planning(identity.token).account.close();
+    account = md` Your account in the planning service is closed.`;
+  }
+  await store.identities.delete(workspaceId, slackUserId);
+  return md`:wave: Disconnected: the app no longer acts for you.${account}`;
 }

@@ -247,7 +247,7 @@ export async function notifyTaskChange(
   if (!dm) return;
   try {
     const permalink = await cardLink(deps, client, workspaceId, task.coords.taskId);
-    await notify(client, { workspaceId, slackUserId: dm.to }, dm.kind, taskDm(dm.text, permalink));
+    await notify(deps, client, { workspaceId, slackUserId: dm.to }, dm.kind, taskDm(dm.text, permalink));
   } catch (error) {
     deps.logger.warn({ action: `task ${change.kind} notify`, err: error }, 'could not send a task DM');
   }

@@ -32,7 +32,7 @@ import { FormProblem, type Outcome, type SubmissionSpec } from '../../context/su
 import { fieldValue, type StateValues, selectOptions, slackUserId, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import type { SubmitArgs } from '../../listeners/router.js';
-import { notify } from '../../notify.js';
+import { notify, toldText } from '../../notify.js';
 import { linkModalFor } from '../link.js';
 import { findInvitation } from './forms.js';
 import { showPlace } from './navigate.js';
@@ -224,14 +224,19 @@ export function shareSubmission(svc: Services, args: SubmitArgs): SubmissionSpec
         url: invitationUrl(svc.deps.clients.planningUrl, invitation.id),
       });
       if (data.person) {
-        await notify(
+        const outcome = await notify(
+          svc.deps,
           args.client,
           { workspaceId: planning.workspaceId, slackUserId: data.person },
           'invitation',
           body,
         );
+        const name = invitation.inviteName ?? invitation.id;
         return {
-          text: md`:white_check_mark: The invitation *${invitation.inviteName ?? invitation.id}* was sent to ${mention(data.person)}.`,
+          text:
+            outcome === 'sent'
+              ? md`:white_check_mark: The invitation *${name}* was sent to ${mention(data.person)}.`
+              : md`The invitation *${name}* is not delivered yet: ${toldText(data.person, outcome, md``)}`,
         };
       }
       const channel = data.channel as string;

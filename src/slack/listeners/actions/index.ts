@@ -14,8 +14,10 @@ import { adminOperationAction } from './admin-operation.js';
 import { adminSearchAction } from './admin-search.js';
 import { advanceFeatureAction } from './advance-feature.js';
 import { connectOpenAction } from './connect-open.js';
+import { disconnectAction } from './disconnect.js';
 import { feedbackOpenAction } from './feedback-open.js';
 import { minuteDeleteAction, minuteEditOpenAction } from './minute-entry.js';
+import { notifyPrefsAction } from './notify-prefs.js';
 import { replyOpenAction } from './reply-open.js';
 import { taskDeleteAction } from './task-delete.js';
 import {
@@ -63,6 +65,12 @@ export function registerActions(app: App, svc: Services) {
       [ADMIN_ACTION.checkout]: adminCheckoutAction(svc),
       ...Object.fromEntries(FORM_ACTION_IDS.map((id) => [id, adminForm])),
       ...Object.fromEntries(Object.keys(OPERATIONS).map((id) => [id, adminOperation])),
+      // Account and the Home tab.
+      [ACTION.accountClose]: disconnectAction(svc, true),
+      [ACTION.disconnect]: disconnectAction(svc, false),
+      [ACTION.notifyKinds]: notifyPrefsAction(svc),
+      [ACTION.quietStart]: notifyPrefsAction(svc),
+      [ACTION.quietEnd]: notifyPrefsAction(svc),
     }),
   );
 }

@@ -11,6 +11,7 @@ import { planningOf } from '../../context/middleware.js';
 import { privateSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
 import { notifyTaskChange, taskLiveCard } from '../../flows/tasks.js';
+import { refreshHome } from '../../home/publish.js';
 import { parseCarried } from '../../round-trip.js';
 import { type ActionArgs, actionValue } from '../router.js';
 
@@ -49,5 +50,7 @@ export function taskStateAction(svc: Services) {
         ? { pressedMessage: (after) => (after ? liveTaskCard(after) : notice(md`This task was deleted.`)) }
         : {}),
     });
+    // Pressed on the Home tab (its task rows carry these buttons): the tab shows the task as it is now.
+    if (args.body.view?.type === 'home') await refreshHome(svc, args.client, planning);
   };
 }

@@ -9,6 +9,7 @@ import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
 import { parseToken, readAccount, type TokenForm } from '../../flows/connect.js';
+import { followSlackProfile } from '../../flows/profile.js';
 import { orgName } from '../../planning-account.js';
 import type { SubmitArgs } from '../router.js';
 
@@ -38,6 +39,18 @@ export function connectSubmission(svc: Services) {
           { workspaceId: planning.workspaceId, serviceAccountId: account.id },
           'user connected',
         );
+        // Best effort, after the answer: the account takes the Slack name and photo.
+        void args.client.users
+          .info({ user: planning.slackUserId })
+          .then((info) =>
+            followSlackProfile(svc.deps, planning.workspaceId, planning.slackUserId, {
+              ...info.user?.profile,
+              name: info.user?.name,
+            }),
+          )
+          .catch((error: unknown) =>
+            svc.deps.logger.warn({ err: error }, 'profile: could not read the Slack profile'),
+          );
         return {
           title: 'Connected',
           text: md`:white_check_mark: You now act as *${account.userName ?? account.id}* in *${orgName(account, orgId)}*.`,

@@ -3,7 +3,7 @@
  * Reply button (best effort once the feedback exists).
  */
 import { z } from 'zod';
-import { type Mrkdwn, md, mention } from '../../../blockkit/index.js';
+import { type Mrkdwn, md } from '../../../blockkit/index.js';
 import { FEEDBACK_ISSUES } from '../../../planning/index.js';
 import { FEEDBACK_TITLE, feedbackDm, feedbackModal } from '../../blocks/feedback.js';
 import { TaskCoords } from '../../blocks/task.js';
@@ -13,7 +13,7 @@ import { handleSubmission } from '../../context/submission.js';
 import { refreshTaskCards } from '../../flows/tasks.js';
 import { fieldValue, minuteText, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
-import { notify } from '../../notify.js';
+import { notify, toldText } from '../../notify.js';
 import { parseJson } from '../../round-trip.js';
 import type { SubmitArgs } from '../router.js';
 
@@ -61,7 +61,8 @@ export function feedbackSubmission(svc: Services) {
             ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, task.assigneeUserId)
             : undefined;
           if (assignee && assignee.slackUserId !== planning.slackUserId) {
-            await notify(
+            const outcome = await notify(
+              svc.deps,
               args.client,
               { workspaceId: planning.workspaceId, slackUserId: assignee.slackUserId },
               'feedback',
@@ -73,7 +74,7 @@ export function feedbackSubmission(svc: Services) {
                 message,
               }),
             );
-            told = md`${mention(assignee.slackUserId)} was told and can reply.`;
+            told = toldText(assignee.slackUserId, outcome, md`was told and can reply`);
           }
         } catch (error) {
           svc.deps.logger.warn({ action: 'feedback notify', err: error }, 'could not notify the assignee');

@@ -1,6 +1,6 @@
 /** Reply submission (the assignee, from the feedback DM): tasks.feedbackReply, then a DM to the author. */
 import { z } from 'zod';
-import { type Mrkdwn, md, mention } from '../../../blockkit/index.js';
+import { type Mrkdwn, md } from '../../../blockkit/index.js';
 import { FeedbackRef, replyDm, replyModal } from '../../blocks/feedback.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
@@ -8,7 +8,7 @@ import { handleSubmission } from '../../context/submission.js';
 import { refreshTaskCards } from '../../flows/tasks.js';
 import { fieldValue, minuteText, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
-import { notify } from '../../notify.js';
+import { notify, toldText } from '../../notify.js';
 import { parseJson } from '../../round-trip.js';
 import type { SubmitArgs } from '../router.js';
 
@@ -50,13 +50,14 @@ export function replySubmission(svc: Services) {
             const task = await service.tasks
               .read(ref.teamId, ref.channelId, ref.featureId, ref.taskId)
               .catch(() => undefined);
-            await notify(
+            const outcome = await notify(
+              svc.deps,
               args.client,
               { workspaceId: planning.workspaceId, slackUserId: author.slackUserId },
               'reply',
               replyDm({ replierSlackId: planning.slackUserId, reply, taskHeading: task?.heading }),
             );
-            told = md`${mention(author.slackUserId)} was told.`;
+            told = toldText(author.slackUserId, outcome, md`was told`);
           }
         } catch (error) {
           svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');

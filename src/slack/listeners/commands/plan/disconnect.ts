@@ -1,28 +1,30 @@
-import { md } from '../../../../blockkit/index.js';
+import { actions, md, message, section } from '../../../../blockkit/index.js';
+import { closeAccountButton } from '../../../blocks/account.js';
 import { notice } from '../../../blocks/messages.js';
-import { closeProvisioned } from '../../../flows/accounts.js';
+import { disconnectPerson } from '../../../flows/accounts.js';
 import type { Subcommand } from './subcommand.js';
 
-/** `/plan disconnect`: forgets the user's identity; a provisioned service account is closed too. */
+/**
+ * `/plan disconnect`: forgets the user's identity; a provisioned service account is closed too.
+ * `/plan disconnect --close` asks first (a button with a confirmation) and then also closes an
+ * account the person connected themselves (account.close with their own token).
+ */
 export const disconnect: Subcommand = {
   name: 'disconnect',
-  usage: 'disconnect',
-  summary: 'forget your planning account here',
-  async run({ planning, svc, reply }) {
-    const { store } = svc.deps;
-    const identity = await store.identities.get(planning.workspaceId, planning.slackUserId);
-    if (!identity) {
-      await reply(notice(md`You are not connected, so there is nothing to forget.`));
+  usage: 'disconnect [--close]',
+  summary: 'forget your planning account here (--close also closes an account you connected)',
+  async run({ args, planning, svc, reply }) {
+    const close = args.split(/\s+/).includes('--close');
+    if (!close) {
+      await reply(notice(await disconnectPerson(svc, planning.workspaceId, planning.slackUserId, { close })));
       return;
     }
-    const { closed, failed } = await closeProvisioned(svc, planning.workspaceId, [identity]);
-    await store.identities.delete(planning.workspaceId, planning.slackUserId);
-    const account =
-      closed > 0
-        ? md` Its service account is closed.`
-        : failed > 0
-          ? md` Its service account could not be closed; an organization admin can close it.`
-          : md``;
-    await reply(notice(md`:wave: Disconnected: the app no longer acts for you.${account}`));
+    const identity = await svc.deps.store.identities.get(planning.workspaceId, planning.slackUserId);
+    if (!identity) {
+      await reply(notice(md`You are not connected, so there is nothing to close.`));
+      return;
+    }
+    const text = md`Close your account in the planning service? This cannot be undone from Slack: only an organization admin can re-open it.`;
+    await reply(message(text, [section(md`:warning: ${text}`), actions(undefined, closeAccountButton())]));
   },
 };

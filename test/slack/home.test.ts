@@ -1,0 +1,244 @@
+/**
+ * The Home tab over signed HTTP: app_home_opened → views.publish at once, then filled from one
+ * snapshot read with the person's own token.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPlanningClient } from '../../src/planning/index.js';
+import { readPngSize } from '../../src/planning/png.js';
+import { ACTION } from '../../src/slack/ids.js';
+import { eventually, Harness, TEAM } from './harness.js';
+
+describe('Home tab', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start();
+  });
+  afterEach(() => h.close());
+
+  const open = (user: string) => h.event({ type: 'app_home_opened', user, channel: `D${user}`, tab: 'home' });
+  const publishes = (user: string) => h.slack.called('views.publish').filter((c) => c.body.user_id === user);
+  /** The last tab published for `user`, once `count` publishes were made. */
+  async function published(user: string, count = 2) {
+    await eventually(() => publishes(user).length >= count, `${count} publishes for ${user}`);
+    const calls = publishes(user);
+    return calls.map((c) => JSON.stringify(c.body.view));
+  }
+
+  it('shows a new user Connect, and nothing else of theirs', async () => {
+    h.slack.users.set('UNEW', { id: 'UNEW', name: 'newbie' });
+    expect((await open('UNEW')).status).toBe(200);
+    const [first, filled] = await published('UNEW');
+    expect(first).toContain(ACTION.connectOpen);
+    expect(filled).toContain(ACTION.connectOpen);
+    expect(filled).not.toContain('My tasks');
+    expect(filled).not.toContain(ACTION.adminOpen);
+    expect(JSON.parse(filled!).type).toBe('home');
+  });
+
+  it('shows a connected member their tasks in every state, feedback to reply to, features, grades and a chart', async () => {
+    await h.connect('UMEM', 'member');
+    await h.connect('UOWN', 'owner');
+    await h.link('C1', 'UOWN');
+    const owner = h.owner();
+    const member = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken });
+    const { teamId, channelId, featureId } = h.fixture;
+    for (const [heading, state] of [
+      ['Write <specs>', 'idle'],
+      ['Build login', 'in progress'],
+      ['Review copy', 'in review'],
+      ['Ship icons', 'done'],
+    ] as const) {
+      const task = await owner.tasks.create(teamId, channelId, featureId, { heading });
+      await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+      if (state !== 'idle') await owner.tasks.update(teamId, channelId, featureId, task.id, { state });
+      if (state === 'in review') {
+        await owner.tasks.feedbackCreate(teamId, channelId, featureId, task.id, {
+          message: 'Please check the wording',
+          issue: 'misc',
+        });
+      }
+    }
+    const notion = await owner.notions.create({ value: 'TypeScript' });
+    await member.experiences.evaluate(notion.id, 6);
+    await owner.experiences.evaluatePeer(notion.id, 8, h.sandbox.memberId);
+    // Slack's file upload: an upload URL on another host (a loopback server here), then the bytes posted there.
+    const uploaded: Buffer[] = [];
+    const files = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        uploaded.push(Buffer.concat(chunks));
+        res.end('OK');
+      });
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const { port } = files.address() as AddressInfo;
+    h.slack.on('files.getUploadURLExternal', () => ({
+      ok: true,
+      upload_url: `http://127.0.0.1:${port}/upload/v1/abc`,
+      file_id: 'F0CHART',
+    }));
+    await open('UMEM');
+    const [first, filled] = await published('UMEM');
+    expect(first).toContain('Loading…');
+    for (const text of ['To do', 'In progress', 'In review', 'Done']) expect(filled).toContain(text);
+    expect(filled).toContain('Write &lt;specs&gt;');
+    expect(filled).toContain('Please check the wording');
+    expect(filled).toContain(ACTION.replyOpen);
+    expect(filled).toContain('Login page'); // the fixture's feature, by stage
+    expect(filled).toContain('*TypeScript* — you *6* · peers *8* (1 grade)');
+    expect(filled).toContain('"slack_file":{"id":"F0CHART"}');
+    expect(h.slack.called('files.completeUploadExternal')[0]?.body.files).toEqual([
+      { id: 'F0CHART', title: 'My experience: self vs peers' },
+    ]);
+    expect(filled).toContain(ACTION.disconnect);
+    expect(filled).toContain(ACTION.notifyKinds);
+    // Peer grades stay anonymous; the member is no admin.
+    expect(filled).not.toContain(h.sandbox.ownerId);
+    expect(filled).not.toContain('UOWN');
+    expect(filled).not.toContain(ACTION.adminOpen);
+    expect(JSON.parse(filled!).blocks.length).toBeLessThanOrEqual(100);
+    // The chart is a PNG the app drew.
+    expect(readPngSize(uploaded[0]!)).toMatchObject({ width: 560 });
+    files.close();
+  });
+
+  it('moves a task with the task card’s own state button from the Home tab, then redraws the tab', async () => {
+    await h.connect('UMEM', 'member');
+    await h.link();
+    const { teamId, channelId, featureId } = h.fixture;
+    const owner = h.owner();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Home task' });
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    await open('UMEM');
+    const [, filled] = await published('UMEM');
+    const view = JSON.parse(filled!) as { blocks: { type: string; elements?: Record<string, unknown>[] }[] };
+    const start = view.blocks
+      .flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : []))
+      .find((e) => e.action_id === ACTION.taskStateForward && String(e.value).includes(task.id));
+    expect(start, 'the task row carries the card’s Start button').toBeDefined();
+
+    await h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'view', view_id: 'VHOME' },
+        view: { id: 'VHOME', type: 'home' },
+        actions: [{ type: 'button', ...start, block_id: 'b', action_ts: '1' }],
+      },
+      'UMEM',
+    );
+    await eventually(
+      async () => (await owner.tasks.read(teamId, channelId, featureId, task.id)).state === 'in progress',
+      'the task started',
+    );
+    // The tab is published again (at once, then filled) and shows the task in progress.
+    const after = await published('UMEM', 4);
+    expect(after.at(-1)).toMatch(/In progress[\s\S]*Home task/);
+  });
+
+  it('leaves the chart out cleanly when Slack refuses the upload', async () => {
+    await h.connect('UMEM', 'member');
+    const notion = await h.owner().notions.create({ value: 'Go' });
+    await createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken }).experiences.evaluate(
+      notion.id,
+      5,
+    );
+    h.slack.on('files.getUploadURLExternal', () => ({ ok: false, error: 'missing_scope' }));
+    await open('UMEM');
+    const [, filled] = await published('UMEM');
+    expect(filled).toContain('*Go* — you *5*');
+    expect(filled).not.toContain('slack_file');
+  });
+
+  it('shows a workspace admin the channel links, their digest settings and the admin button', async () => {
+    h.slack.users.set('UADM', { id: 'UADM', name: 'root', isAdmin: true });
+    await h.connect('UADM', 'admin');
+    await h.link('C1', 'UADM');
+    await open('UADM');
+    const [, filled] = await published('UADM');
+    expect(filled).toContain('Workspace admin');
+    expect(filled).toContain('<#C1>');
+    expect(filled).toContain('digest at 09:00');
+    expect(filled).toContain(ACTION.adminOpen);
+  });
+
+  it('opens before a slow service answers, and shows one line where a part failed', async () => {
+    await h.connect('UMEM', 'member');
+    await h.link('C1', 'UMEM');
+    h.sandbox.inject({ operationId: 'accountEventsList', status: 503 });
+    h.sandbox.inject({ operationId: 'experienceList', delayMs: 700 });
+    await open('UMEM');
+    await eventually(() => publishes('UMEM').length >= 1, 'the first publish');
+    // The first publish went out while the service was still being asked.
+    const first = JSON.stringify(publishes('UMEM')[0]?.body.view);
+    expect(first).toContain('Loading…');
+    expect(first).not.toContain('Login page');
+    const [, filled] = await published('UMEM');
+    expect(filled).toContain('Login page');
+    expect(filled).toContain('could not give this part right now');
+    expect(filled).toContain('My experiences');
+    expect(JSON.parse(filled!).blocks.length).toBeGreaterThan(10);
+
+    // Opened again: at once with what was read last time, then refreshed.
+    await open('UMEM');
+    const again = await published('UMEM', 4);
+    expect(again[2]).toContain('Login page');
+    expect(again[2]).toContain('Updating…');
+  });
+
+  it('saves notification choices from the tab in the person’s Slack time zone', async () => {
+    h.slack.users.set('UMEM', { id: 'UMEM', name: 'm', tz: 'Asia/Tokyo' });
+    await h.connect('UMEM', 'member');
+    const state = {
+      values: {
+        a: {
+          [ACTION.notifyKinds]: {
+            type: 'checkboxes',
+            selected_options: [{ value: 'assigned' }, { value: 'reply' }],
+          },
+        },
+        b: {
+          [ACTION.quietStart]: { type: 'static_select', selected_option: { value: '22:00' } },
+          [ACTION.quietEnd]: { type: 'static_select', selected_option: { value: '07:00' } },
+        },
+      },
+    };
+    await h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'view', view_id: 'VHOME' },
+        view: { id: 'VHOME', type: 'home', state, hash: 'h1' },
+        actions: [{ type: 'static_select', action_id: ACTION.quietEnd, block_id: 'b', action_ts: '1' }],
+      },
+      'UMEM',
+    );
+    await eventually(
+      async () => (await h.store.notifications.prefs(TEAM, 'UMEM')) !== undefined,
+      'saved prefs',
+    );
+    expect(await h.store.notifications.prefs(TEAM, 'UMEM')).toEqual({
+      muted: ['featureAdvanced', 'feedback', 'invitation', 'peerGrades', 'taskMoved'],
+      quiet: { start: '22:00', end: '07:00' },
+      timeZone: 'Asia/Tokyo',
+    });
+  });
+
+  it('Disconnect on the tab forgets the person and redraws the tab with Connect', async () => {
+    await h.connect('UMEM', 'member');
+    await h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'view', view_id: 'VHOME' },
+        view: { id: 'VHOME', type: 'home', state: { values: {} }, hash: 'h1' },
+        actions: [{ type: 'button', action_id: ACTION.disconnect, block_id: 'x', action_ts: '1' }],
+      },
+      'UMEM',
+    );
+    const [, filled] = await published('UMEM');
+    expect(await h.store.identities.get(TEAM, 'UMEM')).toBeUndefined();
+    expect(filled).toContain('Disconnected');
+    expect(filled).toContain(ACTION.connectOpen);
+  });
+});
