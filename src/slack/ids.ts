@@ -11,6 +11,9 @@ export const SHORTCUT = {
   createTask: 'create_task',
   giveFeedback: 'give_feedback',
   gradePeer: 'grade_peer',
+  // Features (issue 13): a new feature from anywhere; a message as evidence for an experiment.
+  newFeature: 'new_feature',
+  logEvidence: 'log_evidence',
 } as const;
 
 /** Modal callback ids. */
@@ -24,6 +27,12 @@ export const VIEW = {
   feedback: 'feedback',
   reply: 'reply',
   grade: 'grade',
+  // Features (issue 13): new/edit feature, add/edit assumption, delete assumption, experiment, evidence.
+  feature: 'feature',
+  assumption: 'assumption',
+  assumptionDelete: 'assumption_delete',
+  experiment: 'experiment',
+  evidence: 'evidence',
 } as const;
 
 /** Action ids of buttons and selects outside input blocks (and of dispatching inputs). */
@@ -35,6 +44,17 @@ export const ACTION = {
   teamPicked: 'team_picked',
   /** Opens the admin modal (the Home tab's admin section renders it; /plan admin opens the same). */
   adminOpen: 'admin_open',
+  // Feature cards (issue 13): their buttons, the assumption menu, and deep-context results.
+  featureAdvance: 'feature_advance',
+  featureAddAssumption: 'feature_add_assumption',
+  featureAddTask: 'feature_add_task',
+  featureEdit: 'feature_edit',
+  featureDelete: 'feature_delete',
+  featureDetails: 'feature_details',
+  /** The overflow menu of an assumption on a feature card: edit, experiment, delete. */
+  assumptionMenu: 'assumption_menu',
+  deepContextRead: 'deep_context_read',
+  deepContextDelete: 'deep_context_delete',
 } as const;
 
 /** One input of a form: the block that holds it and the element's action id. */
@@ -63,9 +83,23 @@ export const FIELD = {
   peer: field('peer'),
   notion: field('notion'),
   grade: field('grade'),
+  // Feature, assumption, experiment and evidence forms (issue 13).
+  priority: field('priority'),
+  focus: field('focus'),
+  assumption: field('assumption'),
+  experimentState: field('experiment_state'),
+  confirmed: field('confirmed'),
+  participants: field('participants'),
+  /** The feature select of the evidence form (its options are any stage but deep context). */
+  evidenceFeature: field('evidence_feature'),
 } as const;
 
 /** Metadata event type carried by task cards (with the task's coordinates). */
 export const TASK_CARD_EVENT = 'planning_task';
 /** Block id prefix of a task card's first section: `task|<team>|<channel>|<feature>|<task>`. */
 export const TASK_CARD_BLOCK_PREFIX = 'task|';
+
+/** Metadata event type carried by feature cards (with the feature's coordinates). */
+export const FEATURE_CARD_EVENT = 'planning_feature';
+/** Block id prefix of a feature card's first section: `feature|<team>|<channel>|<feature>`. */
+export const FEATURE_CARD_BLOCK_PREFIX = 'feature|';
