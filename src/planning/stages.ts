@@ -33,7 +33,9 @@ export function whyNotAdvance(feature: StagedFeature): AdvanceBlocker | null {
     case 'validation': {
       // An assumption without an experiment has one that never started: it is not done either.
       const count = feature.assumptions.filter((a) => a.experiment?.state !== 'done').length;
-      return count === 0 ? null : { rule: 'experiments', count, text: are(count, 'experiment', 'experiments') };
+      return count === 0
+        ? null
+        : { rule: 'experiments', count, text: are(count, 'experiment', 'experiments') };
     }
     case 'execution': {
       const count = feature.tasks.filter((t) => t.state !== 'done').length;

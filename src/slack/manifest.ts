@@ -55,7 +55,8 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
           command: COMMAND,
           ...(base ? { url: `${base}${PATHS.events}` } : {}),
           description: 'Team planning: connect, link this channel, grade a peer… (/plan help)',
-          usage_hint: 'help | connect | whoami | link | grade @user <notion> <1-10> | grades',
+          usage_hint:
+            'help | connect | link | features | feature new | search <words> | grade @user <notion> <1-10>',
           // Mentions then arrive as <@U…|name>, so `/plan grade @ana` names a user unambiguously.
           should_escape: true,
         },
@@ -74,10 +75,22 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
           description: 'Give feedback on the task of this card',
         },
         {
+          name: 'Log as evidence',
+          type: 'message' as const,
+          callback_id: SHORTCUT.logEvidence,
+          description: "Add this message to an assumption's experiment",
+        },
+        {
           name: 'Grade a peer',
           type: 'global' as const,
           callback_id: SHORTCUT.gradePeer,
           description: "Grade a teammate's notion, anonymously",
+        },
+        {
+          name: 'New feature',
+          type: 'global' as const,
+          callback_id: SHORTCUT.newFeature,
+          description: 'Plan a new feature in a planning channel',
         },
       ],
     },

@@ -29,10 +29,17 @@ export function coordsOfFeature(f: Pick<Feature, 'id' | 'teamId' | 'channelId'>)
   return f.teamId && f.channelId ? { teamId: f.teamId, channelId: f.channelId, featureId: f.id } : undefined;
 }
 
-export function searchResults(words: string, features: readonly Feature[], total = features.length): MessageBody {
+export function searchResults(
+  words: string,
+  features: readonly Feature[],
+  total = features.length,
+): MessageBody {
   const title = md`*Deep context* matching “${inline(words, 100)}” (${total})`;
   if (features.length === 0) {
-    return message(title, [section(title), context(md`Nothing matches. Features reach deep context after execution.`)]);
+    return message(title, [
+      section(title),
+      context(md`Nothing matches. Features reach deep context after execution.`),
+    ]);
   }
   const blocks: KnownBlock[] = [section(title)];
   for (const f of features.slice(0, SHOWN_RESULTS)) {
@@ -41,7 +48,11 @@ export function searchResults(words: string, features: readonly Feature[], total
     blocks.push(section(md`:books: *${inline(f.heading ?? f.id, 150)}*${snippet}`));
     const read = button('Read', ACTION.deepContextRead, { value: f.id });
     // Delete is the card's own button (confirmed; the service lets only owners and admins).
-    const del = coords ? featureButtons(coords, { ...f, stage: 'deep context' }).filter((b) => b.action_id === ACTION.featureDelete) : [];
+    const del = coords
+      ? featureButtons(coords, { ...f, stage: 'deep context' }).filter(
+          (b) => b.action_id === ACTION.featureDelete,
+        )
+      : [];
     blocks.push(actions(undefined, read, ...del));
   }
   if (features.length > SHOWN_RESULTS) {
@@ -55,7 +66,8 @@ export function deepContextModal(f: FeatureExpanded): ModalView {
   const where = [f.teamName, f.channelName].filter(Boolean).join(' › ');
   const assumptions = f.assumptions.map((a) => {
     const exp = a.experiment;
-    const verdict = exp?.state === 'done' ? (exp.confirmed ? 'confirmed' : 'not confirmed') : (exp?.state ?? 'idle');
+    const verdict =
+      exp?.state === 'done' ? (exp.confirmed ? 'confirmed' : 'not confirmed') : (exp?.state ?? 'idle');
     const details = exp?.details ? md`\n> ${inline(exp.details.replace(/\n+/g, ' '), 500)}` : md``;
     return md`• ${inline(a.heading ?? a.id, 200)} — _${verdict}_${details}`;
   });

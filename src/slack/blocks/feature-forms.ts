@@ -7,8 +7,8 @@ import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
 import {
   context,
-  input,
   inline,
+  input,
   type Mrkdwn,
   md,
   modal,
@@ -71,7 +71,11 @@ export function featureModal(form: FeatureForm): ModalView {
   const where: KnownBlock[] = isNew
     ? [
         ...(form.teams?.length === 0
-          ? [formProblem(md`Your organization has no team yet: create one in the Team Planning Service first.`)]
+          ? [
+              formProblem(
+                md`Your organization has no team yet: create one in the Team Planning Service first.`,
+              ),
+            ]
           : []),
         ...teamChannelInputs({
           teams: form.teams ?? [],
@@ -126,7 +130,11 @@ export function featureModal(form: FeatureForm): ModalView {
         { optional: true },
       ),
       ...(isNew
-        ? [context(md`The feature starts in *Planning*; its card is posted in the Slack channel linked to its planning channel.`)]
+        ? [
+            context(
+              md`The feature starts in *Planning*; its card is posted in the Slack channel linked to its planning channel.`,
+            ),
+          ]
         : []),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
@@ -178,7 +186,11 @@ export function assumptionModal(form: {
 export const AssumptionRef = z.object({ coords: FeatureCoords, assmId: z.string().min(1) });
 export type AssumptionRef = z.infer<typeof AssumptionRef>;
 
-export function assumptionDeleteModal(form: { meta: AssumptionRef; heading?: string; problem?: Mrkdwn }): ModalView {
+export function assumptionDeleteModal(form: {
+  meta: AssumptionRef;
+  heading?: string;
+  problem?: Mrkdwn;
+}): ModalView {
   return modal({
     callbackId: VIEW.assumptionDelete,
     title: 'Delete assumption',
@@ -186,7 +198,9 @@ export function assumptionDeleteModal(form: { meta: AssumptionRef; heading?: str
     close: 'Keep it',
     privateMetadata: JSON.stringify(form.meta),
     blocks: [
-      section(md`Delete the assumption *${inline(form.heading ?? form.meta.assmId, 200)}* and its experiment? This cannot be undone.`),
+      section(
+        md`Delete the assumption *${inline(form.heading ?? form.meta.assmId, 200)}* and its experiment? This cannot be undone.`,
+      ),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
   });
@@ -261,7 +275,10 @@ export function experimentModal(form: {
           action_id: FIELD.participants.action,
           ...(form.participants?.length ? { initial_users: form.participants } : {}),
         },
-        { optional: true, hint: 'Each one must be connected to the planning service (or be set up automatically).' },
+        {
+          optional: true,
+          hint: 'Each one must be connected to the planning service (or be set up automatically).',
+        },
       ),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
@@ -318,27 +335,27 @@ export function assumptionOption(assm: Assumption): PlainTextOption {
 
 export function evidenceModal(form: {
   meta: EvidenceMeta;
-  /** In a feature card's thread: its heading and assumptions, picked from a plain select. */
-  feature?: { heading?: string; assumptions: Assumption[] };
+  /** In a feature card's thread the feature is known: its heading is shown, not asked for. */
+  featureHeading?: string;
   evidence: string;
-  assmId?: string;
   problem?: Mrkdwn;
 }): ModalView {
-  const pick: KnownBlock[] = form.feature
-    ? [
-        section(md`For the feature *${inline(form.feature.heading ?? form.meta.featureId ?? '', 200)}*`),
-        form.feature.assumptions.length === 0
-          ? formProblem(md`This feature has no assumption yet: add one from its card first.`)
-          : input('Assumption', FIELD.assumption.block, {
-              type: 'static_select',
-              action_id: FIELD.assumption.action,
-              options: form.feature.assumptions.slice(0, 100).map(assumptionOption),
-              ...(() => {
-                const chosen = form.feature.assumptions.find((a) => a.id === form.assmId);
-                return chosen ? { initial_option: assumptionOption(chosen) } : {};
-              })(),
-            }),
-      ]
+  const assumption = input(
+    'Assumption',
+    FIELD.assumption.block,
+    {
+      type: 'external_select',
+      action_id: FIELD.assumption.action,
+      min_query_length: 0,
+      placeholder: {
+        type: 'plain_text',
+        text: form.meta.featureId ? 'Search its assumptions' : 'Pick the feature first, then search',
+      },
+    },
+    { hint: 'Each shows how many characters its experiment details can still take.' },
+  );
+  const pick: KnownBlock[] = form.meta.featureId
+    ? [section(md`For the feature *${inline(form.featureHeading ?? form.meta.featureId, 200)}*`), assumption]
     : [
         input('Feature', FIELD.evidenceFeature.block, {
           type: 'external_select',
@@ -346,17 +363,7 @@ export function evidenceModal(form: {
           min_query_length: 0,
           placeholder: { type: 'plain_text', text: "Search this channel's features" },
         }),
-        input(
-          'Assumption',
-          FIELD.assumption.block,
-          {
-            type: 'external_select',
-            action_id: FIELD.assumption.action,
-            min_query_length: 0,
-            placeholder: { type: 'plain_text', text: 'Pick the feature first, then search' },
-          },
-          { hint: 'Its experiment keeps the message with a link back to it.' },
-        ),
+        assumption,
       ];
   return modal({
     callbackId: VIEW.evidence,

@@ -24,6 +24,7 @@ import {
   SLACK_LIMITS,
   section,
 } from '../../blockkit/index.js';
+import { advanceConfirm } from '../../digest/index.js';
 import {
   FEATURE_FOCI,
   FEATURE_STAGES,
@@ -87,7 +88,9 @@ const STAGE_ICON: Record<FeatureStage, string> = {
 /** `Planning › *:test_tube: Validation* › Execution › Deep context`: every stage, the current one marked. */
 export function stagesLine(stage: FeatureStage): Mrkdwn {
   return joinMd(
-    FEATURE_STAGES.map((s) => (s === stage ? md`*${STAGE_ICON[s]} ${STAGE_NAMES[s]}*` : md`${STAGE_NAMES[s]}`)),
+    FEATURE_STAGES.map((s) =>
+      s === stage ? md`*${STAGE_ICON[s]} ${STAGE_NAMES[s]}*` : md`${STAGE_NAMES[s]}`,
+    ),
     ' › ',
   );
 }
@@ -128,7 +131,12 @@ function tasksLines(tasks: Feature['tasks']): Mrkdwn[] {
 function experimentWords(assm: Feature['assumptions'][number], people: Readonly<Record<string, string>>) {
   const exp = assm.experiment;
   const state = exp?.state ?? 'idle';
-  const icon = state === 'done' ? ':white_check_mark:' : state === 'running' ? ':hourglass_flowing_sand:' : ':white_circle:';
+  const icon =
+    state === 'done'
+      ? ':white_check_mark:'
+      : state === 'running'
+        ? ':hourglass_flowing_sand:'
+        : ':white_circle:';
   const verdict = state === 'done' ? (exp?.confirmed ? md` — confirmed` : md` — not confirmed`) : md``;
   const who = (exp?.authorUserIds ?? []).map((id) => (people[id] ? mention(people[id]) : undefined));
   const known = who.filter((m): m is Mrkdwn => m !== undefined);
@@ -138,7 +146,8 @@ function experimentWords(assm: Feature['assumptions'][number], people: Readonly<
 
 /** An assumption's menu: edit its heading, run its experiment, delete it (confirmed in a form). */
 function assumptionMenu(assmId: string): Overflow {
-  const value = (op: AssumptionMenuValue['op']) => JSON.stringify({ op, assmId } satisfies AssumptionMenuValue);
+  const value = (op: AssumptionMenuValue['op']) =>
+    JSON.stringify({ op, assmId } satisfies AssumptionMenuValue);
   return {
     type: 'overflow',
     action_id: ACTION.assumptionMenu,
@@ -209,16 +218,6 @@ export function featureButtons(
   ];
 }
 
-/** The confirmation of every Advance button (card, list, digest): it names the next stage. */
-export function advanceConfirm(heading: string, next: FeatureStage) {
-  return {
-    title: `Advance to ${STAGE_NAMES[next]}?`,
-    text: md`*${inline(heading, 150)}* moves to *${STAGE_NAMES[next]}*. A stage is never moved back.`,
-    confirm: `Advance to ${STAGE_NAMES[next]}`,
-    style: 'primary' as const,
-  };
-}
-
 /** The card's blocks (also the Details modal's). */
 export function featureBlocks(view: FeatureView, options: { details?: boolean } = {}): KnownBlock[] {
   const { feature, coords } = view;
@@ -230,7 +229,9 @@ export function featureBlocks(view: FeatureView, options: { details?: boolean } 
     context(factsLine(feature)),
     ...(feature.details ? [section(inline(feature.details, 600))] : []),
     ...assumptionBlocks(view, editable),
-    section(tasks.length > 0 ? md`*Tasks* (${feature.tasks.length})\n${joinMd(tasks)}` : md`*Tasks*: none yet.`),
+    section(
+      tasks.length > 0 ? md`*Tasks* (${feature.tasks.length})\n${joinMd(tasks)}` : md`*Tasks*: none yet.`,
+    ),
     context(advanceLine(feature)),
     actions(undefined, ...featureButtons(coords, feature, options)),
   ];
@@ -292,11 +293,15 @@ export function featureList(
   const scope = stage ? md` in *${STAGE_NAMES[stage]}*` : md``;
   const title = md`*Features of ${where}*${scope} (${features.length})`;
   if (features.length === 0) {
-    return message(title, [section(title), context(md`None yet: create one with *New feature* (⚡ menu) or \`/plan feature new\`.`)]);
+    return message(title, [
+      section(title),
+      context(md`None yet: create one with *New feature* (⚡ menu) or \`/plan feature new\`.`),
+    ]);
   }
   const order = [...features].sort(
     (a, b) =>
-      FEATURE_STAGES.indexOf(a.stage) - FEATURE_STAGES.indexOf(b.stage) || (b.priority ?? 0) - (a.priority ?? 0),
+      FEATURE_STAGES.indexOf(a.stage) - FEATURE_STAGES.indexOf(b.stage) ||
+      (b.priority ?? 0) - (a.priority ?? 0),
   );
   const shown = order.slice(0, LISTED_FEATURES);
   const blocks: KnownBlock[] = [section(title)];
@@ -308,7 +313,11 @@ export function featureList(
     );
   }
   if (order.length > shown.length) {
-    blocks.push(context(md`…and ${order.length - shown.length} more: narrow the list with a stage, e.g. \`/plan features validation\`.`));
+    blocks.push(
+      context(
+        md`…and ${order.length - shown.length} more: narrow the list with a stage, e.g. \`/plan features validation\`.`,
+      ),
+    );
   }
   return message(title, blocks);
 }

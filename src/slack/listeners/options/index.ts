@@ -3,6 +3,8 @@ import type { App } from '@slack/bolt';
 import type { Services } from '../../context/services.js';
 import { FIELD } from '../../ids.js';
 import { type OptionsArgs, route } from '../router.js';
+import { assumptionOptions } from './assumptions.js';
+import { evidenceFeatureOptions } from './evidence-features.js';
 import { featureOptions } from './features.js';
 import { notionOptions } from './notions.js';
 import { timeZoneOptions } from './time-zones.js';
@@ -16,6 +18,8 @@ export function registerOptions(app: App, svc: Services) {
         [FIELD.feature.action]: featureOptions(svc),
         [FIELD.notion.action]: notionOptions(svc),
         [FIELD.timeZone.action]: timeZoneOptions(),
+        [FIELD.evidenceFeature.action]: evidenceFeatureOptions(svc),
+        [FIELD.assumption.action]: assumptionOptions(svc),
       },
       async ({ ack }) => ack({ options: [] }),
     ),

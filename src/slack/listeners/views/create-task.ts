@@ -9,6 +9,7 @@ import { explainFailure } from '../../context/failures.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
+import { refreshFeatureCards } from '../../flows/feature.js';
 import {
   fieldLabel,
   fieldValue,
@@ -68,7 +69,8 @@ function parse(values: StateValues, privateMetadata: string) {
 async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
   const { client, context, body } = args;
   const planning = planningOf(context);
-  const { planning: service } = await planning.acting();
+  const acting = await planning.acting();
+  const { planning: service } = acting;
   // The assignee is resolved first: an unknown one must not leave a task behind.
   const assignee = data.assignee ? await planning.other(data.assignee) : undefined;
   const task = await service.tasks.create(data.teamId, data.channelId, data.featureId, {
@@ -123,6 +125,12 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
     svc.deps.logger.warn({ action: 'create-task card', err: error }, 'could not post the task card');
     notes.push(md`Its card could not be posted in the thread (is the app in that channel?).`);
   }
+  // The feature's cards list its tasks by state: they show the new one.
+  await refreshFeatureCards(svc, client, acting, {
+    teamId: data.teamId,
+    channelId: data.channelId,
+    featureId: data.featureId,
+  });
   return {
     text: joinMd([
       md`:white_check_mark: Task *${data.heading}* created.`,

@@ -5,10 +5,13 @@
 import { connect } from './connect.js';
 import { digest } from './digest.js';
 import { disconnect } from './disconnect.js';
+import { feature } from './feature.js';
+import { features } from './features.js';
 import { grade } from './grade.js';
 import { grades } from './grades.js';
 import { helpSubcommand } from './help.js';
 import { link } from './link.js';
+import { search } from './search.js';
 import type { Subcommand } from './subcommand.js';
 import { unlink } from './unlink.js';
 import { whoami } from './whoami.js';
@@ -26,4 +29,7 @@ subcommands.push(
   link,
   unlink,
   digest,
+  feature,
+  features,
+  search,
 );
