@@ -20,6 +20,7 @@ import {
 import type { Acting } from '../context/identity.js';
 import { planningOf } from '../context/middleware.js';
 import type { Services } from '../context/services.js';
+import { FormProblem } from '../context/submission.js';
 import type { ActionArgs } from '../listeners/router.js';
 import { notify } from '../notify.js';
 
@@ -75,6 +76,21 @@ export async function refreshFeatureCards(
     await updateCards(svc.deps, client, ref, featureCard(await readFeatureView(svc, acting, coords)));
   } catch (error) {
     svc.deps.logger.warn({ action: 'refresh feature cards', err: error }, 'could not refresh feature cards');
+  }
+}
+
+/**
+ * A form's change refused by a rule of the service (403: "Features in deep context are read-only"):
+ * the form comes back with the service's own words, nothing else done.
+ */
+export async function refusedOnForm<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ForbiddenError && error.serviceMessage) {
+      throw new FormProblem(md`The planning service refused: ${error.serviceMessage}.`);
+    }
+    throw error;
   }
 }
 

@@ -6,7 +6,7 @@ import { AssumptionRef, assumptionDeleteModal } from '../../blocks/feature-forms
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
-import { refreshFeatureCards } from '../../flows/feature.js';
+import { refreshFeatureCards, refusedOnForm } from '../../flows/feature.js';
 import { type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import { parseJson } from '../../round-trip.js';
@@ -23,7 +23,9 @@ const parse = (values: StateValues, privateMetadata: string) =>
 async function run(svc: Services, data: DeleteSubmission, args: SubmitArgs) {
   const acting = await planningOf(args.context).acting();
   const { coords, assmId } = data.meta;
-  await acting.planning.assumptions.delete(coords.teamId, coords.channelId, coords.featureId, assmId);
+  await refusedOnForm(
+    acting.planning.assumptions.delete(coords.teamId, coords.channelId, coords.featureId, assmId),
+  );
   await refreshFeatureCards(svc, args.client, acting, coords);
   return { title: TITLE, text: md`:wastebasket: The assumption was deleted.` };
 }

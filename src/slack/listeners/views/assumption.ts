@@ -7,7 +7,7 @@ import { ASSUMPTION_TITLE, AssumptionFormMeta, assumptionModal } from '../../blo
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
-import { refreshFeatureCards } from '../../flows/feature.js';
+import { refreshFeatureCards, refusedOnForm } from '../../flows/feature.js';
 import { fieldValue, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import { parseJson } from '../../round-trip.js';
@@ -35,11 +35,12 @@ async function run(svc: Services, data: AssumptionSubmission, args: SubmitArgs) 
   const acting = await planningOf(args.context).acting();
   const { coords, assmId } = data.meta;
   const { teamId, channelId, featureId } = coords;
-  if (assmId) {
-    await acting.planning.assumptions.update(teamId, channelId, featureId, assmId, { heading: data.heading });
-  } else {
-    await acting.planning.assumptions.create(teamId, channelId, featureId, { heading: data.heading });
-  }
+  const { assumptions } = acting.planning;
+  await refusedOnForm(
+    assmId
+      ? assumptions.update(teamId, channelId, featureId, assmId, { heading: data.heading })
+      : assumptions.create(teamId, channelId, featureId, { heading: data.heading }),
+  );
   await refreshFeatureCards(svc, args.client, acting, coords);
   return {
     title: ASSUMPTION_TITLE,

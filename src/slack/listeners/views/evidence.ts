@@ -10,7 +10,7 @@ import { appendEvidence, EVIDENCE_TITLE, EvidenceMeta, evidenceModal } from '../
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { FormProblem, handleSubmission } from '../../context/submission.js';
-import { refreshFeatureCards } from '../../flows/feature.js';
+import { refreshFeatureCards, refusedOnForm } from '../../flows/feature.js';
 import { choice, fieldValue, type StateValues, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import { parseJson } from '../../round-trip.js';
@@ -61,7 +61,9 @@ async function run(svc: Services, data: EvidenceSubmission, args: SubmitArgs) {
       md`This experiment's details are full (${LIMITS.details} characters): shorten them in its Experiment form first.`,
     );
   }
-  await acting.planning.assumptions.experiment(teamId, channelId, featureId, assm.id, { details });
+  await refusedOnForm(
+    acting.planning.assumptions.experiment(teamId, channelId, featureId, assm.id, { details }),
+  );
   await refreshFeatureCards(svc, args.client, acting, coords);
   return {
     title: EVIDENCE_TITLE,

@@ -11,7 +11,7 @@ import { AssumptionRef, EXPERIMENT_TITLE, experimentModal } from '../../blocks/f
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
-import { refreshFeatureCards } from '../../flows/feature.js';
+import { refreshFeatureCards, refusedOnForm } from '../../flows/feature.js';
 import { fieldValue, fieldValues, type StateValues, slackUserId, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import { parseJson } from '../../round-trip.js';
@@ -57,11 +57,13 @@ async function run(svc: Services, data: ExperimentSubmission, args: SubmitArgs) 
   // Each participant must have a planning account: mapped (or provisioned) before anything changes.
   for (const participant of data.participants) await planning.other(participant);
   const { coords, assmId } = data.meta;
-  await acting.planning.assumptions.experiment(coords.teamId, coords.channelId, coords.featureId, assmId, {
-    state: data.state,
-    confirmed: data.confirmed,
-    ...(data.details ? { details: data.details } : {}),
-  });
+  await refusedOnForm(
+    acting.planning.assumptions.experiment(coords.teamId, coords.channelId, coords.featureId, assmId, {
+      state: data.state,
+      confirmed: data.confirmed,
+      ...(data.details ? { details: data.details } : {}),
+    }),
+  );
   await refreshFeatureCards(svc, args.client, acting, coords);
   return { title: EXPERIMENT_TITLE, text: md`:white_check_mark: Experiment saved: *${data.state}*.` };
 }

@@ -12,7 +12,7 @@ import { postCard } from '../../cards/index.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
-import { featureRef, refreshFeatureCards } from '../../flows/feature.js';
+import { featureRef, refreshFeatureCards, refusedOnForm } from '../../flows/feature.js';
 import { fieldValue, type StateValues, selectOptions, validateForm } from '../../forms.js';
 import { COMMAND, FIELD } from '../../ids.js';
 import { parseJson } from '../../round-trip.js';
@@ -82,7 +82,9 @@ async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
   };
   if (data.meta.mode === 'edit') {
     const { coords } = data.meta;
-    await acting.planning.features.update(coords.teamId, coords.channelId, coords.featureId, fields);
+    await refusedOnForm(
+      acting.planning.features.update(coords.teamId, coords.channelId, coords.featureId, fields),
+    );
     await refreshFeatureCards(svc, args.client, acting, coords);
     return { text: md`:white_check_mark: Feature *${data.heading}* saved.` };
   }
@@ -90,7 +92,7 @@ async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
   const asked = data.meta.slackChannel;
   const teamId = data.teamId as string;
   const channelId = data.channelId as string;
-  const feature = await acting.planning.features.create(teamId, channelId, fields);
+  const feature = await refusedOnForm(acting.planning.features.create(teamId, channelId, fields));
   // From here the feature exists: a card that cannot be posted is reported, never "nothing saved".
   const coords = { teamId, channelId, featureId: feature.id };
   const notes: Mrkdwn[] = [];
