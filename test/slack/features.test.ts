@@ -7,7 +7,7 @@ import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FeatureButtonValue } from '../../src/slack/blocks/feature.js';
 import { ACTION, FEATURE_CARD_EVENT, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
-import { choice, eventually, external, Harness, type SlackCall, TEAM, text, user } from './harness.js';
+import { choice, eventually, external, Harness, type SlackCall, TEAM, text } from './harness.js';
 
 let h: Harness;
 /** Messages posted, by the ts Slack gave them. */
