@@ -15,6 +15,10 @@ import {
   DEFAULT_MAX_DIGEST_ATTEMPTS,
   type DigestClaimsRepo,
 } from './digest-claims.js';
+import {
+  createExperimentParticipantsRepo,
+  type ExperimentParticipantsRepo,
+} from './experiment-participants.js';
 import { createIdentitiesRepo, type IdentitiesRepo } from './identities.js';
 import { createInstallationsRepo, type InstallationsRepo } from './installations.js';
 import { type StoreLogger, silentLogger } from './logger.js';
@@ -30,6 +34,7 @@ export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } fro
 export type { Backend } from './database.js';
 export * from './digest-claims.js';
 export { StoreValidationError } from './errors.js';
+export * from './experiment-participants.js';
 export * from './housekeeping.js';
 export * from './identities.js';
 export * from './installations.js';
@@ -61,6 +66,8 @@ export interface Store {
   interactions: ProcessedInteractionsRepo;
   /** Cards posted for tasks and features, updated in place after a change. */
   cards: PostedCardsRepo;
+  /** Who took part in an assumption's experiment, as picked in Slack. */
+  participants: ExperimentParticipantsRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -89,6 +96,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     digests: createDigestClaimsRepo(context, options.digestMaxAttempts ?? DEFAULT_MAX_DIGEST_ATTEMPTS),
     interactions: createProcessedInteractionsRepo(context),
     cards: createPostedCardsRepo(context),
+    participants: createExperimentParticipantsRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

@@ -203,6 +203,7 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         'channel_links',
         'digest_claims',
         'posted_cards',
+        'experiment_participants',
       ] as const;
       await db.transaction().execute(async (trx) => {
         for (const table of tables)

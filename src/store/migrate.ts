@@ -8,12 +8,14 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_posted_cards.js';
+import * as m0005 from './migrations/0005_experiment_participants.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_posted_cards': m0002,
+  '0005_experiment_participants': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -111,6 +111,15 @@ export interface PostedCardsTable {
   created_at: number;
 }
 
+/** Participants of an assumption's experiment, picked in Slack (the service cannot hold them). */
+export interface ExperimentParticipantsTable {
+  workspace_id: string;
+  assumption_id: string;
+  /** JSON array of planning user ids. */
+  planning_user_ids: string;
+  updated_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -120,4 +129,5 @@ export interface Database {
   digest_claims: DigestClaimsTable;
   processed_interactions: ProcessedInteractionsTable;
   posted_cards: PostedCardsTable;
+  experiment_participants: ExperimentParticipantsTable;
 }

@@ -230,6 +230,8 @@ describe('one feature from creation to deep context, through Slack only', () => 
       confirmed: true,
       details: 'Five of six users preferred it',
     });
+    // Participants: the one picked (kept by the app) and the one who saved it (recorded by the service).
+    expect(JSON.stringify(cardAt(ts).blocks)).toMatch(/confirmed · <@U2>, <@U1>/);
 
     // Advance → execution.
     card = cardAt(ts);
@@ -301,6 +303,58 @@ describe('one feature from creation to deep context, through Slack only', () => 
       (b) => b.view_id === viewId && has('Features in deep context are read-only')(b),
     );
     expect((await owner.features.read(teamId, channelId, featureId)).heading).toBe('Dark mode');
+  });
+});
+
+describe('experiment participants', () => {
+  it('are mapped to their planning accounts; someone without one stops the form, nothing saved', async () => {
+    const { teamId, channelId } = h.fixture;
+    const { featureId, ts } = await newFeature('Reports');
+    const assm = await h
+      .owner()
+      .assumptions.create(teamId, channelId, featureId, { heading: 'Managers read them' });
+    // A change from Slack refreshes the card, which then shows the assumption and its menu.
+    let since = mark();
+    await press(cardAt(ts), ACTION.featureEdit);
+    const edit = await form(since, VIEW.feature);
+    await h.submit(edit, [
+      [FIELD.heading, text('Reports')],
+      [FIELD.priority, choice('5')],
+    ]);
+    await next('chat.update', since, (b) => b.ts === ts && has('Managers read them')(b));
+
+    since = mark();
+    await menu(cardAt(ts), 'experiment');
+    const viewId = await form(since, VIEW.experiment);
+    h.slack.users.set('U7', { id: 'U7', name: 'nobody' });
+    since = mark();
+    await h.submit(viewId, [
+      [FIELD.experimentState, radio('running')],
+      [FIELD.participants, users('U7')],
+    ]);
+    await next(
+      'views.update',
+      since,
+      (b) => b.view_id === viewId && has('is not connected to the planning service')(b),
+    );
+    const read = await h.owner().features.read(teamId, channelId, featureId);
+    expect(read.assumptions[0]?.experiment?.state).toBe('idle');
+    expect(await h.store.participants.get(TEAM, [assm.id])).toEqual({});
+
+    since = mark();
+    await h.submit(viewId, [
+      [FIELD.experimentState, radio('running')],
+      [FIELD.participants, users('U2', 'U1')],
+    ]);
+    await next('chat.update', since, (b) => b.ts === ts && has('experiment _running_')(b));
+    expect(await h.store.participants.get(TEAM, [assm.id])).toEqual({
+      [assm.id]: [h.sandbox.adminId, h.sandbox.memberId],
+    });
+    // The form opens again with them.
+    since = mark();
+    await menu(cardAt(ts), 'experiment');
+    const again = await form(since, VIEW.experiment);
+    expect(JSON.stringify(h.slack.views.get(again))).toContain('"initial_users":["U2","U1"]');
   });
 });
 

@@ -76,6 +76,13 @@ export interface FeatureView {
   feature: Feature;
   /** Planning user id → Slack user id, for the people the app knows. */
   people?: Readonly<Record<string, string>>;
+  /** Assumption id → the experiment's participants picked in Slack (planning user ids). */
+  participants?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** Who took part in an experiment: those picked in Slack, and those the service recorded as its authors. */
+export function participantsOf(view: FeatureView, assm: Feature['assumptions'][number]): string[] {
+  return [...new Set([...(view.participants?.[assm.id] ?? []), ...(assm.experiment?.authorUserIds ?? [])])];
 }
 
 const STAGE_ICON: Record<FeatureStage, string> = {
@@ -128,7 +135,8 @@ function tasksLines(tasks: Feature['tasks']): Mrkdwn[] {
   });
 }
 
-function experimentWords(assm: Feature['assumptions'][number], people: Readonly<Record<string, string>>) {
+function experimentWords(assm: Feature['assumptions'][number], view: FeatureView) {
+  const people = view.people ?? {};
   const exp = assm.experiment;
   const state = exp?.state ?? 'idle';
   const icon =
@@ -138,7 +146,7 @@ function experimentWords(assm: Feature['assumptions'][number], people: Readonly<
         ? ':hourglass_flowing_sand:'
         : ':white_circle:';
   const verdict = state === 'done' ? (exp?.confirmed ? md` — confirmed` : md` — not confirmed`) : md``;
-  const who = (exp?.authorUserIds ?? []).map((id) => (people[id] ? mention(people[id]) : undefined));
+  const who = participantsOf(view, assm).map((id) => (people[id] ? mention(people[id]) : undefined));
   const known = who.filter((m): m is Mrkdwn => m !== undefined);
   const by = known.length > 0 ? md` · ${joinMd(known, ', ')}` : md``;
   return md`${icon} experiment _${state}_${verdict}${by}`;
@@ -164,10 +172,9 @@ const ASSUMPTION_SECTIONS = 20;
 
 function assumptionBlocks(view: FeatureView, editable: boolean): KnownBlock[] {
   const { assumptions } = view.feature;
-  const people = view.people ?? {};
   if (assumptions.length === 0) return [section(md`*Assumptions*: none yet.`)];
   const line = (a: (typeof assumptions)[number]) =>
-    md`• ${inline(a.heading ?? a.id, 200)} — ${experimentWords(a, people)}`;
+    md`• ${inline(a.heading ?? a.id, 200)} — ${experimentWords(a, view)}`;
   const shown = assumptions.slice(0, ASSUMPTION_SECTIONS);
   const rest = assumptions.slice(ASSUMPTION_SECTIONS);
   return [

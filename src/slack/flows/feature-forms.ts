@@ -71,7 +71,8 @@ export function openExperimentForm(svc: Services, req: Req, coords: FeatureCoord
     if (view.feature.stage === 'deep context') return readOnly(title, view.feature);
     const assm = view.feature.assumptions.find((a) => a.id === assmId);
     if (!assm) return gone(title);
-    const participants = (assm.experiment?.authorUserIds ?? [])
+    const picked = view.participants?.[assm.id];
+    const participants = (picked?.length ? picked : (assm.experiment?.authorUserIds ?? []))
       .map((id) => view.people?.[id])
       .filter((id): id is string => id !== undefined);
     return experimentModal({

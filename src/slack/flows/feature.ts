@@ -35,13 +35,20 @@ export async function readFeatureView(
   coords: FeatureCoords,
 ): Promise<FeatureView> {
   const feature = await acting.planning.features.read(coords.teamId, coords.channelId, coords.featureId);
-  const authors = new Set(feature.assumptions.flatMap((a) => a.experiment?.authorUserIds ?? []));
+  const participants = await svc.deps.store.participants.get(
+    acting.workspaceId,
+    feature.assumptions.map((a) => a.id),
+  );
+  const authors = new Set([
+    ...feature.assumptions.flatMap((a) => a.experiment?.authorUserIds ?? []),
+    ...Object.values(participants).flat(),
+  ]);
   const people: Record<string, string> = {};
   for (const planningUserId of authors) {
     const who = await svc.deps.store.identities.findByPlanningUser(acting.workspaceId, planningUserId);
     if (who) people[planningUserId] = who.slackUserId;
   }
-  return { coords, feature, people };
+  return { coords, feature, people, participants };
 }
 
 export function featureLiveCard(

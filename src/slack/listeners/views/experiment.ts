@@ -55,8 +55,12 @@ async function run(svc: Services, data: ExperimentSubmission, args: SubmitArgs) 
   const planning = planningOf(args.context);
   const acting = await planning.acting();
   // Each participant must have a planning account: mapped (or provisioned) before anything changes.
-  for (const participant of data.participants) await planning.other(participant);
+  const accounts: string[] = [];
+  for (const participant of data.participants)
+    accounts.push((await planning.other(participant)).planningUserId);
   const { coords, assmId } = data.meta;
+  // Kept by the app (the service's experiment has no participants); before the change, so a retry redoes both.
+  await svc.deps.store.participants.set(planning.workspaceId, assmId, accounts);
   await refusedOnForm(
     acting.planning.assumptions.experiment(coords.teamId, coords.channelId, coords.featureId, assmId, {
       state: data.state,
