@@ -41,8 +41,8 @@ export class PlanningError extends Error {
   readonly path: string;
   /** How many times the call was retried before this error was final. */
   retryCount: number;
-  /** The service's own `message` ("You must add at least 1 Assumption"), when it sent one. */
-  readonly serviceMessage?: string;
+  /** The service's own `message` ("You must add at least 1 Assumption"), when it sent one; redacted like `message`. */
+  serviceMessage?: string;
 
   constructor(message: string, init: PlanningErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -270,6 +270,7 @@ export function redactCause(cause: unknown, secrets: readonly string[], depth = 
 /** Removes secrets from the error's message, stack and cause chain, in place; returns it. */
 export function redactError<E extends PlanningError>(error: E, secrets: readonly string[]): E {
   error.message = redactText(error.message, secrets);
+  if (error.serviceMessage) error.serviceMessage = redactText(error.serviceMessage, secrets);
   if (error.stack) error.stack = redactText(error.stack, secrets);
   if (error.cause !== undefined) {
     Object.defineProperty(error, 'cause', {
