@@ -418,8 +418,13 @@ describe('Advance is applied once', () => {
       blocks: [{ type: 'section', accessory: { action_id: 'digest_feature_advance', value } }] as Block[],
     };
     let since = mark();
-    await press(digest, 'digest_feature_advance');
+    // Pressed by an admin: the feature's author (U1) hears of it in a DM.
+    await press(digest, 'digest_feature_advance', 'U2');
     await said(since, 'is now in *Execution*');
+    const dm = await next('chat.postMessage', since, (b) => b.channel === 'DU1');
+    expect(JSON.stringify(dm.body)).toContain(
+      'Your feature *Search* moved to *Execution* (advanced by <@U2>)',
+    );
     // The feature's card shows it too.
     await next('chat.update', since, (b) => b.ts === ts && has('Execution*')(b));
     since = mark();
