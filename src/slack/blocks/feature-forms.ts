@@ -27,7 +27,7 @@ import {
   type Team,
 } from '../../planning/models.js';
 import { FIELD, VIEW } from '../ids.js';
-import { FeatureCoords, FOCUS_MEANINGS, focusOption } from './feature.js';
+import { FeatureCoords, focusOption } from './feature.js';
 import { teamChannelInputs } from './link.js';
 import { formProblem } from './views.js';
 
@@ -140,8 +140,6 @@ export function featureModal(form: FeatureForm): ModalView {
     ],
   });
 }
-
-export { FOCUS_MEANINGS };
 
 // ---------------------------------------------------------------------------------------------
 // Assumption: add, edit, delete
