@@ -21,7 +21,8 @@ import {
   section,
 } from '../blockkit/index.js';
 import { FEATURE_STAGES, type FeatureLite, type FeatureStage, type Task } from '../planning/models.js';
-import { type AdvanceButtonValue, DIGEST_ACTIONS, DIGEST_BLOCKS } from './ids.js';
+import { nextStage } from '../planning/stages.js';
+import { type AdvanceButtonValue, advanceConfirm, DIGEST_ACTIONS, DIGEST_BLOCKS } from './ids.js';
 import { buildSnapshot, type DigestData, type DigestSnapshot, type PreviousDigest } from './snapshot.js';
 import { formatLocal } from './time.js';
 
@@ -216,11 +217,16 @@ function canAdvanceBlocks(data: DigestData, features: FeatureLite[]): KnownBlock
       teamId: data.teamId,
       channelId: data.channelId,
       featureId: feature.id,
+      stage: feature.stage,
     };
+    const next = nextStage(feature.stage);
     blocks.push(
       section(md`${featureLine(feature)} — _${STAGE_LABELS[feature.stage]}_`, {
         blockId: `${DIGEST_BLOCKS.canAdvance}_${index}`,
-        accessory: button('Advance', DIGEST_ACTIONS.advanceFeature, { value: JSON.stringify(value) }),
+        accessory: button('Advance', DIGEST_ACTIONS.advanceFeature, {
+          value: JSON.stringify(value),
+          ...(next ? { confirm: advanceConfirm(feature.heading ?? feature.id, next) } : {}),
+        }),
       }),
     );
   });

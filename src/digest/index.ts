@@ -8,7 +8,13 @@ export { type PlanningAccessOptions, planningAccessFor } from './access.js';
 export { DIGEST_USAGE, DIGEST_USAGE_LINES, type DigestCommand, parseDigestCommand } from './command.js';
 export { type ComposedDigest, composeDigest, type DigestContext } from './compose.js';
 export { type GatherOptions, gatherDigestData } from './gather.js';
-export { AdvanceButtonValue, DIGEST_ACTIONS, DIGEST_BLOCKS, DIGEST_EVENT_TYPE } from './ids.js';
+export {
+  AdvanceButtonValue,
+  advanceConfirm,
+  DIGEST_ACTIONS,
+  DIGEST_BLOCKS,
+  DIGEST_EVENT_TYPE,
+} from './ids.js';
 export { type DigestNowDeps, type DigestNowResult, postDigestNow } from './now.js';
 export {
   countPeerGrades,

@@ -25,6 +25,8 @@ export interface PlanningErrorInit extends ErrorContext {
   errorId?: string;
   retryCount?: number;
   cause?: unknown;
+  /** The service's own `message`, as it wrote it (a business refusal worth showing a user). */
+  serviceMessage?: string;
 }
 
 /** Base of every error the planning client throws. */
@@ -39,6 +41,8 @@ export class PlanningError extends Error {
   readonly path: string;
   /** How many times the call was retried before this error was final. */
   retryCount: number;
+  /** The service's own `message` ("You must add at least 1 Assumption"), when it sent one; redacted like `message`. */
+  serviceMessage?: string;
 
   constructor(message: string, init: PlanningErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -48,6 +52,7 @@ export class PlanningError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.retryCount = init.retryCount ?? 0;
+    if (init.serviceMessage) this.serviceMessage = init.serviceMessage;
   }
 
   /** What a log line needs; never the cause (it may come from a library we do not control). */
@@ -156,7 +161,11 @@ const INVALID_ARGUMENT_PREFIX = 'invalid-argument-';
 export function errorFromResponse(response: ErrorResponse): PlanningError {
   const { operation, status } = response;
   const parsed = parseErrorBody(response.body);
-  const init: PlanningErrorInit = { ...response, errorId: parsed?.id };
+  const init: PlanningErrorInit = {
+    ...response,
+    errorId: parsed?.id,
+    ...(parsed?.message ? { serviceMessage: parsed.message } : {}),
+  };
   if (parsed === null) {
     // A body that is not JSON comes from something in front of the service (a proxy's HTML page):
     // its status says nothing about what the service thought of the request.
@@ -261,6 +270,7 @@ export function redactCause(cause: unknown, secrets: readonly string[], depth = 
 /** Removes secrets from the error's message, stack and cause chain, in place; returns it. */
 export function redactError<E extends PlanningError>(error: E, secrets: readonly string[]): E {
   error.message = redactText(error.message, secrets);
+  if (error.serviceMessage) error.serviceMessage = redactText(error.serviceMessage, secrets);
   if (error.stack) error.stack = redactText(error.stack, secrets);
   if (error.cause !== undefined) {
     Object.defineProperty(error, 'cause', {

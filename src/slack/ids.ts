@@ -13,6 +13,9 @@ export const SHORTCUT = {
   gradePeer: 'grade_peer',
   /** Tasks (issue 12): a message becomes a discovery of a task. */
   logDiscovery: 'log_discovery',
+  // Features (issue 13): a new feature from anywhere; a message as evidence for an experiment.
+  newFeature: 'new_feature',
+  logEvidence: 'log_evidence',
 } as const;
 
 /** Modal callback ids. */
@@ -41,6 +44,12 @@ export const VIEW = {
   taskDetails: 'task_details',
   taskEdit: 'task_edit',
   minuteEdit: 'minute_edit',
+  // Features (issue 13): new/edit feature, add/edit assumption, delete assumption, experiment, evidence.
+  feature: 'feature',
+  assumption: 'assumption',
+  assumptionDelete: 'assumption_delete',
+  experiment: 'experiment',
+  evidence: 'evidence',
 } as const;
 
 /** Action ids of buttons and selects outside input blocks (and of dispatching inputs). */
@@ -74,6 +83,17 @@ export const ACTION = {
   notifyKinds: 'notify_kinds',
   quietStart: 'quiet_start',
   quietEnd: 'quiet_end',
+  // Feature cards (issue 13): their buttons, the assumption menu, and deep-context results.
+  featureAdvance: 'feature_advance',
+  featureAddAssumption: 'feature_add_assumption',
+  featureAddTask: 'feature_add_task',
+  featureEdit: 'feature_edit',
+  featureDelete: 'feature_delete',
+  featureDetails: 'feature_details',
+  /** The overflow menu of an assumption on a feature card: edit, experiment, delete. */
+  assumptionMenu: 'assumption_menu',
+  deepContextRead: 'deep_context_read',
+  deepContextDelete: 'deep_context_delete',
 } as const;
 
 /**
@@ -104,15 +124,6 @@ export const ADMIN_ACTION = {
   checkout: 'admin_checkout',
   changePlan: 'admin_change_plan',
   cancelSubscription: 'admin_cancel_subscription',
-  // Account and Home tab (issue 14).
-  /** Closes the person's own planning account and disconnects (behind a confirmation). */
-  accountClose: 'account_close',
-  /** Disconnects (the Home tab's button; /plan disconnect does the same). */
-  disconnect: 'disconnect',
-  /** The Home tab's notification kinds (checkboxes) and quiet hours (selects). */
-  notifyKinds: 'notify_kinds',
-  quietStart: 'quiet_start',
-  quietEnd: 'quiet_end',
 } as const;
 
 /** One input of a form: the block that holds it and the element's action id. */
@@ -161,6 +172,15 @@ export const FIELD = {
   discoveryTask: field('discovery_task'),
   taskNotions: field('task_notions'),
   minuteText: field('minute_text'),
+  // Feature, assumption, experiment and evidence forms (issue 13).
+  priority: field('priority'),
+  focus: field('focus'),
+  assumption: field('assumption'),
+  experimentState: field('experiment_state'),
+  confirmed: field('confirmed'),
+  participants: field('participants'),
+  /** The feature select of the evidence form (its options are any stage but deep context). */
+  evidenceFeature: field('evidence_feature'),
 } as const;
 
 /** Metadata event type carried by task cards (with the task's coordinates). */
@@ -170,3 +190,7 @@ export const TASK_CARD_BLOCK_PREFIX = 'task|';
 
 /** Block id prefix of a task's actions in a `/plan tasks` list (one block per task). */
 export const TASK_LIST_BLOCK_PREFIX = 'task_actions|';
+/** Metadata event type carried by feature cards (with the feature's coordinates). */
+export const FEATURE_CARD_EVENT = 'planning_feature';
+/** Block id prefix of a feature card's first section: `feature|<team>|<channel>|<feature>`. */
+export const FEATURE_CARD_BLOCK_PREFIX = 'feature|';

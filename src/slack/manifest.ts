@@ -64,7 +64,7 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
           ...(base ? { url: `${base}${PATHS.events}` } : {}),
           description: 'Team planning: connect, link this channel, grade a peer… (/plan help)',
           usage_hint:
-            'help | connect | whoami | link | tasks [mine|review|unassigned] | grade @user <notion> <1-10>',
+            'help | connect | link | tasks [mine|review|unassigned] | features | feature new | search <words> | grade @user <notion> <1-10> | admin',
           // Mentions then arrive as <@U…|name>, so `/plan grade @ana` names a user unambiguously.
           should_escape: true,
         },
@@ -89,10 +89,22 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
           description: 'Log this message as a discovery of a task',
         },
         {
+          name: 'Log as evidence',
+          type: 'message' as const,
+          callback_id: SHORTCUT.logEvidence,
+          description: "Add this message to an assumption's experiment",
+        },
+        {
           name: 'Grade a peer',
           type: 'global' as const,
           callback_id: SHORTCUT.gradePeer,
           description: "Grade a teammate's notion, anonymously",
+        },
+        {
+          name: 'New feature',
+          type: 'global' as const,
+          callback_id: SHORTCUT.newFeature,
+          description: 'Plan a new feature in a planning channel',
         },
       ],
     },

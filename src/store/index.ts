@@ -15,6 +15,10 @@ import {
   DEFAULT_MAX_DIGEST_ATTEMPTS,
   type DigestClaimsRepo,
 } from './digest-claims.js';
+import {
+  createExperimentParticipantsRepo,
+  type ExperimentParticipantsRepo,
+} from './experiment-participants.js';
 import { createIdentitiesRepo, type IdentitiesRepo } from './identities.js';
 import { createInstallationsRepo, type InstallationsRepo } from './installations.js';
 import { type StoreLogger, silentLogger } from './logger.js';
@@ -32,6 +36,7 @@ export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } fro
 export type { Backend } from './database.js';
 export * from './digest-claims.js';
 export { StoreValidationError } from './errors.js';
+export * from './experiment-participants.js';
 export * from './housekeeping.js';
 export * from './identities.js';
 export * from './installations.js';
@@ -69,6 +74,8 @@ export interface Store {
   taskOrigins: TaskOriginsRepo;
   /** Notification preferences and DMs held back by quiet hours. */
   notifications: NotificationsRepo;
+  /** Who took part in an assumption's experiment, as picked in Slack. */
+  participants: ExperimentParticipantsRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -99,6 +106,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     cards: createPostedCardsRepo(context),
     taskOrigins: createTaskOriginsRepo(context),
     notifications: createNotificationsRepo(context),
+    participants: createExperimentParticipantsRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

@@ -206,6 +206,7 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         'task_origins',
         'notification_prefs',
         'notification_outbox',
+        'experiment_participants',
       ] as const;
       await db.transaction().execute(async (trx) => {
         for (const table of tables)

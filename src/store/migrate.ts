@@ -10,6 +10,7 @@ import * as m0001 from './migrations/0001_initial.js';
 import * as m0002 from './migrations/0002_posted_cards.js';
 import * as m0003 from './migrations/0003_notifications.js';
 import * as m0004 from './migrations/0004_task_origins.js';
+import * as m0005 from './migrations/0005_experiment_participants.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0002_posted_cards': m0002,
   '0003_notifications': m0003,
   '0004_task_origins': m0004,
+  '0005_experiment_participants': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -23,6 +23,8 @@ export interface PostedCardsRepo {
   record(card: PostedCard): Promise<void>;
   /** Every card posted for the entity, oldest first. */
   list(workspaceId: string, kind: CardKind, entityId: string): Promise<PostedCard[]>;
+  /** The card posted as this message, if the app remembers one (e.g. the parent of a thread). */
+  find(workspaceId: string, slackChannelId: string, messageTs: string): Promise<PostedCard | undefined>;
   /** Forgets one card (its message was deleted). */
   forget(workspaceId: string, slackChannelId: string, messageTs: string): Promise<boolean>;
   /** Forgets every card of the entity (it was deleted); returns how many. */
@@ -75,6 +77,25 @@ export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo
         slackChannelId: r.slack_channel_id,
         messageTs: r.message_ts,
       }));
+    },
+
+    async find(workspaceId, slackChannelId, messageTs) {
+      const r = await db
+        .selectFrom('posted_cards')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('slack_channel_id', '=', slackChannelId)
+        .where('message_ts', '=', messageTs)
+        .executeTakeFirst();
+      return r
+        ? {
+            workspaceId: r.workspace_id,
+            kind: r.kind,
+            entityId: r.entity_id,
+            slackChannelId: r.slack_channel_id,
+            messageTs: r.message_ts,
+          }
+        : undefined;
     },
 
     async forget(workspaceId, slackChannelId, messageTs) {

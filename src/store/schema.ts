@@ -151,6 +151,15 @@ export interface NotificationOutboxTable {
   created_at: number;
 }
 
+/** Participants of an assumption's experiment, picked in Slack (the service cannot hold them). */
+export interface ExperimentParticipantsTable {
+  workspace_id: string;
+  assumption_id: string;
+  /** JSON array of planning user ids. */
+  planning_user_ids: string;
+  updated_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -163,4 +172,5 @@ export interface Database {
   task_origins: TaskOriginsTable;
   notification_prefs: NotificationPrefsTable;
   notification_outbox: NotificationOutboxTable;
+  experiment_participants: ExperimentParticipantsTable;
 }

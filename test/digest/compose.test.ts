@@ -81,9 +81,15 @@ describe('composeDigest: content', () => {
       expect(button.action_id).toBe(DIGEST_ACTIONS.advanceFeature);
       return JSON.parse(button.value ?? '') as AdvanceButtonValue;
     });
+    // Each carries the stage it was shown for, so a retried press cannot advance twice.
     expect(values).toEqual([
-      { teamId: 'team-1', channelId: 'chan-1', featureId: 'f1' },
-      { teamId: 'team-1', channelId: 'chan-1', featureId: 'f5' },
+      { teamId: 'team-1', channelId: 'chan-1', featureId: 'f1', stage: 'planning' },
+      { teamId: 'team-1', channelId: 'chan-1', featureId: 'f5', stage: 'execution' },
+    ]);
+    // The same confirmation as a feature card's Advance: it names the next stage.
+    expect(rows.map((r) => (r.accessory as slack.Button).confirm?.title?.text)).toEqual([
+      'Advance to Validation?',
+      'Advance to Deep context?',
     ]);
   });
 

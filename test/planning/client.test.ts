@@ -335,6 +335,7 @@ describe('the token never leaks', () => {
     expect(error.message).toBe(
       'account.read: token [REDACTED] is no longer valid (HTTP 401 auth-api-expired)',
     );
+    expect((error as UnauthorizedError).serviceMessage).toBe('token [REDACTED] is no longer valid');
     expectNoToken(error, token);
   });
 

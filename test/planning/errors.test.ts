@@ -153,6 +153,7 @@ describe('errors from service answers', () => {
       retryCount: 0,
       field: 'teamName',
       local: false,
+      serviceMessage: 'bad',
     });
   });
 });

@@ -50,14 +50,16 @@ describe('manifest content', () => {
     expect(committed()).toEqual(buildManifest({ url: PLACEHOLDER_URL }));
   });
 
-  it('declares the command, the four shortcuts, the scopes and the events', () => {
+  it('declares the command, the shortcuts, the scopes and the events', () => {
     const m = buildManifest();
     expect(m.features.slash_commands.map((c) => c.command)).toEqual([COMMAND]);
     expect(m.features.shortcuts.map((s) => [s.type, s.callback_id])).toEqual([
       ['message', SHORTCUT.createTask],
       ['message', SHORTCUT.giveFeedback],
       ['message', SHORTCUT.logDiscovery],
+      ['message', SHORTCUT.logEvidence],
       ['global', SHORTCUT.gradePeer],
+      ['global', SHORTCUT.newFeature],
     ]);
     expect(m.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
     expect(m.settings.event_subscriptions.bot_events).toEqual([

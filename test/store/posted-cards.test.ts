@@ -49,3 +49,22 @@ forEachBackend('posted cards', (backend) => {
     ).rejects.toThrow(StoreValidationError);
   });
 });
+
+forEachBackend('experiment participants', (backend) => {
+  it('are kept per workspace and assumption, replaced, and forgotten with an empty list', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.participants.set('T1', 'a1', ['p1', 'p2', 'p1']);
+    await store.participants.set('T2', 'a1', ['p9']);
+    expect(await store.participants.get('T1', ['a1', 'a2'])).toEqual({ a1: ['p1', 'p2'] });
+    await store.participants.set('T1', 'a1', ['p3']);
+    expect(await store.participants.get('T1', ['a1'])).toEqual({ a1: ['p3'] });
+    await store.participants.set('T1', 'a1', []);
+    expect(await store.participants.get('T1', ['a1'])).toEqual({});
+    expect(await store.participants.get('T2', ['a1'])).toEqual({ a1: ['p9'] });
+    expect(await store.participants.get('T2', [])).toEqual({});
+    await expect(store.participants.set('', 'a1', ['p1'])).rejects.toThrow(StoreValidationError);
+    // app_uninstalled forgets them with the rest of the workspace.
+    await store.installations.deleteWorkspace('T2');
+    expect(await store.participants.get('T2', ['a1'])).toEqual({});
+  });
+});

@@ -67,7 +67,7 @@ export function helpMessage(entries: HelpEntry[], unknown?: string): Reply {
     section(intro),
     section(joinMd(lines)),
     context(
-      md`Shortcuts: *Create task*, *Give feedback* and *Log discovery* on a message (⋯ menu), *Grade a peer* from the ⚡ menu.`,
+      md`Shortcuts: *Create task*, *Give feedback*, *Log discovery* and *Log as evidence* on a message (⋯ menu), *New feature* and *Grade a peer* from the ⚡ menu.`,
     ),
   ]);
 }

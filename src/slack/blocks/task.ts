@@ -23,11 +23,14 @@ export type TaskCoords = z.infer<typeof TaskCoords>;
 
 /** What the create-task modal remembers between its steps (ids only, never user text). */
 export const TaskModalMeta = z.object({
-  /** The Slack channel and thread of the message the task comes from. */
+  /** The Slack channel and thread of the message the task comes from (its card goes there). */
   channel: z.string(),
-  threadTs: z.string(),
-  /** The planning channel of the Slack channel's link, when it has one. */
+  /** Absent when the form was opened from a card that is not a message (a list, a modal): no thread. */
+  threadTs: z.string().optional(),
+  /** The planning channel of the Slack channel's link, or of the feature the form was opened for. */
   link: z.object({ teamId: z.string(), channelId: z.string() }).optional(),
+  /** Opened from a feature card: `link` is the feature's planning channel, not this Slack channel's link. */
+  fromFeature: z.boolean().optional(),
 });
 export type TaskModalMeta = z.infer<typeof TaskModalMeta>;
 
@@ -101,7 +104,13 @@ export const TASK_TITLE = 'Create task';
 
 export function createTaskModal(form: TaskForm): ModalView {
   const where: KnownBlock[] = form.meta.link
-    ? [context(md`In *${form.linkedTo ?? 'the linked planning channel'}* (this Slack channel's link).`)]
+    ? [
+        context(
+          form.meta.fromFeature
+            ? md`In *${form.linkedTo ?? "the feature's planning channel"}*, the feature's planning channel.`
+            : md`In *${form.linkedTo ?? 'the linked planning channel'}* (this Slack channel's link).`,
+        ),
+      ]
     : teamChannelInputs({
         teams: form.teams ?? [],
         teamId: form.teamId,
@@ -129,7 +138,7 @@ export function createTaskModal(form: TaskForm): ModalView {
         type: 'plain_text_input',
         action_id: FIELD.heading.action,
         max_length: LIMITS.heading,
-        initial_value: truncate(form.heading, LIMITS.heading),
+        ...(form.heading ? { initial_value: truncate(form.heading, LIMITS.heading) } : {}),
       }),
       input(
         'Details',

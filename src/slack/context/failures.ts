@@ -86,14 +86,7 @@ export async function explainFailure(
     return { text: md`Something went wrong on our side; nothing was saved. Please try again.` };
   }
   deps.logger.warn(log, 'planning call failed');
-  if (error instanceof ForbiddenError) {
-    const rule = forbiddenRule(error);
-    return {
-      text: rule
-        ? md`The planning service refused: ${rule}. Nothing was changed.`
-        : md`The planning service refused: your role does not allow it, or one of its rules forbids it now.`,
-    };
-  }
+  if (error instanceof ForbiddenError) return { text: refusal(error) };
   if (error instanceof NotFoundError) {
     return { text: md`That no longer exists in the planning service (it may have been deleted).` };
   }
@@ -119,13 +112,13 @@ export async function explainFailure(
 }
 
 /**
- * The rule a 403 names, in the service's words ("Features in deep context are read-only"), from the
- * error's message `<operation>: <service message> (HTTP 403 …)`; undefined when it names none.
+ * A 403 in one sentence: the rule in the service's own words ("Features in deep context are
+ * read-only") when it names one; a bare "Not allowed" names none, and the generic sentence says more.
  */
-export function forbiddenRule(error: ForbiddenError): string | undefined {
-  const said = /^[\w.]+: (.+) \(HTTP 403\b/.exec(error.message)?.[1]?.trim();
-  // A bare "Not allowed" names no rule: the generic sentence says more.
-  if (!said || /^(no details given|not allowed|forbidden)\.?$/i.test(said) || said.length > 200)
-    return undefined;
-  return said.replace(/\.$/, '');
+export function refusal(error: ForbiddenError): Mrkdwn {
+  const said = error.serviceMessage?.trim();
+  if (!said || /^(no details given|not allowed|forbidden)\.?$/i.test(said) || said.length > 200) {
+    return md`The planning service refused: your role does not allow it, or one of its rules forbids it now.`;
+  }
+  return md`The planning service refused: ${said.replace(/\.$/, '')}. Nothing was changed.`;
 }

@@ -19,7 +19,7 @@ import {
   taskStateButtons,
   tasksListMessage,
 } from '../../../src/slack/blocks/task-card.js';
-import { forbiddenRule } from '../../../src/slack/context/failures.js';
+import { refusal } from '../../../src/slack/context/failures.js';
 import { taskChangeDm } from '../../../src/slack/flows/tasks.js';
 import { ACTION } from '../../../src/slack/ids.js';
 
@@ -233,13 +233,16 @@ describe('prefill and refusals', () => {
 
   it("a 403 names the service's rule, unless it names none", () => {
     const ctx = { operation: 'tasks.update', method: 'POST' as const, path: '/x', status: 403 };
-    const rule = new ForbiddenError(
-      'tasks.update: Features in deep context are read-only (HTTP 403 not-allowed)',
-      ctx,
+    const refused = (said: string) =>
+      refusal(
+        new ForbiddenError(`tasks.update: ${said} (HTTP 403 not-allowed)`, { ...ctx, serviceMessage: said }),
+      ).text;
+    expect(refused('Features in deep context are read-only')).toBe(
+      'The planning service refused: Features in deep context are read-only. Nothing was changed.',
     );
-    expect(forbiddenRule(rule)).toBe('Features in deep context are read-only');
-    expect(
-      forbiddenRule(new ForbiddenError('tasks.update: Not allowed (HTTP 403 not-allowed)', ctx)),
-    ).toBeUndefined();
+    expect(refused('Not allowed')).toContain('your role does not allow it');
+    expect(refusal(new ForbiddenError('tasks.update: (HTTP 403)', ctx)).text).toContain(
+      'your role does not allow it',
+    );
   });
 });

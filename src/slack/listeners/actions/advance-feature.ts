@@ -1,34 +1,26 @@
-/** The digest's Advance button: advances the feature as the user who pressed it, and tells only them. */
+/**
+ * The digest's Advance button (after the same confirmation dialog as a feature card's): the same
+ * press as the card's — applied once, as the user who pressed it, the feature's cards refreshed.
+ */
 import { md } from '../../../blockkit/index.js';
 import { AdvanceButtonValue } from '../../../digest/index.js';
 import { notice } from '../../blocks/messages.js';
 import { planningOf } from '../../context/middleware.js';
-import { respondSurface, showFailure } from '../../context/reply.js';
+import { privateSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
+import { pressAdvance } from '../../flows/feature.js';
 import { parseCarried } from '../../round-trip.js';
 import { type ActionArgs, actionValue } from '../router.js';
 
 export function advanceFeatureAction(svc: Services) {
-  return async ({ action, respond, context }: ActionArgs) => {
-    const surface = respondSurface(respond);
-    const planning = planningOf(context);
-    try {
-      const target = parseCarried(AdvanceButtonValue, actionValue(action));
-      if (!target) {
-        await surface.show(notice(md`This button is out of date; the next digest has fresh ones.`));
-        return;
-      }
-      const { planning: service } = await planning.acting();
-      const feature = await service.features.advance(target.teamId, target.channelId, target.featureId);
-      await surface.show(
-        notice(md`:arrow_forward: *${feature.heading ?? feature.id}* is now in *${feature.stage}*.`),
-      );
-    } catch (error) {
-      await showFailure(svc.deps, surface, error, {
-        action: 'advance feature',
-        workspaceId: planning.workspaceId,
-        slackUserId: planning.slackUserId,
-      });
+  return async (args: ActionArgs) => {
+    const target = parseCarried(AdvanceButtonValue, actionValue(args.action));
+    // Without the stage it was shown for, a retried press could advance twice: such old buttons are refused.
+    if (!target?.stage) {
+      const surface = privateSurface(args, planningOf(args.context).slackUserId);
+      await surface.show(notice(md`This button is out of date; the next digest has fresh ones.`));
+      return;
     }
+    await pressAdvance(svc, args, target, target.stage);
   };
 }

@@ -14,7 +14,17 @@ import { adminOperationAction } from './admin-operation.js';
 import { adminSearchAction } from './admin-search.js';
 import { advanceFeatureAction } from './advance-feature.js';
 import { connectOpenAction } from './connect-open.js';
+import { deepContextReadAction } from './deep-context-read.js';
 import { disconnectAction } from './disconnect.js';
+import { featureAdvanceAction } from './feature-advance.js';
+import { featureDeleteAction } from './feature-delete.js';
+import {
+  assumptionMenuAction,
+  featureAddAssumptionAction,
+  featureAddTaskAction,
+  featureDetailsAction,
+  featureEditAction,
+} from './feature-forms.js';
 import { feedbackOpenAction } from './feedback-open.js';
 import { minuteDeleteAction, minuteEditOpenAction } from './minute-entry.js';
 import { notifyPrefsAction } from './notify-prefs.js';
@@ -52,6 +62,14 @@ export function registerActions(app: App, svc: Services) {
       [ACTION.minuteEditOpen]: minuteEditOpenAction(svc),
       [ACTION.minuteDelete]: minuteDeleteAction(svc),
       [ACTION.tasksMore]: tasksMoreAction(svc),
+      [ACTION.featureAdvance]: featureAdvanceAction(svc),
+      [ACTION.featureAddAssumption]: featureAddAssumptionAction(svc),
+      [ACTION.featureAddTask]: featureAddTaskAction(svc),
+      [ACTION.featureEdit]: featureEditAction(svc),
+      [ACTION.featureDelete]: featureDeleteAction(svc),
+      [ACTION.featureDetails]: featureDetailsAction(svc),
+      [ACTION.assumptionMenu]: assumptionMenuAction(svc),
+      [ACTION.deepContextRead]: deepContextReadAction(svc),
       // The digest composes this button; the app answers it.
       [DIGEST_ACTIONS.advanceFeature]: advanceFeatureAction(svc),
       // The admin modal (/plan admin, the Home tab's admin button).

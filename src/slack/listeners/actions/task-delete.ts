@@ -10,6 +10,7 @@ import type { Acting } from '../../context/identity.js';
 import { planningOf } from '../../context/middleware.js';
 import { privateSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
+import { refreshFeatureCards } from '../../flows/feature.js';
 import { taskLiveCard } from '../../flows/tasks.js';
 import { parseCarried } from '../../round-trip.js';
 import { type ActionArgs, actionValue } from '../router.js';
@@ -46,6 +47,8 @@ export function taskDeleteAction(svc: Services) {
         await svc.deps.store.taskOrigins
           .forget(acting.workspaceId, taskId)
           .catch((error: unknown) => svc.deps.logger.warn({ err: error }, 'could not forget a task origin'));
+        // The feature's cards count its tasks by state.
+        await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
         return { after: 'deleted' as const, said: md`:wastebasket: Task deleted.` };
       },
       ...(press.l ? { pressedMessage: () => notice(md`:wastebasket: This task was deleted.`) } : {}),

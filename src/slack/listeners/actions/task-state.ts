@@ -10,6 +10,7 @@ import { pressCard } from '../../cards/index.js';
 import { planningOf } from '../../context/middleware.js';
 import { privateSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
+import { refreshFeatureCards } from '../../flows/feature.js';
 import { notifyTaskChange, taskLiveCard } from '../../flows/tasks.js';
 import { refreshHome } from '../../home/publish.js';
 import { parseCarried } from '../../round-trip.js';
@@ -44,6 +45,8 @@ export function taskStateAction(svc: Services) {
           kind: 'moved',
           to,
         });
+        // The feature's cards count its tasks by state (and say whether it can advance).
+        await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
         return { after };
       },
       ...(press.l

@@ -3,6 +3,7 @@
  * team's channels (views.update with the view's hash, so a newer state is never overwritten).
  */
 import { DIGEST_DEFAULTS } from '../../../store/index.js';
+import { FeatureFormMeta, featureModal } from '../../blocks/feature-forms.js';
 import { DIGEST_CHOICES, LinkMeta, linkModal } from '../../blocks/link.js';
 import { createTaskModal, TaskModalMeta } from '../../blocks/task.js';
 import { planningOf } from '../../context/middleware.js';
@@ -45,6 +46,17 @@ export function teamPickedAction(svc: Services) {
           heading: fieldValue(values, FIELD.heading) ?? '',
           details: fieldValue(values, FIELD.details) ?? '',
           assignee: fieldValue(values, FIELD.assignee),
+        });
+      } else if (view.callback_id === VIEW.feature) {
+        const priority = Number(fieldValue(values, FIELD.priority));
+        const focus = fieldValue(values, FIELD.focus);
+        next = featureModal({
+          ...form,
+          meta: FeatureFormMeta.parse(parseJson(view.private_metadata)),
+          heading: fieldValue(values, FIELD.heading),
+          details: fieldValue(values, FIELD.details),
+          ...(Number.isInteger(priority) ? { priority } : {}),
+          ...(focus === 'firmitas' || focus === 'utilitas' || focus === 'venustas' ? { focus } : {}),
         });
       } else {
         return;

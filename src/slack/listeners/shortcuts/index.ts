@@ -14,15 +14,19 @@ import { createTaskShortcut } from './create-task.js';
 import { giveFeedbackShortcut } from './give-feedback.js';
 import { gradePeerShortcut } from './grade-peer.js';
 import { logDiscoveryShortcut } from './log-discovery.js';
+import { logEvidenceShortcut } from './log-evidence.js';
+import { newFeatureShortcut } from './new-feature.js';
 
 export function registerShortcuts(app: App, svc: Services) {
   const message = lookup<MessageShortcutArgs>({
     [SHORTCUT.createTask]: createTaskShortcut(svc),
     [SHORTCUT.giveFeedback]: giveFeedbackShortcut(svc),
     [SHORTCUT.logDiscovery]: logDiscoveryShortcut(svc),
+    [SHORTCUT.logEvidence]: logEvidenceShortcut(svc),
   });
   const global = lookup<GlobalShortcutArgs>({
     [SHORTCUT.gradePeer]: gradePeerShortcut(svc),
+    [SHORTCUT.newFeature]: newFeatureShortcut(svc),
   });
   app.shortcut(
     /.*/,

@@ -10,6 +10,7 @@ import { explainFailure } from '../../context/failures.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
+import { refreshFeatureCards } from '../../flows/feature.js';
 import {
   fieldLabel,
   fieldValue,
@@ -69,7 +70,8 @@ function parse(values: StateValues, privateMetadata: string) {
 async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
   const { client, context, body } = args;
   const planning = planningOf(context);
-  const { planning: service } = await planning.acting();
+  const acting = await planning.acting();
+  const { planning: service } = acting;
   // The assignee is resolved first: an unknown one must not leave a task behind.
   const assignee = data.assignee ? await planning.other(data.assignee) : undefined;
   const task = await service.tasks.create(data.teamId, data.channelId, data.featureId, {
@@ -105,20 +107,9 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
       notes.push(md`It could not be assigned to ${mention(assignee.slackUserId)}: ${reason}`);
     }
   }
-  // Who created it and from which thread: the service does not record it (Delete is the author's).
+  let cardTs: string | undefined;
   try {
-    await svc.deps.store.taskOrigins.record({
-      workspaceId: planning.workspaceId,
-      ...coords,
-      authorSlackId: body.user.id,
-      slackChannelId: data.meta.channel,
-      threadTs: data.meta.threadTs,
-    });
-  } catch (error) {
-    svc.deps.logger.warn({ action: 'create-task origin', err: error }, 'could not record the task origin');
-  }
-  try {
-    await postCard(
+    cardTs = await postCard(
       svc.deps,
       client,
       { workspaceId: planning.workspaceId, kind: 'task', entityId: task.id },
@@ -139,6 +130,26 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
     svc.deps.logger.warn({ action: 'create-task card', err: error }, 'could not post the task card');
     notes.push(md`Its card could not be posted in the thread (is the app in that channel?).`);
   }
+  // Who created it and from which thread: the service does not record it (Delete is the author's).
+  try {
+    await svc.deps.store.taskOrigins.record({
+      workspaceId: planning.workspaceId,
+      ...coords,
+      authorSlackId: body.user.id,
+      slackChannelId: data.meta.channel,
+      // From a message: its thread. From a feature card's Add task: the card's own thread (none when
+      // the card could not be posted; the author is still remembered).
+      threadTs: data.meta.threadTs ?? cardTs ?? '',
+    });
+  } catch (error) {
+    svc.deps.logger.warn({ action: 'create-task origin', err: error }, 'could not record the task origin');
+  }
+  // The feature's cards list its tasks by state: they show the new one.
+  await refreshFeatureCards(svc, client, acting, {
+    teamId: data.teamId,
+    channelId: data.channelId,
+    featureId: data.featureId,
+  });
   return {
     text: joinMd([
       md`:white_check_mark: Task *${data.heading}* created.`,

@@ -9,10 +9,15 @@ import { adminNameSubmission } from './admin-name.js';
 import { adminPersonSubmission } from './admin-person.js';
 import { adminSectionSubmission } from './admin-section.js';
 import { adminShareSubmission } from './admin-share.js';
+import { assumptionSubmission } from './assumption.js';
+import { assumptionDeleteSubmission } from './assumption-delete.js';
 import { connectSubmission } from './connect.js';
 import { connectAdminSubmission } from './connect-admin.js';
 import { createTaskSubmission } from './create-task.js';
 import { discoverySubmission } from './discovery.js';
+import { evidenceSubmission } from './evidence.js';
+import { experimentSubmission } from './experiment.js';
+import { featureSubmission } from './feature.js';
 import { feedbackSubmission } from './feedback.js';
 import { gradeSubmission } from './grade.js';
 import { linkSubmission } from './link.js';
@@ -45,6 +50,11 @@ export function registerViews(app: App, svc: Services) {
         [VIEW.discovery]: discoverySubmission(svc),
         [VIEW.taskEdit]: taskEditSubmission(svc),
         [VIEW.minuteEdit]: minuteEditSubmission(svc),
+        [VIEW.feature]: featureSubmission(svc),
+        [VIEW.assumption]: assumptionSubmission(svc),
+        [VIEW.assumptionDelete]: assumptionDeleteSubmission(svc),
+        [VIEW.experiment]: experimentSubmission(svc),
+        [VIEW.evidence]: evidenceSubmission(svc),
         // Loading and result modals (VIEW.info) have no submit button: anything that still arrives is acked.
       },
       async ({ ack }) => ack(),

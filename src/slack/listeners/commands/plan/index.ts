@@ -6,10 +6,13 @@ import { admin } from './admin.js';
 import { connect } from './connect.js';
 import { digest } from './digest.js';
 import { disconnect } from './disconnect.js';
+import { feature } from './feature.js';
+import { features } from './features.js';
 import { grade } from './grade.js';
 import { grades } from './grades.js';
 import { helpSubcommand } from './help.js';
 import { link } from './link.js';
+import { search } from './search.js';
 import type { Subcommand } from './subcommand.js';
 import { tasks } from './tasks.js';
 import { unlink } from './unlink.js';
@@ -29,5 +32,8 @@ subcommands.push(
   unlink,
   digest,
   tasks,
+  feature,
+  features,
+  search,
   admin,
 );

@@ -1,0 +1,145 @@
+/** The feature card, list and forms as pure builders: Slack's limits hold for any size; evidence fits in 2048. */
+import { describe, expect, it } from 'vitest';
+import { SLACK_LIMITS } from '../../src/blockkit/index.js';
+import { type Feature, type FeatureLite, TASK_STATES } from '../../src/planning/models.js';
+import { searchResults } from '../../src/slack/blocks/deep-context.js';
+import {
+  FOCUS_OPTIONS,
+  featureCard,
+  featureCoordsFrom,
+  featureList,
+} from '../../src/slack/blocks/feature.js';
+import { appendEvidence, experimentModal, featureModal } from '../../src/slack/blocks/feature-forms.js';
+import { ACTION } from '../../src/slack/ids.js';
+
+const coords = { teamId: 't'.repeat(24), channelId: 'c'.repeat(24), featureId: 'f'.repeat(24) };
+const long = (n: number, c = '<') => c.repeat(n);
+
+function big(stage: Feature['stage'] = 'validation'): Feature {
+  return {
+    id: coords.featureId,
+    heading: long(200),
+    details: long(2048, '*'),
+    stage,
+    canAdvance: false,
+    priority: 10,
+    focus: 'venustas',
+    assumptions: Array.from({ length: 120 }, (_, i) => ({
+      id: `a${i}`.padEnd(24, '0'),
+      heading: long(200, '&'),
+      experiment: {
+        state: i % 2 ? 'done' : 'running',
+        confirmed: true,
+        authorUserIds: ['p1'],
+        details: long(2048),
+      },
+    })),
+    tasks: Array.from({ length: 300 }, (_, i) => ({
+      id: `t${i}`,
+      heading: long(200, '>'),
+      state: TASK_STATES[i % 4] ?? 'idle',
+      notionIds: [],
+    })),
+  };
+}
+
+function checkLimits(blocks: unknown[], max: number) {
+  expect(blocks.length).toBeLessThanOrEqual(max);
+  for (const block of blocks as {
+    text?: { text: string };
+    elements?: { value?: string; text?: { text: string } }[];
+  }[]) {
+    if (block.text) expect(block.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
+    for (const e of block.elements ?? []) {
+      if (e.value) expect(e.value.length).toBeLessThanOrEqual(SLACK_LIMITS.buttonValue);
+    }
+  }
+}
+
+describe('the feature card', () => {
+  it('holds Slack’s limits for a huge feature, escapes its text and says why it cannot advance', () => {
+    const card = featureCard({ coords, feature: big(), people: { p1: 'U1' } });
+    checkLimits(card.blocks, SLACK_LIMITS.messageBlocks);
+    const json = JSON.stringify(card.blocks);
+    expect(json).not.toContain('<<');
+    expect(json).toContain('60 experiments are not done');
+    expect(json).toContain('<@U1>');
+    expect(card.metadata.event_payload).toEqual(coords);
+    expect(featureCoordsFrom(card)).toEqual(coords);
+    expect(featureCoordsFrom({ blocks: card.blocks })).toEqual(coords);
+  });
+
+  it('in deep context: read-only, Delete only, no assumption menus', () => {
+    const card = featureCard({ coords, feature: big('deep context') });
+    const json = JSON.stringify(card.blocks);
+    expect(json).toContain('Read-only');
+    expect(json).not.toContain(ACTION.featureAdvance);
+    expect(json).not.toContain(ACTION.assumptionMenu);
+    expect(json).toContain(ACTION.featureDelete);
+  });
+
+  it('lists at most 15 features with their buttons, and says how to narrow the rest', () => {
+    const features = Array.from({ length: 40 }, (_, i) => ({
+      ...big('planning'),
+      id: `f${i}`,
+    })) as FeatureLite[];
+    const list = featureList('Core › general', features, (f) => ({ ...coords, featureId: f.id }));
+    checkLimits(list.blocks, SLACK_LIMITS.messageBlocks);
+    expect(JSON.stringify(list.blocks)).toContain('…and 25 more');
+  });
+
+  it('search results hold the limits', () => {
+    const results = searchResults(
+      long(500),
+      Array.from({ length: 100 }, (_, i) => ({
+        ...big('deep context'),
+        id: `f${i}`,
+        teamId: 't',
+        channelId: 'c',
+      })),
+    );
+    checkLimits(results.blocks, SLACK_LIMITS.messageBlocks);
+  });
+});
+
+describe('forms', () => {
+  it('each focus has a one-line meaning that fits an option', () => {
+    expect(FOCUS_OPTIONS.map((o) => o.value)).toEqual(['firmitas', 'utilitas', 'venustas']);
+    for (const o of FOCUS_OPTIONS) expect(o.text.text.length).toBeLessThanOrEqual(SLACK_LIMITS.optionText);
+  });
+
+  it('keep what was typed, cut to the contract’s limits', () => {
+    const view = featureModal({
+      meta: { mode: 'edit', coords },
+      heading: long(300),
+      details: long(3000),
+      priority: 4,
+    });
+    const json = JSON.stringify(view);
+    expect(json).toContain('"value":"4"');
+    expect(view.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.modalBlocks);
+    const exp = experimentModal({
+      meta: { coords, assmId: 'a' },
+      state: 'done',
+      confirmed: true,
+      participants: ['U1'],
+    });
+    expect(JSON.stringify(exp)).toContain('"initial_users":["U1"]');
+  });
+});
+
+describe('evidence appended to an experiment’s details', () => {
+  const link = 'https://slack.test/archives/C1/p1';
+
+  it('appends after a blank line, or starts the details', () => {
+    expect(appendEvidence(undefined, `hello\n\n${link}`)).toBe(`hello\n\n${link}`);
+    expect(appendEvidence('before', `hello\n\n${link}`)).toBe(`before\n\nhello\n\n${link}`);
+  });
+
+  it('cuts the text, never the link, to stay within 2048; refuses when not even the link fits', () => {
+    const out = appendEvidence('x'.repeat(1900), `${'y'.repeat(500)}\n\n${link}`)!;
+    expect(Array.from(out).length).toBe(2048);
+    expect(out.endsWith(`…\n\n${link}`)).toBe(true);
+    expect(appendEvidence('x'.repeat(2040), `y\n\n${link}`)).toBeUndefined();
+  });
+});
