@@ -255,9 +255,23 @@ describe('one feature from creation to deep context, through Slack only', () => 
     expect(taskCard.body).toMatchObject({ channel: 'C1', thread_ts: ts });
     await next('chat.update', since, (b) => b.ts === ts && has('1 task is not done')(b));
 
-    // The task is done (through the API: its state button is another part of the app).
+    // The task is done, with its card's own state buttons; the feature card counts it each time.
+    const taskTs = [...posts.entries()].find(([, b]) => b === taskCard.body)?.[0] as string;
+    for (const [label, counted] of [
+      ['Start', '1 task is not done'],
+      ['Send to review', '1 task is not done'],
+      ['Mark done', 'Ready to advance'],
+    ] as const) {
+      const current = cardAt(taskTs);
+      expect(JSON.stringify(buttonOf(current.blocks, ACTION.taskStateForward))).toContain(label);
+      since = mark();
+      await press(current, ACTION.taskStateForward);
+      await next('chat.update', since, (b) => b.ts === taskTs);
+      await next('chat.update', since, (b) => b.ts === ts && has(counted)(b));
+      await h.pressesSettled();
+    }
     const [task] = (await h.owner().tasks.list(teamId, channelId, featureId)).tasks;
-    await h.owner().tasks.update(teamId, channelId, featureId, task!.id, { state: 'done' });
+    expect(task?.state).toBe('done');
 
     // Advance → deep context: the card is read-only, with Delete only.
     card = cardAt(ts);

@@ -276,6 +276,14 @@ export class Harness {
     return new Harness(slack, sandbox, store, app, `http://127.0.0.1:${port}`, fixture, logs, dir);
   }
 
+  /** Resolves once no card press holds its lock (cards/press.ts): a next press will be applied. */
+  pressesSettled() {
+    return eventually(async () => {
+      const keys = await this.store.db.selectFrom('processed_interactions').select('key').execute();
+      return !keys.some((k) => k.key.startsWith('card-press:'));
+    }, 'the press to finish');
+  }
+
   async close() {
     await this.app.stop();
     await this.sandbox.close();

@@ -109,11 +109,7 @@ function pressInModal(viewId: string, button: { action_id?: string; value?: stri
 }
 
 /** Waits until no press holds a task's lock (the press is over, its answer sent). */
-const settled = () =>
-  eventually(async () => {
-    const keys = await h.store.db.selectFrom('processed_interactions').select('key').execute();
-    return !keys.some((k) => k.key.startsWith('card-press:'));
-  }, 'the press to finish');
+const settled = () => h.pressesSettled();
 
 const readTask = () => h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
 const said = (what: string) => h.slack.waitFor('respond', (b) => json(b).includes(what));
