@@ -21,6 +21,7 @@ import { createIdentities } from './context/identity.js';
 import { planningMiddleware } from './context/middleware.js';
 import { registerListeners } from './listeners/index.js';
 import { BOT_SCOPES, PATHS } from './manifest.js';
+import { createGuardedReceiver } from './receiver.js';
 
 /** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
 const SLACK_RETRY = { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000, randomize: true };
@@ -73,12 +74,6 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   };
   if (mode.transport === 'socket') {
     Object.assign(options, { socketMode: true, appToken: config.SLACK_APP_TOKEN });
-  } else {
-    Object.assign(options, {
-      signingSecret: config.SLACK_SIGNING_SECRET,
-      endpoints: PATHS.events,
-      customRoutes: [{ path: PATHS.health, method: ['GET'], handler: health }],
-    });
   }
   if (mode.install === 'oauth') {
     Object.assign(options, {
@@ -100,6 +95,27 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     });
   } else {
     options.token = config.SLACK_BOT_TOKEN;
+  }
+  if (mode.transport === 'http') {
+    // Our receiver, not the one App would build: it checks each signed body before Bolt reads it
+    // (receiver.ts). It takes the options App would have passed to its own HTTPReceiver.
+    options.receiver = createGuardedReceiver({
+      signingSecret: config.SLACK_SIGNING_SECRET ?? '',
+      endpoints: PATHS.events,
+      customRoutes: [{ path: PATHS.health, method: ['GET'], handler: health }],
+      processBeforeResponse: false,
+      logger: options.logger as NonNullable<AppOptions['logger']>,
+      ...(mode.install === 'oauth'
+        ? {
+            clientId: options.clientId,
+            clientSecret: options.clientSecret,
+            stateSecret: options.stateSecret,
+            scopes: options.scopes,
+            installationStore: options.installationStore,
+            installerOptions: options.installerOptions,
+          }
+        : {}),
+    });
   }
 
   const app = new App(options);
