@@ -54,6 +54,8 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
   const store = await openStore({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     keyring: resolveKeyring(config, logger),
     logger,
   });

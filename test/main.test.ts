@@ -12,6 +12,10 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.js';
 import { startApp } from '../src/main.js';
+import { HEALTH_TIMEOUT_MS } from '../src/slack/app.js';
+import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from './helpers/postgres.js';
+import { type SilenceableProxy, silenceableProxy } from './helpers/tcp.js';
+import { eventually } from './slack/harness.js';
 
 describe('main: the whole process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'main-'));
@@ -206,6 +210,68 @@ describe('main: the real process', () => {
       expect(app.alive()).toBe(true);
     } finally {
       await app.stop();
+    }
+  }, 60_000);
+});
+
+describeWithPostgres('main: PostgreSQL that stops answering', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'main-pg-'));
+  let schema: PgSchema;
+  let proxy: SilenceableProxy;
+  beforeAll(async () => {
+    nock.disableNetConnect();
+    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
+    nock('https://slack-pg.test')
+      .persist()
+      .post('/api/auth.test')
+      .reply(200, { ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' });
+    schema = await withPgSchema('main_health');
+    const target = new URL(TEST_DATABASE_URL);
+    proxy = await silenceableProxy(target.hostname, Number(target.port || 5432));
+  });
+  afterAll(async () => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    await proxy?.close();
+    await schema?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('/healthz answers 503 within its own bound, then 200 once the database answers again', async () => {
+    const url = new URL(schema.url);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const running = await startApp({
+      NODE_ENV: 'development',
+      PLANNING_API_URL: 'sandbox',
+      SLACK_SIGNING_SECRET: 'secret',
+      SLACK_BOT_TOKEN: 'xoxb-main-pg-test',
+      SLACK_API_URL: 'https://slack-pg.test/api/',
+      DATABASE_URL: url.toString(),
+      // Far longer than /healthz's own bound (and than the request's patience below): the 503 must
+      // come from that bound, not from the pool's.
+      DATABASE_CONNECT_TIMEOUT_MS: String(HEALTH_TIMEOUT_MS * 30),
+      DATABASE_QUERY_TIMEOUT_MS: String(HEALTH_TIMEOUT_MS * 30),
+      DATA_DIR: dir,
+      PORT: '0',
+      LOG_LEVEL: 'error',
+    });
+    const health = async () => {
+      const res = await request(`http://127.0.0.1:${running.port}/healthz`, {
+        headersTimeout: HEALTH_TIMEOUT_MS * 5,
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { store: string } };
+    };
+    try {
+      expect(await health()).toMatchObject({ status: 200, body: { store: 'ok' } });
+      proxy.silence();
+      expect(await health()).toMatchObject({ status: 503, body: { store: 'error' } });
+      proxy.restore();
+      await eventually(async () => (await health()).status === 200, '/healthz back to 200', 20_000);
+    } finally {
+      proxy.restore();
+      // The probe's query stuck on the silenced connection would hold the pool's shutdown.
+      proxy.cut();
+      await running.stop();
     }
   }, 60_000);
 });

@@ -26,6 +26,23 @@ import { createGuardedReceiver } from './receiver.js';
 /** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
 const SLACK_RETRY = { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000, randomize: true };
 
+/** /healthz answers within this, whatever the database does (a probe must not hang). */
+export const HEALTH_TIMEOUT_MS = 2_000;
+
+/** `work`, or a rejection once {@link HEALTH_TIMEOUT_MS} has passed (`work` settles on its own later). */
+function withinHealthBound<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)),
+      HEALTH_TIMEOUT_MS,
+    );
+  });
+  // The query's own failure after the bound has nobody left to hear it: swallow it here.
+  work.catch(() => {});
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export interface SlackApp {
   app: App;
   /** Starts the receiver; in HTTP mode resolves with the port it listens on. */
@@ -41,7 +58,7 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   const health = async (_req: IncomingMessage, res: ServerResponse) => {
     let store: 'ok' | 'error' = 'ok';
     try {
-      await sql`select 1`.execute(deps.store.db);
+      await withinHealthBound(sql`select 1`.execute(deps.store.db));
     } catch (error) {
       store = 'error';
       logger.error({ err: error }, 'health check: store unreachable');

@@ -13,12 +13,15 @@ import {
   type Driver,
   Kysely,
   PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { classifyPostgresError, StoreUnavailableError } from './errors.js';
 import type { StoreLogger } from './logger.js';
 import type { Database } from './schema.js';
 
@@ -37,7 +40,16 @@ export interface DatabaseOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to work in (created if missing); default: the server's search_path. */
   pgSchema?: string;
+  /** PostgreSQL: how long opening a connection may take (default 5 s). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: how long one statement may run (server side) or wait for an answer (default 5 s). */
+  queryTimeoutMs?: number;
 }
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
+/** The name the app's connections carry in pg_stat_activity (a URL's application_name wins). */
+export const PG_APPLICATION_NAME = 'team-planning-slack';
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
@@ -135,18 +147,68 @@ const pgTypes = {
 };
 
 /** Concurrent `CREATE SCHEMA IF NOT EXISTS` may still collide in PostgreSQL; the loser ignores it. */
-async function ensurePgSchema(databaseUrl: string, schema: string): Promise<void> {
+async function ensurePgSchema(databaseUrl: string, schema: string, bounds: PgBounds): Promise<void> {
   assertSchemaName(schema);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: bounds.connectTimeoutMs,
+    query_timeout: bounds.queryTimeoutMs,
+  });
+  // A connection dropped while idle must not become an unhandled 'error' event.
+  client.on('error', () => {});
   try {
+    await client.connect();
     await client.query(`create schema if not exists "${schema}"`);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code !== '23505' && code !== '42P06') throw error;
+    if (code !== '23505' && code !== '42P06') throw asStoreError(error);
   } finally {
-    await client.end();
+    await client.end().catch(() => {});
   }
+}
+
+interface PgBounds {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+/** A driver error that means "unavailable" becomes a {@link StoreUnavailableError}; others pass. */
+function asStoreError(error: unknown): unknown {
+  const reason = classifyPostgresError(error);
+  return reason ? new StoreUnavailableError(reason, { cause: error }) : error;
+}
+
+/**
+ * What Kysely gets instead of the pg pool: the same pool, with every failure to reach the database
+ * turned into a {@link StoreUnavailableError}, and a connection that failed that way destroyed on
+ * release instead of going back to the pool (after a client-side read timeout its socket may still
+ * deliver the late answer to the next query).
+ */
+function guardedPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw asStoreError(error);
+      }
+      let broken: Error | undefined;
+      return {
+        query: ((...args: Parameters<pg.PoolClient['query']>) => {
+          const result = (client.query as (...a: unknown[]) => unknown)(...args);
+          if (!(result instanceof Promise)) return result; // a cursor: Kysely streams from it
+          return result.catch((error: unknown) => {
+            const mapped = asStoreError(error);
+            if (mapped instanceof StoreUnavailableError) broken = mapped;
+            throw mapped;
+          });
+        }) as PostgresPoolClient['query'],
+        release: () => client.release(broken),
+      };
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**
@@ -168,17 +230,35 @@ export function withSearchPath(databaseUrl: string, schema: string): string {
 
 async function openPostgres(
   databaseUrl: string,
-  pgSchema: string | undefined,
+  options: DatabaseOptions,
   logger: StoreLogger,
 ): Promise<OpenedDatabase> {
-  if (pgSchema !== undefined) await ensurePgSchema(databaseUrl, pgSchema);
+  const { pgSchema } = options;
+  const bounds: PgBounds = {
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+  };
+  if (pgSchema !== undefined) await ensurePgSchema(databaseUrl, pgSchema, bounds);
   const pool = new pg.Pool({
     // Every pooled connection starts in the store's schema; queries stay unqualified.
     connectionString: pgSchema === undefined ? databaseUrl : withSearchPath(databaseUrl, pgSchema),
     types: pgTypes,
+    application_name: PG_APPLICATION_NAME,
+    // A server that accepts the connection but never answers must not hang a request forever.
+    connectionTimeoutMillis: bounds.connectTimeoutMs,
+    // The server cancels a statement running longer than this (57014) and the connection stays usable;
+    // the client gives up a little later on its own, for a server that stopped answering altogether.
+    statement_timeout: bounds.queryTimeoutMs,
+    query_timeout: bounds.queryTimeoutMs + 1_000,
   });
   pool.on('error', (error) => logger.warn(`PostgreSQL connection lost while idle: ${error.message}`));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A connection dropped while checked out (pg_terminate_backend, a failover) emits 'error' on its
+  // client; with no listener that event ends the process. The query in flight fails on its own
+  // (StoreUnavailableError, see guardedPool) and the pool drops the connection on release.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn(`PostgreSQL connection lost while in use: ${error.message}`));
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) });
   try {
     // The migrator looks for its tables in every schema unless told which one: name it always.
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
@@ -193,7 +273,5 @@ async function openPostgres(
 
 /** Opens (does not migrate) the database the options name. */
 export async function openDatabase(options: DatabaseOptions, logger: StoreLogger): Promise<OpenedDatabase> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.pgSchema, logger)
-    : openSqlite(options);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options, logger) : openSqlite(options);
 }
