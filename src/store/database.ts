@@ -2,7 +2,7 @@
  * Opens the Kysely instance for the chosen backend: PostgreSQL when a URL is given (several replicas
  * share it), otherwise an embedded SQLite file.
  */
-import { mkdirSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
@@ -21,7 +21,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
-import { classifyPostgresError, StoreUnavailableError } from './errors.js';
+import { classifyPostgresError, StoreNotWritableError, StoreUnavailableError } from './errors.js';
 import type { StoreLogger } from './logger.js';
 import type { Database } from './schema.js';
 
@@ -119,17 +119,63 @@ async function enableWal(database: SQLite.Database): Promise<void> {
   }
 }
 
+/** SQLite's answers that mean the file or its folder cannot be written. */
+const NOT_WRITABLE_CODES = new Set(['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_IOERR']);
+
+const codeOf = (error: unknown) => String((error as { code?: unknown }).code ?? 'error');
+
+/**
+ * The folder exists (created 0700: it holds the tokens) and can be written, and the file exists
+ * (created 0600) and can be read and written — or a {@link StoreNotWritableError} says which not.
+ */
+function prepareSqliteFile(file: string): void {
+  const dir = dirname(file);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new StoreNotWritableError(`The data folder ${dir} cannot be written (${codeOf(error)})`, {
+      cause: error,
+    });
+  }
+  try {
+    if (existsSync(file)) accessSync(file, constants.R_OK | constants.W_OK);
+    else closeSync(openSync(file, 'a', 0o600));
+  } catch (error) {
+    throw new StoreNotWritableError(`The SQLite file ${file} cannot be written (${codeOf(error)})`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Writes (and rolls back) once, so a file SQLite could only open read-only stops start-up now rather
+ * than failing the first user's write. Permission bits do not bind root; this does not rely on them.
+ */
+function probeWrite(database: SQLite.Database): void {
+  database.exec('begin immediate');
+  try {
+    database.exec('create table _write_probe (x)');
+  } finally {
+    database.exec('rollback');
+  }
+}
+
 async function openSqlite(options: DatabaseOptions): Promise<OpenedDatabase> {
   const file = options.sqliteFile ?? join(options.dataDir ?? './data', SQLITE_FILE_NAME);
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') prepareSqliteFile(file);
   const database = new SQLite(file);
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   if (file !== ':memory:') {
     try {
       await enableWal(database);
+      probeWrite(database);
     } catch (error) {
       database.close();
-      throw error;
+      if (!NOT_WRITABLE_CODES.has(codeOf(error))) throw error;
+      throw new StoreNotWritableError(`The SQLite file ${file} cannot be written (${codeOf(error)})`, {
+        cause: error,
+      });
     }
   }
   database.pragma('foreign_keys = ON');

@@ -77,3 +77,17 @@ export function classifyPostgresError(error: unknown): StoreUnavailableError['re
   if (/Connection terminated|not queryable|Client was closed/i.test(error.message)) return 'unreachable';
   return undefined;
 }
+
+/**
+ * The SQLite file or its folder cannot be written: start-up stops with this one line instead of
+ * running until the first write fails (the path is named; it holds no secret).
+ */
+export class StoreNotWritableError extends Error {
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(
+      `${what}: the app must be able to write there (check its owner and permissions, or set DATA_DIR)`,
+      options,
+    );
+    this.name = 'StoreNotWritableError';
+  }
+}

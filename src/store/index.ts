@@ -29,7 +29,7 @@ export * from './channel-links.js';
 export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } from './crypto.js';
 export type { Backend } from './database.js';
 export * from './digest-claims.js';
-export { StoreUnavailableError, StoreValidationError } from './errors.js';
+export { StoreNotWritableError, StoreUnavailableError, StoreValidationError } from './errors.js';
 export * from './housekeeping.js';
 export * from './identities.js';
 export * from './installations.js';
