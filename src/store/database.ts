@@ -7,18 +7,24 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import {
+  type ColumnMetadata,
   CompiledQuery,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
   type DialectAdapter,
   type Driver,
   Kysely,
   PostgresDialect,
   type PostgresPool,
   type PostgresPoolClient,
+  type SchemaMetadata,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
+  type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
 import { classifyPostgresError, StoreNotWritableError, StoreUnavailableError } from './errors.js';
@@ -192,6 +198,66 @@ const pgTypes = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Kysely's PostgreSQL introspector (which its migrator uses to see whether its tables exist) reads
+ * every schema in the database and calls has_schema_privilege / pg_get_serial_sequence on each by
+ * name: a schema dropped by someone else between its catalog snapshot and those calls failed our
+ * migration with `schema "…" does not exist` (3F000). Concurrent test runs drop schemas all the
+ * time; so may other tenants of a shared server. This one looks at the store's own schema only.
+ */
+class SchemaScopedIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<unknown>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<SchemaMetadata>`select current_schema() as name`.execute(this.db);
+    return rows.filter((row) => row.name !== null);
+  }
+
+  async getTables(options?: DatabaseMetadataOptions): Promise<TableMetadata[]> {
+    const { rows } = await sql<{
+      schema: string;
+      table: string;
+      kind: string;
+      column: string;
+      type: string;
+      nullable: string;
+      default: string | null;
+    }>`select c.table_schema as schema, c.table_name as table, t.table_type as kind, c.column_name as column,
+              c.data_type as type, c.is_nullable as nullable, c.column_default as default
+         from information_schema.columns c
+         join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+        where c.table_schema = current_schema()
+        order by c.table_name, c.ordinal_position`.execute(this.db);
+    const tables = new Map<string, TableMetadata & { columns: ColumnMetadata[] }>();
+    for (const row of rows) {
+      if (!options?.withInternalKyselyTables && row.table.startsWith('kysely_migration')) continue;
+      let table = tables.get(row.table);
+      if (!table) {
+        table = { name: row.table, schema: row.schema, isView: row.kind === 'VIEW', columns: [] };
+        tables.set(row.table, table);
+      }
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        isNullable: row.nullable === 'YES',
+        hasDefaultValue: row.default !== null,
+        isAutoIncrementing: row.default?.startsWith('nextval(') ?? false,
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+class SchemaScopedPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SchemaScopedIntrospector(db);
+  }
+}
+
 /** Concurrent `CREATE SCHEMA IF NOT EXISTS` may still collide in PostgreSQL; the loser ignores it. */
 async function ensurePgSchema(databaseUrl: string, schema: string, bounds: PgBounds): Promise<void> {
   assertSchemaName(schema);
@@ -304,7 +370,7 @@ async function openPostgres(
   pool.on('connect', (client) => {
     client.on('error', (error) => logger.warn(`PostgreSQL connection lost while in use: ${error.message}`));
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guardedPool(pool) }) });
+  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: guardedPool(pool) }) });
   try {
     // The migrator looks for its tables in every schema unless told which one: name it always.
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
