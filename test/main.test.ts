@@ -124,7 +124,7 @@ async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProce
       LOG_LEVEL: 'info',
       ...extraEnv,
     },
-    timeout: 60_000,
+    timeout: 120_000,
   });
   let ended = false;
   const exited = new Promise<number | null>((resolve) =>
@@ -185,7 +185,7 @@ describe('main: the real process', () => {
     } finally {
       await app.stop();
     }
-  }, 60_000);
+  }, 150_000);
 
   it('survives signed bodies that parse to null (form payload=null, JSON null) and keeps serving', async () => {
     const app = await spawnApp();
@@ -211,7 +211,7 @@ describe('main: the real process', () => {
     } finally {
       await app.stop();
     }
-  }, 60_000);
+  }, 150_000);
 });
 
 describeWithPostgres('main: PostgreSQL that stops answering', () => {
@@ -273,5 +273,5 @@ describeWithPostgres('main: PostgreSQL that stops answering', () => {
       proxy.cut();
       await running.stop();
     }
-  }, 60_000);
+  }, 150_000);
 });

@@ -18,7 +18,7 @@ function runScript(source: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', source], {
     cwd: fileURLToPath(new URL('../', import.meta.url)),
     env: { PATH: process.env.PATH },
-    timeout: 30_000,
+    timeout: 90_000,
   });
   let out = '';
   let err = '';
@@ -48,10 +48,10 @@ describe('guardProcess', () => {
     expect(logged.msg).toBe('unhandled promise rejection; the process keeps serving');
     expect(logged.err.message).toContain('lost connection');
     expect(out).not.toContain('xoxb-guard-secret-123');
-  }, 40_000);
+  }, 120_000);
 
   it('without the guard the same script dies (the test above can fail)', async () => {
     const { code } = await runScript(SCRIPT.replace(/^guardProcess.*$/m, ''));
     expect(code).toBe(1);
-  }, 40_000);
+  }, 120_000);
 });

@@ -63,7 +63,7 @@ function startProcess(dataDir: string) {
       PORT: '0',
       LOG_LEVEL: 'error',
     },
-    timeout: 60_000,
+    timeout: 120_000,
   });
   let stderr = '';
   child.stderr.on('data', (chunk) => {
@@ -84,7 +84,7 @@ describe('start-up where the store cannot be written (a real process)', () => {
     expect(stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^Start-up failed: The data folder .*locked-dir cannot be written/),
     ]);
-  }, 60_000);
+  }, 150_000);
 
   it('a database file it cannot write: exits 1 with one line naming the file', async () => {
     const dataDir = join(dir, 'locked-file');
@@ -102,5 +102,5 @@ describe('start-up where the store cannot be written (a real process)', () => {
     expect(stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^Start-up failed: The SQLite file .*planning\.sqlite cannot be written/),
     ]);
-  }, 60_000);
+  }, 150_000);
 });
