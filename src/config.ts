@@ -53,6 +53,10 @@ export const envSchema = z
       (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
       'must be a postgres:// URL (leave unset for the embedded SQLite store)',
     ),
+    /** PostgreSQL: how long opening a connection may take before the request fails. */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+    /** PostgreSQL: how long one statement may run, or the server may stay silent, before it fails. */
+    DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
     DATA_DIR: z.string().trim().min(1).default('./data'),
     ENCRYPTION_KEY: base64Key.optional(),
     /** Earlier keys, comma separated: still read, never written with. */

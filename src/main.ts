@@ -63,6 +63,8 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
   const store = await openStore({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     keyring: resolveKeyring(config, logger),
     logger,
   });
@@ -128,6 +130,19 @@ async function unwind(stack: (() => Promise<unknown>)[], logger: Logger) {
   }
 }
 
+/**
+ * The last line of defence: a promise that rejects with nobody listening (a library's fire-and-forget
+ * path, a connection dropped between two queries) is logged on one line — the error's secrets
+ * redacted by the logger — and the process keeps serving everyone else. Returns the uninstaller.
+ */
+export function guardProcess(logger: Logger): () => void {
+  const onRejection = (reason: unknown) => {
+    logger.error({ err: reason }, 'unhandled promise rejection; the process keeps serving');
+  };
+  process.on('unhandledRejection', onRejection);
+  return () => process.off('unhandledRejection', onRejection);
+}
+
 /** The process entry: start, and stop on SIGTERM/SIGINT. */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let running: Running;
@@ -142,6 +157,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  guardProcess(running.logger);
   const shutdown = (signal: NodeJS.Signals) => {
     running.logger.info({ signal }, 'shutting down');
     running.stop().then(

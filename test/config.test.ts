@@ -33,6 +33,23 @@ describe('loadConfig', () => {
     expect(slackMode(config)).toEqual({ transport: 'http', install: 'single' });
   });
 
+  it('bounds PostgreSQL connect and query time (5 s by default), refusing nonsense', () => {
+    expect(loadConfig(single)).toMatchObject({
+      DATABASE_CONNECT_TIMEOUT_MS: 5_000,
+      DATABASE_QUERY_TIMEOUT_MS: 5_000,
+    });
+    expect(
+      loadConfig({ ...single, DATABASE_CONNECT_TIMEOUT_MS: '1500', DATABASE_QUERY_TIMEOUT_MS: '30000' }),
+    ).toMatchObject({ DATABASE_CONNECT_TIMEOUT_MS: 1_500, DATABASE_QUERY_TIMEOUT_MS: 30_000 });
+    const refused = problems({
+      ...single,
+      DATABASE_CONNECT_TIMEOUT_MS: 'soon',
+      DATABASE_QUERY_TIMEOUT_MS: '0',
+    });
+    expect(refused.some((p) => p.startsWith('DATABASE_CONNECT_TIMEOUT_MS'))).toBe(true);
+    expect(refused.some((p) => p.startsWith('DATABASE_QUERY_TIMEOUT_MS'))).toBe(true);
+  });
+
   it('treats empty variables (as left in .env) as unset', () => {
     const config = loadConfig({ ...single, PORT: '', SLACK_API_URL: '  ', DATABASE_URL: '' });
     expect(config.PORT).toBe(3000);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,10 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config.js';
 import { startApp } from '../src/main.js';
+import { HEALTH_TIMEOUT_MS } from '../src/slack/app.js';
+import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from './helpers/postgres.js';
+import { type SilenceableProxy, silenceableProxy } from './helpers/tcp.js';
+import { eventually } from './slack/harness.js';
 
 describe('main: the whole process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'main-'));
@@ -86,33 +90,57 @@ describe('main: the whole process', () => {
   });
 });
 
-describe('main: the real process', () => {
-  it('serves, then on SIGTERM stops cleanly and exits 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'main-process-'));
-    // Slack's Web API for the start-up check, on loopback.
-    const slack = createServer((_req, res) => {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' }));
-    });
-    await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: fileURLToPath(new URL('../', import.meta.url)),
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'development',
-        PLANNING_API_URL: 'sandbox',
-        SLACK_SIGNING_SECRET: 'secret',
-        SLACK_BOT_TOKEN: 'xoxb-process-test',
-        SLACK_API_URL: `http://127.0.0.1:${(slack.address() as AddressInfo).port}/api/`,
-        DATA_DIR: dir,
-        PORT: '0',
-        LOG_LEVEL: 'info',
-      },
-      timeout: 30_000,
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const logs: Record<string, unknown>[] = [];
-    const listening = new Promise<number>((resolve, reject) => {
+/** A started app process: its port, its log lines, and its exit. */
+interface AppProcess {
+  port: number;
+  logs: Record<string, unknown>[];
+  exited: Promise<number | null>;
+  /** Whether the process is still running (checked without waiting). */
+  alive(): boolean;
+  signal(signal: NodeJS.Signals): void;
+  stop(): Promise<void>;
+}
+
+/** Spawns `src/main.ts` as a real process (HTTP mode, built-in sandbox, SQLite in a temp dir). */
+async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'main-process-'));
+  // Slack's Web API for the start-up check, on loopback.
+  const slack = createServer((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' }));
+  });
+  await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: fileURLToPath(new URL('../', import.meta.url)),
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'development',
+      PLANNING_API_URL: 'sandbox',
+      SLACK_SIGNING_SECRET: 'secret',
+      SLACK_BOT_TOKEN: 'xoxb-process-test',
+      SLACK_API_URL: `http://127.0.0.1:${(slack.address() as AddressInfo).port}/api/`,
+      DATA_DIR: dir,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      ...extraEnv,
+    },
+    timeout: 120_000,
+  });
+  let ended = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      ended = true;
+      resolve(code);
+    }),
+  );
+  const logs: Record<string, unknown>[] = [];
+  const cleanup = () => {
+    child.kill();
+    slack.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
       createInterface({ input: child.stdout }).on('line', (line) => {
         const entry = JSON.parse(line) as { msg?: string; port?: number };
         logs.push(entry);
@@ -120,18 +148,130 @@ describe('main: the real process', () => {
       });
       exited.then((code) => reject(new Error(`exited early with ${code}`)));
     });
+    return {
+      port,
+      logs,
+      exited,
+      alive: () => !ended,
+      signal: (signal) => child.kill(signal),
+      stop: async () => {
+        cleanup();
+        await exited;
+      },
+    };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
+
+/** Signs a body as Slack does with the process's secret. */
+function signed(body: string) {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const digest = createHmac('sha256', 'secret').update(`v0:${ts}:${body}`).digest('hex');
+  return { 'x-slack-request-timestamp': ts, 'x-slack-signature': `v0=${digest}` };
+}
+
+describe('main: the real process', () => {
+  it('serves, then on SIGTERM stops cleanly and exits 0', async () => {
+    const app = await spawnApp();
     try {
-      const port = await listening;
-      expect((await request(`http://127.0.0.1:${port}/healthz`)).statusCode).toBe(200);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(logs.map((l) => l.msg)).toContain('shutting down');
-      await expect(request(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
-      expect(JSON.stringify(logs)).not.toContain('xoxb-process-test');
+      expect((await request(`http://127.0.0.1:${app.port}/healthz`)).statusCode).toBe(200);
+      app.signal('SIGTERM');
+      expect(await app.exited).toBe(0);
+      expect(app.logs.map((l) => l.msg)).toContain('shutting down');
+      await expect(request(`http://127.0.0.1:${app.port}/healthz`)).rejects.toThrow();
+      expect(JSON.stringify(app.logs)).not.toContain('xoxb-process-test');
     } finally {
-      child.kill();
-      slack.close();
-      rmSync(dir, { recursive: true, force: true });
+      await app.stop();
     }
-  }, 40_000);
+  }, 150_000);
+
+  it('survives signed bodies that parse to null (form payload=null, JSON null) and keeps serving', async () => {
+    const app = await spawnApp();
+    try {
+      const send = async (body: string, contentType: string) => {
+        const res = await request(`http://127.0.0.1:${app.port}/slack/events`, {
+          method: 'POST',
+          headers: { 'content-type': contentType, ...signed(body) },
+          headersTimeout: 10_000,
+          body,
+        });
+        await res.body.dump();
+        return res.statusCode;
+      };
+      // One after another: each answer is awaited before the next request starts.
+      expect(await send('payload=null', 'application/x-www-form-urlencoded')).toBe(400);
+      expect(await send('null', 'application/json')).toBe(400);
+      expect(
+        await send('payload=%7B%22type%22%3A%22block_actions%22%7D', 'application/x-www-form-urlencoded'),
+      ).toBe(400);
+      expect((await request(`http://127.0.0.1:${app.port}/healthz`)).statusCode).toBe(200);
+      expect(app.alive()).toBe(true);
+    } finally {
+      await app.stop();
+    }
+  }, 150_000);
+});
+
+describeWithPostgres('main: PostgreSQL that stops answering', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'main-pg-'));
+  let schema: PgSchema;
+  let proxy: SilenceableProxy;
+  beforeAll(async () => {
+    nock.disableNetConnect();
+    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
+    nock('https://slack-pg.test')
+      .persist()
+      .post('/api/auth.test')
+      .reply(200, { ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' });
+    schema = await withPgSchema('main_health');
+    const target = new URL(TEST_DATABASE_URL);
+    proxy = await silenceableProxy(target.hostname, Number(target.port || 5432));
+  });
+  afterAll(async () => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+    await proxy?.close();
+    await schema?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('/healthz answers 503 within its own bound, then 200 once the database answers again', async () => {
+    const url = new URL(schema.url);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const running = await startApp({
+      NODE_ENV: 'development',
+      PLANNING_API_URL: 'sandbox',
+      SLACK_SIGNING_SECRET: 'secret',
+      SLACK_BOT_TOKEN: 'xoxb-main-pg-test',
+      SLACK_API_URL: 'https://slack-pg.test/api/',
+      DATABASE_URL: url.toString(),
+      // Far longer than /healthz's own bound (and than the request's patience below): the 503 must
+      // come from that bound, not from the pool's.
+      DATABASE_CONNECT_TIMEOUT_MS: String(HEALTH_TIMEOUT_MS * 30),
+      DATABASE_QUERY_TIMEOUT_MS: String(HEALTH_TIMEOUT_MS * 30),
+      DATA_DIR: dir,
+      PORT: '0',
+      LOG_LEVEL: 'error',
+    });
+    const health = async () => {
+      const res = await request(`http://127.0.0.1:${running.port}/healthz`, {
+        headersTimeout: HEALTH_TIMEOUT_MS * 5,
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { store: string } };
+    };
+    try {
+      expect(await health()).toMatchObject({ status: 200, body: { store: 'ok' } });
+      proxy.silence();
+      expect(await health()).toMatchObject({ status: 503, body: { store: 'error' } });
+      proxy.restore();
+      await eventually(async () => (await health()).status === 200, '/healthz back to 200', 20_000);
+    } finally {
+      proxy.restore();
+      // The probe's query stuck on the silenced connection would hold the pool's shutdown.
+      proxy.cut();
+      await running.stop();
+    }
+  }, 150_000);
 });

@@ -21,9 +21,27 @@ import { createIdentities } from './context/identity.js';
 import { planningMiddleware } from './context/middleware.js';
 import { registerListeners } from './listeners/index.js';
 import { BOT_SCOPES, PATHS } from './manifest.js';
+import { createGuardedReceiver } from './receiver.js';
 
 /** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
 const SLACK_RETRY = { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000, randomize: true };
+
+/** /healthz answers within this, whatever the database does (a probe must not hang). */
+export const HEALTH_TIMEOUT_MS = 2_000;
+
+/** `work`, or a rejection once {@link HEALTH_TIMEOUT_MS} has passed (`work` settles on its own later). */
+function withinHealthBound<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)),
+      HEALTH_TIMEOUT_MS,
+    );
+  });
+  // The query's own failure after the bound has nobody left to hear it: swallow it here.
+  work.catch(() => {});
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 export interface SlackApp {
   app: App;
@@ -40,7 +58,7 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   const health = async (_req: IncomingMessage, res: ServerResponse) => {
     let store: 'ok' | 'error' = 'ok';
     try {
-      await sql`select 1`.execute(deps.store.db);
+      await withinHealthBound(sql`select 1`.execute(deps.store.db));
     } catch (error) {
       store = 'error';
       logger.error({ err: error }, 'health check: store unreachable');
@@ -73,12 +91,6 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   };
   if (mode.transport === 'socket') {
     Object.assign(options, { socketMode: true, appToken: config.SLACK_APP_TOKEN });
-  } else {
-    Object.assign(options, {
-      signingSecret: config.SLACK_SIGNING_SECRET,
-      endpoints: PATHS.events,
-      customRoutes: [{ path: PATHS.health, method: ['GET'], handler: health }],
-    });
   }
   if (mode.install === 'oauth') {
     Object.assign(options, {
@@ -100,6 +112,27 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     });
   } else {
     options.token = config.SLACK_BOT_TOKEN;
+  }
+  if (mode.transport === 'http') {
+    // Our receiver, not the one App would build: it checks each signed body before Bolt reads it
+    // (receiver.ts). It takes the options App would have passed to its own HTTPReceiver.
+    options.receiver = createGuardedReceiver({
+      signingSecret: config.SLACK_SIGNING_SECRET ?? '',
+      endpoints: PATHS.events,
+      customRoutes: [{ path: PATHS.health, method: ['GET'], handler: health }],
+      processBeforeResponse: false,
+      logger: options.logger as NonNullable<AppOptions['logger']>,
+      ...(mode.install === 'oauth'
+        ? {
+            clientId: options.clientId,
+            clientSecret: options.clientSecret,
+            stateSecret: options.stateSecret,
+            scopes: options.scopes,
+            installationStore: options.installationStore,
+            installerOptions: options.installerOptions,
+          }
+        : {}),
+    });
   }
 
   const app = new App(options);

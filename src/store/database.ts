@@ -2,23 +2,32 @@
  * Opens the Kysely instance for the chosen backend: PostgreSQL when a URL is given (several replicas
  * share it), otherwise an embedded SQLite file.
  */
-import { mkdirSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import {
+  type ColumnMetadata,
   CompiledQuery,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
   type DialectAdapter,
   type Driver,
   Kysely,
   PostgresDialect,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SchemaMetadata,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   sql,
+  type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
+import { classifyPostgresError, StoreNotWritableError, StoreUnavailableError } from './errors.js';
 import type { StoreLogger } from './logger.js';
 import type { Database } from './schema.js';
 
@@ -37,7 +46,16 @@ export interface DatabaseOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to work in (created if missing); default: the server's search_path. */
   pgSchema?: string;
+  /** PostgreSQL: how long opening a connection may take (default 5 s). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: how long one statement may run (server side) or wait for an answer (default 5 s). */
+  queryTimeoutMs?: number;
 }
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_QUERY_TIMEOUT_MS = 5_000;
+/** The name the app's connections carry in pg_stat_activity (a URL's application_name wins). */
+export const PG_APPLICATION_NAME = 'team-planning-slack';
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
@@ -107,17 +125,63 @@ async function enableWal(database: SQLite.Database): Promise<void> {
   }
 }
 
+/** SQLite's answers that mean the file or its folder cannot be written. */
+const NOT_WRITABLE_CODES = new Set(['SQLITE_READONLY', 'SQLITE_CANTOPEN', 'SQLITE_PERM', 'SQLITE_IOERR']);
+
+const codeOf = (error: unknown) => String((error as { code?: unknown }).code ?? 'error');
+
+/**
+ * The folder exists (created 0700: it holds the tokens) and can be written, and the file exists
+ * (created 0600) and can be read and written — or a {@link StoreNotWritableError} says which not.
+ */
+function prepareSqliteFile(file: string): void {
+  const dir = dirname(file);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    throw new StoreNotWritableError(`The data folder ${dir} cannot be written (${codeOf(error)})`, {
+      cause: error,
+    });
+  }
+  try {
+    if (existsSync(file)) accessSync(file, constants.R_OK | constants.W_OK);
+    else closeSync(openSync(file, 'a', 0o600));
+  } catch (error) {
+    throw new StoreNotWritableError(`The SQLite file ${file} cannot be written (${codeOf(error)})`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Writes (and rolls back) once, so a file SQLite could only open read-only stops start-up now rather
+ * than failing the first user's write. Permission bits do not bind root; this does not rely on them.
+ */
+function probeWrite(database: SQLite.Database): void {
+  database.exec('begin immediate');
+  try {
+    database.exec('create table _write_probe (x)');
+  } finally {
+    database.exec('rollback');
+  }
+}
+
 async function openSqlite(options: DatabaseOptions): Promise<OpenedDatabase> {
   const file = options.sqliteFile ?? join(options.dataDir ?? './data', SQLITE_FILE_NAME);
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') prepareSqliteFile(file);
   const database = new SQLite(file);
   database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   if (file !== ':memory:') {
     try {
       await enableWal(database);
+      probeWrite(database);
     } catch (error) {
       database.close();
-      throw error;
+      if (!NOT_WRITABLE_CODES.has(codeOf(error))) throw error;
+      throw new StoreNotWritableError(`The SQLite file ${file} cannot be written (${codeOf(error)})`, {
+        cause: error,
+      });
     }
   }
   database.pragma('foreign_keys = ON');
@@ -134,19 +198,129 @@ const pgTypes = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * Kysely's PostgreSQL introspector (which its migrator uses to see whether its tables exist) reads
+ * every schema in the database and calls has_schema_privilege / pg_get_serial_sequence on each by
+ * name: a schema dropped by someone else between its catalog snapshot and those calls failed our
+ * migration with `schema "…" does not exist` (3F000). Concurrent test runs drop schemas all the
+ * time; so may other tenants of a shared server. This one looks at the store's own schema only.
+ */
+class SchemaScopedIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<unknown>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<SchemaMetadata>`select current_schema() as name`.execute(this.db);
+    return rows.filter((row) => row.name !== null);
+  }
+
+  async getTables(options?: DatabaseMetadataOptions): Promise<TableMetadata[]> {
+    const { rows } = await sql<{
+      schema: string;
+      table: string;
+      kind: string;
+      column: string;
+      type: string;
+      nullable: string;
+      default: string | null;
+    }>`select c.table_schema as schema, c.table_name as table, t.table_type as kind, c.column_name as column,
+              c.data_type as type, c.is_nullable as nullable, c.column_default as default
+         from information_schema.columns c
+         join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+        where c.table_schema = current_schema()
+        order by c.table_name, c.ordinal_position`.execute(this.db);
+    const tables = new Map<string, TableMetadata & { columns: ColumnMetadata[] }>();
+    for (const row of rows) {
+      if (!options?.withInternalKyselyTables && row.table.startsWith('kysely_migration')) continue;
+      let table = tables.get(row.table);
+      if (!table) {
+        table = { name: row.table, schema: row.schema, isView: row.kind === 'VIEW', columns: [] };
+        tables.set(row.table, table);
+      }
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        isNullable: row.nullable === 'YES',
+        hasDefaultValue: row.default !== null,
+        isAutoIncrementing: row.default?.startsWith('nextval(') ?? false,
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+class SchemaScopedPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SchemaScopedIntrospector(db);
+  }
+}
+
 /** Concurrent `CREATE SCHEMA IF NOT EXISTS` may still collide in PostgreSQL; the loser ignores it. */
-async function ensurePgSchema(databaseUrl: string, schema: string): Promise<void> {
+async function ensurePgSchema(databaseUrl: string, schema: string, bounds: PgBounds): Promise<void> {
   assertSchemaName(schema);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    connectionTimeoutMillis: bounds.connectTimeoutMs,
+    query_timeout: bounds.queryTimeoutMs,
+  });
+  // A connection dropped while idle must not become an unhandled 'error' event.
+  client.on('error', () => {});
   try {
+    await client.connect();
     await client.query(`create schema if not exists "${schema}"`);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code !== '23505' && code !== '42P06') throw error;
+    if (code !== '23505' && code !== '42P06') throw asStoreError(error);
   } finally {
-    await client.end();
+    await client.end().catch(() => {});
   }
+}
+
+interface PgBounds {
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+/** A driver error that means "unavailable" becomes a {@link StoreUnavailableError}; others pass. */
+function asStoreError(error: unknown): unknown {
+  const reason = classifyPostgresError(error);
+  return reason ? new StoreUnavailableError(reason, { cause: error }) : error;
+}
+
+/**
+ * What Kysely gets instead of the pg pool: the same pool, with every failure to reach the database
+ * turned into a {@link StoreUnavailableError}, and a connection that failed that way destroyed on
+ * release instead of going back to the pool (after a client-side read timeout its socket may still
+ * deliver the late answer to the next query).
+ */
+function guardedPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (error) {
+        throw asStoreError(error);
+      }
+      let broken: Error | undefined;
+      return {
+        query: ((...args: Parameters<pg.PoolClient['query']>) => {
+          const result = (client.query as (...a: unknown[]) => unknown)(...args);
+          if (!(result instanceof Promise)) return result; // a cursor: Kysely streams from it
+          return result.catch((error: unknown) => {
+            const mapped = asStoreError(error);
+            if (mapped instanceof StoreUnavailableError) broken = mapped;
+            throw mapped;
+          });
+        }) as PostgresPoolClient['query'],
+        release: () => client.release(broken),
+      };
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**
@@ -168,17 +342,35 @@ export function withSearchPath(databaseUrl: string, schema: string): string {
 
 async function openPostgres(
   databaseUrl: string,
-  pgSchema: string | undefined,
+  options: DatabaseOptions,
   logger: StoreLogger,
 ): Promise<OpenedDatabase> {
-  if (pgSchema !== undefined) await ensurePgSchema(databaseUrl, pgSchema);
+  const { pgSchema } = options;
+  const bounds: PgBounds = {
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+  };
+  if (pgSchema !== undefined) await ensurePgSchema(databaseUrl, pgSchema, bounds);
   const pool = new pg.Pool({
     // Every pooled connection starts in the store's schema; queries stay unqualified.
     connectionString: pgSchema === undefined ? databaseUrl : withSearchPath(databaseUrl, pgSchema),
     types: pgTypes,
+    application_name: PG_APPLICATION_NAME,
+    // A server that accepts the connection but never answers must not hang a request forever.
+    connectionTimeoutMillis: bounds.connectTimeoutMs,
+    // The server cancels a statement running longer than this (57014) and the connection stays usable;
+    // the client gives up a little later on its own, for a server that stopped answering altogether.
+    statement_timeout: bounds.queryTimeoutMs,
+    query_timeout: bounds.queryTimeoutMs + 1_000,
   });
   pool.on('error', (error) => logger.warn(`PostgreSQL connection lost while idle: ${error.message}`));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // A connection dropped while checked out (pg_terminate_backend, a failover) emits 'error' on its
+  // client; with no listener that event ends the process. The query in flight fails on its own
+  // (StoreUnavailableError, see guardedPool) and the pool drops the connection on release.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => logger.warn(`PostgreSQL connection lost while in use: ${error.message}`));
+  });
+  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: guardedPool(pool) }) });
   try {
     // The migrator looks for its tables in every schema unless told which one: name it always.
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
@@ -193,7 +385,5 @@ async function openPostgres(
 
 /** Opens (does not migrate) the database the options name. */
 export async function openDatabase(options: DatabaseOptions, logger: StoreLogger): Promise<OpenedDatabase> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.pgSchema, logger)
-    : openSqlite(options);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options, logger) : openSqlite(options);
 }

@@ -35,7 +35,7 @@ export * from './channel-links.js';
 export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } from './crypto.js';
 export type { Backend } from './database.js';
 export * from './digest-claims.js';
-export { StoreValidationError } from './errors.js';
+export { StoreNotWritableError, StoreUnavailableError, StoreValidationError } from './errors.js';
 export * from './experiment-participants.js';
 export * from './housekeeping.js';
 export * from './identities.js';

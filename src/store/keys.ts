@@ -37,7 +37,7 @@ export function resolveKeyring(config: KeyConfig, logger: StoreLogger): Keyring 
  * atomic and fails when the file exists, so two starts never see a half-written or second key.
  */
 function localKeyFile(dataDir: string): { path: string; created: boolean } {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 }); // tokens live here: owner only
   const path = join(dataDir, LOCAL_KEY_FILE);
   const draft = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
   writeFileSync(draft, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });

@@ -217,8 +217,15 @@ function validValue(c: Constraints): unknown {
 
 type AnyMethod = (...args: unknown[]) => PromiseLike<unknown>;
 
+/** Stands in for an absent document: vitest runs a skipped suite's body too, to collect its tests. */
+const ABSENT: OpenApi = {
+  servers: [{ url: 'http://absent.invalid/v1' }],
+  paths: {},
+  components: { schemas: {} },
+};
+
 describe.skipIf(!openapi)('the client against openapi.json', () => {
-  const doc = openapi as OpenApi;
+  const doc = openapi ?? ABSENT;
   const spec = specOperations(doc);
   const serverPath = new URL(doc.servers[0]?.url ?? '').pathname.replace(/\/$/, '');
 

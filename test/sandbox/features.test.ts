@@ -111,18 +111,20 @@ describe('stages: planning → validation → execution → deep context', () =>
 describe('deep context is read-only; only an owner or admin deletes', () => {
   it('updates to the feature, its tasks and assumptions answer 403 and change nothing', async () => {
     const f = await toDeepContext('Frozen');
-    const attempts = [
-      member().features.update(...f.path, { heading: 'Thawed' }),
-      member().tasks.create(...f.path, { heading: 'More' }),
-      member().tasks.update(...f.path, f.taskId, { heading: 'Changed' }),
-      member().tasks.discoveryCreate(...f.path, f.taskId, { details: 'Late' }),
-      member().tasks.feedbackCreate(...f.path, f.taskId, { message: 'Late' }),
-      member().assumptions.create(...f.path, { heading: 'Late' }),
-      member().assumptions.update(...f.path, f.assmId, { heading: 'Changed' }),
-      member().assumptions.experiment(...f.path, f.assmId, { state: 'idle' }),
-      owner().features.update(...f.path, { heading: 'Even the owner' }),
+    // One after another: each refusal is awaited before the next call starts (started together,
+    // a later rejection had no listener yet and surfaced as an unhandled rejection).
+    const attempts: (() => Promise<unknown>)[] = [
+      () => member().features.update(...f.path, { heading: 'Thawed' }),
+      () => member().tasks.create(...f.path, { heading: 'More' }),
+      () => member().tasks.update(...f.path, f.taskId, { heading: 'Changed' }),
+      () => member().tasks.discoveryCreate(...f.path, f.taskId, { details: 'Late' }),
+      () => member().tasks.feedbackCreate(...f.path, f.taskId, { message: 'Late' }),
+      () => member().assumptions.create(...f.path, { heading: 'Late' }),
+      () => member().assumptions.update(...f.path, f.assmId, { heading: 'Changed' }),
+      () => member().assumptions.experiment(...f.path, f.assmId, { state: 'idle' }),
+      () => owner().features.update(...f.path, { heading: 'Even the owner' }),
     ];
-    for (const attempt of attempts) expect(await failure(attempt)).toBeInstanceOf(ForbiddenError);
+    for (const attempt of attempts) expect(await failure(attempt())).toBeInstanceOf(ForbiddenError);
     const after = await member().features.read(...f.path);
     expect(after.heading).toBe('Frozen');
     expect(after.tasks.map((t) => t.heading)).toEqual(['Do it']);

@@ -14,6 +14,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../planning/index.js';
+import { StoreUnavailableError } from '../../store/index.js';
 import { COMMAND } from '../ids.js';
 import { adminTokenFor, type SlackDeps } from './deps.js';
 import {
@@ -26,6 +27,8 @@ import {
 import { NOT_A_MEMBER_PHRASE } from './membership.js';
 
 export const UNAVAILABLE = md`The planning service is not answering right now; nothing was saved — try again in a minute.`;
+/** The app's own database is unreachable or too slow (StoreUnavailableError). */
+export const STORE_UNAVAILABLE = md`Our database is not answering right now; nothing was saved — try again in a minute.`;
 
 /** Either lead the user to (re)connect, or tell them why in a sentence (trusted mrkdwn). */
 export type Explanation = { connect: ConnectReason } | { text: Mrkdwn };
@@ -58,6 +61,10 @@ export async function explainFailure(
     };
   }
   const log = { action: ctx.action, workspaceId: ctx.workspaceId, err: error };
+  if (error instanceof StoreUnavailableError) {
+    deps.logger.error(log, 'store unavailable');
+    return { text: STORE_UNAVAILABLE };
+  }
   if (error instanceof AdminTokenError) {
     deps.logger.warn(log, 'organization admin token refused');
     return {

@@ -1,0 +1,145 @@
+/**
+ * Bolt's HTTP receiver, with the request body checked before Bolt sees it.
+ *
+ * Bolt parses a signed body and reads fields of it in a promise nobody awaits: a signed `payload=null`
+ * (or a JSON body `null`) threw there and ended the process; a payload without `user` or `view`
+ * answered 500; one with empty `actions` or of a type no listener handles waited 3 s for an ack that
+ * never came. Here a signed body that is not the shape of a request this app handles answers 400 at
+ * once, and an interaction of a type the app does not listen to gets a quiet ack. The signature is
+ * still Bolt's to check: anything unsigned is handed to Bolt untouched (it answers 401).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type BufferedIncomingMessage,
+  HTTPModuleFunctions,
+  HTTPReceiver,
+  type HTTPReceiverOptions,
+  type Logger,
+} from '@slack/bolt';
+import { z } from 'zod';
+
+const id = z.string().min(1);
+const user = z.object({ id });
+
+/** Interaction payloads (`payload=<json>`) of the types this app's listeners handle. */
+const handledInteraction = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('block_actions'), user, actions: z.array(z.object({ action_id: id })).min(1) }),
+  z.object({ type: z.literal('block_suggestion'), user, action_id: id }),
+  z.object({ type: z.literal('view_submission'), user, view: z.object({ id, callback_id: z.string() }) }),
+  z.object({ type: z.literal('view_closed'), user, view: z.object({ id, callback_id: z.string() }) }),
+  z.object({ type: z.literal('shortcut'), user, callback_id: id }),
+  z.object({ type: z.literal('message_action'), user, callback_id: id }),
+]);
+const HANDLED_TYPES: ReadonlySet<string> = new Set(handledInteraction.options.map((o) => o.shape.type.value));
+
+const slashCommand = z.object({ command: id, user_id: id, team_id: id, channel_id: z.string() });
+const eventCallback = z.object({ type: z.literal('event_callback'), event: z.object({ type: id }) });
+const appRateLimited = z.object({ type: z.literal('app_rate_limited') });
+
+/** What to do with a parsed, signed body. */
+export type BodyVerdict = { kind: 'pass' } | { kind: 'ack'; why: string } | { kind: 'reject'; why: string };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Decides, without I/O, whether Bolt may see a parsed body. `interaction` is true when it came as
+ * `payload=<json>` in a form (Slack's interactivity), false for a JSON body or a plain form.
+ */
+export function judgeBody(body: unknown, interaction: boolean): BodyVerdict {
+  if (!isObject(body))
+    return {
+      kind: 'reject',
+      why: `the body is ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}, not an object`,
+    };
+  if (body.ssl_check === '1' || body.type === 'url_verification') return { kind: 'pass' };
+  if (interaction) {
+    if (typeof body.type === 'string' && isObject(body.user) && !HANDLED_TYPES.has(body.type)) {
+      return { kind: 'ack', why: `no listener handles interactions of type ${body.type}` };
+    }
+    return handledInteraction.safeParse(body).success
+      ? { kind: 'pass' }
+      : { kind: 'reject', why: 'the interaction payload lacks its type, user, actions or view' };
+  }
+  if ('command' in body) {
+    return slashCommand.safeParse(body).success
+      ? { kind: 'pass' }
+      : { kind: 'reject', why: 'the slash command lacks its command, user, team or channel' };
+  }
+  if (eventCallback.safeParse(body).success || appRateLimited.safeParse(body).success)
+    return { kind: 'pass' };
+  return { kind: 'reject', why: 'the body is neither an interaction, a slash command nor an event' };
+}
+
+/** Whether a form body carries Slack's interactivity `payload` field. */
+function isInteractionForm(req: BufferedIncomingMessage): boolean {
+  return (
+    req.headers['content-type'] === 'application/x-www-form-urlencoded' &&
+    new URLSearchParams(req.rawBody.toString()).has('payload')
+  );
+}
+
+export interface GuardedReceiverOptions extends HTTPReceiverOptions {
+  signingSecret: string;
+  logger: Logger;
+  endpoints: string;
+}
+
+/** Creates the HTTP receiver with its body guard in front of Bolt's request listener. */
+export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPReceiver {
+  const receiver = new HTTPReceiver(options);
+  const bolt = receiver.requestListener;
+  const { logger, signingSecret, endpoints } = options;
+  const bodyLimit = options.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit;
+
+  const guard = async (req: IncomingMessage, res: ServerResponse) => {
+    let buffered: BufferedIncomingMessage;
+    try {
+      buffered = await HTTPModuleFunctions.bufferIncomingMessage(req, bodyLimit);
+    } catch (error) {
+      const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.statusCode === 413;
+      logger.warn(`Request body could not be read: ${(error as Error).message}`);
+      HTTPModuleFunctions.buildNoBodyResponse(res, tooLarge ? 413 : 400);
+      return;
+    }
+    let body: unknown;
+    try {
+      // Verifies on a copy of the buffered request: Bolt verifies again (and logs) what it is handed.
+      await HTTPModuleFunctions.parseAndVerifyHTTPRequest({ enabled: true, signingSecret }, {
+        headers: buffered.headers,
+        rawBody: buffered.rawBody,
+      } as BufferedIncomingMessage);
+      body = HTTPModuleFunctions.parseHTTPRequestBody(buffered);
+    } catch {
+      // Unsigned, stale or unparsable: Bolt answers it (401 or 400) as it always has.
+      bolt(buffered, res);
+      return;
+    }
+    const verdict = judgeBody(body, isInteractionForm(buffered));
+    if (verdict.kind === 'pass') {
+      bolt(buffered, res);
+      return;
+    }
+    if (verdict.kind === 'ack') {
+      logger.debug(`Acknowledged without handling: ${verdict.why}`);
+      HTTPModuleFunctions.buildNoBodyResponse(res, 200);
+      return;
+    }
+    logger.warn(`Refused a signed request (400): ${verdict.why}`);
+    HTTPModuleFunctions.buildNoBodyResponse(res, 400);
+  };
+
+  receiver.requestListener = (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method?.toUpperCase() !== 'POST' || path !== endpoints) {
+      bolt(req, res);
+      return;
+    }
+    guard(req, res).catch((error: unknown) => {
+      // Nothing above should throw; if it does, the request fails, never the process.
+      logger.error(`Request guard failed: ${(error as Error).message}`);
+      if (!res.headersSent) HTTPModuleFunctions.buildNoBodyResponse(res, 500);
+    });
+  };
+  return receiver;
+}
