@@ -19,7 +19,9 @@
  * targets were met (app p99 < 100 ms, app p99 ≤ 1.5× bare p99), each server's CPU per command, Node,
  * CPUs and load average.
  *
- * Options: --requests 500 (per round) --concurrency 50 --latency 2000 (ms) --rounds 4 --warmup 1.
+ * Options: --requests 500 (per round) --concurrency 50 --latency 2000 (ms) --rounds 4 --warmup 1;
+ * --cpu-prof DIR writes a V8 CPU profile of the app process into DIR (open it in Chrome DevTools, or
+ * summarise it with `npx tsx bench/lib/profile-top.ts DIR/*.cpuprofile`).
  * Exits non-zero when the run is broken — an ack that is not HTTP 200, a command whose service call
  * or reply did not happen, a reply sooner than the service latency — never for a missed target.
  */
@@ -47,6 +49,8 @@ const { values: args } = parseArgs({
     latency: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '4' },
     warmup: { type: 'string', default: '1' },
+    /** Folder for a V8 CPU profile of the app process (node --cpu-prof), written when it exits. */
+    'cpu-prof': { type: 'string' },
   },
 });
 function integer(name: string, value: string | undefined, min: number): number {
@@ -133,9 +137,13 @@ interface Target {
 
 async function startTarget(options: TargetOptions): Promise<Target> {
   const script = fileURLToPath(new URL('./lib/ack-target.ts', import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(options)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const profile =
+    args['cpu-prof'] && options.kind === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', script, JSON.stringify(options)],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const nextLine = async <T>(what: string, timeoutMs = 30_000): Promise<T> => {

@@ -8,15 +8,25 @@ import { AbortedError, type ErrorContext, NetworkError, TimeoutError } from './e
 
 const pools = new Map<string, Pool>();
 
+/** Sockets open at once to one origin unless told otherwise (PLANNING_MAX_CONNECTIONS). */
+export const DEFAULT_MAX_CONNECTIONS = 128;
+
 /**
  * The shared keep-alive pool for `origin`: the Slack app creates one client per Slack user, and
- * they should all reuse the same sockets.
+ * they should all reuse the same sockets. At most `connections` sockets are open at once: a slow
+ * service would otherwise get one new socket per call in flight (hundreds under load, each a file
+ * descriptor here and a connection there). Calls beyond the cap wait in the pool's queue, in order;
+ * that wait counts toward each attempt's timeout.
  */
-export function poolFor(origin: string, connectTimeoutMs: number): Pool {
-  const key = `${origin} ${connectTimeoutMs}`;
+export function poolFor(
+  origin: string,
+  connectTimeoutMs: number,
+  connections = DEFAULT_MAX_CONNECTIONS,
+): Pool {
+  const key = `${origin} ${connectTimeoutMs} ${connections}`;
   let pool = pools.get(key);
   if (!pool) {
-    pool = new Pool(origin, { connect: { timeout: connectTimeoutMs } });
+    pool = new Pool(origin, { connect: { timeout: connectTimeoutMs }, connections });
     pools.set(key, pool);
   }
   return pool;
@@ -48,6 +58,13 @@ export interface RawResponse {
   text: string;
 }
 
+/** Rejects when `signal` aborts; a request that answers after it has its body discarded by undici. */
+function abortOf(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
 /** Marks an abort as ours (the timeout), not the caller's. */
 class AttemptTimeout extends Error {}
 
@@ -76,7 +93,7 @@ export async function sendOnce(attempt: Attempt, context: ErrorContext): Promise
   const onCallerAbort = () => controller.abort(callerSignal?.reason);
   callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
-    const response = await attempt.dispatcher.request({
+    const pending = attempt.dispatcher.request({
       origin: attempt.origin,
       path: attempt.path,
       method: attempt.method,
@@ -84,6 +101,10 @@ export async function sendOnce(attempt: Attempt, context: ErrorContext): Promise
       body: attempt.body,
       signal: controller.signal,
     });
+    // undici defers an abort of a request still queued for a socket (all `connections` busy) until
+    // one frees up: without this race, a call queued behind slow ones would outlive its timeout.
+    // A request aborted while queued is dropped unsent when its turn comes.
+    const response = await Promise.race([pending, abortOf(controller.signal)]);
     const text = await response.body.text();
     return { status: response.statusCode, headers: response.headers, text };
   } catch (cause) {
