@@ -33,6 +33,8 @@ export interface TargetOptions {
   planningUrl: string;
   /** Client timeout for planning calls: above the sandbox's added latency. */
   planningTimeoutMs: number;
+  /** PLANNING_MAX_CONNECTIONS; unset: the app's default. */
+  maxConnections?: number;
   /** SQLite file of the app's store, and its encryption key (base64, 32 bytes). */
   sqliteFile: string;
   encryptionKey: string;
@@ -88,6 +90,7 @@ if (options.kind === 'app') {
     ENCRYPTION_KEY: options.encryptionKey,
     PORT: '0',
     LOG_LEVEL: 'info',
+    ...(options.maxConnections ? { PLANNING_MAX_CONNECTIONS: String(options.maxConnections) } : {}),
   });
   const app = createSlackApp({
     config,
@@ -98,7 +101,11 @@ if (options.kind === 'app') {
       slackApiUrl: options.slackApiUrl,
       logger,
       // The harness's 1 s timeout would cut every call short of the sandbox's added latency.
-      planningOptions: { timeoutMs: options.planningTimeoutMs, retries: 0 },
+      planningOptions: {
+        timeoutMs: options.planningTimeoutMs,
+        retries: 0,
+        maxConnections: config.PLANNING_MAX_CONNECTIONS,
+      },
     }),
   });
   ({ port } = await app.start());

@@ -59,7 +59,11 @@ describe('manifest content', () => {
       ['global', SHORTCUT.gradePeer],
     ]);
     expect(m.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
-    expect(m.settings.event_subscriptions.bot_events).toEqual(['app_uninstalled', 'tokens_revoked', 'user_change']);
+    expect(m.settings.event_subscriptions.bot_events).toEqual([
+      'app_uninstalled',
+      'tokens_revoked',
+      'user_change',
+    ]);
   });
 
   it('fills every request URL for --url, and none for --socket', () => {

@@ -1,0 +1,123 @@
+/**
+ * src/clients.ts: the bounded client caches, and the `fetch` Bolt's respond() uses — over real
+ * loopback sockets: a response_url reply reaches the server with its body and headers and reuses
+ * its socket; Web API calls and anything not a plain POST go to the global fetch.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { lruCache, slackFetch } from '../src/clients.js';
+
+let server: Server;
+let origin: string;
+let connections = 0;
+const received: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = [];
+let status = 200;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      received.push({ method: req.method, url: req.url, headers: req.headers, body });
+      res.statusCode = status;
+      if (status === 204) return res.end();
+      res.setHeader('content-type', 'text/plain');
+      res.end(status === 200 ? 'ok' : 'gone');
+    });
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterEach(() => {
+  received.length = 0;
+  connections = 0;
+  status = 200;
+  vi.restoreAllMocks();
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('slackFetch', () => {
+  const post = (fetcher: typeof fetch, url: string, body = '{"text":"hi"}') =>
+    fetcher(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+
+  it('posts a response_url reply with its body and headers, and answers like fetch', async () => {
+    const fetcher = slackFetch(`${origin}/api/`, 5_000);
+    const global = vi.spyOn(globalThis, 'fetch');
+    const response = await post(fetcher, `${origin}/respond/abc`);
+    expect(global).not.toHaveBeenCalled();
+    expect(response.ok).toBe(true);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain');
+    expect(await response.text()).toBe('ok');
+    expect(received).toEqual([
+      expect.objectContaining({ method: 'POST', url: '/respond/abc', body: '{"text":"hi"}' }),
+    ]);
+    expect(received[0]?.headers['content-type']).toBe('application/json');
+  });
+
+  it('keeps its socket alive across replies', async () => {
+    const fetcher = slackFetch(`${origin}/api/`, 5_000);
+    for (let i = 0; i < 5; i++) await (await post(fetcher, `${origin}/respond/${i}`)).text();
+    expect(received).toHaveLength(5);
+    expect(connections).toBe(1);
+  });
+
+  it('a refused reply is a response that is not ok (Bolt turns it into a RespondError); 204 has no body', async () => {
+    const fetcher = slackFetch(`${origin}/api/`, 5_000);
+    status = 404;
+    const refused = await post(fetcher, `${origin}/respond/expired`);
+    expect([refused.ok, refused.status, await refused.text()]).toEqual([false, 404, 'gone']);
+    status = 204;
+    const empty = await post(fetcher, `${origin}/respond/empty`);
+    expect([empty.ok, empty.status, await empty.text()]).toEqual([true, 204, '']);
+  });
+
+  it('a server that does not answer in time is an error, not a hang', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/respond/x`;
+    try {
+      await expect(post(slackFetch(`${origin}/api/`, 50), url)).rejects.toThrow(/no answer/);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('Web API calls, other methods and requests with a signal go to the global fetch', async () => {
+    const fetcher = slackFetch(`${origin}/api/`, 5_000);
+    const global = vi.spyOn(globalThis, 'fetch');
+    await (await post(fetcher, `${origin}/api/chat.postMessage`)).text();
+    await (await fetcher(`${origin}/respond/get`)).text();
+    await (
+      await fetcher(`${origin}/respond/signal`, {
+        method: 'POST',
+        body: 'x',
+        signal: new AbortController().signal,
+      })
+    ).text();
+    expect(global).toHaveBeenCalledTimes(3);
+    expect(received.map((r) => r.url)).toEqual(['/api/chat.postMessage', '/respond/get', '/respond/signal']);
+  });
+});
+
+describe('lruCache', () => {
+  it('keeps at most `size` values, dropping the least recently used', () => {
+    let made = 0;
+    const get = lruCache(2, (key) => ({ key, n: made++ }));
+    const a = get('a');
+    get('b');
+    expect(get('a')).toBe(a); // a is now the most recent
+    get('c'); // drops b
+    expect(get('a')).toBe(a);
+    expect(get('b').n).toBe(3); // made again
+    expect(made).toBe(4);
+  });
+});
