@@ -8,7 +8,6 @@
 import http from 'node:http';
 import https from 'node:https';
 import { webApi } from '@slack/bolt';
-import { DEFAULT_SLACK_API_URL } from './config.js';
 import type { Logger } from './logger.js';
 import { toSlackLogger } from './logger.js';
 import {
@@ -52,11 +51,7 @@ export interface Clients {
   slack(token: string): WebClient;
   /** The last planning call made through these clients. */
   lastPlanningCall(): LastPlanningCall | undefined;
-  /**
-   * The `fetch` Bolt is given (`clientOptions.fetch`): its `respond()` posts to response_urls over
-   * keep-alive sockets without the cost of the WHATWG fetch machinery; Web API calls still use the
-   * global fetch unchanged.
-   */
+  /** The `fetch` Bolt is given (`clientOptions.fetch`) for its clients and respond(): see {@link slackFetch}. */
   readonly slackFetch: typeof fetch;
 }
 
@@ -92,13 +87,15 @@ export function slackErrorCode(error: unknown): string | undefined {
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /**
- * A `fetch` for Bolt: a plain POST with a string body to anything but the Web API — that is, a
- * response_url reply — goes out with node:http on a keep-alive agent, about a third of the CPU of
- * the global fetch (web streams, request cloning) that was the largest item of a command's profile.
- * Everything else (Web API calls, uploads, requests with a signal) goes to the global fetch,
- * looked up per call so test interceptors that replace it still apply.
+ * The `fetch` the Slack clients use (Bolt's `clientOptions.fetch`, the WebClients made here): a
+ * POST with a string body — every Web API call but uploads, every response_url reply — goes out
+ * with node:http on keep-alive agents. The global fetch (WHATWG streams, request cloning) cost
+ * about as much CPU as the rest of a command, and was most of a digest's Slack post. Anything else
+ * (multipart uploads, other methods) goes to the global fetch, looked up per call so test
+ * interceptors that replace it still apply. `timeoutMs` bounds a socket's silence; a caller's
+ * signal aborts the request.
  */
-export function slackFetch(slackApiUrl: string, timeoutMs: number): typeof fetch {
+export function slackFetch(timeoutMs: number): typeof fetch {
   const agents = {
     'http:': new http.Agent({ keepAlive: true }),
     'https:': new https.Agent({ keepAlive: true }),
@@ -106,48 +103,57 @@ export function slackFetch(slackApiUrl: string, timeoutMs: number): typeof fetch
   return (input, init) => {
     const plain =
       typeof input === 'string' &&
-      !input.startsWith(slackApiUrl) &&
       init?.method === 'POST' &&
       typeof init.body === 'string' &&
-      !init.signal &&
       (input.startsWith('https:') || input.startsWith('http:'));
     if (!plain) return globalThis.fetch(input, init);
     const url = new URL(input);
     const protocol = url.protocol as keyof typeof agents;
     const body = init.body as string;
+    const signal = init.signal ?? undefined;
     return new Promise<Response>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const headers: Record<string, string | number> = {};
+      new Headers(init.headers).forEach((value, name) => {
+        headers[name] = value;
+      });
+      headers['content-length'] = Buffer.byteLength(body);
       const request = (protocol === 'https:' ? https : http).request(
         url,
-        {
-          method: 'POST',
-          headers: { ...(init.headers as Record<string, string>), 'content-length': Buffer.byteLength(body) },
-          agent: agents[protocol],
-          timeout: timeoutMs,
-        },
+        { method: 'POST', headers, agent: agents[protocol], timeout: timeoutMs },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('error', reject);
           response.on('end', () => {
+            signal?.removeEventListener('abort', onAbort);
             const status = response.statusCode ?? 0;
-            const headers = new Headers();
+            const answer = new Headers();
             for (const [name, value] of Object.entries(response.headers)) {
-              if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+              if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
             }
             resolve(
               new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), {
                 status,
                 statusText: response.statusMessage ?? '',
-                headers,
+                headers: answer,
               }),
             );
           });
         },
       );
+      const onAbort = () => request.destroy(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
       request.on('timeout', () =>
         request.destroy(new Error(`no answer from ${url.host} within ${timeoutMs} ms`)),
       );
-      request.on('error', reject);
+      request.on('error', (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(error);
+      });
       request.end(body);
     });
   };
@@ -175,6 +181,7 @@ export function createClients(options: ClientsOptions): Clients {
     );
   };
   const slackLogger = toSlackLogger(logger);
+  const fetcher = slackFetch(options.slackTimeoutMs ?? 15_000);
   return {
     planningUrl: options.planningUrl,
     planning: lruCache(size, (token) =>
@@ -189,9 +196,10 @@ export function createClients(options: ClientsOptions): Clients {
           retryConfig: { retries: 0 },
           rejectRateLimitedCalls: true,
           timeout: options.slackTimeoutMs ?? 15_000,
+          fetch: fetcher,
         }),
     ),
     lastPlanningCall: () => last,
-    slackFetch: slackFetch(options.slackApiUrl ?? DEFAULT_SLACK_API_URL, options.slackTimeoutMs ?? 15_000),
+    slackFetch: fetcher,
   };
 }

@@ -1,7 +1,7 @@
 /**
- * src/clients.ts: the bounded client caches, and the `fetch` Bolt's respond() uses — over real
- * loopback sockets: a response_url reply reaches the server with its body and headers and reuses
- * its socket; Web API calls and anything not a plain POST go to the global fetch.
+ * src/clients.ts: the bounded client caches, and the `fetch` the Slack clients use — over real
+ * loopback sockets: a response_url reply or a Web API call reaches the server with its body and
+ * headers and reuses its socket, a signal aborts it; uploads and other methods go to the global fetch.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,7 +48,7 @@ describe('slackFetch', () => {
     fetcher(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
 
   it('posts a response_url reply with its body and headers, and answers like fetch', async () => {
-    const fetcher = slackFetch(`${origin}/api/`, 5_000);
+    const fetcher = slackFetch(5_000);
     const global = vi.spyOn(globalThis, 'fetch');
     const response = await post(fetcher, `${origin}/respond/abc`);
     expect(global).not.toHaveBeenCalled();
@@ -63,14 +63,14 @@ describe('slackFetch', () => {
   });
 
   it('keeps its socket alive across replies', async () => {
-    const fetcher = slackFetch(`${origin}/api/`, 5_000);
+    const fetcher = slackFetch(5_000);
     for (let i = 0; i < 5; i++) await (await post(fetcher, `${origin}/respond/${i}`)).text();
     expect(received).toHaveLength(5);
     expect(connections).toBe(1);
   });
 
   it('a refused reply is a response that is not ok (Bolt turns it into a RespondError); 204 has no body', async () => {
-    const fetcher = slackFetch(`${origin}/api/`, 5_000);
+    const fetcher = slackFetch(5_000);
     status = 404;
     const refused = await post(fetcher, `${origin}/respond/expired`);
     expect([refused.ok, refused.status, await refused.text()]).toEqual([false, 404, 'gone']);
@@ -84,27 +84,57 @@ describe('slackFetch', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/respond/x`;
     try {
-      await expect(post(slackFetch(`${origin}/api/`, 50), url)).rejects.toThrow(/no answer/);
+      await expect(post(slackFetch(50), url)).rejects.toThrow(/no answer/);
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
     }
   });
 
-  it('Web API calls, other methods and requests with a signal go to the global fetch', async () => {
-    const fetcher = slackFetch(`${origin}/api/`, 5_000);
+  it('Web API calls go the same way, with their signal: an abort stops the request', async () => {
+    const fetcher = slackFetch(5_000);
     const global = vi.spyOn(globalThis, 'fetch');
-    await (await post(fetcher, `${origin}/api/chat.postMessage`)).text();
+    const ok = await fetcher(`${origin}/api/chat.postMessage`, {
+      method: 'POST',
+      headers: new Headers({ 'Content-Type': 'application/x-www-form-urlencoded' }),
+      body: 'channel=C1&text=hi',
+      signal: new AbortController().signal,
+    });
+    expect(await ok.text()).toBe('ok');
+    expect(received[0]).toMatchObject({ url: '/api/chat.postMessage', body: 'channel=C1&text=hi' });
+    expect(received[0]?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api/conversations.history`;
+    try {
+      const controller = new AbortController();
+      const call = fetcher(url, { method: 'POST', body: 'x', signal: controller.signal });
+      const outcome = Promise.allSettled([call]);
+      controller.abort(new Error('caller gave up'));
+      const [result] = await outcome;
+      expect(result?.status === 'rejected' && String(result.reason)).toMatch(/caller gave up/);
+      const early = new AbortController();
+      early.abort(new Error('already'));
+      await expect(fetcher(url, { method: 'POST', body: 'x', signal: early.signal })).rejects.toThrow(
+        /already/,
+      );
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+    expect(global).not.toHaveBeenCalled();
+  });
+
+  it('other methods and bodies (uploads) go to the global fetch', async () => {
+    const fetcher = slackFetch(5_000);
+    const global = vi.spyOn(globalThis, 'fetch');
     await (await fetcher(`${origin}/respond/get`)).text();
-    await (
-      await fetcher(`${origin}/respond/signal`, {
-        method: 'POST',
-        body: 'x',
-        signal: new AbortController().signal,
-      })
-    ).text();
-    expect(global).toHaveBeenCalledTimes(3);
-    expect(received.map((r) => r.url)).toEqual(['/api/chat.postMessage', '/respond/get', '/respond/signal']);
+    const form = new FormData();
+    form.set('file', 'bytes');
+    await (await fetcher(`${origin}/api/files.upload`, { method: 'POST', body: form })).text();
+    expect(global).toHaveBeenCalledTimes(2);
+    expect(received.map((r) => r.url)).toEqual(['/respond/get', '/api/files.upload']);
   });
 });
 
