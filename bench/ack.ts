@@ -1,48 +1,16 @@
-/**
- * `npm run bench:ack`: how fast Slack gets its HTTP ack (it wants one within 3 s) when the planning
- * service is slow. Signed `/plan whoami` slash commands are POSTed over loopback with undici, 50 in
- * flight, to
- *
- * - **app**: the real app (`createSlackApp` in HTTP mode, built as test/slack/harness.ts builds it,
- *   SQLite store in a temp folder) whose users are all connected beforehand, so each command acks,
- *   then reads the account from the service and replies at its response_url;
- * - **bare**: a bare Bolt `App` on the same default HTTP receiver and signing secret whose `/plan`
- *   handler only acks.
- *
- * Each runs alone in a child process (bench/lib/ack-target.ts); this process sends the load and hosts
- * the service — the sandbox with 2,000 ms added to every response — and a loopback fake of Slack's
- * Web API and response_urls. The time to each response (the ack) is measured, on keep-alive
- * connections opened before each round (no command waits for a TCP connect). A warm-up round of each
- * is discarded, then the rounds alternate (app, bare, then bare, app…) so machine noise hits both
- * alike; after each app round the benchmark waits (bounded) for every reply, and checks that the
- * service got one account read per command. Prints a markdown table of percentiles, whether the
- * targets were met (app p99 < 100 ms, app p99 ≤ 1.3× bare p99, app CPU ≤ 0.6 ms per command), each
- * server's CPU per command, the most sockets the app kept open to the service at once (it reaches
- * the service through a counting relay, bench/lib/socket-counter.ts), Node, CPUs and load average.
- *
- * Options: --requests 500 (per round) --concurrency 50 --latency 2000 (ms) --rounds 4 --warmup 1
- * --max-connections N (the app's PLANNING_MAX_CONNECTIONS; default the app's);
- * --cpu-prof DIR writes a V8 CPU profile of the app process into DIR (open it in Chrome DevTools, or
- * summarise it with `npx tsx bench/lib/profile-top.ts DIR/*.cpuprofile`).
- * Exits non-zero when the run is broken — an ack that is not HTTP 200, a command whose service call
- * or reply did not happen, a reply sooner than the service latency — never for a missed target.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Pool } from 'undici';
 import { closePlanningPools, createPlanningClient, DEFAULT_MAX_CONNECTIONS } from '../src/planning/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import { COMMAND } from '../src/slack/ids.js';
 import { PATHS } from '../src/slack/manifest.js';
 import { type AckFakeSlack, startAckFakeSlack } from './lib/ack-fake-slack.js';
 import type { TargetOptions } from './lib/ack-target.js';
+import { startTarget, type Target } from './lib/ack-target-process.js';
+import { commandBody, sign } from './lib/slack-command.js';
 import { startSocketCounter } from './lib/socket-counter.js';
 
 const { values: args } = parseArgs({
@@ -87,31 +55,6 @@ const SLACK_ACK_LIMIT_MS = 3_000;
 /** How long the replies of one app round may keep coming after its last ack. */
 const SETTLE_MS = LATENCY + 30_000;
 
-/** Signs a body as Slack does (v0, HMAC-SHA256 of `v0:<ts>:<body>`), as test/slack/harness.ts does. */
-function sign(body: string, timestamp = Math.floor(Date.now() / 1000)) {
-  const digest = createHmac('sha256', SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex');
-  return { 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': `v0=${digest}` };
-}
-
-/** A slash command as Slack posts it; its response_url points at the fake Slack. */
-function commandBody(user: string, responseUrl: string) {
-  return new URLSearchParams({
-    token: 'legacy',
-    team_id: TEAM,
-    team_domain: 'bench',
-    channel_id: 'C0BENCH',
-    channel_name: 'general',
-    user_id: user,
-    user_name: `user-${user.toLowerCase()}`,
-    command: COMMAND,
-    text: SUBCOMMAND,
-    api_app_id: 'A0BENCH',
-    is_enterprise_install: 'false',
-    response_url: responseUrl,
-    trigger_id: `trigger-${randomBytes(4).toString('hex')}`,
-  }).toString();
-}
-
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -132,71 +75,6 @@ async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<b
     await sleep(20);
   }
   return true;
-}
-
-/** A server under test in its child process, and the line protocol of bench/lib/ack-target.ts. */
-interface Target {
-  kind: Kind;
-  /** CONCURRENCY keep-alive connections to it, for the whole run. */
-  pool: Pool;
-  cpu(): Promise<{ cpuMs: number; handled: number }>;
-  /** Ends it (killed if it does not exit); resolves with the warnings and errors its log received. */
-  stop(): Promise<{ problems: string[]; problemCount: number }>;
-}
-
-async function startTarget(options: TargetOptions): Promise<Target> {
-  const script = fileURLToPath(new URL('./lib/ack-target.ts', import.meta.url));
-  const profile =
-    args['cpu-prof'] && options.kind === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...profile, '--import', 'tsx', script, JSON.stringify(options)],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const nextLine = async <T>(what: string, timeoutMs = 30_000): Promise<T> => {
-    // Unref'd: a timer left behind by a line that came in time must not hold the process.
-    const timeout = sleep(timeoutMs, undefined, { ref: false }).then(() => 'timeout' as const);
-    const line = await Promise.race([lines.next(), exited.then(() => 'exited' as const), timeout]);
-    if (typeof line === 'string' || line.done) {
-      throw new Error(
-        `the ${options.kind} process ${line === 'timeout' ? 'did not answer' : 'exited'} (${what})`,
-      );
-    }
-    return JSON.parse(line.value) as T;
-  };
-  try {
-    const { port } = await nextLine<{ port?: number }>('start');
-    if (!port) throw new Error(`the ${options.kind} process reported no port`);
-    const pool = new Pool(`http://127.0.0.1:${port}`, {
-      connections: CONCURRENCY,
-      headersTimeout: 30_000,
-      bodyTimeout: 30_000,
-    });
-    return {
-      kind: options.kind,
-      pool,
-      cpu: () => {
-        child.stdin!.write('cpu\n');
-        return nextLine('cpu');
-      },
-      async stop() {
-        await pool.close();
-        child.stdin!.end();
-        try {
-          const report = await nextLine<{ problems: string[]; problemCount: number }>('stop', 15_000);
-          await Promise.race([exited, sleep(5_000, undefined, { ref: false })]);
-          return report;
-        } finally {
-          if (child.exitCode === null && child.signalCode === null) child.kill();
-        }
-      },
-    };
-  } catch (error) {
-    child.kill();
-    throw error;
-  }
 }
 
 interface Round {
@@ -249,8 +127,8 @@ async function runRound(target: Target, label: string, fake: AckFakeSlack): Prom
     while (next < REQUESTS) {
       const i = next++;
       const id = `${label.replaceAll(' ', '-')}-${i}`;
-      const body = commandBody(USERS[i % USERS.length]!, fake.responseUrl(id));
-      const headers = { 'content-type': 'application/x-www-form-urlencoded', ...sign(body) };
+      const body = commandBody(TEAM, USERS[i % USERS.length]!, SUBCOMMAND, fake.responseUrl(id));
+      const headers = { 'content-type': 'application/x-www-form-urlencoded', ...sign(SIGNING_SECRET, body) };
       const started = performance.now();
       round.sent.set(id, started);
       try {
@@ -311,7 +189,9 @@ try {
   };
   const targets = {} as Record<Kind, Target>;
   for (const kind of ['app', 'bare'] as const) {
-    const target = await startTarget({ ...common, kind });
+    const profile =
+      args['cpu-prof'] && kind === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+    const target = await startTarget({ ...common, kind }, { connections: CONCURRENCY, nodeArgs: profile });
     targets[kind] = target;
     // Stopped before the sandbox closes: nothing of theirs is in flight by then.
     cleanups.push(async () => {

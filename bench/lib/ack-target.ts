@@ -9,7 +9,8 @@
  *   handler only acks.
  *
  * Started as `node --import tsx ack-target.ts '<TargetOptions JSON>'`. Prints `{"port": …}` once
- * listening. Each `cpu` line on stdin is answered with `{"cpuMs": …, "handled": …}`; when stdin ends it
+ * listening. Each `cpu` line on stdin is answered with `{"cpuMs": …, "handled": …}`, each `mem` line
+ * with `{"rss": …, "heapUsed": …}` after a full GC when it can (node --expose-gc); when stdin ends it
  * stops (receiver, store, planning pools), prints `{"problems": […], "problemCount": …}` — the
  * warnings and errors its log received — and exits.
  */
@@ -135,9 +136,16 @@ if (options.kind === 'app') {
 say({ port });
 const input = createInterface({ input: process.stdin });
 input.on('line', (line) => {
-  if (line.trim() !== 'cpu') return;
-  const cpu = process.cpuUsage();
-  say({ cpuMs: (cpu.user + cpu.system) / 1000, handled });
+  const command = line.trim();
+  if (command === 'cpu') {
+    const cpu = process.cpuUsage();
+    say({ cpuMs: (cpu.user + cpu.system) / 1000, handled });
+  } else if (command === 'mem') {
+    // After a full collection (when started with --expose-gc): what is kept, not what awaits GC.
+    (globalThis as { gc?: () => void }).gc?.();
+    const { rss, heapUsed } = process.memoryUsage();
+    say({ rss, heapUsed });
+  }
 });
 input.once('close', async () => {
   try {
