@@ -58,13 +58,6 @@ export interface RawResponse {
   text: string;
 }
 
-/** Rejects when `signal` aborts; a request that answers after it has its body discarded by undici. */
-function abortOf(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-}
-
 /** Marks an abort as ours (the timeout), not the caller's. */
 class AttemptTimeout extends Error {}
 
@@ -89,8 +82,17 @@ export async function sendOnce(attempt: Attempt, context: ErrorContext): Promise
 
   // One controller for both reasons to stop, so undici sees a single signal and we know which fired.
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
-  const onCallerAbort = () => controller.abort(callerSignal?.reason);
+  // Settles the race below when either reason to stop fires (no listener on our own signal needed).
+  let stop!: (reason: unknown) => void;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
+  });
+  const abort = (reason: unknown) => {
+    controller.abort(reason);
+    stop(reason);
+  };
+  const timer = setTimeout(() => abort(new AttemptTimeout()), timeoutMs);
+  const onCallerAbort = () => abort(callerSignal?.reason);
   callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
     const pending = attempt.dispatcher.request({
@@ -104,7 +106,7 @@ export async function sendOnce(attempt: Attempt, context: ErrorContext): Promise
     // undici defers an abort of a request still queued for a socket (all `connections` busy) until
     // one frees up: without this race, a call queued behind slow ones would outlive its timeout.
     // A request aborted while queued is dropped unsent when its turn comes.
-    const response = await Promise.race([pending, abortOf(controller.signal)]);
+    const response = await Promise.race([pending, stopped]);
     const text = await response.body.text();
     return { status: response.statusCode, headers: response.headers, text };
   } catch (cause) {
