@@ -111,51 +111,57 @@ export function slackFetch(timeoutMs: number): typeof fetch {
     const protocol = url.protocol as keyof typeof agents;
     const body = init.body as string;
     const signal = init.signal ?? undefined;
-    return new Promise<Response>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const headers: Record<string, string | number> = {};
-      new Headers(init.headers).forEach((value, name) => {
-        headers[name] = value;
-      });
-      headers['content-length'] = Buffer.byteLength(body);
-      const request = (protocol === 'https:' ? https : http).request(
-        url,
-        { method: 'POST', headers, agent: agents[protocol], timeout: timeoutMs },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', reject);
-          response.on('end', () => {
-            signal?.removeEventListener('abort', onAbort);
-            const status = response.statusCode ?? 0;
-            const answer = new Headers();
-            for (const [name, value] of Object.entries(response.headers)) {
-              if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
-            }
-            resolve(
-              new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), {
-                status,
-                statusText: response.statusMessage ?? '',
-                headers: answer,
-              }),
-            );
-          });
-        },
-      );
-      const onAbort = () => request.destroy(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      request.on('timeout', () =>
-        request.destroy(new Error(`no answer from ${url.host} within ${timeoutMs} ms`)),
-      );
-      request.on('error', (error) => {
-        signal?.removeEventListener('abort', onAbort);
-        reject(error);
-      });
-      request.end(body);
+    const headers: Record<string, string | number> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
     });
+    headers['content-length'] = Buffer.byteLength(body);
+    const send = (mayResend: boolean): Promise<Response> =>
+      new Promise<Response>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const request = (protocol === 'https:' ? https : http).request(
+          url,
+          { method: 'POST', headers, agent: agents[protocol], timeout: timeoutMs },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('error', reject);
+            response.on('end', () => {
+              signal?.removeEventListener('abort', onAbort);
+              const status = response.statusCode ?? 0;
+              const answer = new Headers();
+              for (const [name, value] of Object.entries(response.headers)) {
+                if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
+              }
+              resolve(
+                new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), {
+                  status,
+                  statusText: response.statusMessage ?? '',
+                  headers: answer,
+                }),
+              );
+            });
+          },
+        );
+        const onAbort = () => request.destroy(signal?.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        request.on('timeout', () =>
+          request.destroy(new Error(`no answer from ${url.host} within ${timeoutMs} ms`)),
+        );
+        request.on('error', (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          // A kept-alive socket the server closed as we reused it: the request never reached it
+          // (Node's documented keep-alive race). Sent once more on a fresh socket, never twice.
+          const reset = (error as { code?: string }).code === 'ECONNRESET';
+          if (mayResend && reset && request.reusedSocket && !signal?.aborted) resolve(send(false));
+          else reject(error);
+        });
+        request.end(body);
+      });
+    return send(true);
   };
 }
 
