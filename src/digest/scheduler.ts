@@ -132,6 +132,10 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   const perWorkspace = deps.perWorkspace ?? 2;
   const maxInFlight = deps.maxInFlight ?? 200;
   const readAhead = deps.readAhead ?? 2_000;
+  for (const [name, value] of Object.entries({ perWorkspace, maxInFlight, readAhead })) {
+    // A bound below one would start nothing and end the pass with links left waiting.
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1`);
+  }
   const byWorkspace = keyedLimit(perWorkspace);
   const byOrganization = keyedLimit(deps.perOrganization ?? 4);
   const log = deps.logger.child({ component: 'digest' });

@@ -234,6 +234,12 @@ function limitsSuite(backend: Backend) {
     expect(bench.posted).toHaveLength(30);
   });
 
+  it('refuses bounds that would start nothing', () => {
+    for (const bad of [{ maxInFlight: 0 }, { perWorkspace: 0 }, { readAhead: 0.5 }]) {
+      expect(() => bench.scheduler(bad)).toThrow(RangeError);
+    }
+  });
+
   it('a second pass the same day claims nothing and posts nothing', async () => {
     for (const w of ['T1', 'T2']) await linkMany(w, 3);
     const { seen, store } = countingStore();
