@@ -32,16 +32,9 @@ import { PATHS } from '../src/slack/manifest.js';
 import { createKeyring, openStore } from '../src/store/index.js';
 import { startAckFakeSlack } from './lib/ack-fake-slack.js';
 import type { TargetOptions } from './lib/ack-target.js';
-import {
-  load,
-  ms,
-  percentile,
-  sign,
-  sortNumbers,
-  startTarget,
-  type Target,
-  waitUntil,
-} from './lib/bench-kit.js';
+import { startTarget, type Target } from './lib/ack-target-process.js';
+import { load, ms, percentile, sortNumbers, waitUntil } from './lib/bench-kit.js';
+import { sign } from './lib/slack-command.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -246,7 +239,7 @@ try {
   };
   const targets = {} as Record<Kind, Target>;
   for (const kind of ['app', 'bare'] as const) {
-    const target = await startTarget({ ...common, kind }, CONCURRENCY);
+    const target = await startTarget({ ...common, kind }, { connections: CONCURRENCY });
     targets[kind] = target;
     cleanups.push(async () => {
       const { problems, problemCount } = await target.stop();

@@ -1,18 +1,22 @@
 /**
- * `npm run bench:digest`: one scheduler pass that posts 2,000 digests — 2,000 linked channels across
- * 100 workspaces (one planning organization each) — against the sandbox with 50 ms added to every
- * response and a loopback fake Slack API, both in a child process. Reports the pass's wall time and
- * this process's peak memory next to the floor the concurrency limits imply, as a markdown table.
+ * `npm run bench:digest`: scheduler passes that each post every due digest — by default 2,000
+ * linked channels across 100 workspaces (one planning organization each), then 20,000 across 1,000
+ * — against the sandbox with 50 ms added to every response and a loopback fake Slack API, both in
+ * a child process. Each size runs in a process of its own (so its peak memory is its own), and the
+ * results are printed side by side as a markdown table: the pass's wall time next to the floor the
+ * limits imply, the scheduler's CPU per digest, and its peak RSS — with the targets (CPU ≤ 1 ms per
+ * digest and wall ≤ 2× the floor at the first size; peak RSS at the last within 1.2× of the first).
  *
  * Store: SQLite in a temporary folder, or PostgreSQL (a fresh schema, dropped afterwards) when
- * DATABASE_URL is set. Options: --channels 2000 --workspaces 100 --features 10 --latency 50
- * --per-workspace 2 --per-org 4 --gather 4.
+ * DATABASE_URL is set. Options: --sizes 2000/100,20000/1000 (channels/workspaces) --features 10
+ * --latency 50 --per-workspace 2 --per-org 4 --gather 4 --in-flight 200 (digests at once per pass)
+ * --connections N (sockets to the service; default the client's).
  * Exits non-zero when a digest is not posted.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -24,12 +28,15 @@ import { createClients } from '../src/clients.js';
 import { planningAccessFor } from '../src/digest/access.js';
 import { createDigestScheduler } from '../src/digest/scheduler.js';
 import { createLogger } from '../src/logger.js';
-import { closePlanningPools } from '../src/planning/index.js';
+import { closePlanningPools, DEFAULT_MAX_CONNECTIONS } from '../src/planning/index.js';
 import { createKeyring, openStore } from '../src/store/index.js';
 import type { DigestServices } from './lib/digest-services.js';
 
 const { values: args } = parseArgs({
   options: {
+    sizes: { type: 'string', default: '2000/100,20000/1000' },
+    /** Internal: run one size in this process and print its result as JSON. */
+    one: { type: 'string' },
     channels: { type: 'string', default: '2000' },
     workspaces: { type: 'string', default: '100' },
     features: { type: 'string', default: '10' },
@@ -37,6 +44,8 @@ const { values: args } = parseArgs({
     'per-workspace': { type: 'string', default: '2' },
     'per-org': { type: 'string', default: '4' },
     gather: { type: 'string', default: '4' },
+    'in-flight': { type: 'string', default: '200' },
+    connections: { type: 'string', default: String(DEFAULT_MAX_CONNECTIONS) },
   },
 });
 const CHANNELS = Number(args.channels);
@@ -46,6 +55,8 @@ const LATENCY = Number(args.latency);
 const PER_WORKSPACE = Number(args['per-workspace']);
 const PER_ORG = Number(args['per-org']);
 const GATHER = Number(args.gather);
+const IN_FLIGHT = Number(args['in-flight']);
+const CONNECTIONS = Number(args.connections);
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC', 'Asia/Tokyo'];
 
 /** Starts the sandbox and the fake Slack in a child process; resolves once they are seeded. */
@@ -97,110 +108,222 @@ async function benchStore() {
   return { store, label: 'SQLite (file)', cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-const services = await startServices();
-const { store, label, cleanup } = await benchStore();
-try {
-  for (const [i, org] of services.orgs.entries()) {
-    await store.workspaces.setAdminToken(`T${String(i).padStart(3, '0')}`, org.ownerToken, org.orgId);
-  }
-  for (let c = 0; c < CHANNELS; c += 1) {
-    const w = c % WORKSPACES;
-    const org = services.orgs[w];
-    if (!org) throw new Error('fewer organizations than workspaces');
-    await store.links.upsert({
-      workspaceId: `T${String(w).padStart(3, '0')}`,
-      slackChannelId: `C${String(c).padStart(5, '0')}`,
-      teamId: org.teamId,
-      channelId: org.channelId,
-      createdBy: 'U0',
-      // Due at any time of day, in every zone: the pass posts them all.
-      digestTime: '00:00',
-      timeZone: ZONES[c % ZONES.length] ?? 'UTC',
-      weekdaysOnly: false,
+interface RunResult {
+  channels: number;
+  workspaces: number;
+  orgs: number;
+  store: string;
+  posted: number;
+  recorded: number;
+  failed: number;
+  wallMs: number;
+  cpuMs: number;
+  servicesCpuMs: number;
+  peakRss: number;
+  rssBefore: number;
+  peakHeap: number;
+}
+
+/** One size in this process: seeds, runs one pass, prints a {@link RunResult} line. */
+async function runOne() {
+  const services = await startServices();
+  const { store, label, cleanup } = await benchStore();
+  try {
+    for (const [i, org] of services.orgs.entries()) {
+      await store.workspaces.setAdminToken(`T${String(i).padStart(3, '0')}`, org.ownerToken, org.orgId);
+    }
+    for (let c = 0; c < CHANNELS; c += 1) {
+      const w = c % WORKSPACES;
+      const org = services.orgs[w];
+      if (!org) throw new Error('fewer organizations than workspaces');
+      await store.links.upsert({
+        workspaceId: `T${String(w).padStart(3, '0')}`,
+        slackChannelId: `C${String(c).padStart(5, '0')}`,
+        teamId: org.teamId,
+        channelId: org.channelId,
+        createdBy: 'U0',
+        // Due at any time of day, in every zone: the pass posts them all.
+        digestTime: '00:00',
+        timeZone: ZONES[c % ZONES.length] ?? 'UTC',
+        weekdaysOnly: false,
+      });
+    }
+
+    const logger = createLogger({ level: 'warn', destination: pino.destination({ fd: 2, sync: true }) });
+    const clients = createClients({
+      planningUrl: services.planningUrl,
+      slackApiUrl: services.slackApiUrl,
+      logger,
+      planningOptions: { maxConnections: CONNECTIONS },
     });
+    const scheduler = createDigestScheduler({
+      store,
+      botTokenFor: async () => 'xoxb-bench-token',
+      planningClientFor: planningAccessFor({ store, clients }),
+      logger,
+      slackClientFor: clients.slack,
+      perWorkspace: PER_WORKSPACE,
+      perOrganization: PER_ORG,
+      maxInFlight: IN_FLIGHT,
+      gather: { concurrency: GATHER },
+    });
+
+    // What seeding left behind is collected first: the pass's peak is then the pass's own.
+    (globalThis as { gc?: () => void }).gc?.();
+    const peak = { rss: 0, heap: 0 };
+    const sample = () => {
+      peak.rss = Math.max(peak.rss, process.memoryUsage().rss);
+      peak.heap = Math.max(peak.heap, getHeapStatistics().used_heap_size);
+    };
+    sample();
+    const rssBefore = peak.rss;
+    const sampler = setInterval(sample, 20);
+    const servicesBefore = await services.stats();
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    const report = await scheduler.tick();
+    const wallMs = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
+    clearInterval(sampler);
+    sample();
+
+    const servicesAfter = await services.stats();
+    const posted = servicesAfter.postCount - servicesBefore.postCount;
+    const result: RunResult = {
+      channels: CHANNELS,
+      workspaces: WORKSPACES,
+      orgs: services.orgs.length,
+      store: label,
+      posted,
+      recorded: report.posted,
+      failed: report.failed,
+      wallMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      servicesCpuMs: servicesAfter.cpuMs - servicesBefore.cpuMs,
+      peakRss: peak.rss,
+      rssBefore,
+      peakHeap: peak.heap,
+    };
+    console.log(JSON.stringify(result));
+  } finally {
+    await store.close();
+    await cleanup();
+    await closePlanningPools();
+    await services.stop();
+  }
+}
+
+/** The floor of a pass from the limits: the slowest of what each bound alone allows. */
+function floorOf(r: Pick<RunResult, 'channels' | 'workspaces'>) {
+  const callsPerDigest = 1 + FEATURES;
+  // One features page, then the open tasks `GATHER` at a time.
+  const digestPathMs = (1 + Math.ceil(FEATURES / GATHER)) * LATENCY;
+  const perWorkspace = Math.ceil(r.channels / r.workspaces);
+  // One organization per workspace: PER_ORG binds only when below PER_WORKSPACE.
+  const concurrent = Math.min(PER_WORKSPACE, PER_ORG);
+  const bounds = {
+    workspaces: Math.ceil(perWorkspace / concurrent) * digestPathMs,
+    'in flight': Math.ceil(r.channels / IN_FLIGHT) * digestPathMs,
+    sockets: Math.ceil((r.channels * callsPerDigest) / CONNECTIONS) * LATENCY,
+  };
+  const [bound, ms] = Object.entries(bounds).sort((a, b) => b[1] - a[1])[0]!;
+  return { ms, bound, bounds, callsPerDigest, digestPathMs, perWorkspace, concurrent };
+}
+
+/** Runs every size in a child process, one after another, and prints them side by side. */
+async function runAll() {
+  const sizes = (args.sizes ?? '').split(',').map((size) => {
+    const [channels, workspaces] = size.split('/').map(Number);
+    if (!channels || !workspaces) throw new Error(`--sizes: "${size}" is not channels/workspaces`);
+    return { channels, workspaces };
+  });
+  const passOn = process.argv.slice(2).filter((a, i, all) => a !== '--sizes' && all[i - 1] !== '--sizes');
+  const results: RunResult[] = [];
+  for (const size of sizes) {
+    console.error(`bench:digest: ${size.channels} channels / ${size.workspaces} workspaces…`);
+    const child = spawn(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        ...passOn,
+        '--one',
+        '1',
+        '--channels',
+        String(size.channels),
+        '--workspaces',
+        String(size.workspaces),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const line = out.trim().split('\n').at(-1) ?? '';
+    if (code !== 0 || !line.startsWith('{'))
+      throw new Error(`the ${size.channels}-channel run failed (${code})`);
+    results.push(JSON.parse(line) as RunResult);
   }
 
-  const logger = createLogger({ level: 'warn', destination: pino.destination({ fd: 2, sync: true }) });
-  const clients = createClients({
-    planningUrl: services.planningUrl,
-    slackApiUrl: services.slackApiUrl,
-    logger,
-  });
-  const scheduler = createDigestScheduler({
-    store,
-    botTokenFor: async () => 'xoxb-bench-token',
-    planningClientFor: planningAccessFor({ store, clients }),
-    logger,
-    slackClientFor: clients.slack,
-    perWorkspace: PER_WORKSPACE,
-    perOrganization: PER_ORG,
-    gather: { concurrency: GATHER },
-  });
-
-  const peak = { rss: 0, heap: 0 };
-  const sample = () => {
-    peak.rss = Math.max(peak.rss, process.memoryUsage().rss);
-    peak.heap = Math.max(peak.heap, getHeapStatistics().used_heap_size);
-  };
-  sample();
-  const rssBefore = peak.rss;
-  const sampler = setInterval(sample, 20);
-  const servicesBefore = await services.stats();
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  const report = await scheduler.tick();
-  const wallMs = performance.now() - started;
-  const cpu = process.cpuUsage(cpuBefore);
-  clearInterval(sampler);
-  sample();
-
-  const servicesAfter = await services.stats();
-  const posted = servicesAfter.postCount - servicesBefore.postCount;
-  const servicesCpuS = (servicesAfter.cpuMs - servicesBefore.cpuMs) / 1000;
-  // Each digest: one features page, then its open tasks read `GATHER` at a time; a workspace runs
-  // PER_WORKSPACE digests at once (one organization per workspace, so PER_ORG is not the binding limit
-  // while PER_ORG ≥ PER_WORKSPACE).
-  const callsPerDigest = 1 + FEATURES;
-  const digestPathMs = (1 + Math.ceil(FEATURES / GATHER)) * LATENCY;
-  const perWorkspace = Math.ceil(CHANNELS / WORKSPACES);
-  const concurrentDigests = Math.min(PER_WORKSPACE, PER_ORG);
-  const floorMs = Math.ceil(perWorkspace / concurrentDigests) * digestPathMs;
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-
-  const rows: [string, string][] = [
-    ['channels / workspaces / organizations', `${CHANNELS} / ${WORKSPACES} / ${services.orgs.length}`],
-    ['store', label],
-    ['service latency added', `${LATENCY} ms per response`],
-    ['planning calls per digest', `${callsPerDigest} (1 features page + ${FEATURES} task reads)`],
-    [
-      'limits',
-      `${PER_WORKSPACE} digests per workspace, ${PER_ORG} per organization, ${GATHER} reads per digest`,
-    ],
-    ['digests posted (fake Slack) / recorded', `${posted} / ${report.posted}`],
-    ['failed', String(report.failed)],
-    ['**wall time of the pass**', `**${(wallMs / 1000).toFixed(2)} s**`],
-    [
-      'floor from the limits',
-      `${(floorMs / 1000).toFixed(2)} s = ⌈${perWorkspace} digests per workspace ÷ ${concurrentDigests}⌉ × (1 + ⌈${FEATURES} ÷ ${GATHER}⌉) × ${LATENCY} ms`,
-    ],
-    ['wall ÷ floor', (wallMs / floorMs).toFixed(2)],
-    [
-      'CPU during the pass: scheduler / sandbox + fake Slack',
-      `${((cpu.user + cpu.system) / 1e6).toFixed(2)} s / ${servicesCpuS.toFixed(2)} s`,
-    ],
-    ['**peak RSS** (before the pass)', `**${mb(peak.rss)}** (${mb(rssBefore)})`],
-    ['peak V8 heap used', mb(peak.heap)],
-    ['machine', `${availableParallelism()} CPUs, Node ${process.version}`],
-  ];
-  console.log('\n| digest benchmark | |\n|---|---|');
-  for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
-  if (posted !== CHANNELS || report.posted !== CHANNELS) {
-    console.error(`\nExpected ${CHANNELS} digests, ${posted} were posted and ${report.posted} recorded.`);
+  const row = (name: string, cell: (r: RunResult) => string) =>
+    console.log(`| ${name} | ${results.map(cell).join(' | ')} |`);
+  console.log(`\n| digest benchmark | ${results.map((r) => `${r.channels} channels`).join(' | ')} |`);
+  console.log(`|---|${results.map(() => '---').join('|')}|`);
+  row('channels / workspaces / organizations', (r) => `${r.channels} / ${r.workspaces} / ${r.orgs}`);
+  row('store', (r) => r.store);
+  row('service latency added', () => `${LATENCY} ms per response`);
+  row('planning calls per digest', () => `${1 + FEATURES} (1 features page + ${FEATURES} task reads)`);
+  row(
+    'limits',
+    () =>
+      `${PER_WORKSPACE} digests per workspace, ${PER_ORG} per organization, ${IN_FLIGHT} per pass, ` +
+      `${GATHER} reads per digest, ${CONNECTIONS} sockets`,
+  );
+  row('digests posted (fake Slack) / recorded / failed', (r) => `${r.posted} / ${r.recorded} / ${r.failed}`);
+  row('**wall time of the pass**', (r) => `**${(r.wallMs / 1000).toFixed(2)} s**`);
+  row('floor from the limits', (r) => {
+    const f = floorOf(r);
+    const parts = Object.entries(f.bounds).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)} s`);
+    return `${(f.ms / 1000).toFixed(2)} s (${f.bound}; ${parts.join(', ')})`;
+  });
+  row('wall ÷ floor', (r) => (r.wallMs / floorOf(r).ms).toFixed(2));
+  row('**scheduler CPU per digest**', (r) => `**${(r.cpuMs / r.channels).toFixed(2)} ms**`);
+  row('CPU during the pass: scheduler / sandbox + fake Slack', (r) => {
+    return `${(r.cpuMs / 1000).toFixed(2)} s / ${(r.servicesCpuMs / 1000).toFixed(2)} s`;
+  });
+  row(
+    '**peak RSS** (before the pass, after a GC) → growth',
+    (r) => `**${mb(r.peakRss)}** (${mb(r.rssBefore)}) → +${mb(r.peakRss - r.rssBefore)}`,
+  );
+  row('peak V8 heap used', (r) => mb(r.peakHeap));
+  const first = results[0]!;
+  const last = results.at(-1)!;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const cpu = first.cpuMs / first.channels;
+  const wall = first.wallMs / floorOf(first).ms;
+  const rss = last.peakRss / first.peakRss;
+  console.log(
+    `\nTargets at ${first.channels} channels: CPU ≤ 1 ms per digest: ${verdict(cpu <= 1)} (${cpu.toFixed(2)} ms); ` +
+      `wall ≤ 2× floor: ${verdict(wall <= 2)} (${wall.toFixed(2)}×).` +
+      (results.length > 1
+        ? ` Peak RSS at ${last.channels} ≤ 1.2× at ${first.channels}: ${verdict(rss <= 1.2)} (${rss.toFixed(2)}×).`
+        : ''),
+  );
+  console.log(
+    `${availableParallelism()} CPUs, Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}.`,
+  );
+  if (results.some((r) => r.posted !== r.channels || r.recorded !== r.channels)) {
+    console.error('\nA run did not post and record every digest.');
     process.exitCode = 1;
   }
-} finally {
-  await store.close();
-  await cleanup();
-  await closePlanningPools();
-  await services.stop();
 }
+
+if (args.one) await runOne();
+else await runAll();

@@ -5,6 +5,8 @@
  * status and timing, never the filled path (a grade's path names the peer) nor a token — and the
  * last one is kept for /healthz.
  */
+import http from 'node:http';
+import https from 'node:https';
 import { webApi } from '@slack/bolt';
 import type { Logger } from './logger.js';
 import { toSlackLogger } from './logger.js';
@@ -49,6 +51,8 @@ export interface Clients {
   slack(token: string): WebClient;
   /** The last planning call made through these clients. */
   lastPlanningCall(): LastPlanningCall | undefined;
+  /** The `fetch` Bolt is given (`clientOptions.fetch`) for its clients and respond(): see {@link slackFetch}. */
+  readonly slackFetch: typeof fetch;
 }
 
 /**
@@ -79,6 +83,88 @@ export function slackErrorCode(error: unknown): string | undefined {
   return typeof failure.data?.error === 'string' ? failure.data.error : undefined;
 }
 
+/** Statuses whose Response must have no body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The `fetch` the Slack clients use (Bolt's `clientOptions.fetch`, the WebClients made here): a
+ * POST with a string body — every Web API call but uploads, every response_url reply — goes out
+ * with node:http on keep-alive agents. The global fetch (WHATWG streams, request cloning) cost
+ * about as much CPU as the rest of a command, and was most of a digest's Slack post. Anything else
+ * (multipart uploads, other methods) goes to the global fetch, looked up per call so test
+ * interceptors that replace it still apply. `timeoutMs` bounds a socket's silence; a caller's
+ * signal aborts the request.
+ */
+export function slackFetch(timeoutMs: number): typeof fetch {
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true }),
+  };
+  return (input, init) => {
+    const plain =
+      typeof input === 'string' &&
+      init?.method === 'POST' &&
+      typeof init.body === 'string' &&
+      (input.startsWith('https:') || input.startsWith('http:'));
+    if (!plain) return globalThis.fetch(input, init);
+    const url = new URL(input);
+    const protocol = url.protocol as keyof typeof agents;
+    const body = init.body as string;
+    const signal = init.signal ?? undefined;
+    const headers: Record<string, string | number> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    headers['content-length'] = Buffer.byteLength(body);
+    const send = (mayResend: boolean): Promise<Response> =>
+      new Promise<Response>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const request = (protocol === 'https:' ? https : http).request(
+          url,
+          { method: 'POST', headers, agent: agents[protocol], timeout: timeoutMs },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('error', reject);
+            response.on('end', () => {
+              signal?.removeEventListener('abort', onAbort);
+              const status = response.statusCode ?? 0;
+              const answer = new Headers();
+              for (const [name, value] of Object.entries(response.headers)) {
+                if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
+              }
+              resolve(
+                new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), {
+                  status,
+                  statusText: response.statusMessage ?? '',
+                  headers: answer,
+                }),
+              );
+            });
+          },
+        );
+        const onAbort = () => request.destroy(signal?.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        request.on('timeout', () =>
+          request.destroy(new Error(`no answer from ${url.host} within ${timeoutMs} ms`)),
+        );
+        request.on('error', (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          // A kept-alive socket the server closed as we reused it: the request never reached it
+          // (Node's documented keep-alive race). Sent once more on a fresh socket, never twice.
+          const reset = (error as { code?: string }).code === 'ECONNRESET';
+          if (mayResend && reset && request.reusedSocket && !signal?.aborted) resolve(send(false));
+          else reject(error);
+        });
+        request.end(body);
+      });
+    return send(true);
+  };
+}
+
 export function createClients(options: ClientsOptions): Clients {
   const { logger } = options;
   const size = options.cacheSize ?? 1_000;
@@ -101,6 +187,7 @@ export function createClients(options: ClientsOptions): Clients {
     );
   };
   const slackLogger = toSlackLogger(logger);
+  const fetcher = slackFetch(options.slackTimeoutMs ?? 15_000);
   return {
     planningUrl: options.planningUrl,
     planning: lruCache(size, (token) =>
@@ -115,8 +202,10 @@ export function createClients(options: ClientsOptions): Clients {
           retryConfig: { retries: 0 },
           rejectRateLimitedCalls: true,
           timeout: options.slackTimeoutMs ?? 15_000,
+          fetch: fetcher,
         }),
     ),
     lastPlanningCall: () => last,
+    slackFetch: fetcher,
   };
 }

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_MAX_CONNECTIONS } from './planning/transport.js';
 
 export const DEFAULT_PLANNING_API_URL = 'https://api.kronup.com/v1';
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
@@ -49,6 +50,8 @@ export const envSchema = z
       .union([z.literal('sandbox'), z.url({ protocol: /^https?$/ })])
       .default(DEFAULT_PLANNING_API_URL),
     PLANNING_ADMIN_TOKEN: optionalText,
+    /** Sockets open at once to the planning service; calls beyond it wait for a free one. */
+    PLANNING_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MAX_CONNECTIONS),
     DATABASE_URL: optionalText.refine(
       (v) => v === undefined || /^postgres(ql)?:\/\//.test(v),
       'must be a postgres:// URL (leave unset for the embedded SQLite store)',

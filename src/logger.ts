@@ -88,6 +88,9 @@ export function toSlackLogger(logger: Logger): SlackLogger {
   const write =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (...msg: unknown[]) => {
+      // Bolt logs at debug several times per request: turning its arguments into text (JSON of
+      // whole payloads) for a level that is off was wasted work on every ack.
+      if (!child.isLevelEnabled(level)) return;
       const text = msg.map((part) => (typeof part === 'string' ? part : safeStringify(part))).join(' ');
       child[level](text);
     };

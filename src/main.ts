@@ -72,7 +72,12 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
   const housekeeping = startHousekeeping(store, logger);
   stack.push(() => housekeeping.stop());
 
-  const clients = createClients({ planningUrl, slackApiUrl: config.SLACK_API_URL, logger });
+  const clients = createClients({
+    planningUrl,
+    slackApiUrl: config.SLACK_API_URL,
+    logger,
+    planningOptions: { maxConnections: config.PLANNING_MAX_CONNECTIONS },
+  });
   const slack = createSlackApp({ config, store, logger, clients, envAdminToken });
   const digest = startDigestScheduler({
     store,

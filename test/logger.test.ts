@@ -47,4 +47,20 @@ describe('logger', () => {
     expect(out).toContain('started with [redacted]');
     expect(bolt.getLevel()).toBe(LogLevel.INFO);
   });
+
+  it('does not turn Bolt debug arguments into text when debug is off', () => {
+    const { logger } = capture('info');
+    const bolt = toSlackLogger(logger);
+    let serialised = 0;
+    const payload = {
+      toJSON() {
+        serialised += 1;
+        return { big: 'payload' };
+      },
+    };
+    bolt.debug('payload', payload);
+    expect(serialised).toBe(0);
+    bolt.warn('payload', payload);
+    expect(serialised).toBe(1);
+  });
 });

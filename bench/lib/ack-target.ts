@@ -9,7 +9,8 @@
  *   handler and button handler (bench:card) only ack.
  *
  * Started as `node --import tsx ack-target.ts '<TargetOptions JSON>'`. Prints `{"port": …}` once
- * listening. Each `cpu` line on stdin is answered with `{"cpuMs": …, "handled": …}`; when stdin ends it
+ * listening. Each `cpu` line on stdin is answered with `{"cpuMs": …, "handled": …}`, each `mem` line
+ * with `{"rss": …, "heapUsed": …}` after a full GC when it can (node --expose-gc); when stdin ends it
  * stops (receiver, store, planning pools), prints `{"problems": […], "problemCount": …}` — the
  * warnings and errors its log received — and exits.
  */
@@ -33,6 +34,8 @@ export interface TargetOptions {
   planningUrl: string;
   /** Client timeout for planning calls: above the sandbox's added latency. */
   planningTimeoutMs: number;
+  /** PLANNING_MAX_CONNECTIONS; unset: the app's default. */
+  maxConnections?: number;
   /** SQLite file of the app's store, and its encryption key (base64, 32 bytes). */
   sqliteFile: string;
   encryptionKey: string;
@@ -88,6 +91,7 @@ if (options.kind === 'app') {
     ENCRYPTION_KEY: options.encryptionKey,
     PORT: '0',
     LOG_LEVEL: 'info',
+    ...(options.maxConnections ? { PLANNING_MAX_CONNECTIONS: String(options.maxConnections) } : {}),
   });
   const app = createSlackApp({
     config,
@@ -98,7 +102,11 @@ if (options.kind === 'app') {
       slackApiUrl: options.slackApiUrl,
       logger,
       // The harness's 1 s timeout would cut every call short of the sandbox's added latency.
-      planningOptions: { timeoutMs: options.planningTimeoutMs, retries: 0 },
+      planningOptions: {
+        timeoutMs: options.planningTimeoutMs,
+        retries: 0,
+        maxConnections: config.PLANNING_MAX_CONNECTIONS,
+      },
     }),
   });
   ({ port } = await app.start());
@@ -133,9 +141,16 @@ if (options.kind === 'app') {
 say({ port });
 const input = createInterface({ input: process.stdin });
 input.on('line', (line) => {
-  if (line.trim() !== 'cpu') return;
-  const cpu = process.cpuUsage();
-  say({ cpuMs: (cpu.user + cpu.system) / 1000, handled });
+  const command = line.trim();
+  if (command === 'cpu') {
+    const cpu = process.cpuUsage();
+    say({ cpuMs: (cpu.user + cpu.system) / 1000, handled });
+  } else if (command === 'mem') {
+    // After a full collection (when started with --expose-gc): what is kept, not what awaits GC.
+    (globalThis as { gc?: () => void }).gc?.();
+    const { rss, heapUsed } = process.memoryUsage();
+    say({ rss, heapUsed });
+  }
 });
 input.once('close', async () => {
   try {

@@ -9,7 +9,10 @@
  * looks for its own message in the channel history, because the process may have died between
  * posting and recording.
  *
- * Concurrency is bounded per Slack workspace (posts) and per planning organization (reads).
+ * Concurrency is bounded per Slack workspace (posts), per planning organization (reads) and per
+ * pass (all workspaces together), and the due links are read in keyset pages only as far ahead as
+ * the runs have room for: memory stays flat however many channels are linked. Links whose turn has
+ * come are claimed together, one batch of statements for what can start now (`claimMany`).
  *
  * With `peerGrades` set, a workspace's connected people also get their private peer-grade notice
  * (see peer-grades.ts) once a day, in the pass where the workspace's first digest of the day is due.
@@ -18,12 +21,14 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from '../logger.js';
 import type { PlanningClient } from '../planning/index.js';
-import type {
-  ChannelLink,
-  ChannelLinksRepo,
-  DigestClaimsRepo,
-  IdentitiesRepo,
-  NotificationsRepo,
+import {
+  type ChannelLink,
+  type ChannelLinksRepo,
+  type ClaimResult,
+  type DigestClaimsRepo,
+  type IdentitiesRepo,
+  MAX_CLAIM_BATCH,
+  type NotificationsRepo,
 } from '../store/index.js';
 import { composeDigest } from './compose.js';
 import { describeFailure, retryAfterMs } from './failure.js';
@@ -44,7 +49,7 @@ export interface PlanningAccess {
 /** The parts of the store the scheduler uses. */
 export interface DigestStore {
   links: Pick<ChannelLinksRepo, 'listDigestEnabled'>;
-  digests: Pick<DigestClaimsRepo, 'claim' | 'complete' | 'lastPosted'>;
+  digests: Pick<DigestClaimsRepo, 'claim' | 'claimMany' | 'complete' | 'lastPosted'>;
 }
 
 export interface DigestSchedulerDeps {
@@ -76,6 +81,10 @@ export interface DigestSchedulerDeps {
   perWorkspace?: number;
   /** Digests reading from one planning organization at once. Default 4. */
   perOrganization?: number;
+  /** Digests in progress at once in one pass, all workspaces together. Default 200. */
+  maxInFlight?: number;
+  /** Due links read ahead of their runs, at most (their workspaces' turns wait). Default 2 000. */
+  readAhead?: number;
   gather?: GatherOptions;
   /** Daily private peer-grade notices; off when absent. */
   peerGrades?: {
@@ -115,6 +124,12 @@ export interface DigestScheduler {
 
 const MAX_RETRY_DELAY_MS = 2 * 60 * 60 * 1000;
 
+/** A link whose digest is due for a local date, waiting for its turn in a pass. */
+interface Due {
+  link: ChannelLink;
+  localDate: string;
+}
+
 /** Creates a scheduler; nothing runs until `start()` or `tick()`. */
 export function createDigestScheduler(deps: DigestSchedulerDeps): DigestScheduler {
   const clock = deps.clock ?? (() => new Date());
@@ -122,7 +137,14 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   const leaseMs = deps.leaseMs ?? 10 * 60 * 1000;
   const retryBaseMs = deps.retryBaseMs ?? 5 * 60 * 1000;
   const maxAttempts = deps.maxAttempts ?? 5;
-  const byWorkspace = keyedLimit(deps.perWorkspace ?? 2);
+  const perWorkspace = deps.perWorkspace ?? 2;
+  const maxInFlight = deps.maxInFlight ?? 200;
+  const readAhead = deps.readAhead ?? 2_000;
+  for (const [name, value] of Object.entries({ perWorkspace, maxInFlight, readAhead })) {
+    // A bound below one would start nothing and end the pass with links left waiting.
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1`);
+  }
+  const byWorkspace = keyedLimit(perWorkspace);
   const byOrganization = keyedLimit(deps.perOrganization ?? 4);
   const log = deps.logger.child({ component: 'digest' });
   /** The local date last known done (posted or given up) per link: skips the store on later ticks. */
@@ -135,38 +157,26 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
 
   async function tick(now = clock()): Promise<TickReport> {
     const report: TickReport = { due: 0, posted: 0, recovered: 0, failed: 0, notClaimed: 0 };
-    const runs: Promise<void>[] = [];
     /** Workspaces whose peer-grade check is due: the local date and zone of their first due link. */
     const peerGradesDue = new Map<string, { localDate: string; timeZone: string }>();
-    for await (const link of deps.store.links.listDigestEnabled()) {
-      let localDate: string | undefined;
-      try {
-        localDate = dueLocalDate(link, now);
-      } catch (error) {
-        log.error({ err: error, slackChannelId: link.slackChannelId }, 'digest: bad schedule on a link');
+    const pass = createPass();
+    const links = deps.store.links.listDigestEnabled()[Symbol.asyncIterator]();
+    let more = true;
+    for (;;) {
+      // Read ahead only as far as there is room: a pass over 100,000 links holds a few thousand.
+      while (more && pass.waiting() < readAhead) {
+        const next = await links.next();
+        if (next.done) more = false;
+        else consider(next.value);
+      }
+      const batch = pass.startable();
+      if (batch.length > 0) {
+        await claimAndRun(batch);
         continue;
       }
-      if (
-        deps.peerGrades &&
-        localDate !== undefined &&
-        peerGradesDate.get(link.workspaceId) !== localDate &&
-        !peerGradesDue.has(link.workspaceId)
-      ) {
-        peerGradesDue.set(link.workspaceId, { localDate, timeZone: link.timeZone });
-      }
-      const key = linkKey(link);
-      if (localDate === undefined || doneDate.get(key) === localDate) continue;
-      report.due += 1;
-      const date = localDate;
-      runs.push(
-        byWorkspace(link.workspaceId, () => runLink(link, date, report)).catch((error) => {
-          // runLink records its own failures; this is the store itself failing.
-          report.failed += 1;
-          log.error({ err: error, ...where(link, date) }, 'digest: run failed');
-        }),
-      );
+      if (pass.running() === 0) break; // nothing waits (startable() took all) and nothing is left to read
+      await pass.finished();
     }
-    await Promise.all(runs);
     if (report.due > 0) log.info({ ...report }, 'digest: tick done');
     await Promise.all(
       [...peerGradesDue].map(([workspaceId, day]) =>
@@ -177,6 +187,144 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     );
     await deps.everyTick?.(now).catch((error) => log.error({ err: error }, 'digest: per-tick work failed'));
     return report;
+
+    function consider(link: ChannelLink) {
+      let localDate: string | undefined;
+      try {
+        localDate = dueLocalDate(link, now);
+      } catch (error) {
+        log.error({ err: error, slackChannelId: link.slackChannelId }, 'digest: bad schedule on a link');
+        return;
+      }
+      if (
+        deps.peerGrades &&
+        localDate !== undefined &&
+        peerGradesDate.get(link.workspaceId) !== localDate &&
+        !peerGradesDue.has(link.workspaceId)
+      ) {
+        peerGradesDue.set(link.workspaceId, { localDate, timeZone: link.timeZone });
+      }
+      if (localDate === undefined || doneDate.get(linkKey(link)) === localDate) return;
+      report.due += 1;
+      pass.add({ link, localDate });
+    }
+
+    /** Claims what can start now in one batch, and starts what was claimed. */
+    async function claimAndRun(batch: Due[]) {
+      // Measured before claiming: the lease the store grants starts no earlier than this.
+      const leaseEnd = Date.now() + leaseMs;
+      let claims: ClaimResult[];
+      try {
+        claims = await deps.store.digests.claimMany(
+          batch.map(({ link, localDate }) => ({
+            workspaceId: link.workspaceId,
+            slackChannelId: link.slackChannelId,
+            localDate,
+          })),
+          { owner, leaseMs, maxAttempts },
+        );
+      } catch (error) {
+        // The store itself failing: nothing was claimed; a later pass tries again.
+        for (const due of batch) {
+          report.failed += 1;
+          log.error({ err: error, ...where(due.link, due.localDate) }, 'digest: run failed');
+          pass.done(due);
+        }
+        return;
+      }
+      batch.forEach((due, i) => {
+        const claim = claims[i] ?? { claimed: false, reason: 'held' };
+        if (!claim.claimed) {
+          notClaimed(due, claim.reason, report);
+          pass.done(due);
+          return;
+        }
+        runLink(due.link, due.localDate, claim.attempt, leaseEnd, report)
+          .catch((error) => {
+            // runLink records its own failures; this is the store itself failing.
+            report.failed += 1;
+            log.error({ err: error, ...where(due.link, due.localDate) }, 'digest: run failed');
+          })
+          .finally(() => pass.done(due));
+      });
+    }
+  }
+
+  /**
+   * The digests of one pass: due links wait per workspace, and start while their workspace has
+   * fewer than `perWorkspace` running and the pass fewer than `maxInFlight`.
+   */
+  function createPass() {
+    const queues = new Map<string, Due[]>();
+    const runningIn = new Map<string, number>();
+    /** Workspaces with a link waiting and a free slot, in the order they became so. */
+    const ready = new Set<string>();
+    let waiting = 0;
+    let running = 0;
+    let wake: (() => void) | undefined;
+    const refresh = (workspaceId: string) => {
+      const free = (runningIn.get(workspaceId) ?? 0) < perWorkspace;
+      if (free && (queues.get(workspaceId)?.length ?? 0) > 0) ready.add(workspaceId);
+      else ready.delete(workspaceId);
+    };
+    return {
+      waiting: () => waiting,
+      running: () => running,
+      add(due: Due) {
+        const queue = queues.get(due.link.workspaceId);
+        if (queue) queue.push(due);
+        else queues.set(due.link.workspaceId, [due]);
+        waiting += 1;
+        refresh(due.link.workspaceId);
+      },
+      /** Takes what may start now (at most one claim batch) and counts it as running. */
+      startable(): Due[] {
+        const batch: Due[] = [];
+        const room = Math.min(maxInFlight - running, MAX_CLAIM_BATCH);
+        for (const workspaceId of ready) {
+          if (batch.length >= room) break;
+          const queue = queues.get(workspaceId) ?? [];
+          while (
+            batch.length < room &&
+            queue.length > 0 &&
+            (runningIn.get(workspaceId) ?? 0) < perWorkspace
+          ) {
+            batch.push(queue.shift() as Due);
+            runningIn.set(workspaceId, (runningIn.get(workspaceId) ?? 0) + 1);
+          }
+          if (queue.length === 0) queues.delete(workspaceId);
+          refresh(workspaceId);
+        }
+        waiting -= batch.length;
+        running += batch.length;
+        return batch;
+      },
+      /** A run (or a refused claim) is over: its slots are free. */
+      done(due: Due) {
+        const workspaceId = due.link.workspaceId;
+        const left = (runningIn.get(workspaceId) ?? 1) - 1;
+        if (left > 0) runningIn.set(workspaceId, left);
+        else runningIn.delete(workspaceId);
+        running -= 1;
+        refresh(workspaceId);
+        wake?.();
+      },
+      /** Resolves when the next run is done. */
+      finished: () =>
+        new Promise<void>((resolve) => {
+          wake = () => {
+            wake = undefined;
+            resolve();
+          };
+        }),
+    };
+  }
+
+  function notClaimed(due: Due, reason: 'posted' | 'held' | 'exhausted', report: TickReport) {
+    report.notClaimed += 1;
+    if (reason !== 'held') doneDate.set(linkKey(due.link), due.localDate);
+    if (reason === 'exhausted')
+      log.warn(where(due.link, due.localDate), 'digest: every attempt failed; skipping the day');
   }
 
   /** One workspace's daily peer-grade check; per-person claims make it once a day across replicas. */
@@ -208,17 +356,16 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     if (result.checked + result.failed > 0) log.info({ workspaceId, ...result }, 'peer grades: checked');
   }
 
-  async function runLink(link: ChannelLink, localDate: string, report: TickReport): Promise<void> {
+  /** One claimed digest: `attempt` is the claim's, `leaseEnd` when its lease runs out at the latest. */
+  async function runLink(
+    link: ChannelLink,
+    localDate: string,
+    attempt: number,
+    leaseEnd: number,
+    report: TickReport,
+  ): Promise<void> {
     const key = { workspaceId: link.workspaceId, slackChannelId: link.slackChannelId, localDate };
-    const claim = await deps.store.digests.claim({ ...key, owner, leaseMs, maxAttempts });
-    if (!claim.claimed) {
-      report.notClaimed += 1;
-      if (claim.reason !== 'held') doneDate.set(linkKey(link), localDate);
-      if (claim.reason === 'exhausted')
-        log.warn(where(link, localDate), 'digest: every attempt failed; skipping the day');
-      return;
-    }
-    const leaseEnd = Date.now() + leaseMs;
+    const claim = { attempt };
     const complete = (outcome: Parameters<DigestClaimsRepo['complete']>[0]['outcome']) =>
       deps.store.digests.complete({ ...key, owner, attempt: claim.attempt, outcome });
     try {

@@ -31,9 +31,15 @@ import { AvatarInput, Grade } from './models.js';
 import { type PageRequest, pageRequest } from './paginate.js';
 import { avatarProblem } from './png.js';
 import { type BackoffOptions, DEFAULT_BACKOFF, retryDelay } from './retry.js';
-import { closePlanningPools, poolFor, type RawResponse, sendOnce } from './transport.js';
+import {
+  closePlanningPools,
+  DEFAULT_MAX_CONNECTIONS,
+  poolFor,
+  type RawResponse,
+  sendOnce,
+} from './transport.js';
 
-export { closePlanningPools };
+export { closePlanningPools, DEFAULT_MAX_CONNECTIONS };
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -77,6 +83,11 @@ export interface PlanningClientOptions {
   timeoutMs?: number;
   /** Bound of opening a connection, in ms (for the shared pool). Default 5 000. */
   connectTimeoutMs?: number;
+  /**
+   * Sockets the shared pool keeps open at once to the service's origin; calls beyond it queue.
+   * Default {@link DEFAULT_MAX_CONNECTIONS}.
+   */
+  maxConnections?: number;
   /**
    * Retries on network errors, timeouts, 429 and 5xx: of operations the endpoint table marks
    * idempotent, and of the others only when the request never left. Default 2.
@@ -145,6 +156,7 @@ const Options = z.object({
   token: z.string().min(1, 'is required'),
   timeoutMs: z.number().int().positive().default(10_000),
   connectTimeoutMs: z.number().int().positive().default(5_000),
+  maxConnections: z.number().int().positive().default(DEFAULT_MAX_CONNECTIONS),
   retries: z.number().int().min(0).default(2),
   userAgent: z.string().min(1).default(DEFAULT_USER_AGENT),
   maxPages: z.number().int().positive().default(1_000),
@@ -193,7 +205,8 @@ export function createPlanningClient(options: PlanningClientOptions): PlanningCl
     retries: config.retries,
     maxPages: config.maxPages,
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
-    dispatcher: () => options.dispatcher ?? poolFor(base.origin, config.connectTimeoutMs),
+    dispatcher: () =>
+      options.dispatcher ?? poolFor(base.origin, config.connectTimeoutMs, config.maxConnections),
     onEvent: options.onEvent,
   };
   const client: Record<string, Record<string, unknown>> = {};

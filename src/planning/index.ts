@@ -6,6 +6,7 @@ export {
   type CallOptions,
   closePlanningPools,
   createPlanningClient,
+  DEFAULT_MAX_CONNECTIONS,
   orgIdFromToken,
   type PlanningClient,
   type PlanningClientOptions,

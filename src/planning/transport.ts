@@ -8,15 +8,25 @@ import { AbortedError, type ErrorContext, NetworkError, TimeoutError } from './e
 
 const pools = new Map<string, Pool>();
 
+/** Sockets open at once to one origin unless told otherwise (PLANNING_MAX_CONNECTIONS). */
+export const DEFAULT_MAX_CONNECTIONS = 128;
+
 /**
  * The shared keep-alive pool for `origin`: the Slack app creates one client per Slack user, and
- * they should all reuse the same sockets.
+ * they should all reuse the same sockets. At most `connections` sockets are open at once: a slow
+ * service would otherwise get one new socket per call in flight (hundreds under load, each a file
+ * descriptor here and a connection there). Calls beyond the cap wait in the pool's queue, in order;
+ * that wait counts toward each attempt's timeout.
  */
-export function poolFor(origin: string, connectTimeoutMs: number): Pool {
-  const key = `${origin} ${connectTimeoutMs}`;
+export function poolFor(
+  origin: string,
+  connectTimeoutMs: number,
+  connections = DEFAULT_MAX_CONNECTIONS,
+): Pool {
+  const key = `${origin} ${connectTimeoutMs} ${connections}`;
   let pool = pools.get(key);
   if (!pool) {
-    pool = new Pool(origin, { connect: { timeout: connectTimeoutMs } });
+    pool = new Pool(origin, { connect: { timeout: connectTimeoutMs }, connections });
     pools.set(key, pool);
   }
   return pool;
@@ -72,11 +82,20 @@ export async function sendOnce(attempt: Attempt, context: ErrorContext): Promise
 
   // One controller for both reasons to stop, so undici sees a single signal and we know which fired.
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
-  const onCallerAbort = () => controller.abort(callerSignal?.reason);
+  // Settles the race below when either reason to stop fires (no listener on our own signal needed).
+  let stop!: (reason: unknown) => void;
+  const stopped = new Promise<never>((_, reject) => {
+    stop = reject;
+  });
+  const abort = (reason: unknown) => {
+    controller.abort(reason);
+    stop(reason);
+  };
+  const timer = setTimeout(() => abort(new AttemptTimeout()), timeoutMs);
+  const onCallerAbort = () => abort(callerSignal?.reason);
   callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
-    const response = await attempt.dispatcher.request({
+    const pending = attempt.dispatcher.request({
       origin: attempt.origin,
       path: attempt.path,
       method: attempt.method,
@@ -84,6 +103,10 @@ export async function sendOnce(attempt: Attempt, context: ErrorContext): Promise
       body: attempt.body,
       signal: controller.signal,
     });
+    // undici defers an abort of a request still queued for a socket (all `connections` busy) until
+    // one frees up: without this race, a call queued behind slow ones would outlive its timeout.
+    // A request aborted while queued is dropped unsent when its turn comes.
+    const response = await Promise.race([pending, stopped]);
     const text = await response.body.text();
     return { status: response.statusCode, headers: response.headers, text };
   } catch (cause) {

@@ -79,7 +79,12 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
 
   const options: AppOptions = {
     logger: toSlackLogger(logger),
-    clientOptions: { slackApiUrl: config.SLACK_API_URL, retryConfig: SLACK_RETRY },
+    // `fetch` is what respond() posts to response_urls with (see Clients.slackFetch).
+    clientOptions: {
+      slackApiUrl: config.SLACK_API_URL,
+      retryConfig: SLACK_RETRY,
+      fetch: deps.clients.slackFetch,
+    },
     // Listeners ack first and work after; Bolt must not hold the HTTP response until they finish.
     processBeforeResponse: false,
     ignoreSelf: true,

@@ -61,13 +61,22 @@ export interface ChannelLinksRepo {
   listDigestEnabled(options?: { pageSize?: number }): AsyncIterable<ChannelLink>;
 }
 
+/**
+ * Zones found valid: building an Intl.DateTimeFormat to check one costs more than the rest of an
+ * upsert. Only valid names are kept, and at most a thousand (Intl also accepts other spellings).
+ */
+const knownZones = new Set<string>();
+const MAX_KNOWN_ZONES = 1_000;
+
 function isTimeZone(value: string): boolean {
+  if (knownZones.has(value)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
   } catch {
     return false;
   }
+  if (knownZones.size < MAX_KNOWN_ZONES) knownZones.add(value);
+  return true;
 }
 
 const id = z.string().min(1);

@@ -5,13 +5,22 @@
  * Format: `v1.<keyId>.<iv>.<tag>.<data>`, the last three base64url. keyId is the first 8 bytes (hex)
  * of the key's SHA-256: it names the key without revealing it.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+} from 'node:crypto';
 
 const VERSION = 'v1';
 const ALGORITHM = 'aes-256-gcm';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
+/** Plaintexts kept per keyring, by (ciphertext, AAD); least recently used dropped first. */
+export const DECRYPTED_CACHE_SIZE = 1_000;
 
 /** A ciphertext could not be turned back into its plaintext. Never carries the plaintext or a key. */
 export class DecryptionError extends Error {
@@ -44,6 +53,8 @@ export interface KeyringOptions {
   current: string;
   /** Earlier keys, base64: still read, never written with. */
   previous?: readonly string[];
+  /** Decrypted values kept (see `createKeyring`); 0 keeps none. Default 1 000. */
+  cacheSize?: number;
 }
 
 /** Id of a key: first 8 bytes of its SHA-256, hex. */
@@ -95,15 +106,26 @@ function parse(ciphertext: string): Parsed {
 
 /** Builds a keyring from base64 keys; throws when a key is not 32 bytes. */
 export function createKeyring(options: KeyringOptions): Keyring {
-  const current = decodeKey(options.current, 'current');
-  const currentKeyId = keyIdOf(current);
-  // Keys live only in this closure: the keyring object shows ids, never key bytes.
-  const keys = new Map<string, Buffer>([[currentKeyId, current]]);
+  const currentBytes = decodeKey(options.current, 'current');
+  const currentKeyId = keyIdOf(currentBytes);
+  // Keys live only in this closure: the keyring object shows ids, never key bytes. Key objects are
+  // made once: importing raw bytes again on every call was part of each cipher's cost.
+  const current = createSecretKey(currentBytes);
+  const keys = new Map<string, KeyObject>([[currentKeyId, current]]);
   for (const [i, encoded] of (options.previous ?? []).entries()) {
     const key = decodeKey(encoded, `previous #${i + 1}`);
     const id = keyIdOf(key);
-    if (!keys.has(id)) keys.set(id, key);
+    if (!keys.has(id)) keys.set(id, createSecretKey(key));
   }
+  /**
+   * Every command reads its user's token from the store and decrypted it again. A ciphertext is
+   * unique (random IV) and authenticated, so the same (ciphertext, AAD) always yields the same
+   * plaintext: remembering it needs no invalidation — a changed row has a new ciphertext — and a
+   * tampered or foreign one never matches an entry. Bounded; it holds tokens the planning client
+   * cache (src/clients.ts) holds anyway.
+   */
+  const cacheSize = options.cacheSize ?? DECRYPTED_CACHE_SIZE;
+  const decrypted = new Map<string, string>();
 
   return {
     currentKeyId,
@@ -119,30 +141,47 @@ export function createKeyring(options: KeyringOptions): Keyring {
         .join('.');
     },
     decrypt(ciphertext, aad) {
-      const { keyId, iv, tag, data } = parse(ciphertext);
-      const key = keys.get(keyId);
-      if (!key) {
-        throw new DecryptionError(`token was encrypted with key ${keyId}, which is not configured`, keyId);
+      const cacheKey = aad === undefined ? ciphertext : `${ciphertext}\u0000${aad}`;
+      const known = decrypted.get(cacheKey);
+      if (known !== undefined) {
+        // Most recently used goes last.
+        decrypted.delete(cacheKey);
+        decrypted.set(cacheKey, known);
+        return known;
       }
-      if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) {
-        throw new DecryptionError(`ciphertext under key ${keyId} is malformed`, keyId);
+      const plaintext = decryptOnce(ciphertext, aad);
+      if (cacheSize > 0) {
+        if (decrypted.size >= cacheSize) decrypted.delete(decrypted.keys().next().value as string);
+        decrypted.set(cacheKey, plaintext);
       }
-      try {
-        const decipher = createDecipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
-        if (aad !== undefined) decipher.setAAD(Buffer.from(aad, 'utf8'));
-        decipher.setAuthTag(tag);
-        return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
-      } catch {
-        // GCM says only "unable to authenticate"; say what that means here.
-        throw new DecryptionError(
-          `ciphertext under key ${keyId} failed authentication (tampered, or copied from another row)`,
-          keyId,
-        );
-      }
+      return plaintext;
     },
     needsReencrypt(ciphertext) {
       const [version, keyId] = ciphertext.split('.', 2);
       return version !== VERSION || keyId !== currentKeyId;
     },
   };
+
+  function decryptOnce(ciphertext: string, aad: string | undefined): string {
+    const { keyId, iv, tag, data } = parse(ciphertext);
+    const key = keys.get(keyId);
+    if (!key) {
+      throw new DecryptionError(`token was encrypted with key ${keyId}, which is not configured`, keyId);
+    }
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) {
+      throw new DecryptionError(`ciphertext under key ${keyId} is malformed`, keyId);
+    }
+    try {
+      const decipher = createDecipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+      if (aad !== undefined) decipher.setAAD(Buffer.from(aad, 'utf8'));
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+    } catch {
+      // GCM says only "unable to authenticate"; say what that means here.
+      throw new DecryptionError(
+        `ciphertext under key ${keyId} failed authentication (tampered, or copied from another row)`,
+        keyId,
+      );
+    }
+  }
 }

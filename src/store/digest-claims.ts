@@ -62,8 +62,27 @@ export interface LastPosted {
   snapshot?: string;
 }
 
+/** The part of a claim that names what is claimed. */
+export type ClaimKey = Pick<ClaimInput, 'workspaceId' | 'slackChannelId' | 'localDate'>;
+
+/** Claims of one batch taken together: same owner, lease and cap. */
+export interface ClaimBatchOptions {
+  owner: string;
+  leaseMs: number;
+  maxAttempts?: number;
+}
+
+/** Keys one `claimMany` accepts at most (each key is a few bound parameters per statement). */
+export const MAX_CLAIM_BATCH = 200;
+
 export interface DigestClaimsRepo {
   claim(input: ClaimInput): Promise<ClaimResult>;
+  /**
+   * Claims many (link, date) keys at once, each exactly as {@link claim} would — a few statements
+   * for the whole batch instead of a few per key. Results are in the order of `keys`; a key given
+   * twice is claimed once (the second is held). At most {@link MAX_CLAIM_BATCH} keys.
+   */
+  claimMany(keys: readonly ClaimKey[], options: ClaimBatchOptions): Promise<ClaimResult[]>;
   /**
    * Records the outcome of the caller's claim. False when the claim is no longer the caller's
    * (its lease expired and another owner took it): nothing is changed then.
@@ -80,14 +99,22 @@ export interface DigestClaimsRepo {
 
 const id = z.string().min(1);
 const localDate = z.iso.date();
-const claimInput = z.object({
-  workspaceId: id,
-  slackChannelId: id,
-  localDate,
+const claimKey = z.object({ workspaceId: id, slackChannelId: id, localDate });
+const batchOptions = z.object({
   owner: id,
   leaseMs: z.number().int().positive(),
   maxAttempts: z.number().int().positive().optional(),
 });
+const claimInput = claimKey.extend(batchOptions.shape);
+const claimBatch = z.object({
+  keys: z.array(claimKey).max(MAX_CLAIM_BATCH),
+  options: batchOptions,
+});
+
+/** The store's key of a claim row, for matching rows to keys. */
+const rowKey = (k: { workspace_id: string; slack_channel_id: string; local_date: string }) =>
+  `${k.workspace_id}\u0000${k.slack_channel_id}\u0000${k.local_date}`;
+const inputKey = (k: ClaimKey) => `${k.workspaceId}\u0000${k.slackChannelId}\u0000${k.localDate}`;
 const completeInput = z.object({
   workspaceId: id,
   slackChannelId: id,
@@ -104,78 +131,108 @@ export function createDigestClaimsRepo(
   { db, now }: RepoContext,
   defaultMaxAttempts = DEFAULT_MAX_DIGEST_ATTEMPTS,
 ): DigestClaimsRepo {
-  const byKey =
-    (key: Pick<ClaimInput, 'workspaceId' | 'slackChannelId' | 'localDate'>) =>
-    (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
-      eb.and({
-        workspace_id: key.workspaceId,
-        slack_channel_id: key.slackChannelId,
-        local_date: key.localDate,
-      });
+  const byKey = (key: ClaimKey) => (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
+    eb.and({
+      workspace_id: key.workspaceId,
+      slack_channel_id: key.slackChannelId,
+      local_date: key.localDate,
+    });
 
-  return {
-    async claim(input) {
-      const v = parseInput(claimInput, input, 'digest claim');
-      const maxAttempts = v.maxAttempts ?? defaultMaxAttempts;
-      // A row can vanish between the writes and the read (the link was deleted): decide again.
-      for (let round = 1; ; round++) {
-        const at = now();
-        const leaseUntil = at + v.leaseMs;
-        const inserted = await db
-          .insertInto('digest_claims')
-          .values({
-            workspace_id: v.workspaceId,
-            slack_channel_id: v.slackChannelId,
-            local_date: v.localDate,
-            status: 'claimed',
-            owner: v.owner,
+  async function claimMany(keys: readonly ClaimKey[], options: ClaimBatchOptions): Promise<ClaimResult[]> {
+    const v = parseInput(claimBatch, { keys, options }, 'digest claims');
+    const maxAttempts = v.options.maxAttempts ?? defaultMaxAttempts;
+    const results = new Map<string, ClaimResult>();
+    // The first of a key given twice decides; the repeat is held (it is the same claim).
+    const unique = [...new Map(v.keys.map((k) => [inputKey(k), k])).values()];
+    let open = unique;
+    // A row can vanish between the writes and the read (the link was deleted): decide again.
+    for (let round = 1; open.length > 0; round++) {
+      const at = now();
+      const leaseUntil = at + v.options.leaseMs;
+      const inserted = await db
+        .insertInto('digest_claims')
+        .values(
+          open.map((k) => ({
+            workspace_id: k.workspaceId,
+            slack_channel_id: k.slackChannelId,
+            local_date: k.localDate,
+            status: 'claimed' as const,
+            owner: v.options.owner,
             attempt: 1,
             lease_until: leaseUntil,
             created_at: at,
             updated_at: at,
-          })
-          .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'local_date']).doNothing())
-          .returning('attempt')
-          .executeTakeFirst();
-        if (inserted) return { claimed: true, attempt: inserted.attempt };
+          })),
+        )
+        .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'local_date']).doNothing())
+        .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt'])
+        .execute();
+      for (const row of inserted) results.set(rowKey(row), { claimed: true, attempt: row.attempt });
+      open = open.filter((k) => !results.has(inputKey(k)));
+      if (open.length === 0) break;
 
-        const retaken = await db
-          .updateTable('digest_claims')
-          .set((eb) => ({
-            status: 'claimed',
-            owner: v.owner,
-            attempt: eb('attempt', '+', 1),
-            lease_until: leaseUntil,
-            retry_after: null,
-            updated_at: at,
-          }))
-          .where(byKey(v))
-          .where('attempt', '<', maxAttempts)
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('status', '=', 'failed'), eb('retry_after', '<=', at)]),
-              eb.and([eb('status', '=', 'claimed'), eb('lease_until', '<=', at)]),
-            ]),
-          )
-          .returning('attempt')
-          .executeTakeFirst();
-        if (retaken) return { claimed: true, attempt: retaken.attempt };
+      const anyOf = (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
+        eb.or(open.map((k) => byKey(k)(eb)));
+      const retaken = await db
+        .updateTable('digest_claims')
+        .set((eb) => ({
+          status: 'claimed',
+          owner: v.options.owner,
+          attempt: eb('attempt', '+', 1),
+          lease_until: leaseUntil,
+          retry_after: null,
+          updated_at: at,
+        }))
+        .where(anyOf)
+        .where('attempt', '<', maxAttempts)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'failed'), eb('retry_after', '<=', at)]),
+            eb.and([eb('status', '=', 'claimed'), eb('lease_until', '<=', at)]),
+          ]),
+        )
+        .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt'])
+        .execute();
+      for (const row of retaken) results.set(rowKey(row), { claimed: true, attempt: row.attempt });
+      open = open.filter((k) => !results.has(inputKey(k)));
+      if (open.length === 0) break;
 
-        const current = await db
-          .selectFrom('digest_claims')
-          .select(['status', 'attempt', 'lease_until'])
-          .where(byKey(v))
-          .executeTakeFirst();
-        if (!current) {
-          if (round < 3) continue;
-          return { claimed: false, reason: 'held' };
-        }
-        if (current.status === 'posted') return { claimed: false, reason: 'posted' };
-        const live = current.status === 'claimed' && current.lease_until > at;
-        if (!live && current.attempt >= maxAttempts) return { claimed: false, reason: 'exhausted' };
-        return { claimed: false, reason: 'held' };
+      const current = await db
+        .selectFrom('digest_claims')
+        .select(['workspace_id', 'slack_channel_id', 'local_date', 'status', 'attempt', 'lease_until'])
+        .where(anyOf)
+        .execute();
+      for (const row of current) {
+        const live = row.status === 'claimed' && row.lease_until > at;
+        results.set(
+          rowKey(row),
+          row.status === 'posted'
+            ? { claimed: false, reason: 'posted' }
+            : !live && row.attempt >= maxAttempts
+              ? { claimed: false, reason: 'exhausted' }
+              : { claimed: false, reason: 'held' },
+        );
       }
+      open = open.filter((k) => !results.has(inputKey(k)));
+      if (round >= 3) break;
+    }
+    const seen = new Set<string>();
+    return v.keys.map((k) => {
+      const key = inputKey(k);
+      const first = !seen.has(key);
+      seen.add(key);
+      return (first ? results.get(key) : undefined) ?? { claimed: false, reason: 'held' };
+    });
+  }
+
+  return {
+    async claim(input) {
+      const { owner, leaseMs, maxAttempts, ...key } = parseInput(claimInput, input, 'digest claim');
+      const [result] = await claimMany([key], { owner, leaseMs, maxAttempts });
+      return result ?? { claimed: false, reason: 'held' };
     },
+
+    claimMany,
 
     async complete(input) {
       const v = parseInput(completeInput, input, 'digest completion');

@@ -7,11 +7,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PlanningAccess } from '../../src/digest/scheduler.js';
+import type { DigestStore, PlanningAccess } from '../../src/digest/scheduler.js';
 import { createPlanningClient } from '../../src/planning/index.js';
-import type { ChannelLink } from '../../src/store/index.js';
+import type { ChannelLink, ClaimKey } from '../../src/store/index.js';
+import { describeWithPostgres } from '../helpers/postgres.js';
 import { feature } from './builders.js';
-import { type Bench, link, openBench, PLANNING_TOKEN, PLANNING_URL } from './harness.js';
+import { type Backend, type Bench, link, openBench, PLANNING_TOKEN, PLANNING_URL } from './harness.js';
 
 /** Planning reads in flight per key (a workspace, an organization), and the most seen at once. */
 class Meter {
@@ -42,12 +43,12 @@ class Meter {
   }
 }
 
-describe('digest scheduler concurrency limits', () => {
+function limitsSuite(backend: Backend) {
   let bench: Bench;
   let meter: Meter;
 
   beforeEach(async () => {
-    bench = await openBench('sqlite');
+    bench = await openBench(backend);
     // One feature and no open task: each digest makes exactly one planning read.
     bench.features = [feature({ id: 'f1', heading: 'Login' })];
     bench.clock.set('2026-03-10T08:00:00Z'); // 09:00 in Berlin, a Tuesday: every link is due
@@ -167,4 +168,101 @@ describe('digest scheduler concurrency limits', () => {
     expect(held).toEqual({ 'org-T1': 4, 'org-T2': 4 });
     expect(report).toMatchObject({ due: 10, posted: 10, failed: 0 });
   });
-});
+
+  it('maxInFlight bounds the digests in progress across all workspaces', async () => {
+    for (const w of ['T1', 'T2', 'T3', 'T4']) await linkMany(w, 3);
+    const scheduler = bench.scheduler({ planningClientFor: byWorkspace, maxInFlight: 3 });
+    const { report, held } = await tickHeld(scheduler, 3);
+    expect(Object.values(held).reduce((a, b) => a + b, 0)).toBe(3);
+    expect(report).toMatchObject({ due: 12, posted: 12, failed: 0 });
+    expect(bench.posted).toHaveLength(12);
+  });
+
+  /** The store as the scheduler sees it, counting the links it has been handed and its claim batches. */
+  function countingStore() {
+    const seen = { links: 0, batches: [] as ClaimKey[][], singleClaims: 0 };
+    const store: DigestStore = {
+      links: {
+        async *listDigestEnabled(options) {
+          for await (const l of bench.store.links.listDigestEnabled({ ...options, pageSize: 4 })) {
+            seen.links += 1;
+            yield l;
+          }
+        },
+      },
+      digests: {
+        ...bench.store.digests,
+        claim: (input) => {
+          seen.singleClaims += 1;
+          return bench.store.digests.claim(input);
+        },
+        claimMany: (keys, options) => {
+          seen.batches.push([...keys]);
+          return bench.store.digests.claimMany(keys, options);
+        },
+      },
+    };
+    return { seen, store };
+  }
+
+  it('reads due links only as far ahead as there is room, and claims what can start in one batch', async () => {
+    // 10 workspaces × 3 links, read 4 at a time from the store.
+    for (let w = 1; w <= 10; w++) await linkMany(`T${String(w).padStart(2, '0')}`, 3);
+    const { seen, store } = countingStore();
+    const scheduler = bench.scheduler({
+      store,
+      planningClientFor: byWorkspace,
+      maxInFlight: 4,
+      readAhead: 6,
+    });
+    const ticking = scheduler.tick();
+    await vi.waitFor(() => expect(meter.total()).toBe(4), { timeout: 10_000, interval: 5 });
+    await sleep(100);
+    // 4 running and 6 waiting: the other 20 links are still in the store, unread.
+    expect(seen.links).toBe(10);
+    // Links come in (workspace, channel) order: T01's first two, T02's first two start together.
+    expect(seen.batches).toHaveLength(1);
+    expect(seen.batches[0]?.map((k) => k.slackChannelId)).toEqual([
+      'C_T01_1',
+      'C_T01_2',
+      'C_T02_1',
+      'C_T02_2',
+    ]);
+    meter.release();
+    const report = await ticking;
+    expect(report).toMatchObject({ due: 30, posted: 30, failed: 0, notClaimed: 0 });
+    expect(seen.links).toBe(30);
+    expect(seen.singleClaims).toBe(0);
+    // Every key claimed exactly once, in batches no bigger than the room there was.
+    const claimed = seen.batches.flat().map((k) => k.slackChannelId);
+    expect(new Set(claimed).size).toBe(30);
+    expect(claimed).toHaveLength(30);
+    expect(Math.max(...seen.batches.map((b) => b.length))).toBeLessThanOrEqual(4);
+    expect(bench.posted).toHaveLength(30);
+  });
+
+  it('refuses bounds that would start nothing', () => {
+    for (const bad of [{ maxInFlight: 0 }, { perWorkspace: 0 }, { readAhead: 0.5 }]) {
+      expect(() => bench.scheduler(bad)).toThrow(RangeError);
+    }
+  });
+
+  it('a second pass the same day claims nothing and posts nothing', async () => {
+    for (const w of ['T1', 'T2']) await linkMany(w, 3);
+    const { seen, store } = countingStore();
+    meter.release();
+    const first = bench.scheduler({ store, planningClientFor: byWorkspace });
+    expect(await first.tick()).toMatchObject({ due: 6, posted: 6 });
+    // Another process (no memory of the first pass) finds every claim posted.
+    const second = bench.scheduler({ store, planningClientFor: byWorkspace });
+    expect(await second.tick()).toMatchObject({ due: 6, posted: 0, notClaimed: 6 });
+    expect(bench.posted).toHaveLength(6);
+    // And the first process, which remembers, does not even ask the store again.
+    const batches = seen.batches.length;
+    expect(await first.tick()).toMatchObject({ due: 0, posted: 0 });
+    expect(seen.batches).toHaveLength(batches);
+  });
+}
+
+describe('digest scheduler concurrency limits (SQLite)', () => limitsSuite('sqlite'));
+describeWithPostgres('digest scheduler concurrency limits (PostgreSQL)', () => limitsSuite('postgres'));

@@ -74,6 +74,80 @@ describe('the shared pool', () => {
   });
 });
 
+describe('the connection cap', () => {
+  /** Holds every request until released; counts how many the server holds at once. */
+  function holding() {
+    const held: ServerResponse[] = [];
+    let peak = 0;
+    handler = (_req, _body, res) => {
+      held.push(res);
+      peak = Math.max(peak, held.length);
+    };
+    const release = () => {
+      for (const res of held.splice(0)) {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ id: 'me' }));
+      }
+    };
+    return { held, release, peak: () => peak };
+  }
+  async function until(condition: () => boolean) {
+    while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  it('opens at most maxConnections sockets; the calls beyond it queue and all complete', async () => {
+    const server = holding();
+    const client = createPlanningClient({ baseUrl, token: await makeToken(), maxConnections: 3 });
+    const calls = Array.from({ length: 10 }, () => client.account.read());
+    const settled = Promise.allSettled(calls);
+    await until(() => server.held.length === 3);
+    // The other seven wait in the pool: answering the first three lets the next ones through.
+    expect(connections).toBe(3);
+    while ((await Promise.race([settled, Promise.resolve('pending')])) === 'pending') {
+      server.release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const results = await settled;
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill('fulfilled'));
+    expect(server.peak()).toBe(3);
+    expect(connections).toBe(3);
+  });
+
+  it('the default cap is 128 sockets', async () => {
+    const server = holding();
+    const client = createPlanningClient({ baseUrl, token: await makeToken() });
+    const settled = Promise.allSettled(Array.from({ length: 140 }, () => client.account.read()));
+    await until(() => server.held.length === 128);
+    // Give the pool a chance to (wrongly) open more before checking.
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(server.held.length).toBe(128);
+    expect(connections).toBe(128);
+    while ((await Promise.race([settled, Promise.resolve('pending')])) === 'pending') {
+      server.release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect((await settled).every((r) => r.status === 'fulfilled')).toBe(true);
+    expect(connections).toBe(128);
+  });
+
+  it('a call waiting for a free socket past its timeout fails with a TimeoutError; the others complete', async () => {
+    const server = holding();
+    const token = await makeToken();
+    const client = createPlanningClient({ baseUrl, token, maxConnections: 1, retries: 0 });
+    // Same origin and cap: the same shared pool, with a short timeout.
+    const hasty = createPlanningClient({ baseUrl, token, maxConnections: 1, retries: 0, timeoutMs: 50 });
+    const first = client.account.read();
+    const firstDone = Promise.allSettled([first]);
+    await until(() => server.held.length === 1);
+    const queued = await rejectionOf(hasty.account.read());
+    expect(queued).toBeInstanceOf(TimeoutError);
+    server.release();
+    const [firstResult] = await firstDone;
+    expect(firstResult?.status === 'rejected' ? String(firstResult.reason) : 'ok').toBe('ok');
+    expect(connections).toBe(1);
+  });
+});
+
 describe('failures on a real socket', () => {
   it('a body that stalls after the headers hits the timeout', async () => {
     handler = (_req, _body, res) => {

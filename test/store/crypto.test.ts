@@ -65,6 +65,32 @@ describe('keyring', () => {
     expect(() => keyring.decrypt(parts.join('.'), 'identity:T1:U1')).toThrow(DecryptionError);
   });
 
+  it('remembers what it decrypted (bounded), and a remembered value never unlocks another row or a tampered copy', () => {
+    const keyring = createKeyring({ current: newKey(), cacheSize: 2 });
+    const sealed = keyring.encrypt(TOKEN, 'identity:T1:U1');
+    // Decrypted once, then answered from memory: the same value every time.
+    expect(keyring.decrypt(sealed, 'identity:T1:U1')).toBe(TOKEN);
+    expect(keyring.decrypt(sealed, 'identity:T1:U1')).toBe(TOKEN);
+    // Remembered for (ciphertext, AAD) only: the same ciphertext under another row is still refused.
+    expect(() => keyring.decrypt(sealed, 'identity:T1:U2')).toThrow(DecryptionError);
+    expect(() => keyring.decrypt(sealed)).toThrow(DecryptionError);
+    const parts = sealed.split('.');
+    const tag = Buffer.from(parts[3]!, 'base64url');
+    tag[0] = tag[0]! ^ 1;
+    parts[3] = tag.toString('base64url');
+    expect(() => keyring.decrypt(parts.join('.'), 'identity:T1:U1')).toThrow(DecryptionError);
+    // Many more values than it keeps: every one still decrypts right.
+    const many = Array.from({ length: 10 }, (_, i) => [
+      `token-${i}`,
+      keyring.encrypt(`token-${i}`, `row-${i}`),
+    ]);
+    for (let round = 0; round < 2; round++) {
+      for (const [i, [plain, sealedOne]] of many.entries()) {
+        expect(keyring.decrypt(sealedOne!, `row-${i}`)).toBe(plain);
+      }
+    }
+  });
+
   it('refuses malformed ciphertexts clearly', () => {
     const keyring = createKeyring({ current: newKey() });
     for (const bad of ['', 'plain-token', 'v2.a.b.c.d', 'v1.abc.def']) {

@@ -1,5 +1,10 @@
-import { expect, it } from 'vitest';
-import { type ClaimInput, StoreValidationError } from '../../src/store/index.js';
+import { describe, expect, it } from 'vitest';
+import {
+  type ClaimInput,
+  type ClaimKey,
+  MAX_CLAIM_BATCH,
+  StoreValidationError,
+} from '../../src/store/index.js';
 import { forEachBackend, manualClock, newKeyring } from './backends.js';
 
 const LEASE = 60_000;
@@ -187,5 +192,123 @@ forEachBackend('digest claims', (backend) => {
     ).rejects.toThrow(StoreValidationError);
     await expect(digests.purgeOlderThan(-1)).rejects.toThrow(StoreValidationError);
     expect(await store.db.selectFrom('digest_claims').selectAll().execute()).toEqual([]);
+  });
+
+  describe('claimMany', () => {
+    const keyOf = (slackChannelId: string, localDate = key.localDate): ClaimKey => ({
+      workspaceId: 'T1',
+      slackChannelId,
+      localDate,
+    });
+    const batch = (owner: string, extra: { maxAttempts?: number } = {}) => ({
+      owner,
+      leaseMs: LEASE,
+      ...extra,
+    });
+
+    it('decides each key of a batch as claim would, in the order given', async () => {
+      const { clock, digests } = await open(2);
+      // Set the scene one key at a time: posted, held by a live lease, lease expired, failed and
+      // waiting, failed and due, exhausted.
+      for (const c of ['Cposted', 'Cheld', 'Cexpired', 'Cwaiting', 'Cdue', 'Cexhausted']) {
+        expect(
+          await digests.claim({ ...keyOf(c), owner: 'a', leaseMs: c === 'Cexpired' ? 1 : LEASE }),
+        ).toEqual({
+          claimed: true,
+          attempt: 1,
+        });
+      }
+      const complete = (c: string, outcome: Parameters<typeof digests.complete>[0]['outcome']) =>
+        digests.complete({ ...keyOf(c), owner: 'a', outcome });
+      await complete('Cposted', posted('1.1'));
+      await complete('Cwaiting', { status: 'failed', error: 'later', retryAt: clock.t + 1_000 });
+      await complete('Cdue', { status: 'failed', error: 'now', retryAt: clock.t });
+      await complete('Cexhausted', { status: 'failed', error: 'x', retryAt: clock.t });
+      expect(await digests.claim({ ...keyOf('Cexhausted'), owner: 'a', leaseMs: LEASE })).toEqual({
+        claimed: true,
+        attempt: 2,
+      });
+      await complete('Cexhausted', { status: 'failed', error: 'x', retryAt: clock.t });
+      clock.advance(1);
+
+      const keys = [
+        'Cnew1',
+        'Cposted',
+        'Cheld',
+        'Cexpired',
+        'Cwaiting',
+        'Cdue',
+        'Cexhausted',
+        'Cnew2',
+        'Cnew1',
+      ];
+      expect(
+        await digests.claimMany(
+          keys.map((c) => keyOf(c)),
+          batch('b'),
+        ),
+      ).toEqual([
+        { claimed: true, attempt: 1 },
+        { claimed: false, reason: 'posted' },
+        { claimed: false, reason: 'held' },
+        { claimed: true, attempt: 2 },
+        { claimed: false, reason: 'held' },
+        { claimed: true, attempt: 2 },
+        { claimed: false, reason: 'exhausted' },
+        { claimed: true, attempt: 1 },
+        // The same key twice is one claim.
+        { claimed: false, reason: 'held' },
+      ]);
+      // What the batch took is b's: a cannot complete it, b can.
+      expect(await complete('Cnew1', posted('9.9'))).toBe(false);
+      expect(
+        await digests.complete({ ...keyOf('Cnew1'), owner: 'b', attempt: 1, outcome: posted('9.9') }),
+      ).toBe(true);
+      expect(await digests.claimMany([], batch('b'))).toEqual([]);
+    });
+
+    it('two owners claiming overlapping batches at once: every key has exactly one winner', async () => {
+      const { clock, digests } = await open();
+      // A second store on the same database, on the same clock: another replica.
+      const other = (await backend.open({ keyring: newKeyring(), now: clock.now })).digests;
+      const channels = Array.from({ length: 60 }, (_, i) => `C${i}`);
+      // a takes 0–39, b takes 20–59, in opposite orders, three times over: 20 keys overlap.
+      const aKeys = channels.slice(0, 40).map((c) => keyOf(c));
+      const bKeys = channels
+        .slice(20)
+        .map((c) => keyOf(c))
+        .reverse();
+      const settled = await Promise.allSettled([
+        digests.claimMany(aKeys, batch('a')),
+        other.claimMany(bKeys, batch('b')),
+        digests.claimMany(aKeys, batch('a2')),
+        other.claimMany(bKeys, batch('b2')),
+      ]);
+      const winners = new Map<string, string[]>();
+      for (const [i, outcome] of settled.entries()) {
+        expect(outcome.status).toBe('fulfilled');
+        if (outcome.status !== 'fulfilled') continue;
+        const keys = i % 2 === 0 ? aKeys : bKeys;
+        outcome.value.forEach((result, j) => {
+          if (result.claimed) {
+            const c = keys[j]!.slackChannelId;
+            winners.set(c, [...(winners.get(c) ?? []), ['a', 'b', 'a2', 'b2'][i]!]);
+          }
+        });
+      }
+      expect([...winners.keys()].sort()).toEqual([...channels].sort());
+      for (const [c, who] of winners) expect({ c, who: who.length }).toEqual({ c, who: 1 });
+    });
+
+    it('refuses a batch that is too big or malformed, changing nothing', async () => {
+      const { digests, store } = await open();
+      const tooMany = Array.from({ length: MAX_CLAIM_BATCH + 1 }, (_, i) => keyOf(`C${i}`));
+      await expect(digests.claimMany(tooMany, batch('a'))).rejects.toThrow(StoreValidationError);
+      await expect(digests.claimMany([keyOf('C1'), keyOf('C2', '2025-1-6')], batch('a'))).rejects.toThrow(
+        /Invalid digest claims/,
+      );
+      await expect(digests.claimMany([keyOf('C1')], batch(''))).rejects.toThrow(StoreValidationError);
+      expect(await store.db.selectFrom('digest_claims').selectAll().execute()).toEqual([]);
+    });
   });
 });
