@@ -5,8 +5,9 @@
  * status and timing, never the filled path (a grade's path names the peer) nor a token — and the
  * last one is kept for /healthz.
  */
+import http from 'node:http';
+import https from 'node:https';
 import { webApi } from '@slack/bolt';
-import { Agent, type Dispatcher, errors, request } from 'undici';
 import type { Logger } from './logger.js';
 import { toSlackLogger } from './logger.js';
 import {
@@ -88,49 +89,79 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /**
  * The `fetch` the Slack clients use (Bolt's `clientOptions.fetch`, the WebClients made here): a
  * POST with a string body — every Web API call but uploads, every response_url reply — goes out
- * with undici's `request` on one keep-alive Agent. The global fetch (WHATWG streams, request
- * cloning) cost about as much CPU as the rest of a command, and was most of a digest's Slack post.
- * Nothing is resent: a post may have reached Slack. Anything else (multipart uploads, other
- * methods) goes to the global fetch, looked up per call so test interceptors that replace it still
- * apply. `timeoutMs` bounds the wait for the answer's headers and body; a caller's signal aborts.
+ * with node:http on keep-alive agents. The global fetch (WHATWG streams, request cloning) cost
+ * about as much CPU as the rest of a command, and was most of a digest's Slack post. Anything else
+ * (multipart uploads, other methods) goes to the global fetch, looked up per call so test
+ * interceptors that replace it still apply. `timeoutMs` bounds a socket's silence; a caller's
+ * signal aborts the request.
  */
 export function slackFetch(timeoutMs: number): typeof fetch {
-  const dispatcher = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-  return async (input, init) => {
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true }),
+    'https:': new https.Agent({ keepAlive: true }),
+  };
+  return (input, init) => {
     const plain =
       typeof input === 'string' &&
       init?.method === 'POST' &&
       typeof init.body === 'string' &&
       (input.startsWith('https:') || input.startsWith('http:'));
     if (!plain) return globalThis.fetch(input, init);
-    const headers: Record<string, string> = {};
+    const url = new URL(input);
+    const protocol = url.protocol as keyof typeof agents;
+    const body = init.body as string;
+    const signal = init.signal ?? undefined;
+    const headers: Record<string, string | number> = {};
     new Headers(init.headers).forEach((value, name) => {
       headers[name] = value;
     });
-    let answer: Dispatcher.ResponseData;
-    try {
-      answer = await request(input, {
-        method: 'POST',
-        headers,
-        body: init.body as string,
-        dispatcher,
-        ...(init.signal ? { signal: init.signal } : {}),
+    headers['content-length'] = Buffer.byteLength(body);
+    const send = (mayResend: boolean): Promise<Response> =>
+      new Promise<Response>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(signal.reason);
+          return;
+        }
+        const request = (protocol === 'https:' ? https : http).request(
+          url,
+          { method: 'POST', headers, agent: agents[protocol], timeout: timeoutMs },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('error', reject);
+            response.on('end', () => {
+              signal?.removeEventListener('abort', onAbort);
+              const status = response.statusCode ?? 0;
+              const answer = new Headers();
+              for (const [name, value] of Object.entries(response.headers)) {
+                if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
+              }
+              resolve(
+                new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), {
+                  status,
+                  statusText: response.statusMessage ?? '',
+                  headers: answer,
+                }),
+              );
+            });
+          },
+        );
+        const onAbort = () => request.destroy(signal?.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        request.on('timeout', () =>
+          request.destroy(new Error(`no answer from ${url.host} within ${timeoutMs} ms`)),
+        );
+        request.on('error', (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          // A kept-alive socket the server closed as we reused it: the request never reached it
+          // (Node's documented keep-alive race). Sent once more on a fresh socket, never twice.
+          const reset = (error as { code?: string }).code === 'ECONNRESET';
+          if (mayResend && reset && request.reusedSocket && !signal?.aborted) resolve(send(false));
+          else reject(error);
+        });
+        request.end(body);
       });
-    } catch (error) {
-      if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
-        throw new Error(`no answer from ${new URL(input).host} within ${timeoutMs} ms`, { cause: error });
-      }
-      throw error;
-    }
-    const body = Buffer.from(await answer.body.arrayBuffer());
-    const answerHeaders = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) {
-      if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
-    return new Response(NULL_BODY.has(answer.statusCode) ? null : body, {
-      status: answer.statusCode,
-      headers: answerHeaders,
-    });
+    return send(true);
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * src/clients.ts: the bounded client caches, and the `fetch` the Slack clients use — over real
  * loopback sockets: a response_url reply or a Web API call reaches the server with its body and
- * headers and reuses its sockets, a signal aborts it; uploads and other methods go to the global fetch.
+ * headers and reuses its socket, a signal aborts it; uploads and other methods go to the global fetch.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,12 +62,11 @@ describe('slackFetch', () => {
     expect(received[0]?.headers['content-type']).toBe('application/json');
   });
 
-  it('keeps its sockets alive across replies', async () => {
+  it('keeps its socket alive across replies', async () => {
     const fetcher = slackFetch(5_000);
-    for (let i = 0; i < 10; i++) await (await post(fetcher, `${origin}/respond/${i}`)).text();
-    expect(received).toHaveLength(10);
-    // undici's pool may open a second socket while the first is released; never one per reply.
-    expect(connections).toBeLessThanOrEqual(2);
+    for (let i = 0; i < 5; i++) await (await post(fetcher, `${origin}/respond/${i}`)).text();
+    expect(received).toHaveLength(5);
+    expect(connections).toBe(1);
   });
 
   it('a refused reply is a response that is not ok (Bolt turns it into a RespondError); 204 has no body', async () => {
@@ -125,6 +124,41 @@ describe('slackFetch', () => {
       await new Promise((resolve) => silent.close(resolve));
     }
     expect(global).not.toHaveBeenCalled();
+  });
+
+  it('a kept-alive socket reset as it is reused: sent once more on a fresh socket; a fresh socket reset is an error', async () => {
+    // Answers the first request of each socket; resets the socket at the next one (as a server
+    // closing an idle socket does), unless `resetAll`, which resets every socket at once.
+    let resetAll = false;
+    const seen: string[] = [];
+    const flaky = createServer((req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      seen.push(`${req.url} #${socket.served}`);
+      if (resetAll || socket.served > 1) {
+        socket.resetAndDestroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
+    try {
+      const fetcher = slackFetch(5_000);
+      expect(await (await fetcher(`${base}/a`, { method: 'POST', body: 'x' })).text()).toBe('ok');
+      expect(await (await fetcher(`${base}/b`, { method: 'POST', body: 'x' })).text()).toBe('ok');
+      // b was reset on the reused socket, then answered on a new one: sent twice, answered once.
+      expect(seen).toEqual(['/a #1', '/b #2', '/b #1']);
+      resetAll = true;
+      await expect(fetcher(`${base}/c`, { method: 'POST', body: 'x' })).rejects.toThrow();
+      // c reached a fresh socket (b's) or a reused one first; either way it is sent at most twice
+      // and fails when the fresh socket is reset too.
+      expect(seen.filter((s) => s.startsWith('/c')).length).toBeLessThanOrEqual(2);
+    } finally {
+      flaky.closeAllConnections();
+      await new Promise((resolve) => flaky.close(resolve));
+    }
   });
 
   it('other methods and bodies (uploads) go to the global fetch', async () => {
