@@ -17,6 +17,7 @@ import type {
   ModalView,
   MrkdwnElement,
   PlainTextElement,
+  PlainTextInput,
   PlainTextOption,
   SectionBlock,
   StaticSelect,
@@ -155,6 +156,36 @@ export function input(
     ...(extra.optional ? { optional: true } : {}),
     ...(extra.hint ? { hint: plain(extra.hint, SLACK_LIMITS.inputLabel) } : {}),
     ...(extra.dispatchAction ? { dispatch_action: true } : {}),
+  };
+}
+
+/**
+ * A plain-text input element. A prefilled `value` is cut to `max` (Slack refuses the whole view
+ * otherwise) and left out when empty; `dispatchOnEnter` sends a block action on Enter (search boxes).
+ */
+export function textInput(
+  actionId: string,
+  options: {
+    max?: number;
+    min?: number;
+    multiline?: boolean;
+    placeholder?: string;
+    value?: string | undefined;
+    dispatchOnEnter?: boolean;
+  } = {},
+): PlainTextInput {
+  const { max, min, value } = options;
+  return {
+    type: 'plain_text_input',
+    action_id: actionId,
+    ...(options.multiline ? { multiline: true } : {}),
+    ...(min === undefined ? {} : { min_length: min }),
+    ...(max === undefined ? {} : { max_length: max }),
+    ...(options.placeholder ? { placeholder: plain(options.placeholder, SLACK_LIMITS.placeholder) } : {}),
+    ...(value ? { initial_value: max === undefined ? value : truncate(value, max) } : {}),
+    ...(options.dispatchOnEnter
+      ? { dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] } }
+      : {}),
   };
 }
 

@@ -23,6 +23,7 @@ import {
   SLACK_LIMITS,
   section,
   slackDate,
+  textInput,
   truncate,
 } from '../../src/blockkit/index.js';
 
@@ -186,5 +187,22 @@ describe('lists', () => {
     const all = sections.flatMap((s) => (s.text?.text ?? '').split('\n'));
     expect(all).toHaveLength(400);
     for (const s of sections) expect(s.text?.text.length).toBeLessThanOrEqual(3000);
+  });
+});
+
+describe('text inputs', () => {
+  it("cut a prefilled value to the input's maximum and leave an empty one out", () => {
+    const long = textInput('heading_input', { max: 10, value: 'x'.repeat(50), placeholder: 'p' });
+    expect(long).toMatchObject({ type: 'plain_text_input', action_id: 'heading_input', max_length: 10 });
+    expect(Array.from(long.initial_value ?? '')).toHaveLength(10);
+    expect(textInput('a', { value: '' })).not.toHaveProperty('initial_value');
+    expect(textInput('a', { value: undefined, multiline: true })).toEqual({
+      type: 'plain_text_input',
+      action_id: 'a',
+      multiline: true,
+    });
+    expect(textInput('q', { dispatchOnEnter: true }).dispatch_action_config).toEqual({
+      trigger_actions_on: ['on_enter_pressed'],
+    });
   });
 });

@@ -1,6 +1,6 @@
 /** The connect modals: a member pastes their own token; an admin saves the organization token. */
 import type { ModalView } from '@slack/types';
-import { context, input, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
+import { context, input, type Mrkdwn, md, modal, section, textInput } from '../../blockkit/index.js';
 import { FIELD, VIEW } from '../ids.js';
 import { formProblem } from './views.js';
 
@@ -25,11 +25,11 @@ export function connectModal({
     close: 'Cancel',
     blocks: [
       section(intro),
-      input('Service-account token', FIELD.token.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.token.action,
-        placeholder: { type: 'plain_text', text: 'eyJ…' },
-      }),
+      input(
+        'Service-account token',
+        FIELD.token.block,
+        textInput(FIELD.token.action, { placeholder: 'eyJ…' }),
+      ),
       context(md`Anyone who sees a token can act as its account: paste it only here.`),
       ...(problem ? [formProblem(problem)] : []),
     ],

@@ -14,6 +14,7 @@ import {
   modal,
   option,
   section,
+  textInput,
   truncate,
 } from '../../blockkit/index.js';
 import {
@@ -93,23 +94,19 @@ export function featureModal(form: FeatureForm): ModalView {
     privateMetadata: JSON.stringify(form.meta),
     blocks: [
       ...where,
-      input('Heading', FIELD.heading.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.heading.action,
-        max_length: LIMITS.heading,
-        placeholder: { type: 'plain_text', text: 'What the feature is, in a line' },
-        ...(form.heading ? { initial_value: truncate(form.heading, LIMITS.heading) } : {}),
-      }),
+      input(
+        'Heading',
+        FIELD.heading.block,
+        textInput(FIELD.heading.action, {
+          max: LIMITS.heading,
+          placeholder: 'What the feature is, in a line',
+          value: form.heading,
+        }),
+      ),
       input(
         'Details',
         FIELD.details.block,
-        {
-          type: 'plain_text_input',
-          action_id: FIELD.details.action,
-          multiline: true,
-          max_length: LIMITS.details,
-          ...(form.details ? { initial_value: truncate(form.details, LIMITS.details) } : {}),
-        },
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
         { optional: true },
       ),
       input('Priority', FIELD.priority.block, {
@@ -167,13 +164,11 @@ export function assumptionModal(form: {
       input(
         'Assumption',
         FIELD.heading.block,
-        {
-          type: 'plain_text_input',
-          action_id: FIELD.heading.action,
-          max_length: LIMITS.heading,
-          placeholder: { type: 'plain_text', text: 'Electron.js supports Windows 7' },
-          ...(form.heading ? { initial_value: truncate(form.heading, LIMITS.heading) } : {}),
-        },
+        textInput(FIELD.heading.action, {
+          max: LIMITS.heading,
+          placeholder: 'Electron.js supports Windows 7',
+          value: form.heading,
+        }),
         { hint: 'A statement that can be proven true or false — not a question or an opinion.' },
       ),
       ...(form.problem ? [formProblem(form.problem)] : []),
@@ -256,13 +251,7 @@ export function experimentModal(form: {
       input(
         'Details',
         FIELD.details.block,
-        {
-          type: 'plain_text_input',
-          action_id: FIELD.details.action,
-          multiline: true,
-          max_length: LIMITS.details,
-          ...(form.details ? { initial_value: truncate(form.details, LIMITS.details) } : {}),
-        },
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
         { optional: true, hint: `What was tried and what was found (at most ${LIMITS.details} characters).` },
       ),
       input(
@@ -374,13 +363,7 @@ export function evidenceModal(form: {
       input(
         'What will be kept',
         FIELD.details.block,
-        {
-          type: 'plain_text_input',
-          action_id: FIELD.details.action,
-          multiline: true,
-          max_length: LIMITS.details,
-          initial_value: truncate(form.evidence, LIMITS.details),
-        },
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.evidence }),
         {
           hint: `Appended to the experiment's details, which hold ${LIMITS.details} characters in all: if they are nearly full, the text is cut and its link kept.`,
         },

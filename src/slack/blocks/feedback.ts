@@ -15,7 +15,7 @@ import {
   option,
   quote,
   section,
-  truncate,
+  textInput,
 } from '../../blockkit/index.js';
 import { FEEDBACK_ISSUES, type FeedbackIssue, LIMITS } from '../../planning/models.js';
 import { ACTION, FIELD, VIEW } from '../ids.js';
@@ -71,13 +71,11 @@ export function feedbackModal(form: FeedbackForm): ModalView {
         options,
         ...(initial ? { initial_option: initial } : {}),
       }),
-      input('Feedback', FIELD.message.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.message.action,
-        multiline: true,
-        max_length: LIMITS.minuteText,
-        ...(form.message ? { initial_value: truncate(form.message, LIMITS.minuteText) } : {}),
-      }),
+      input(
+        'Feedback',
+        FIELD.message.block,
+        textInput(FIELD.message.action, { multiline: true, max: LIMITS.minuteText, value: form.message }),
+      ),
       context(md`The task's assignee gets it in a direct message and can reply.`),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
@@ -123,13 +121,11 @@ export function replyModal({
     close: 'Cancel',
     privateMetadata: JSON.stringify(FeedbackRef.parse(ref)),
     blocks: [
-      input('Your reply', FIELD.reply.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.reply.action,
-        multiline: true,
-        max_length: LIMITS.minuteText,
-        ...(reply ? { initial_value: truncate(reply, LIMITS.minuteText) } : {}),
-      }),
+      input(
+        'Your reply',
+        FIELD.reply.block,
+        textInput(FIELD.reply.action, { multiline: true, max: LIMITS.minuteText, value: reply }),
+      ),
       context(md`The feedback's author is told of your reply.`),
       ...(problem ? [formProblem(problem)] : []),
     ],

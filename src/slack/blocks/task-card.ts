@@ -28,6 +28,7 @@ import {
   SLACK_LIMITS,
   section,
   slackDate,
+  textInput,
   truncate,
 } from '../../blockkit/index.js';
 import { type Candidate, LIMITS, TASK_STATES, type TaskState } from '../../planning/models.js';
@@ -411,13 +412,11 @@ export function discoveryModal(form: {
     privateMetadata: JSON.stringify(DiscoveryMeta.parse(form.meta)),
     blocks: [
       ...where,
-      input('Discovery', FIELD.discovery.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.discovery.action,
-        multiline: true,
-        max_length: LIMITS.minuteText,
-        ...(form.text ? { initial_value: truncate(form.text, LIMITS.minuteText) } : {}),
-      }),
+      input(
+        'Discovery',
+        FIELD.discovery.block,
+        textInput(FIELD.discovery.action, { multiline: true, max: LIMITS.minuteText, value: form.text }),
+      ),
       context(md`Discoveries go in the task's minutes, for the current iteration.`),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
@@ -451,22 +450,15 @@ export function taskEditModal(form: {
     close: 'Cancel',
     privateMetadata: JSON.stringify(TaskCoords.parse(form.coords)),
     blocks: [
-      input('Heading', FIELD.heading.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.heading.action,
-        max_length: LIMITS.heading,
-        initial_value: truncate(form.heading, LIMITS.heading),
-      }),
+      input(
+        'Heading',
+        FIELD.heading.block,
+        textInput(FIELD.heading.action, { max: LIMITS.heading, value: form.heading }),
+      ),
       input(
         'Details',
         FIELD.details.block,
-        {
-          type: 'plain_text_input',
-          action_id: FIELD.details.action,
-          multiline: true,
-          max_length: LIMITS.details,
-          ...(form.details ? { initial_value: truncate(form.details, LIMITS.details) } : {}),
-        },
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
         { optional: true },
       ),
       input(
@@ -617,13 +609,11 @@ export function minuteEditModal(form: { ref: MinuteRef; text: string; problem?: 
     close: 'Cancel',
     privateMetadata: JSON.stringify(MinuteRef.parse(form.ref)),
     blocks: [
-      input(form.ref.k === 'd' ? 'Discovery' : 'Feedback', FIELD.minuteText.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.minuteText.action,
-        multiline: true,
-        max_length: LIMITS.minuteText,
-        initial_value: truncate(form.text, LIMITS.minuteText),
-      }),
+      input(
+        form.ref.k === 'd' ? 'Discovery' : 'Feedback',
+        FIELD.minuteText.block,
+        textInput(FIELD.minuteText.action, { multiline: true, max: LIMITS.minuteText, value: form.text }),
+      ),
       context(md`Only the text of your ${what} changes.`),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],

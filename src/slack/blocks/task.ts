@@ -5,7 +5,7 @@
  */
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
-import { context, input, type Mrkdwn, md, modal, option, truncate } from '../../blockkit/index.js';
+import { context, input, type Mrkdwn, md, modal, option, textInput, truncate } from '../../blockkit/index.js';
 import { type Channel, LIMITS, type Team } from '../../planning/models.js';
 import { ACTION, FIELD, TASK_CARD_BLOCK_PREFIX, TASK_CARD_EVENT, VIEW } from '../ids.js';
 import { parseCarried } from '../round-trip.js';
@@ -134,22 +134,15 @@ export function createTaskModal(form: TaskForm): ModalView {
           ? { initial_option: option(form.feature.heading ?? form.feature.id, form.feature.id) }
           : {}),
       }),
-      input('Heading', FIELD.heading.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.heading.action,
-        max_length: LIMITS.heading,
-        ...(form.heading ? { initial_value: truncate(form.heading, LIMITS.heading) } : {}),
-      }),
+      input(
+        'Heading',
+        FIELD.heading.block,
+        textInput(FIELD.heading.action, { max: LIMITS.heading, value: form.heading }),
+      ),
       input(
         'Details',
         FIELD.details.block,
-        {
-          type: 'plain_text_input',
-          action_id: FIELD.details.action,
-          multiline: true,
-          max_length: LIMITS.details,
-          ...(form.details ? { initial_value: truncate(form.details, LIMITS.details) } : {}),
-        },
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
         { optional: true },
       ),
       input(

@@ -5,7 +5,16 @@
  */
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
-import { context, input, type Mrkdwn, md, modal, option, section } from '../../../blockkit/index.js';
+import {
+  context,
+  input,
+  type Mrkdwn,
+  md,
+  modal,
+  option,
+  section,
+  textInput,
+} from '../../../blockkit/index.js';
 import { ASSIGNABLE_ROLES, type Invitation, LIMITS, type Team } from '../../../planning/index.js';
 import { FIELD, VIEW } from '../../ids.js';
 import { parseCarried } from '../../round-trip.js';
@@ -62,14 +71,16 @@ export function invitationForm({
         options: teamOptions.length > 0 ? teamOptions : [option('(no team)', 'none')],
         ...(team ? { initial_option: team } : {}),
       }),
-      input('Name', FIELD.inviteName.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.inviteName.action,
-        min_length: LIMITS.inviteName.min,
-        max_length: LIMITS.inviteName.max,
-        placeholder: { type: 'plain_text', text: 'e.g. Spring interns' },
-        ...(name ? { initial_value: name } : {}),
-      }),
+      input(
+        'Name',
+        FIELD.inviteName.block,
+        textInput(FIELD.inviteName.action, {
+          min: LIMITS.inviteName.min,
+          max: LIMITS.inviteName.max,
+          placeholder: 'e.g. Spring interns',
+          value: name,
+        }),
+      ),
       input('Role', FIELD.inviteRole.block, {
         type: 'static_select',
         action_id: FIELD.inviteRole.action,
@@ -194,24 +205,17 @@ export function nameForm(
     privateMetadata: meta(m),
     blocks: [
       ...(m.f === 'newChannel' && m.n ? [section(md`A new channel in *${m.n}*.`)] : []),
-      input(spec.label, FIELD.name.block, {
-        type: 'plain_text_input',
-        action_id: FIELD.name.action,
-        min_length: spec.min,
-        max_length: spec.max,
-        ...(initial ? { initial_value: initial } : {}),
-      }),
+      input(
+        spec.label,
+        FIELD.name.block,
+        textInput(FIELD.name.action, { min: spec.min, max: spec.max, value: initial }),
+      ),
       ...(channel
         ? [
             input(
               'Description',
               FIELD.description.block,
-              {
-                type: 'plain_text_input',
-                action_id: FIELD.description.action,
-                max_length: LIMITS.channelDesc,
-                ...(typed?.description ? { initial_value: typed.description } : {}),
-              },
+              textInput(FIELD.description.action, { max: LIMITS.channelDesc, value: typed?.description }),
               { optional: true },
             ),
           ]

@@ -1,6 +1,6 @@
 /** Notions: the skills people are graded on, searchable. */
 import type { KnownBlock, ModalView } from '@slack/types';
-import { actions, button, input, md, modal, section } from '../../../blockkit/index.js';
+import { actions, button, input, md, modal, section, textInput } from '../../../blockkit/index.js';
 import type { Notion } from '../../../planning/index.js';
 import { ADMIN_ACTION, FIELD, VIEW } from '../../ids.js';
 import {
@@ -28,14 +28,12 @@ export function notionsView(
     input(
       'Search',
       FIELD.search.block,
-      {
-        type: 'plain_text_input',
-        action_id: FIELD.search.action,
-        max_length: 256,
-        ...(place.q ? { initial_value: place.q } : {}),
-        placeholder: { type: 'plain_text', text: 'Part of a notion, then Enter or Search' },
-        dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
-      },
+      textInput(FIELD.search.action, {
+        max: 256,
+        value: place.q,
+        placeholder: 'Part of a notion, then Enter or Search',
+        dispatchOnEnter: true,
+      }),
       { optional: true, dispatchAction: true },
     ),
   ];
