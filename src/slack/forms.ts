@@ -7,7 +7,7 @@ import type { ViewStateValue } from '@slack/bolt';
 import { z } from 'zod';
 import { SLACK_USER_ID } from '../blockkit/index.js';
 import { LIMITS } from '../planning/index.js';
-import type { Field } from './ids.js';
+import { FIELD, type Field } from './ids.js';
 
 export type StateValues = Record<string, Record<string, ViewStateValue>>;
 
@@ -110,4 +110,21 @@ export function selectOptions(blocks: unknown[], field: Field): { value: string;
     }
   }
   return [];
+}
+
+/** The teams a form's team select offered, read back from the view (`none` is the empty choice). */
+export function teamChoices(
+  blocks: unknown[],
+  field: Field = FIELD.team,
+): { id: string; teamName: string }[] {
+  return selectOptions(blocks, field)
+    .filter((o) => o.value !== NO_CHOICE)
+    .map((o) => ({ id: o.value, teamName: o.text }));
+}
+
+/** The channels a form's channel select offered, read back from the view. */
+export function channelChoices(blocks: unknown[]): { id: string; channelName: string; isDefault: boolean }[] {
+  return selectOptions(blocks, FIELD.channel)
+    .filter((o) => o.value !== NO_CHOICE)
+    .map((o) => ({ id: o.value, channelName: o.text, isDefault: false }));
 }

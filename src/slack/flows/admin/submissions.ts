@@ -29,7 +29,7 @@ import type { Acting } from '../../context/identity.js';
 import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { FormProblem, type Outcome, type SubmissionSpec } from '../../context/submission.js';
-import { fieldValue, type StateValues, selectOptions, slackUserId, validateForm } from '../../forms.js';
+import { fieldValue, type StateValues, slackUserId, teamChoices, validateForm } from '../../forms.js';
 import { FIELD } from '../../ids.js';
 import type { SubmitArgs } from '../../listeners/router.js';
 import { notify, toldText } from '../../notify.js';
@@ -100,10 +100,7 @@ const InvitationInput = z
   });
 type InvitationInput = z.infer<typeof InvitationInput>;
 
-const teamsOf = (view: ViewOutput) =>
-  selectOptions(view.blocks, FIELD.inviteTeam)
-    .filter((o) => o.value !== 'none')
-    .map((o) => ({ id: o.value, teamName: o.text }));
+const teamsOf = (view: ViewOutput) => teamChoices(view.blocks, FIELD.inviteTeam);
 
 export function invitationSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<InvitationInput> {
   return {

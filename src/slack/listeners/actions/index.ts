@@ -4,6 +4,7 @@ import { DIGEST_ACTIONS } from '../../../digest/index.js';
 import type { Services } from '../../context/services.js';
 import { FORM_ACTION_IDS } from '../../flows/admin/forms.js';
 import { OPERATIONS } from '../../flows/admin/operations.js';
+import { pressAdvance, pressDelete } from '../../flows/feature.js';
 import { ACTION, ADMIN_ACTION, FIELD } from '../../ids.js';
 import { type ActionArgs, ackThenRoute } from '../router.js';
 import { adminCheckoutAction } from './admin-checkout.js';
@@ -16,8 +17,6 @@ import { advanceFeatureAction } from './advance-feature.js';
 import { connectOpenAction } from './connect-open.js';
 import { deepContextReadAction } from './deep-context-read.js';
 import { disconnectAction } from './disconnect.js';
-import { featureAdvanceAction } from './feature-advance.js';
-import { featureDeleteAction } from './feature-delete.js';
 import {
   assumptionMenuAction,
   featureAddAssumptionAction,
@@ -25,6 +24,7 @@ import {
   featureDetailsAction,
   featureEditAction,
 } from './feature-forms.js';
+import { featurePressAction } from './feature-press.js';
 import { feedbackOpenAction } from './feedback-open.js';
 import { minuteDeleteAction, minuteEditOpenAction } from './minute-entry.js';
 import { notifyPrefsAction } from './notify-prefs.js';
@@ -62,11 +62,11 @@ export function registerActions(app: App, svc: Services) {
       [ACTION.minuteEditOpen]: minuteEditOpenAction(svc),
       [ACTION.minuteDelete]: minuteDeleteAction(svc),
       [ACTION.tasksMore]: tasksMoreAction(svc),
-      [ACTION.featureAdvance]: featureAdvanceAction(svc),
+      [ACTION.featureAdvance]: featurePressAction(svc, pressAdvance),
       [ACTION.featureAddAssumption]: featureAddAssumptionAction(svc),
       [ACTION.featureAddTask]: featureAddTaskAction(svc),
       [ACTION.featureEdit]: featureEditAction(svc),
-      [ACTION.featureDelete]: featureDeleteAction(svc),
+      [ACTION.featureDelete]: featurePressAction(svc, pressDelete),
       [ACTION.featureDetails]: featureDetailsAction(svc),
       [ACTION.assumptionMenu]: assumptionMenuAction(svc),
       [ACTION.deepContextRead]: deepContextReadAction(svc),

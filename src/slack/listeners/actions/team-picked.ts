@@ -9,7 +9,7 @@ import { createTaskModal, TaskModalMeta } from '../../blocks/task.js';
 import { planningOf } from '../../context/middleware.js';
 import { showFailure, viewSurface } from '../../context/reply.js';
 import type { Services } from '../../context/services.js';
-import { fieldValue, fieldValues, type StateValues, selectOptions } from '../../forms.js';
+import { fieldValue, fieldValues, type StateValues, teamChoices } from '../../forms.js';
 import { FIELD, VIEW } from '../../ids.js';
 import { parseCarried, parseJson } from '../../round-trip.js';
 import { type ActionArgs, actionValue } from '../router.js';
@@ -21,9 +21,7 @@ export function teamPickedAction(svc: Services) {
     if (!view || !teamId || teamId === 'none') return;
     const planning = planningOf(context);
     const values = view.state.values as StateValues;
-    const teams = selectOptions(view.blocks, FIELD.team)
-      .filter((o) => o.value !== 'none')
-      .map((o) => ({ id: o.value, teamName: o.text }));
+    const teams = teamChoices(view.blocks);
     try {
       const { planning: service } = await planning.acting();
       const { channels } = await service.teams.read(teamId);

@@ -12,11 +12,12 @@ import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
 import { refreshFeatureCards } from '../../flows/feature.js';
 import {
+  channelChoices,
   fieldLabel,
   fieldValue,
   type StateValues,
-  selectOptions,
   slackUserId,
+  teamChoices,
   validateForm,
 } from '../../forms.js';
 import { FIELD } from '../../ids.js';
@@ -160,19 +161,14 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
 
 /** The form again, as submitted: the selects keep the options they had (read back from the view). */
 function retry(data: TaskSubmission, problem: Mrkdwn, view: ViewOutput) {
-  const real = (o: { value: string }) => o.value !== 'none';
   return createTaskModal({
     meta: data.meta,
     ...(data.meta.link
       ? {}
       : {
-          teams: selectOptions(view.blocks, FIELD.team)
-            .filter(real)
-            .map((o) => ({ id: o.value, teamName: o.text })),
+          teams: teamChoices(view.blocks),
           teamId: data.teamId,
-          channels: selectOptions(view.blocks, FIELD.channel)
-            .filter(real)
-            .map((o) => ({ id: o.value, channelName: o.text, isDefault: false })),
+          channels: channelChoices(view.blocks),
           channelId: data.channelId,
         }),
     heading: data.heading,

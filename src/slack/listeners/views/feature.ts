@@ -13,7 +13,7 @@ import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
 import { featureRef, refreshFeatureCards, refusedOnForm } from '../../flows/feature.js';
-import { fieldValue, type StateValues, selectOptions, validateForm } from '../../forms.js';
+import { channelChoices, fieldValue, type StateValues, teamChoices, validateForm } from '../../forms.js';
 import { COMMAND, FIELD } from '../../ids.js';
 import { parseJson } from '../../round-trip.js';
 import type { SubmitArgs } from '../router.js';
@@ -130,18 +130,13 @@ async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
 }
 
 function retry(data: FeatureSubmission, problem: Mrkdwn, view: ViewOutput) {
-  const real = (o: { value: string }) => o.value !== 'none';
   return featureModal({
     meta: data.meta,
     ...(data.meta.mode === 'new'
       ? {
-          teams: selectOptions(view.blocks, FIELD.team)
-            .filter(real)
-            .map((o) => ({ id: o.value, teamName: o.text })),
+          teams: teamChoices(view.blocks),
           teamId: data.teamId,
-          channels: selectOptions(view.blocks, FIELD.channel)
-            .filter(real)
-            .map((o) => ({ id: o.value, channelName: o.text, isDefault: false })),
+          channels: channelChoices(view.blocks),
           channelId: data.channelId,
         }
       : {}),

@@ -10,11 +10,12 @@ import { planningOf } from '../../context/middleware.js';
 import type { Services } from '../../context/services.js';
 import { handleSubmission } from '../../context/submission.js';
 import {
+  channelChoices,
   fieldLabel,
   fieldValue,
   fieldValues,
   type StateValues,
-  selectOptions,
+  teamChoices,
   validateForm,
 } from '../../forms.js';
 import { FIELD } from '../../ids.js';
@@ -73,13 +74,9 @@ function parse(values: StateValues, privateMetadata: string) {
 function linkRetry(data: LinkForm, problem: Mrkdwn, view: ViewOutput) {
   return linkModal({
     slackChannelId: data.slackChannelId,
-    teams: selectOptions(view.blocks, FIELD.team)
-      .filter((o) => o.value !== 'none')
-      .map((o) => ({ id: o.value, teamName: o.text })),
+    teams: teamChoices(view.blocks),
     teamId: data.teamId,
-    channels: selectOptions(view.blocks, FIELD.channel)
-      .filter((o) => o.value !== 'none')
-      .map((o) => ({ id: o.value, channelName: o.text, isDefault: false })),
+    channels: channelChoices(view.blocks),
     channelId: data.channelId,
     digestTime: data.digestTime,
     timeZone: data.timeZone,
