@@ -10,7 +10,9 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { avatarProblem, readPngSize } from '../../src/planning/png.js';
+import type { SlackDeps } from '../../src/slack/context/deps.js';
 import { toAvatarPng } from '../../src/slack/flows/avatar.js';
+import { followSlackProfile } from '../../src/slack/flows/profile.js';
 import { eventually, Harness, TEAM } from './harness.js';
 
 /** Random pixels: the hardest case for PNG compression. */
@@ -110,5 +112,19 @@ describe('profile follows Slack on user_change', () => {
     const account = await h.owner().serviceAccounts.read(identity!.serviceAccountId);
     expect(account.userAvatarId).toBeTruthy();
     expect(account.userName).toBe('New Person');
+  });
+});
+
+describe('followSlackProfile in the background', () => {
+  it('never rejects: a store that is gone (shutdown) is logged and answers failed', async () => {
+    const warned: string[] = [];
+    const gone = () => Promise.reject(new Error('driver has already been destroyed'));
+    const deps = {
+      store: { identities: { get: gone }, interactions: { begin: gone, abandon: gone } },
+      logger: { warn: (_: unknown, msg: string) => warned.push(msg), info: () => undefined },
+      clients: {},
+    } as unknown as SlackDeps;
+    await expect(followSlackProfile(deps, TEAM, 'U1', { name: 'ana' })).resolves.toBe('failed');
+    expect(warned).toEqual(['could not apply the Slack profile to the service account']);
   });
 });

@@ -38,6 +38,10 @@ const VERSION_TTL_MS = 90 * 86_400_000;
 
 export type ProfileOutcome = 'applied' | 'unchanged' | 'not-connected' | 'failed';
 
+/**
+ * Best effort, often in the background: never rejects (a store or service failure is logged and
+ * answers 'failed'; it is tried again on the next profile change or connect).
+ */
 export async function followSlackProfile(
   deps: SlackDeps,
   workspaceId: string,
@@ -45,29 +49,34 @@ export async function followSlackProfile(
   profile: SlackProfile,
 ): Promise<ProfileOutcome> {
   const { store, logger, clients } = deps;
-  const identity = await store.identities.get(workspaceId, slackUserId);
-  if (!identity?.valid) return 'not-connected';
-  const userName = serviceAccountName(profile, slackUserId);
-  const photo = profile.image_original ?? profile.image_512 ?? profile.image_192;
-  const version = createHash('sha256')
-    .update(`${identity.serviceAccountId}\n${userName}\n${photo ?? ''}`)
-    .digest('hex')
-    .slice(0, 24);
-  const key = `profile:${workspaceId}:${slackUserId}:${version}`;
-  if ((await store.interactions.begin(key, VERSION_TTL_MS)).state !== 'new') return 'unchanged';
-  const planning = clients.planning(identity.token);
+  let key: string | undefined;
   try {
+    const identity = await store.identities.get(workspaceId, slackUserId);
+    if (!identity?.valid) return 'not-connected';
+    const userName = serviceAccountName(profile, slackUserId);
+    const photo = profile.image_original ?? profile.image_512 ?? profile.image_192;
+    const version = createHash('sha256')
+      .update(`${identity.serviceAccountId}\n${userName}\n${photo ?? ''}`)
+      .digest('hex')
+      .slice(0, 24);
+    const taken = `profile:${workspaceId}:${slackUserId}:${version}`;
+    if ((await store.interactions.begin(taken, VERSION_TTL_MS)).state !== 'new') return 'unchanged';
+    key = taken;
+    const planning = clients.planning(identity.token);
     await planning.account.update({ userName });
     if (photo) await planning.account.avatar({ avatar: await toAvatarPng(await fetchPhoto(photo)) });
-    await store.interactions.finish(key, 'applied');
+    await store.interactions.finish(taken, 'applied');
     logger.info(
       { workspaceId, serviceAccountId: identity.serviceAccountId, avatar: Boolean(photo) },
       'profile followed Slack',
     );
     return 'applied';
   } catch (error) {
-    // Tried again on the next profile change or connect.
-    await store.interactions.abandon(key);
+    if (key) {
+      await store.interactions
+        .abandon(key)
+        .catch((failure: unknown) => logger.warn({ err: failure }, 'profile: could not release its key'));
+    }
     logger.warn({ workspaceId, err: error }, 'could not apply the Slack profile to the service account');
     return 'failed';
   }
