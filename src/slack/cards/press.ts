@@ -69,16 +69,8 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     await args.respond({ replace_original: true, ...press.pressedMessage(after) });
   };
 
-  let held = false;
-  try {
-    const claim = await deps.store.interactions.begin(lock, PRESS_LOCK_MS);
-    if (claim.state !== 'new') {
-      await surface.show(
-        notice(md`Someone is changing this ${noun} right now; the card shows it in a moment.`),
-      );
-      return;
-    }
-    held = true;
+  /** The press under the entity's lock; returns what to tell the presser. */
+  const underLock = async (): Promise<Mrkdwn | undefined> => {
     const acting = await planning.acting();
     const gone = async () => {
       await retireCards(deps, args.client, ref, md`:wastebasket: This ${noun} was deleted.`);
@@ -87,19 +79,13 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     const current = await readOrGone(card, acting);
     if (current === undefined) {
       await gone();
-      await surface.show(notice(md`This ${noun} no longer exists: it was deleted.`));
-      return;
+      return md`This ${noun} no longer exists: it was deleted.`;
     }
     const now = card.shown(current);
     if (!sameShown(now, press.shown)) {
       await updateCards(deps, args.client, ref, card.render(current));
       await replacePressed(current);
-      await surface.show(
-        notice(
-          md`This card was out of date: ${card.describe(press.shown, now)}. It shows the ${noun} as it is now; press again if you still want to.`,
-        ),
-      );
-      return;
+      return md`This card was out of date: ${card.describe(press.shown, now)}. It shows the ${noun} as it is now; press again if you still want to.`;
     }
     const { after, said } = await press.apply(current, acting);
     const next = after ?? (await readOrGone(card, acting));
@@ -108,19 +94,40 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
       await updateCards(deps, args.client, ref, card.render(next));
       await replacePressed(next);
     }
-    if (said) await surface.show(notice(said));
+    return said;
+  };
+
+  let held = false;
+  let answer: Mrkdwn | undefined;
+  let failure: { error: unknown } | undefined;
+  try {
+    const claim = await deps.store.interactions.begin(lock, PRESS_LOCK_MS);
+    if (claim.state !== 'new') {
+      answer = md`Someone is changing this ${noun} right now; the card shows it in a moment.`;
+    } else {
+      held = true;
+      answer = await underLock();
+    }
   } catch (error) {
-    await showFailure(deps, surface, error, {
-      action: `${ref.kind} card press`,
-      workspaceId: planning.workspaceId,
-      slackUserId: planning.slackUserId,
-    });
+    failure = { error };
   } finally {
     if (held) {
       await deps.store.interactions
         .abandon(lock)
         .catch((error: unknown) => deps.logger.error({ err: error }, 'could not release a card lock'));
     }
+  }
+  // Told once the lock is released: whoever reads the answer can press again at once.
+  if (failure) {
+    await showFailure(deps, surface, failure.error, {
+      action: `${ref.kind} card press`,
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+  } else if (answer) {
+    await surface
+      .show(notice(answer))
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not answer a card press'));
   }
 }
 
