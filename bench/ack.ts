@@ -9,7 +9,7 @@ import { PATHS } from '../src/slack/manifest.js';
 import { type AckFakeSlack, startAckFakeSlack } from './lib/ack-fake-slack.js';
 import type { TargetOptions } from './lib/ack-target.js';
 import { startTarget, type Target } from './lib/ack-target-process.js';
-import { load, ms, percentile, sortNumbers, waitUntil } from './lib/bench-kit.js';
+import { load, ms, percentile, reportBroken, runCleanups, sortNumbers, waitUntil } from './lib/bench-kit.js';
 import { commandBody, sign } from './lib/slack-command.js';
 import { startSocketCounter } from './lib/socket-counter.js';
 
@@ -331,17 +331,6 @@ try {
 } catch (error) {
   broken.push(`the benchmark failed: ${(error as Error).stack ?? String(error)}`);
 } finally {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      broken.push(`cleanup: ${(error as Error).message}`);
-    }
-  }
+  await runCleanups(cleanups, broken);
 }
-
-if (broken.length > 0) {
-  console.error('\nBroken run:');
-  for (const problem of broken) console.error(`  - ${problem}`);
-  process.exitCode = 1;
-}
+reportBroken(broken);

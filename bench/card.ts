@@ -33,7 +33,7 @@ import { createKeyring, openStore } from '../src/store/index.js';
 import { startAckFakeSlack } from './lib/ack-fake-slack.js';
 import type { TargetOptions } from './lib/ack-target.js';
 import { startTarget, type Target } from './lib/ack-target-process.js';
-import { load, ms, percentile, sortNumbers, waitUntil } from './lib/bench-kit.js';
+import { load, ms, percentile, reportBroken, runCleanups, sortNumbers, waitUntil } from './lib/bench-kit.js';
 import { sign } from './lib/slack-command.js';
 
 const { values: args } = parseArgs({
@@ -396,17 +396,6 @@ try {
 } catch (error) {
   broken.push(`the benchmark failed: ${(error as Error).stack ?? String(error)}`);
 } finally {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      broken.push(`cleanup: ${(error as Error).message}`);
-    }
-  }
+  await runCleanups(cleanups, broken);
 }
-
-if (broken.length > 0) {
-  console.error('\nBroken run:');
-  for (const problem of broken) console.error(`  - ${problem}`);
-  process.exitCode = 1;
-}
+reportBroken(broken);

@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
@@ -23,6 +23,7 @@ import { startSandbox } from '../src/sandbox/index.js';
 import { PATHS } from '../src/slack/manifest.js';
 import { startAckFakeSlack } from './lib/ack-fake-slack.js';
 import { startTarget, type Target } from './lib/ack-target-process.js';
+import { load, reportBroken, runCleanups } from './lib/bench-kit.js';
 import { commandBody, sign } from './lib/slack-command.js';
 
 const { values: args } = parseArgs({
@@ -126,24 +127,10 @@ try {
     `\nGrowth over the second ${COMMANDS.toLocaleString('en')} commands: RSS ${mb(twice.rss - once.rss)}, ` +
       `heap ${mb(twice.heapUsed - once.heapUsed)}; since the warm-up: RSS ${mb(twice.rss - warm.rss)}, heap ${mb(twice.heapUsed - warm.heapUsed)}.`,
   );
-  console.log(
-    `Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}.`,
-  );
+  console.log(`Node ${process.version}, ${availableParallelism()} CPUs, load average ${load()}.`);
 } catch (error) {
   broken.push(`the benchmark failed: ${(error as Error).stack ?? String(error)}`);
 } finally {
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      broken.push(`cleanup: ${(error as Error).message}`);
-    }
-  }
+  await runCleanups(cleanups, broken);
 }
-if (broken.length > 0) {
-  console.error('\nBroken run:');
-  for (const problem of broken.slice(0, 10)) console.error(`  - ${problem}`);
-  process.exitCode = 1;
-}
+reportBroken(broken);

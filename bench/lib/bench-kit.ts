@@ -26,3 +26,22 @@ export async function waitUntil(condition: () => boolean, timeoutMs: number): Pr
   }
   return true;
 }
+
+/** Runs a benchmark's cleanups, last first; a cleanup that fails is one more problem of the run. */
+export async function runCleanups(cleanups: (() => unknown)[], broken: string[]): Promise<void> {
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      broken.push(`cleanup: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Prints what broke the run (at most ten lines) and makes the process exit non-zero. */
+export function reportBroken(broken: string[]): void {
+  if (broken.length === 0) return;
+  console.error('\nBroken run:');
+  for (const problem of broken.slice(0, 10)) console.error(`  - ${problem}`);
+  process.exitCode = 1;
+}
