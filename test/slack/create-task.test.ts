@@ -30,11 +30,6 @@ async function openForm(h: Harness) {
   return update.body.view_id as string;
 }
 
-async function tasksOfFeature(h: Harness) {
-  const { teamId, channelId, featureId } = h.fixture;
-  return (await h.owner().tasks.list(teamId, channelId, featureId)).tasks;
-}
-
 describe('Create task from a message', () => {
   let h: Harness;
   beforeEach(async () => {
@@ -65,7 +60,7 @@ describe('Create task from a message', () => {
 
     const card = await h.slack.waitFor('chat.postMessage');
     expect(card.body).toMatchObject({ channel: 'C1', thread_ts: message.ts });
-    const tasks = await tasksOfFeature(h);
+    const tasks = await h.tasksOfFeature();
     expect(tasks).toHaveLength(1);
     expect(tasks[0]).toMatchObject({ heading: 'Fix the login & signup', assigneeUserId: h.sandbox.adminId });
     const metadata = card.body.metadata as { event_type: string; event_payload: Record<string, string> };
@@ -121,7 +116,7 @@ describe('Create task from a message', () => {
     });
     expect(h.sandbox.requests.count('taskCreate')).toBe(0);
     expect(h.slack.calls.length).toBe(before);
-    expect(await tasksOfFeature(h)).toHaveLength(0);
+    expect(await h.tasksOfFeature()).toHaveLength(0);
   });
 
   it('creates one task for a retried or double submission', async () => {
@@ -143,7 +138,7 @@ describe('Create task from a message', () => {
     // The retry shows the stored result again instead of creating anything.
     await eventually(() => h.slack.called('views.update').length > updates, 'the stored result shown again');
     expect(JSON.stringify(h.slack.called('views.update').at(-1)?.body.view)).toContain('created');
-    expect(await tasksOfFeature(h)).toHaveLength(1);
+    expect(await h.tasksOfFeature()).toHaveLength(1);
     expect(h.sandbox.requests.count('taskCreate')).toBe(1);
     expect(h.slack.called('chat.postMessage')).toHaveLength(1);
   });
@@ -183,12 +178,12 @@ describe('Create task from a message', () => {
     const view = await outcome(viewId, why);
     expect(view).toContain('"initial_value":"My typed heading"');
     expect(view).toContain(`"callback_id":"${VIEW.createTask}"`);
-    expect(await tasksOfFeature(h)).toHaveLength(0);
+    expect(await h.tasksOfFeature()).toHaveLength(0);
     expect(h.slack.called('chat.postMessage')).toHaveLength(0);
     // Fixed, it goes through from the same modal.
     await h.submit(viewId, fill('My typed heading'), { hash: `${viewId}-again` });
     await outcome(viewId, 'created');
-    expect(await tasksOfFeature(h)).toHaveLength(1);
+    expect(await h.tasksOfFeature()).toHaveLength(1);
   });
 
   it('says the service did not answer in time on a timeout', async () => {

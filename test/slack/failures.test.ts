@@ -32,11 +32,6 @@ const fill = (h: Harness, heading: string) =>
     [FIELD.heading, text(heading)],
   ] as Parameters<Harness['submit']>[1];
 
-async function tasks(h: Harness) {
-  const { teamId, channelId, featureId } = h.fixture;
-  return (await h.owner().tasks.list(teamId, channelId, featureId)).tasks;
-}
-
 describe('failures around a form', () => {
   let h: Harness;
   beforeEach(async () => {
@@ -66,7 +61,7 @@ describe('failures around a form', () => {
     h.store.interactions.begin = begin;
     await h.submit(viewId, fill(h, 'My typed heading'), { hash: `${viewId}-again` });
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('created'));
-    expect(await tasks(h)).toHaveLength(1);
+    expect(await h.tasksOfFeature()).toHaveLength(1);
   });
 
   it('Slack failing after the task exists: told so by DM, and pressing Create again makes no second task', async () => {
@@ -86,7 +81,7 @@ describe('failures around a form', () => {
       'views.update',
       (b) => b.view_id === viewId && JSON.stringify(b.view).includes('created'),
     );
-    expect(await tasks(h)).toHaveLength(1);
+    expect(await h.tasksOfFeature()).toHaveLength(1);
     expect(h.sandbox.requests.count('taskCreate')).toBe(1);
   });
 

@@ -12,10 +12,7 @@ describe('Give feedback on a task card, and reply', () => {
     h = await Harness.start();
     await h.connect('UAUTHOR', 'admin');
     await h.connect('UASSIGNEE', 'member');
-    const { teamId, channelId, featureId } = h.fixture;
-    const task = await h.owner().tasks.create(teamId, channelId, featureId, { heading: 'Ship <it>' });
-    await h.owner().tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
-    coords = { teamId, channelId, featureId, taskId: task.id };
+    coords = await h.assignedTask('Ship <it>');
   });
   afterEach(() => h.close());
 

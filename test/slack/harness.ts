@@ -276,6 +276,21 @@ export class Harness {
     return new Harness(slack, sandbox, store, app, `http://127.0.0.1:${port}`, fixture, logs, dir);
   }
 
+  /** A task of the fixture's feature, created by the owner and assigned to the sandbox's member. */
+  async assignedTask(heading: string) {
+    const { teamId, channelId, featureId } = this.fixture;
+    const owner = this.owner();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading });
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, this.sandbox.memberId);
+    return { teamId, channelId, featureId, taskId: task.id };
+  }
+
+  /** The tasks of the fixture's feature, as the service has them. */
+  async tasksOfFeature() {
+    const { teamId, channelId, featureId } = this.fixture;
+    return (await this.owner().tasks.list(teamId, channelId, featureId)).tasks;
+  }
+
   /** Resolves once no card press holds its lock (cards/press.ts): a next press will be applied. */
   pressesSettled() {
     return eventually(async () => {

@@ -19,10 +19,7 @@ describe('Notification preferences and quiet hours', () => {
     h = await Harness.start();
     await h.connect('UAUTHOR', 'admin');
     await h.connect('UASSIGNEE', 'member');
-    const { teamId, channelId, featureId } = h.fixture;
-    const task = await h.owner().tasks.create(teamId, channelId, featureId, { heading: 'Ship it' });
-    await h.owner().tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
-    coords = { teamId, channelId, featureId, taskId: task.id };
+    coords = await h.assignedTask('Ship it');
   });
   afterEach(() => h.close());
 
