@@ -18,6 +18,7 @@ import { planningAccessFor } from '../digest/index.js';
 import { toSlackLogger } from '../logger.js';
 import { environmentAdminToken, type SlackDeps } from './context/deps.js';
 import { createIdentities } from './context/identity.js';
+import { InFlight } from './context/in-flight.js';
 import { planningMiddleware } from './context/middleware.js';
 import { registerListeners } from './listeners/index.js';
 import { BOT_SCOPES, PATHS } from './manifest.js';
@@ -47,9 +48,15 @@ export interface SlackApp {
   app: App;
   /** Starts the receiver; in HTTP mode resolves with the port it listens on. */
   start(): Promise<{ port?: number }>;
-  /** Stops the receiver (no new requests); listeners in flight finish on their own. */
-  stop(): Promise<void>;
+  /**
+   * Stops the receiver (no new requests), then waits for the work still owed after acks — at most
+   * `drainMs` (default {@link SHUTDOWN_DRAIN_MS}) — so the store is not closed under it.
+   */
+  stop(drainMs?: number): Promise<void>;
 }
+
+/** How long a shutdown waits for listeners still working after their ack. */
+export const SHUTDOWN_DRAIN_MS = 10_000;
 
 export function createSlackApp(deps: SlackDeps): SlackApp {
   const { config, logger } = deps;
@@ -141,7 +148,10 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   }
 
   const app = new App(options);
-  const identities = createIdentities(deps);
+  const inFlight = new InFlight();
+  // First of all middleware: it spans every listener of the request, after-ack work included.
+  app.use(({ next }) => inFlight.track(next()));
+  const identities = createIdentities(deps, inFlight);
   app.use(planningMiddleware(identities));
   registerListeners(app, {
     deps,
@@ -156,6 +166,7 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     logger.error({ err: error }, 'unhandled error in a listener');
   });
 
+  let stopping: Promise<void> | undefined;
   return {
     app,
     async start() {
@@ -178,6 +189,14 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
       logger.info({ mode, port }, `Slack app listening on :${port}${PATHS.events}`);
       return { port };
     },
-    stop: () => app.stop() as Promise<void>,
+    stop(drainMs = SHUTDOWN_DRAIN_MS) {
+      // A second stop (SIGTERM twice, a test's cleanup after the test stopped it) waits for the first.
+      stopping ??= (async () => {
+        await app.stop();
+        const left = await inFlight.drain(drainMs);
+        if (left > 0) logger.warn({ left, drainMs }, 'stopped with listeners still working');
+      })();
+      return stopping;
+    },
   };
 }

@@ -163,6 +163,23 @@ describe('the Slack app over HTTP', () => {
     );
     expect(await h.store.identities.get(TEAM, 'U1')).toBeDefined();
   });
+
+  it('a stop waits for a command still at work after its ack: its reply goes out before the store closes', async () => {
+    h.sandbox.inject({ operationId: 'account.read', delayMs: 300 });
+    expect((await h.command('whoami')).status).toBe(200);
+    await eventually(() => h.sandbox.requests.count('account.read') > 0, 'whoami at the service');
+    await h.app.stop();
+    expect(JSON.stringify(h.slack.called('respond'))).toContain('You act as');
+    expect(h.logs.join('')).not.toContain('unexpected failure');
+  });
+
+  it('a stop gives up after its bound on work that does not end, and says so', async () => {
+    h.sandbox.inject({ operationId: 'account.read', hang: true });
+    expect((await h.command('whoami')).status).toBe(200);
+    await eventually(() => h.sandbox.requests.count('account.read') > 0, 'whoami at the service');
+    await h.app.stop(50);
+    expect(h.logs.join('')).toContain('stopped with listeners still working');
+  });
 });
 
 describe('the digest’s Advance button', () => {

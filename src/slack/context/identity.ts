@@ -9,6 +9,7 @@ import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../pl
 import type { Identity } from '../../store/index.js';
 import { followSlackProfile, serviceAccountName } from '../flows/profile.js';
 import { adminClientFor, type SlackDeps } from './deps.js';
+import { InFlight } from './in-flight.js';
 import { type Home, type NotAMember, notAMember } from './membership.js';
 
 export type ConnectReason = 'missing' | 'invalid';
@@ -71,7 +72,7 @@ export interface Acting {
 
 export { serviceAccountName } from '../flows/profile.js';
 
-export function createIdentities(deps: SlackDeps) {
+export function createIdentities(deps: SlackDeps, background = new InFlight()) {
   const { store } = deps;
   /** One provisioning at a time per user in this process; the store key covers other replicas. */
   const inFlight = new Map<string, Promise<Identity | undefined>>();
@@ -113,8 +114,11 @@ export function createIdentities(deps: SlackDeps) {
       token: serviceToken,
       origin: 'provisioned',
     });
-    // Best effort, in the background: the new account takes the Slack photo as its avatar.
-    void followSlackProfile(deps, workspaceId, slackUserId, { ...info.user?.profile, name: info.user?.name });
+    // Best effort, in the background (a shutdown waits for it): the new account takes the Slack
+    // photo as its avatar.
+    void background.track(
+      followSlackProfile(deps, workspaceId, slackUserId, { ...info.user?.profile, name: info.user?.name }),
+    );
     return saved;
   }
 
