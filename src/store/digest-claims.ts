@@ -13,7 +13,7 @@ import { format, subDays } from 'date-fns';
 import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import { type RepoContext, touched } from './context.js';
-import { parseInput } from './errors.js';
+import { againOnDeadlock, parseInput } from './errors.js';
 import type { Database } from './schema.js';
 
 export const DEFAULT_MAX_DIGEST_ATTEMPTS = 3;
@@ -142,57 +142,65 @@ export function createDigestClaimsRepo(
     const v = parseInput(claimBatch, { keys, options }, 'digest claims');
     const maxAttempts = v.options.maxAttempts ?? defaultMaxAttempts;
     const results = new Map<string, ClaimResult>();
-    // The first of a key given twice decides; the repeat is held (it is the same claim).
-    const unique = [...new Map(v.keys.map((k) => [inputKey(k), k])).values()];
+    // The first of a key given twice decides; the repeat is held (it is the same claim). Rows are
+    // written in one order whatever the caller's, so two replicas' overlapping batches queue on a
+    // key instead of each holding one the other waits for.
+    const unique = [...new Map(v.keys.map((k) => [inputKey(k), k])).values()].sort((a, b) =>
+      inputKey(a) < inputKey(b) ? -1 : 1,
+    );
     let open = unique;
     // A row can vanish between the writes and the read (the link was deleted): decide again.
     for (let round = 1; open.length > 0; round++) {
       const at = now();
       const leaseUntil = at + v.options.leaseMs;
-      const inserted = await db
-        .insertInto('digest_claims')
-        .values(
-          open.map((k) => ({
-            workspace_id: k.workspaceId,
-            slack_channel_id: k.slackChannelId,
-            local_date: k.localDate,
-            status: 'claimed' as const,
-            owner: v.options.owner,
-            attempt: 1,
-            lease_until: leaseUntil,
-            created_at: at,
-            updated_at: at,
-          })),
-        )
-        .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'local_date']).doNothing())
-        .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt'])
-        .execute();
+      const inserted = await againOnDeadlock(() =>
+        db
+          .insertInto('digest_claims')
+          .values(
+            open.map((k) => ({
+              workspace_id: k.workspaceId,
+              slack_channel_id: k.slackChannelId,
+              local_date: k.localDate,
+              status: 'claimed' as const,
+              owner: v.options.owner,
+              attempt: 1,
+              lease_until: leaseUntil,
+              created_at: at,
+              updated_at: at,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'local_date']).doNothing())
+          .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt'])
+          .execute(),
+      );
       for (const row of inserted) results.set(rowKey(row), { claimed: true, attempt: row.attempt });
       open = open.filter((k) => !results.has(inputKey(k)));
       if (open.length === 0) break;
 
       const anyOf = (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
         eb.or(open.map((k) => byKey(k)(eb)));
-      const retaken = await db
-        .updateTable('digest_claims')
-        .set((eb) => ({
-          status: 'claimed',
-          owner: v.options.owner,
-          attempt: eb('attempt', '+', 1),
-          lease_until: leaseUntil,
-          retry_after: null,
-          updated_at: at,
-        }))
-        .where(anyOf)
-        .where('attempt', '<', maxAttempts)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('status', '=', 'failed'), eb('retry_after', '<=', at)]),
-            eb.and([eb('status', '=', 'claimed'), eb('lease_until', '<=', at)]),
-          ]),
-        )
-        .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt'])
-        .execute();
+      const retaken = await againOnDeadlock(() =>
+        db
+          .updateTable('digest_claims')
+          .set((eb) => ({
+            status: 'claimed',
+            owner: v.options.owner,
+            attempt: eb('attempt', '+', 1),
+            lease_until: leaseUntil,
+            retry_after: null,
+            updated_at: at,
+          }))
+          .where(anyOf)
+          .where('attempt', '<', maxAttempts)
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('status', '=', 'failed'), eb('retry_after', '<=', at)]),
+              eb.and([eb('status', '=', 'claimed'), eb('lease_until', '<=', at)]),
+            ]),
+          )
+          .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt'])
+          .execute(),
+      );
       for (const row of retaken) results.set(rowKey(row), { claimed: true, attempt: row.attempt });
       open = open.filter((k) => !results.has(inputKey(k)));
       if (open.length === 0) break;

@@ -91,3 +91,20 @@ export class StoreNotWritableError extends Error {
     this.name = 'StoreNotWritableError';
   }
 }
+
+/** PostgreSQL's SQLSTATE for a statement it aborted to break a deadlock. */
+const DEADLOCK = '40P01';
+
+/**
+ * Runs one autocommit statement, again (at most `times` more) when PostgreSQL aborted it to break a
+ * deadlock: the aborted statement changed nothing, and the other side has gone on by then.
+ */
+export async function againOnDeadlock<T>(statement: () => Promise<T>, times = 3): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await statement();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== DEADLOCK || tries >= times) throw error;
+    }
+  }
+}

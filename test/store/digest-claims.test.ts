@@ -1,10 +1,13 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import {
   type ClaimInput,
   type ClaimKey,
+  type ClaimResult,
   MAX_CLAIM_BATCH,
   StoreValidationError,
 } from '../../src/store/index.js';
+import { eventually } from '../slack/harness.js';
 import { forEachBackend, manualClock, newKeyring } from './backends.js';
 
 const LEASE = 60_000;
@@ -299,6 +302,53 @@ forEachBackend('digest claims', (backend) => {
       expect([...winners.keys()].sort()).toEqual([...channels].sort());
       for (const [c, who] of winners) expect({ c, who: who.length }).toEqual({ c, who: 1 });
     });
+
+    it.runIf(backend.name === 'postgres')(
+      'a batch PostgreSQL aborts to break a deadlock is written again, not failed',
+      async () => {
+        const { clock, digests, store } = await open();
+        const held = (c: string) => ({
+          workspace_id: 'T1',
+          slack_channel_id: c,
+          local_date: key.localDate,
+          status: 'claimed' as const,
+          owner: 'other',
+          attempt: 1,
+          lease_until: clock.now() + LEASE,
+          created_at: clock.now(),
+          updated_at: clock.now(),
+        });
+        let settled: Promise<PromiseSettledResult<ClaimResult[]>[]> | undefined;
+        // Another writer holds C9 and, once the batch has written C5 and waits for C9, wants C5 too.
+        await store.db.transaction().execute(async (trx) => {
+          await trx.insertInto('digest_claims').values(held('C9')).execute();
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          settled = Promise.allSettled([
+            digests.claimMany(
+              ['C1', 'C5', 'C9'].map((c) => keyOf(c)),
+              batch('a'),
+            ),
+          ]);
+          await eventually(async () => {
+            const waiting = await sql<{ n: number }>`
+              select count(*)::int as n from pg_locks w
+              join pg_locks h on h.transactionid = w.transactionid and h.granted
+              where not w.granted and h.pid = ${rows[0]!.pid}`.execute(store.db);
+            return waiting.rows[0]!.n > 0;
+          }, 'the batch waiting for C9');
+          await trx.insertInto('digest_claims').values(held('C5')).execute();
+        });
+        const [outcome] = await settled!;
+        expect(outcome).toEqual({
+          status: 'fulfilled',
+          value: [
+            { claimed: true, attempt: 1 },
+            { claimed: false, reason: 'held' },
+            { claimed: false, reason: 'held' },
+          ],
+        });
+      },
+    );
 
     it('refuses a batch that is too big or malformed, changing nothing', async () => {
       const { digests, store } = await open();
