@@ -303,9 +303,9 @@ forEachBackend('digest claims', (backend) => {
       for (const [c, who] of winners) expect({ c, who: who.length }).toEqual({ c, who: 1 });
     });
 
-    it.runIf(backend.name === 'postgres')(
-      'a batch PostgreSQL aborts to break a deadlock is written again, not failed',
-      async () => {
+    // PostgreSQL only: SQLite has one writer at a time, so no two statements can deadlock there.
+    if (backend.name === 'postgres')
+      it('a batch PostgreSQL aborts to break a deadlock is written again, not failed', async () => {
         const { clock, digests, store } = await open();
         const held = (c: string) => ({
           workspace_id: 'T1',
@@ -347,8 +347,7 @@ forEachBackend('digest claims', (backend) => {
             { claimed: false, reason: 'held' },
           ],
         });
-      },
-    );
+      });
 
     it('refuses a batch that is too big or malformed, changing nothing', async () => {
       const { digests, store } = await open();
