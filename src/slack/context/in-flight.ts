@@ -18,10 +18,6 @@ export class InFlight {
     return work;
   }
 
-  get size(): number {
-    return this.#work.size;
-  }
-
   /**
    * Resolves once nothing is in flight (work started meanwhile included), or after `boundMs`;
    * with how many were still running then.
