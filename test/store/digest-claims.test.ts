@@ -321,6 +321,9 @@ forEachBackend('digest claims', (backend) => {
         let settled: Promise<PromiseSettledResult<ClaimResult[]>[]> | undefined;
         // Another writer holds C9 and, once the batch has written C5 and waits for C9, wants C5 too.
         await store.db.transaction().execute(async (trx) => {
+          // PostgreSQL aborts whichever waiter checks first: this side checks after 10 s, the
+          // batch after the default 1 s, so the batch is the one aborted, however busy the machine.
+          await sql`set local deadlock_timeout = '10s'`.execute(trx);
           await trx.insertInto('digest_claims').values(held('C9')).execute();
           const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
           settled = Promise.allSettled([
