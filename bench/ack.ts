@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closePlanningPools, createPlanningClient, DEFAULT_MAX_CONNECTIONS } from '../src/planning/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import { PATHS } from '../src/slack/manifest.js';
+import { PATHS } from '../src/slack/bolt/manifest.js';
 import { type AckFakeSlack, startAckFakeSlack } from './lib/ack-fake-slack.js';
 import type { TargetOptions } from './lib/ack-target.js';
 import { startTarget, type Target } from './lib/ack-target-process.js';

@@ -27,8 +27,8 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { closePlanningPools, createPlanningClient } from '../src/planning/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import { ACTION } from '../src/slack/ids.js';
-import { PATHS } from '../src/slack/manifest.js';
+import { PATHS } from '../src/slack/bolt/manifest.js';
+import { TASK_ACTION } from '../src/slack/tasks/ids.js';
 import { createKeyring, openStore } from '../src/store/index.js';
 import { startAckFakeSlack } from './lib/ack-fake-slack.js';
 import type { TargetOptions } from './lib/ack-target.js';
@@ -154,7 +154,7 @@ function pressBody(user: string, task: Task, from: string, to: string, responseU
     actions: [
       {
         type: 'button',
-        action_id: to === 'idle' ? ACTION.taskStateBack : ACTION.taskStateForward,
+        action_id: to === 'idle' ? TASK_ACTION.stateBack : TASK_ACTION.stateForward,
         block_id: 'b',
         value,
         action_ts: '1',

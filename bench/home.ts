@@ -26,7 +26,7 @@ import { createLogger } from '../src/logger.js';
 import { closePlanningPools, createPlanningClient } from '../src/planning/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createSlackApp } from '../src/slack/app.js';
-import { PATHS } from '../src/slack/manifest.js';
+import { PATHS } from '../src/slack/bolt/manifest.js';
 import { createKeyring, openStore } from '../src/store/index.js';
 
 const { values: args } = parseArgs({

@@ -20,7 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { closePlanningPools } from '../src/planning/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
-import { PATHS } from '../src/slack/manifest.js';
+import { PATHS } from '../src/slack/bolt/manifest.js';
 import { startAckFakeSlack } from './lib/ack-fake-slack.js';
 import { startTarget, type Target } from './lib/ack-target-process.js';
 import { load, reportBroken, runCleanups } from './lib/bench-kit.js';

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
-import { buildManifest, type ManifestTarget, PLACEHOLDER_URL } from '../src/slack/manifest.js';
+import { buildManifest, type ManifestTarget, PLACEHOLDER_URL } from '../src/slack/bolt/manifest.js';
 
 /** The manifest as YAML for the given command-line arguments; throws with a usage message. */
 export function renderManifest(args: string[]): string {

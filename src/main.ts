@@ -19,8 +19,8 @@ import { planningAccessFor, startDigestScheduler } from './digest/index.js';
 import { createLogger, type Logger, redactSecrets } from './logger.js';
 import { closePlanningPools } from './planning/index.js';
 import { createSlackApp } from './slack/app.js';
-import { environmentAdminToken } from './slack/context/deps.js';
-import { deliverHeld } from './slack/notify.js';
+import { deliverHeld } from './slack/kit/notify.js';
+import { environmentAdminToken } from './slack/kit/services.js';
 import { openStore, resolveKeyring, type Store, startHousekeeping } from './store/index.js';
 
 export interface Running {

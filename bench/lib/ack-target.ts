@@ -21,8 +21,8 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger, toSlackLogger } from '../../src/logger.js';
 import { closePlanningPools } from '../../src/planning/index.js';
 import { createSlackApp } from '../../src/slack/app.js';
-import { COMMAND } from '../../src/slack/ids.js';
-import { PATHS } from '../../src/slack/manifest.js';
+import { PATHS } from '../../src/slack/bolt/manifest.js';
+import { COMMAND } from '../../src/slack/kit/ids.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 
 export interface TargetOptions {

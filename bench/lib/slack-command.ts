@@ -3,7 +3,7 @@
  * (bench:ack, bench:idle).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { COMMAND } from '../../src/slack/ids.js';
+import { COMMAND } from '../../src/slack/kit/ids.js';
 
 /** Signs a body as Slack does (v0, HMAC-SHA256 of `v0:<ts>:<body>`), as test/slack/harness.ts does. */
 export function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {

@@ -12,7 +12,7 @@ import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { Experience, PlanningClient } from '../planning/index.js';
-import { notify } from '../slack/notify.js';
+import { notify } from '../slack/kit/notify.js';
 import type { DigestClaimsRepo, IdentitiesRepo, NotificationsRepo } from '../store/index.js';
 import { describeFailure } from './failure.js';
 import type { WebClient } from './slack.js';

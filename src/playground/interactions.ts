@@ -8,8 +8,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { Logger } from '../logger.js';
-import { COMMAND } from '../slack/ids.js';
-import { BOT_EVENTS } from '../slack/manifest.js';
+import { BOT_EVENTS } from '../slack/bolt/manifest.js';
+import { COMMAND } from '../slack/kit/ids.js';
 import {
   type Args,
   messageObject,

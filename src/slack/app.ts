@@ -16,13 +16,13 @@ import { sql } from 'kysely';
 import { slackMode } from '../config.js';
 import { planningAccessFor } from '../digest/index.js';
 import { toSlackLogger } from '../logger.js';
-import { environmentAdminToken, type SlackDeps } from './context/deps.js';
-import { createIdentities } from './context/identity.js';
-import { InFlight } from './context/in-flight.js';
-import { planningMiddleware } from './context/middleware.js';
+import { InFlight } from './bolt/in-flight.js';
+import { BOT_SCOPES, PATHS } from './bolt/manifest.js';
+import { createGuardedReceiver } from './bolt/receiver.js';
+import { planningMiddleware } from './kit/acting.js';
+import { createIdentities } from './kit/identity.js';
+import { environmentAdminToken, type SlackDeps } from './kit/services.js';
 import { registerListeners } from './listeners/index.js';
-import { BOT_SCOPES, PATHS } from './manifest.js';
-import { createGuardedReceiver } from './receiver.js';
 
 /** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
 const SLACK_RETRY = { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000, randomize: true };

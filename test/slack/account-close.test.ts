@@ -1,7 +1,7 @@
 /** `/plan disconnect --close`: after a confirmation, the person's own pasted account is closed. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient, UnauthorizedError } from '../../src/planning/index.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACCOUNT_ACTION } from '../../src/slack/account/ids.js';
 import { Harness, TEAM } from './harness.js';
 
 describe('/plan disconnect --close', () => {
@@ -16,7 +16,7 @@ describe('/plan disconnect --close', () => {
       {
         type: 'block_actions',
         container: { type: 'message', is_ephemeral: true },
-        actions: [{ type: 'button', action_id: ACTION.accountClose, block_id: 'b', action_ts: '1' }],
+        actions: [{ type: 'button', action_id: ACCOUNT_ACTION.close, block_id: 'b', action_ts: '1' }],
       },
       'UMEM',
     );
@@ -26,7 +26,7 @@ describe('/plan disconnect --close', () => {
     await h.command('disconnect --close', 'UMEM');
     const ask = await h.slack.waitFor('respond');
     const asked = JSON.stringify(ask.body);
-    expect(asked).toContain(ACTION.accountClose);
+    expect(asked).toContain(ACCOUNT_ACTION.close);
     expect(asked).toContain('"confirm"');
     // Nothing happened yet.
     expect(await h.store.identities.get(TEAM, 'UMEM')).toBeDefined();

@@ -6,8 +6,10 @@ import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatLocal } from '../../src/digest/time.js';
 import { createPlanningClient } from '../../src/planning/index.js';
-import { type FormRequest, formActionId } from '../../src/slack/blocks/admin/common.js';
-import { ACTION, ADMIN_ACTION, FIELD, type Field, VIEW } from '../../src/slack/ids.js';
+import { type FormRequest, formActionId } from '../../src/slack/admin/common.js';
+import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
+import { FIELD, type Field } from '../../src/slack/kit/ids.js';
+import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
 import { choice, eventually, Harness, submitted, TEAM, text, user } from './harness.js';
 
 const createClient = (baseUrl: string, token: string) => createPlanningClient({ baseUrl, token, retries: 0 });
@@ -51,8 +53,9 @@ function press(
 async function openAdmin(h: Harness, as = ADMIN) {
   expect((await h.command('admin', as)).status).toBe(200);
   const open = await h.slack.waitFor('views.open');
-  const rootId = (await h.slack.waitFor('views.update', (b) => (b.view as View).callback_id === VIEW.admin))
-    .body.view_id as string;
+  const rootId = (
+    await h.slack.waitFor('views.update', (b) => (b.view as View).callback_id === ADMIN_VIEW.root)
+  ).body.view_id as string;
   expect(json(open.body.view)).toContain('Loading');
   return rootId;
 }
@@ -63,7 +66,7 @@ async function openSection(h: Harness, rootId: string, name: string) {
   await press(h, rootId, ADMIN_ACTION.section, name);
   await eventually(() => h.slack.called('views.push').length > before, 'a pushed section');
   const pushedId = `V${[...h.slack.views.keys()].length}`;
-  await updated(h, pushedId, (v) => v.callback_id === VIEW.adminSection);
+  await updated(h, pushedId, (v) => v.callback_id === ADMIN_VIEW.section);
   return pushedId;
 }
 
@@ -102,7 +105,7 @@ describe('Administering from Slack', () => {
       {
         type: 'block_actions',
         container: { type: 'view', view_id: 'VHOME' },
-        actions: [{ type: 'button', action_id: ACTION.adminOpen, block_id: 'b', action_ts: '1' }],
+        actions: [{ type: 'button', action_id: ADMIN_ACTION.openModal, block_id: 'b', action_ts: '1' }],
       },
       'U2',
     );
@@ -114,9 +117,12 @@ describe('Administering from Slack', () => {
     await h.interact({
       type: 'block_actions',
       container: { type: 'view', view_id: 'VHOME' },
-      actions: [{ type: 'button', action_id: ACTION.adminOpen, block_id: 'b', action_ts: '1' }],
+      actions: [{ type: 'button', action_id: ADMIN_ACTION.openModal, block_id: 'b', action_ts: '1' }],
     });
-    const root = await h.slack.waitFor('views.update', (b) => (b.view as View).callback_id === VIEW.admin);
+    const root = await h.slack.waitFor(
+      'views.update',
+      (b) => (b.view as View).callback_id === ADMIN_VIEW.root,
+    );
     expect(json(root.body.view)).toContain('as *owner*');
   });
 
@@ -126,25 +132,25 @@ describe('Administering from Slack', () => {
     expect(json(h.slack.views.get(sectionId))).toContain('No invitation on this page');
 
     // Create: bad input first, answered on its fields without any call.
-    const formId = await openForm(h, sectionId, { f: 'invite' }, VIEW.adminInvitation);
+    const formId = await openForm(h, sectionId, { f: 'invite' }, ADMIN_VIEW.invitation);
     const bad = await submit(h, formId, [
-      [FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
-      [FIELD.inviteName, text('ab')],
-      [FIELD.inviteRole, choice('member')],
-      [FIELD.inviteDays, number('31')],
-      [FIELD.inviteUses, number('0')],
+      [ADMIN_FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
+      [ADMIN_FIELD.inviteName, text('ab')],
+      [ADMIN_FIELD.inviteRole, choice('member')],
+      [ADMIN_FIELD.inviteDays, number('31')],
+      [ADMIN_FIELD.inviteUses, number('0')],
     ]);
     expect(bad).toMatchObject({ response_action: 'errors' });
     expect(Object.values(bad.errors as Record<string, string>).join(' ')).toMatch(/At least 3 characters/);
-    expect((bad.errors as Record<string, string>)[FIELD.inviteDays.block]).toMatch(/At most 30 days/);
+    expect((bad.errors as Record<string, string>)[ADMIN_FIELD.inviteDays.block]).toMatch(/At most 30 days/);
     expect((await h.owner().invitations.list()).invitations).toHaveLength(0);
 
     await submit(h, formId, [
-      [FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
-      [FIELD.inviteName, text('Spring interns')],
-      [FIELD.inviteRole, choice('member')],
-      [FIELD.inviteDays, number('7')],
-      [FIELD.inviteUses, number('0')],
+      [ADMIN_FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
+      [ADMIN_FIELD.inviteName, text('Spring interns')],
+      [ADMIN_FIELD.inviteRole, choice('member')],
+      [ADMIN_FIELD.inviteDays, number('7')],
+      [ADMIN_FIELD.inviteUses, number('0')],
     ]);
     await updated(h, formId, (v) => json(v).includes('is created'));
     const [created] = (await h.owner().invitations.list()).invitations;
@@ -163,9 +169,9 @@ describe('Administering from Slack', () => {
       h,
       sectionId,
       { f: 'share', id: created!.id, n: 'Spring interns' },
-      VIEW.adminShare,
+      ADMIN_VIEW.share,
     );
-    await submit(h, shareId, [[FIELD.shareChannel, conversation('C7')]]);
+    await submit(h, shareId, [[ADMIN_FIELD.shareChannel, conversation('C7')]]);
     const post = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'C7');
     const url = `${h.sandbox.url}/invitations/${created!.id}`;
     expect(json(post.body.blocks)).toContain(url);
@@ -180,11 +186,11 @@ describe('Administering from Slack', () => {
       h,
       sectionId,
       { f: 'share', id: created!.id, n: 'Spring interns' },
-      VIEW.adminShare,
+      ADMIN_VIEW.share,
     );
     const neither = await submit(h, dmShareId, []);
     expect(neither).toMatchObject({ response_action: 'errors' });
-    await submit(h, dmShareId, [[FIELD.sharePerson, user('U5')]]);
+    await submit(h, dmShareId, [[ADMIN_FIELD.sharePerson, user('U5')]]);
     await h.slack.waitFor('conversations.open', (b) => b.users === 'U5');
     const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU5');
     expect(json(dm.body.blocks)).toContain(url);
@@ -194,14 +200,14 @@ describe('Administering from Slack', () => {
       h,
       sectionId,
       { f: 'editInvite', id: created!.id, n: 'Spring interns' },
-      VIEW.adminInvitation,
+      ADMIN_VIEW.invitation,
     );
     expect(json(h.slack.views.get(editId))).toContain('Spring interns');
     await submit(h, editId, [
-      [FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
-      [FIELD.inviteName, text('Summer interns')],
-      [FIELD.inviteRole, choice('admin')],
-      [FIELD.inviteUses, number('5')],
+      [ADMIN_FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
+      [ADMIN_FIELD.inviteName, text('Summer interns')],
+      [ADMIN_FIELD.inviteRole, choice('admin')],
+      [ADMIN_FIELD.inviteUses, number('5')],
     ]);
     await updated(h, editId, (v) => json(v).includes('is saved'));
     const [edited] = (await h.owner().invitations.list()).invitations;
@@ -307,8 +313,8 @@ describe('Administering from Slack', () => {
     await h.connect('U3', 'member');
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'teams');
-    const newTeam = await openForm(h, sectionId, { f: 'newTeam' }, VIEW.adminName);
-    await submit(h, newTeam, [[FIELD.name, text('Platform')]]);
+    const newTeam = await openForm(h, sectionId, { f: 'newTeam' }, ADMIN_VIEW.name);
+    await submit(h, newTeam, [[ADMIN_FIELD.name, text('Platform')]]);
     await updated(h, newTeam, (v) => json(v).includes('is created'));
     const team = (await h.owner().teams.listAll()).teams.find((t) => t.teamName === 'Platform');
     expect(team).toBeDefined();
@@ -320,18 +326,18 @@ describe('Administering from Slack', () => {
       h,
       sectionId,
       { f: 'newChannel', t: team!.id, n: 'Platform' },
-      VIEW.adminName,
+      ADMIN_VIEW.name,
     );
     await submit(h, newChannel, [
-      [FIELD.name, text('Infra')],
-      [FIELD.description, text('Servers & <things>')],
+      [ADMIN_FIELD.name, text('Infra')],
+      [ADMIN_FIELD.description, text('Servers & <things>')],
     ]);
     await updated(h, newChannel, (v) => json(v).includes('is created'));
     const read = await h.owner().teams.read(team!.id);
     expect(read.channels.map((c) => c.channelName)).toContain('Infra');
 
-    const add = await openForm(h, sectionId, { f: 'teamAdd', t: team!.id, n: 'Platform' }, VIEW.adminPerson);
-    await submit(h, add, [[FIELD.person, user('U3')]]);
+    const add = await openForm(h, sectionId, { f: 'teamAdd', t: team!.id, n: 'Platform' }, ADMIN_VIEW.person);
+    await submit(h, add, [[ADMIN_FIELD.person, user('U3')]]);
     await updated(h, add, (v) => json(v).includes('joined the team'));
     const teams = await h.owner().teams.listUser(h.sandbox.memberId);
     expect(teams.teams.map((t) => t.id)).toContain(team!.id);
@@ -390,10 +396,10 @@ describe('Administering from Slack', () => {
     await h.connect('U4', 'member');
     const rootId = await openAdmin(h, 'U4');
     const sectionId = await openSection(h, rootId, 'notions');
-    const formId = await openForm(h, sectionId, { f: 'newNotion' }, VIEW.adminName);
+    const formId = await openForm(h, sectionId, { f: 'newNotion' }, ADMIN_VIEW.name);
     const before = h.slack.called('views.push').length;
     expect(before).toBeGreaterThan(0);
-    await submit(h, formId, [[FIELD.name, text('Rust')]], 'U4');
+    await submit(h, formId, [[ADMIN_FIELD.name, text('Rust')]], 'U4');
     const back = await updated(h, formId, (v) => json(v).includes('refused'));
     expect(json(back)).toContain(
       'The planning service refused: Only an organization owner or admin can create notions. Nothing was changed.',
@@ -418,7 +424,7 @@ describe('Administering from Slack', () => {
     expect((json(second).match(/"\*Skill \d\d\*"/g) ?? []).length).toBe(3);
 
     // The Search button: page 1 of what matches.
-    const res = await h.submit(sectionId, [[FIELD.search, text('Skill 1')]]);
+    const res = await h.submit(sectionId, [[ADMIN_FIELD.search, text('Skill 1')]]);
     expect(res.json()).toMatchObject({ response_action: 'update' });
     const found = await updated(h, sectionId, (v) => json(v).includes('Page 1 of 1 · 10 notions'));
     expect(json(found)).toContain('Skill 10');
@@ -428,15 +434,15 @@ describe('Administering from Slack', () => {
   it('links a Slack channel from the admin modal through the link form', async () => {
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'teams');
-    const pickId = await openForm(h, sectionId, { f: 'link' }, VIEW.adminLinkPick);
-    await submit(h, pickId, [[FIELD.slackChannel, conversation('C42')]]);
-    const form = await updated(h, pickId, (v) => v.callback_id === VIEW.link);
+    const pickId = await openForm(h, sectionId, { f: 'link' }, ADMIN_VIEW.linkPick);
+    await submit(h, pickId, [[ADMIN_FIELD.slackChannel, conversation('C42')]]);
+    const form = await updated(h, pickId, (v) => v.callback_id === LINK_VIEW.link);
     expect(json(form)).toContain('<#C42>');
     await submit(h, pickId, [
       [FIELD.team, choice(h.fixture.teamId, 'Core team')],
       [FIELD.channel, choice(h.fixture.channelId, 'General')],
-      [FIELD.digestTime, { type: 'timepicker', selected_time: '09:00' } as ViewStateValue],
-      [FIELD.timeZone, choice('America/New_York')],
+      [LINK_FIELD.digestTime, { type: 'timepicker', selected_time: '09:00' } as ViewStateValue],
+      [LINK_FIELD.timeZone, choice('America/New_York')],
     ]);
     await eventually(async () => Boolean(await h.store.links.get(TEAM, 'C42')), 'the link saved');
     expect(await h.store.links.get(TEAM, 'C42')).toMatchObject({
@@ -461,8 +467,8 @@ describe('Administering from Slack', () => {
     let members = (await h.owner().channels.listMembers(teamId, channelId)).members.map((m) => m.id);
     expect(members).toContain(h.sandbox.memberId);
 
-    const teamsOf = await openForm(h, sectionId, { f: 'personTeams' }, VIEW.adminPerson);
-    await submit(h, teamsOf, [[FIELD.person, user('U3')]]);
+    const teamsOf = await openForm(h, sectionId, { f: 'personTeams' }, ADMIN_VIEW.person);
+    await submit(h, teamsOf, [[ADMIN_FIELD.person, user('U3')]]);
     const shown = await updated(h, teamsOf, (v) => json(v).includes('is in'));
     expect(json(shown)).toContain('Core team');
 

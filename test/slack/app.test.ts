@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SHORTCUT } from '../../src/slack/ids.js';
+import { TASK_SHORTCUT } from '../../src/slack/tasks/ids.js';
 import { eventually, Harness, SIGNING_SECRET, sign, TEAM } from './harness.js';
 
 describe('the Slack app over HTTP', () => {
@@ -44,7 +44,7 @@ describe('the Slack app over HTTP', () => {
     h.sandbox.setLatency(1_500);
     const res = await h.interact({
       type: 'message_action',
-      callback_id: SHORTCUT.createTask,
+      callback_id: TASK_SHORTCUT.createTask,
       channel: { id: 'C1' },
       message: { type: 'message', ts: '1.1', text: 'hi' },
       message_ts: '1.1',

@@ -8,9 +8,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { md, message, section } from '../../src/blockkit/index.js';
 import { createLogger } from '../../src/logger.js';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { type LiveCard, postCard, pressCard, type Shown, updateCards } from '../../src/slack/cards/index.js';
-import type { Services } from '../../src/slack/context/services.js';
-import type { ActionArgs } from '../../src/slack/listeners/router.js';
+import type { ActionArgs } from '../../src/slack/bolt/router.js';
+import { postCard, updateCards } from '../../src/slack/kit/live-cards.js';
+import { type LiveCard, pressCard, type Shown } from '../../src/slack/kit/press.js';
+import type { Services } from '../../src/slack/kit/services.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 
 interface Thing {

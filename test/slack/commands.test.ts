@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIELD, VIEW } from '../../src/slack/ids.js';
+import { ACCOUNT_FIELD, ACCOUNT_VIEW } from '../../src/slack/account/ids.js';
+import { FIELD } from '../../src/slack/kit/ids.js';
+import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
 import { choice, eventually, Harness, TEAM, text } from './harness.js';
 
 const everything = (h: Harness) => JSON.stringify(h.slack.calls) + h.logs.join('');
@@ -44,8 +46,8 @@ describe('/plan', () => {
     it('checks a pasted token with account.read and stores it, never echoing it', async () => {
       await h.command('connect');
       const open = await h.slack.waitFor('views.open');
-      expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.connect);
-      await h.submit('V1', [[FIELD.token, text(` ${h.sandbox.memberToken} `)]]);
+      expect((open.body.view as { callback_id: string }).callback_id).toBe(ACCOUNT_VIEW.connect);
+      await h.submit('V1', [[ACCOUNT_FIELD.token, text(` ${h.sandbox.memberToken} `)]]);
       await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('You now act as'));
       const identity = await h.store.identities.get(TEAM, 'U1');
       expect(identity).toMatchObject({
@@ -61,14 +63,14 @@ describe('/plan', () => {
     it('refuses a malformed token on its field, and a refused token under the form', async () => {
       await h.command('connect');
       await h.slack.waitFor('views.open');
-      const bad = await h.submit('V1', [[FIELD.token, text('not a token')]]);
+      const bad = await h.submit('V1', [[ACCOUNT_FIELD.token, text('not a token')]]);
       expect(bad.json()).toMatchObject({
         response_action: 'errors',
-        errors: { [FIELD.token.block]: expect.stringContaining('not a service-account token') },
+        errors: { [ACCOUNT_FIELD.token.block]: expect.stringContaining('not a service-account token') },
       });
 
       const expired = await h.sandbox.issueToken(h.sandbox.memberId, { expiresAt: Date.now() - 60_000 });
-      await h.submit('V1', [[FIELD.token, text(expired)]]);
+      await h.submit('V1', [[ACCOUNT_FIELD.token, text(expired)]]);
       const view = await h.slack.waitFor('views.update', (b) =>
         JSON.stringify(b.view).includes('refused this token'),
       );
@@ -83,12 +85,15 @@ describe('/plan', () => {
 
       await h.command('connect admin', 'UADMIN');
       const open = await h.slack.waitFor('views.open');
-      expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.connectAdmin);
-      await h.submit('V1', [[FIELD.token, text(h.sandbox.memberToken)]], { user: 'UADMIN' });
+      expect((open.body.view as { callback_id: string }).callback_id).toBe(ACCOUNT_VIEW.connectAdmin);
+      await h.submit('V1', [[ACCOUNT_FIELD.token, text(h.sandbox.memberToken)]], { user: 'UADMIN' });
       await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('not an owner or admin'));
       expect((await h.store.workspaces.get(TEAM))?.adminToken).toBeUndefined();
 
-      await h.submit('V1', [[FIELD.token, text(h.sandbox.adminToken)]], { user: 'UADMIN', hash: 'again' });
+      await h.submit('V1', [[ACCOUNT_FIELD.token, text(h.sandbox.adminToken)]], {
+        user: 'UADMIN',
+        hash: 'again',
+      });
       await h.slack.waitFor('views.update', (b) =>
         JSON.stringify(b.view).includes('Members get a service account'),
       );
@@ -120,7 +125,7 @@ describe('/plan', () => {
       actions: [{ type: 'button', action_id: 'connect_open', block_id: 'b', action_ts: '1' }],
     });
     const open = await h.slack.waitFor('views.open');
-    expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.connect);
+    expect((open.body.view as { callback_id: string }).callback_id).toBe(ACCOUNT_VIEW.connect);
   });
 
   it('whoami says who you act as, in which organization and role — never the token', async () => {
@@ -160,7 +165,7 @@ describe('/plan', () => {
       await h.connect('UADMIN', 'admin');
       await h.command('link', 'UADMIN', 'C42');
       const filled = await h.slack.waitFor('views.update', (b) =>
-        JSON.stringify(b.view).includes(`"callback_id":"${VIEW.link}"`),
+        JSON.stringify(b.view).includes(`"callback_id":"${LINK_VIEW.link}"`),
       );
       const viewId = String(filled.body.view_id);
       const form = JSON.stringify(filled.body.view);
@@ -193,9 +198,9 @@ describe('/plan', () => {
         [
           [FIELD.team, choice(h.fixture.teamId, 'Core team')],
           [FIELD.channel, choice(h.fixture.channelId, 'General')],
-          [FIELD.digestTime, { type: 'timepicker', selected_time: '08:30' }],
+          [LINK_FIELD.digestTime, { type: 'timepicker', selected_time: '08:30' }],
           [
-            FIELD.timeZone,
+            LINK_FIELD.timeZone,
             {
               type: 'external_select',
               selected_option: {
@@ -205,7 +210,7 @@ describe('/plan', () => {
             },
           ],
           [
-            FIELD.digestOptions,
+            LINK_FIELD.digestOptions,
             {
               type: 'checkboxes',
               selected_options: [{ value: 'enabled', text: { type: 'plain_text', text: 'x' } }],
@@ -234,15 +239,15 @@ describe('/plan', () => {
       await h.connect('UADMIN', 'admin');
       await h.command('link', 'UADMIN', 'C42');
       const filled = await h.slack.waitFor('views.update', (b) =>
-        JSON.stringify(b.view).includes(`"callback_id":"${VIEW.link}"`),
+        JSON.stringify(b.view).includes(`"callback_id":"${LINK_VIEW.link}"`),
       );
       const res = await h.submit(
         String(filled.body.view_id),
         [
           [FIELD.team, choice(h.fixture.teamId)],
-          [FIELD.digestTime, { type: 'timepicker', selected_time: '08:30' }],
+          [LINK_FIELD.digestTime, { type: 'timepicker', selected_time: '08:30' }],
           [
-            FIELD.timeZone,
+            LINK_FIELD.timeZone,
             {
               type: 'external_select',
               selected_option: { value: 'Mars/Olympus', text: { type: 'plain_text', text: 'x' } },
@@ -255,7 +260,7 @@ describe('/plan', () => {
         response_action: 'errors',
         errors: {
           [FIELD.channel.block]: 'Choose a planning channel.',
-          [FIELD.timeZone.block]: 'Choose a time zone from the list.',
+          [LINK_FIELD.timeZone.block]: 'Choose a time zone from the list.',
         },
       });
       expect(await h.store.links.get(TEAM, 'C42')).toBeUndefined();

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIELD, SHORTCUT, TASK_CARD_EVENT, VIEW } from '../../src/slack/ids.js';
+import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
+import { FIELD } from '../../src/slack/kit/ids.js';
+import { TASK_CARD_EVENT, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { eventually, external, Harness, submitted, TEAM, text, user } from './harness.js';
 
 const message = {
@@ -12,7 +14,7 @@ const message = {
 function shortcut(h: Harness, msg: Record<string, unknown> = message) {
   return h.interact({
     type: 'message_action',
-    callback_id: SHORTCUT.createTask,
+    callback_id: TASK_SHORTCUT.createTask,
     channel: { id: 'C1', name: 'general' },
     message: msg,
     message_ts: msg.ts,
@@ -25,7 +27,7 @@ async function openForm(h: Harness) {
   expect((await shortcut(h)).status).toBe(200);
   const update = await h.slack.waitFor(
     'views.update',
-    (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+    (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
   );
   return update.body.view_id as string;
 }
@@ -50,10 +52,10 @@ describe('Create task from a message', () => {
     expect(json).toContain('https://slack.test/archives/C1/p1700000000000100');
 
     const res = await h.submit(viewId, [
-      [FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text('Fix the login & signup')],
       [FIELD.details, text('It breaks on Safari.')],
-      [FIELD.assignee, user('U2')],
+      [TASK_FIELD.assignee, user('U2')],
     ]);
     expect(res.status).toBe(200);
     expect(res.json()).toMatchObject({ response_action: 'update' });
@@ -80,7 +82,7 @@ describe('Create task from a message', () => {
 
   const fill = (heading = 'A task') =>
     [
-      [FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text(heading)],
     ] as Parameters<Harness['submit']>[1];
 
@@ -97,7 +99,7 @@ describe('Create task from a message', () => {
     const viewId = await openForm(h);
     const before = h.slack.calls.length;
     const empty = await h.submit(viewId, [
-      [FIELD.feature, external(h.fixture.featureId)],
+      [FEATURE_FIELD.feature, external(h.fixture.featureId)],
       [FIELD.heading, text('   ')],
     ]);
     expect(empty.json()).toEqual({
@@ -112,7 +114,7 @@ describe('Create task from a message', () => {
     const noFeature = await h.submit(viewId, [[FIELD.heading, text('ok')]]);
     expect(noFeature.json()).toMatchObject({
       response_action: 'errors',
-      errors: { [FIELD.feature.block]: 'Choose a feature.' },
+      errors: { [FEATURE_FIELD.feature.block]: 'Choose a feature.' },
     });
     expect(h.sandbox.requests.count('taskCreate')).toBe(0);
     expect(h.slack.calls.length).toBe(before);
@@ -177,7 +179,7 @@ describe('Create task from a message', () => {
     await h.submit(viewId, fill('My typed heading'));
     const view = await outcome(viewId, why);
     expect(view).toContain('"initial_value":"My typed heading"');
-    expect(view).toContain(`"callback_id":"${VIEW.createTask}"`);
+    expect(view).toContain(`"callback_id":"${TASK_VIEW.create}"`);
     expect(await h.tasksOfFeature()).toHaveLength(0);
     expect(h.slack.called('chat.postMessage')).toHaveLength(0);
     // Fixed, it goes through from the same modal.
@@ -196,7 +198,7 @@ describe('Create task from a message', () => {
   it('refuses an assignee who is not connected when nobody can provision them', async () => {
     const viewId = await openForm(h);
     h.slack.users.set('U7', { id: 'U7', name: 'seven' });
-    await h.submit(viewId, [...fill(), [FIELD.assignee, user('U7')]]);
+    await h.submit(viewId, [...fill(), [TASK_FIELD.assignee, user('U7')]]);
     const view = await outcome(viewId, 'is not connected');
     expect(view).toContain('<@U7>');
     expect(h.sandbox.requests.count('taskCreate')).toBe(0);
@@ -209,12 +211,12 @@ describe('Create task from a message', () => {
     const ask = (value: string) =>
       h.interact({
         type: 'block_suggestion',
-        action_id: FIELD.feature.action,
-        block_id: FIELD.feature.block,
+        action_id: FEATURE_FIELD.feature.action,
+        block_id: FEATURE_FIELD.feature.block,
         value,
         view: {
           id: viewId,
-          callback_id: VIEW.createTask,
+          callback_id: TASK_VIEW.create,
           private_metadata: view.private_metadata,
           state: { values: {} },
         },
@@ -239,7 +241,7 @@ describe('Create task in a channel without a link', () => {
     await shortcut(h);
     const filled = await h.slack.waitFor(
       'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
     );
     const viewId = filled.body.view_id as string;
     const provisioned = await h.store.identities.get(TEAM, 'U1');
@@ -287,9 +289,9 @@ describe('Create task in a channel without a link', () => {
           selected_option: { value: h.fixture.channelId, text: { type: 'plain_text', text: 'General' } },
         },
       ],
-      [FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text('Provisioned task')],
-      [FIELD.assignee, user('U3')],
+      [TASK_FIELD.assignee, user('U3')],
     ]);
     await h.slack.waitFor('chat.postMessage');
     const assignee = await h.store.identities.get(TEAM, 'U3');

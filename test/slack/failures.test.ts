@@ -3,8 +3,12 @@
  * service behind a searchable select — and that user text never reaches Slack as markup.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAILED_OPTION, SLOW_OPTION } from '../../src/slack/context/options.js';
-import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
+import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
+import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
+import { FIELD } from '../../src/slack/kit/ids.js';
+import { FAILED_OPTION, SLOW_OPTION } from '../../src/slack/kit/options.js';
+import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { choice, external, Harness, text, user } from './harness.js';
 
 const HOSTILE = '<!channel> ping <@U2> <https://evil.test|click>';
@@ -13,7 +17,7 @@ const HOSTILE = '<!channel> ping <@U2> <https://evil.test|click>';
 async function openForm(h: Harness, messageText = 'Fix the login') {
   await h.interact({
     type: 'message_action',
-    callback_id: SHORTCUT.createTask,
+    callback_id: TASK_SHORTCUT.createTask,
     channel: { id: 'C1', name: 'general' },
     message: { type: 'message', user: 'U9', ts: '1700000000.000100', text: messageText },
     message_ts: '1700000000.000100',
@@ -21,14 +25,14 @@ async function openForm(h: Harness, messageText = 'Fix the login') {
   });
   const filled = await h.slack.waitFor(
     'views.update',
-    (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+    (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
   );
   return filled.body.view_id as string;
 }
 
 const fill = (h: Harness, heading: string) =>
   [
-    [FIELD.feature, external(h.fixture.featureId, 'Login page')],
+    [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
     [FIELD.heading, text(heading)],
   ] as Parameters<Harness['submit']>[1];
 
@@ -54,7 +58,7 @@ describe('failures around a form', () => {
     );
     const view = JSON.stringify(back.body.view);
     expect(view).toContain('"initial_value":"My typed heading"');
-    expect(view).toContain(`"callback_id":"${VIEW.createTask}"`);
+    expect(view).toContain(`"callback_id":"${TASK_VIEW.create}"`);
     expect(h.sandbox.requests.count('taskCreate')).toBe(0);
     expect(h.logs.join('')).not.toContain(h.sandbox.memberToken);
 
@@ -101,7 +105,7 @@ describe('failures around a form', () => {
     h.slack.on('views.open', () => ({ ok: false, error: 'expired_trigger_id' }));
     await h.interact({
       type: 'shortcut',
-      callback_id: SHORTCUT.gradePeer,
+      callback_id: GRADE_SHORTCUT.gradePeer,
       action_ts: '1',
       response_url: undefined,
     });
@@ -113,10 +117,10 @@ describe('failures around a form', () => {
     h.sandbox.inject({ operationId: 'notions.search', delayMs: 4_000 });
     const res = await h.interact({
       type: 'block_suggestion',
-      action_id: FIELD.notion.action,
-      block_id: FIELD.notion.block,
+      action_id: GRADE_FIELD.notion.action,
+      block_id: GRADE_FIELD.notion.block,
       value: 'arch',
-      view: { id: 'V9', callback_id: VIEW.grade, private_metadata: '' },
+      view: { id: 'V9', callback_id: GRADE_VIEW.grade, private_metadata: '' },
     });
     expect(res.json()).toEqual({ options: [SLOW_OPTION] });
   });
@@ -129,10 +133,10 @@ describe('failures around a form', () => {
     h.sandbox.inject({ operationId: 'notions.search', status: 503, times: 3 });
     const res = await h.interact({
       type: 'block_suggestion',
-      action_id: FIELD.notion.action,
-      block_id: FIELD.notion.block,
+      action_id: GRADE_FIELD.notion.action,
+      block_id: GRADE_FIELD.notion.block,
       value: '',
-      view: { id: 'V9', callback_id: VIEW.grade, private_metadata: '' },
+      view: { id: 'V9', callback_id: GRADE_VIEW.grade, private_metadata: '' },
     });
     expect(res.json()).toEqual({ options: [FAILED_OPTION] });
     expect(h.sandbox.requests.count('notions.search')).toBe(1);
@@ -151,7 +155,7 @@ describe('user text never reaches Slack as markup', () => {
 
   it('the task card escapes the heading in its notification text and its blocks', async () => {
     const viewId = await openForm(h);
-    await h.submit(viewId, [...fill(h, HOSTILE), [FIELD.assignee, user('U2')]]);
+    await h.submit(viewId, [...fill(h, HOSTILE), [TASK_FIELD.assignee, user('U2')]]);
     const card = await h.slack.waitFor('chat.postMessage');
     const escaped = '&lt;!channel&gt; ping &lt;@U2&gt; &lt;https://evil.test|click&gt;';
     expect(card.body.text).toBe(`Task: ${escaped} (idle)`);
@@ -163,7 +167,7 @@ describe('user text never reaches Slack as markup', () => {
 
   it('the feedback DM escapes the heading and the message', async () => {
     const viewId = await openForm(h);
-    await h.submit(viewId, [...fill(h, HOSTILE), [FIELD.assignee, user('U2')]]);
+    await h.submit(viewId, [...fill(h, HOSTILE), [TASK_FIELD.assignee, user('U2')]]);
     const card = await h.slack.waitFor('chat.postMessage');
     const coords = (card.body.metadata as { event_payload: Record<string, string> }).event_payload;
     await h.interact({
@@ -174,11 +178,11 @@ describe('user text never reaches Slack as markup', () => {
       container: { type: 'message' },
       channel: { id: 'C1' },
     });
-    await h.slack.waitFor('views.open', (b) => JSON.stringify(b.view).includes(VIEW.feedback));
+    await h.slack.waitFor('views.open', (b) => JSON.stringify(b.view).includes(FEEDBACK_VIEW.feedback));
     const formId = `V${h.slack.called('views.open').length}`;
     await h.submit(formId, [
-      [FIELD.issue, choice('value', 'Value')],
-      [FIELD.message, text('<!here> look')],
+      [FEEDBACK_FIELD.issue, choice('value', 'Value')],
+      [FEEDBACK_FIELD.message, text('<!here> look')],
     ]);
     const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU2');
     expect(String(dm.body.text)).not.toContain('<!channel>');
@@ -191,10 +195,10 @@ describe('user text never reaches Slack as markup', () => {
     'refuses %j as an assignee on its field, creating nothing',
     async (forged) => {
       const viewId = await openForm(h);
-      const res = await h.submit(viewId, [...fill(h, 'Forged'), [FIELD.assignee, user(forged)]]);
+      const res = await h.submit(viewId, [...fill(h, 'Forged'), [TASK_FIELD.assignee, user(forged)]]);
       expect(res.json()).toEqual({
         response_action: 'errors',
-        errors: { [FIELD.assignee.block]: 'Choose a person from the list.' },
+        errors: { [TASK_FIELD.assignee.block]: 'Choose a person from the list.' },
       });
       expect(h.sandbox.requests.count('taskCreate')).toBe(0);
     },

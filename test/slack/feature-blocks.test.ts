@@ -2,15 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { SLACK_LIMITS } from '../../src/blockkit/index.js';
 import { type Feature, type FeatureLite, TASK_STATES } from '../../src/planning/models.js';
-import { searchResults } from '../../src/slack/blocks/deep-context.js';
-import {
-  FOCUS_OPTIONS,
-  featureCard,
-  featureCoordsFrom,
-  featureList,
-} from '../../src/slack/blocks/feature.js';
-import { appendEvidence, experimentModal, featureModal } from '../../src/slack/blocks/feature-forms.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { FOCUS_OPTIONS, featureCard, featureCoordsFrom } from '../../src/slack/features/card.js';
+import { appendEvidence } from '../../src/slack/features/evidence.js';
+import { experimentModal } from '../../src/slack/features/experiments.js';
+import { featureModal } from '../../src/slack/features/feature-form.js';
+import { FEATURE_ACTION } from '../../src/slack/features/ids.js';
+import { featureList } from '../../src/slack/features/list.js';
+import { searchResults } from '../../src/slack/features/search.js';
 
 const coords = { teamId: 't'.repeat(24), channelId: 'c'.repeat(24), featureId: 'f'.repeat(24) };
 const long = (n: number, c = '<') => c.repeat(n);
@@ -73,9 +71,9 @@ describe('the feature card', () => {
     const card = featureCard({ coords, feature: big('deep context') });
     const json = JSON.stringify(card.blocks);
     expect(json).toContain('Read-only');
-    expect(json).not.toContain(ACTION.featureAdvance);
-    expect(json).not.toContain(ACTION.assumptionMenu);
-    expect(json).toContain(ACTION.featureDelete);
+    expect(json).not.toContain(FEATURE_ACTION.advance);
+    expect(json).not.toContain(FEATURE_ACTION.assumptionMenu);
+    expect(json).toContain(FEATURE_ACTION.delete);
   });
 
   it('lists at most 15 features with their buttons, and says how to narrow the rest', () => {

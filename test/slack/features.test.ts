@@ -5,8 +5,16 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FeatureButtonValue } from '../../src/slack/blocks/feature.js';
-import { ACTION, FEATURE_CARD_EVENT, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { FeatureButtonValue } from '../../src/slack/features/card.js';
+import {
+  FEATURE_ACTION,
+  FEATURE_CARD_EVENT,
+  FEATURE_FIELD,
+  FEATURE_SHORTCUT,
+  FEATURE_VIEW,
+} from '../../src/slack/features/ids.js';
+import { FIELD } from '../../src/slack/kit/ids.js';
+import { TASK_ACTION, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { choice, eventually, external, Harness, type SlackCall, TEAM, text } from './harness.js';
 
 let h: Harness;
@@ -93,7 +101,7 @@ function press(
 
 /** Picks an option of an assumption's menu on the card. */
 function menu(msg: { ts: string; blocks: Block[]; metadata?: unknown }, op: string, who = 'U1') {
-  const element = buttonOf(msg.blocks, ACTION.assumptionMenu)!;
+  const element = buttonOf(msg.blocks, FEATURE_ACTION.assumptionMenu)!;
   const picked = element.options!.find((o) => JSON.parse(o.value).op === op)!;
   return h.interact(
     {
@@ -104,7 +112,7 @@ function menu(msg: { ts: string; blocks: Block[]; metadata?: unknown }, op: stri
       actions: [
         {
           type: 'overflow',
-          action_id: ACTION.assumptionMenu,
+          action_id: FEATURE_ACTION.assumptionMenu,
           block_id: 'assm',
           selected_option: { ...picked, text: { type: 'plain_text', text: op } },
           action_ts: '1',
@@ -126,7 +134,7 @@ async function stageOf(featureId: string) {
 async function newFeature(heading: string) {
   const since = mark();
   await h.command('feature new');
-  const viewId = await form(since, VIEW.feature);
+  const viewId = await form(since, FEATURE_VIEW.feature);
   const filled = JSON.stringify(h.slack.views.get(viewId));
   // Team and channel default to the channel's link.
   expect(filled).toContain(`"value":"${h.fixture.channelId}"`);
@@ -135,8 +143,8 @@ async function newFeature(heading: string) {
     [FIELD.channel, choice(h.fixture.channelId)],
     [FIELD.heading, text(heading)],
     [FIELD.details, text('Customers sign in with *one* click')],
-    [FIELD.priority, choice('7')],
-    [FIELD.focus, radio('utilitas')],
+    [FEATURE_FIELD.priority, choice('7')],
+    [FEATURE_FIELD.focus, radio('utilitas')],
   ]);
   expect(res.json()).toMatchObject({ response_action: 'update' });
   const posted = await next(
@@ -185,12 +193,12 @@ describe('one feature from creation to deep context, through Slack only', () => 
     let shown = JSON.stringify(card.blocks);
     expect(shown).toContain('One-click &lt;login&gt;');
     expect(shown).toContain('It cannot advance yet: add at least one assumption.');
-    const advance = buttonOf(card.blocks, ACTION.featureAdvance)!;
+    const advance = buttonOf(card.blocks, FEATURE_ACTION.advance)!;
     expect(JSON.stringify(advance.confirm)).toContain('Advance to Validation');
 
     // Advance without an assumption: the service's own refusal, privately; nothing moves.
     let since = mark();
-    await press(card, ACTION.featureAdvance);
+    await press(card, FEATURE_ACTION.advance);
     expect(JSON.stringify((await said(since, 'refused')).body)).toContain(
       'You must add at least 1 Assumption',
     );
@@ -198,8 +206,8 @@ describe('one feature from creation to deep context, through Slack only', () => 
 
     // Add assumption from the card.
     since = mark();
-    await press(card, ACTION.featureAddAssumption);
-    let viewId = await form(since, VIEW.assumption);
+    await press(card, FEATURE_ACTION.addAssumption);
+    let viewId = await form(since, FEATURE_VIEW.assumption);
     await h.submit(viewId, [[FIELD.heading, text('People hate passwords')]]);
     await next('chat.update', since, (b) => b.ts === ts && has('People hate passwords')(b));
     card = cardAt(ts);
@@ -207,7 +215,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
 
     // Advance → validation; the card names what is missing now.
     since = mark();
-    await press(card, ACTION.featureAdvance);
+    await press(card, FEATURE_ACTION.advance);
     await said(since, 'is now in *Validation*');
     card = cardAt(ts);
     shown = JSON.stringify(card.blocks);
@@ -216,12 +224,12 @@ describe('one feature from creation to deep context, through Slack only', () => 
     // The experiment, from the assumption's menu: done and confirmed, with a participant.
     since = mark();
     await menu(card, 'experiment');
-    viewId = await form(since, VIEW.experiment);
+    viewId = await form(since, FEATURE_VIEW.experiment);
     await h.submit(viewId, [
-      [FIELD.experimentState, radio('done')],
-      [FIELD.confirmed, checked('confirmed')],
+      [FEATURE_FIELD.experimentState, radio('done')],
+      [FEATURE_FIELD.confirmed, checked('confirmed')],
       [FIELD.details, text('Five of six users preferred it')],
-      [FIELD.participants, users('U2')],
+      [FEATURE_FIELD.participants, users('U2')],
     ]);
     await next('chat.update', since, (b) => b.ts === ts && has('experiment _done_ — confirmed')(b));
     const [assm] = (await h.owner().features.read(teamId, channelId, featureId)).assumptions;
@@ -236,19 +244,19 @@ describe('one feature from creation to deep context, through Slack only', () => 
     // Advance → execution.
     card = cardAt(ts);
     since = mark();
-    await press(card, ACTION.featureAdvance);
+    await press(card, FEATURE_ACTION.advance);
     await said(since, 'is now in *Execution*');
 
     // Add task: the create-task form with this feature chosen; its card goes in the feature card's thread.
     card = cardAt(ts);
     since = mark();
-    await press(card, ACTION.featureAddTask);
-    viewId = await form(since, VIEW.createTask);
+    await press(card, FEATURE_ACTION.addTask);
+    viewId = await form(since, TASK_VIEW.create);
     expect(JSON.stringify(h.slack.views.get(viewId))).toContain(
       `"initial_option":{"text":{"type":"plain_text","text":"One-click <login>","emoji":true},"value":"${featureId}"}`,
     );
     await h.submit(viewId, [
-      [FIELD.feature, external(featureId, 'One-click <login>')],
+      [FEATURE_FIELD.feature, external(featureId, 'One-click <login>')],
       [FIELD.heading, text('Build the button')],
     ]);
     const taskCard = await next('chat.postMessage', since, has('Build the button'));
@@ -263,9 +271,9 @@ describe('one feature from creation to deep context, through Slack only', () => 
       ['Mark done', 'Ready to advance'],
     ] as const) {
       const current = cardAt(taskTs);
-      expect(JSON.stringify(buttonOf(current.blocks, ACTION.taskStateForward))).toContain(label);
+      expect(JSON.stringify(buttonOf(current.blocks, TASK_ACTION.stateForward))).toContain(label);
       since = mark();
-      await press(current, ACTION.taskStateForward);
+      await press(current, TASK_ACTION.stateForward);
       await next('chat.update', since, (b) => b.ts === taskTs);
       await next('chat.update', since, (b) => b.ts === ts && has(counted)(b));
       await h.pressesSettled();
@@ -276,18 +284,18 @@ describe('one feature from creation to deep context, through Slack only', () => 
     // Advance → deep context: the card is read-only, with Delete only.
     card = cardAt(ts);
     since = mark();
-    await press(card, ACTION.featureAdvance);
+    await press(card, FEATURE_ACTION.advance);
     await said(since, 'is now in *Deep context*');
     card = cardAt(ts);
     shown = JSON.stringify(card.blocks);
     expect(shown).toContain('Read-only: it is in deep context.');
-    expect(buttonOf(card.blocks, ACTION.featureAdvance)).toBeUndefined();
-    expect(buttonOf(card.blocks, ACTION.featureDelete)).toBeDefined();
+    expect(buttonOf(card.blocks, FEATURE_ACTION.advance)).toBeUndefined();
+    expect(buttonOf(card.blocks, FEATURE_ACTION.delete)).toBeDefined();
     expect(await stageOf(featureId)).toBe('deep context');
 
     // In deep context only owners and admins delete: a member is told so, in one sentence.
     since = mark();
-    await press(card, ACTION.featureDelete, 'U1');
+    await press(card, FEATURE_ACTION.delete, 'U1');
     await said(since, 'Only owners and admins');
     expect(await stageOf(featureId)).toBe('deep context');
   });
@@ -298,8 +306,8 @@ describe('one feature from creation to deep context, through Slack only', () => 
     const owner = h.owner();
     // Opened while it could still change …
     let since = mark();
-    await press(cardAt(ts), ACTION.featureEdit);
-    const viewId = await form(since, VIEW.feature);
+    await press(cardAt(ts), FEATURE_ACTION.edit);
+    const viewId = await form(since, FEATURE_VIEW.feature);
     // … and it moved on to deep context meanwhile.
     const assm = await owner.assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
     await owner.features.advance(teamId, channelId, featureId);
@@ -309,7 +317,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
     since = mark();
     await h.submit(viewId, [
       [FIELD.heading, text('Dark mode everywhere')],
-      [FIELD.priority, choice('3')],
+      [FEATURE_FIELD.priority, choice('3')],
     ]);
     await next(
       'views.update',
@@ -329,22 +337,22 @@ describe('experiment participants', () => {
       .assumptions.create(teamId, channelId, featureId, { heading: 'Managers read them' });
     // A change from Slack refreshes the card, which then shows the assumption and its menu.
     let since = mark();
-    await press(cardAt(ts), ACTION.featureEdit);
-    const edit = await form(since, VIEW.feature);
+    await press(cardAt(ts), FEATURE_ACTION.edit);
+    const edit = await form(since, FEATURE_VIEW.feature);
     await h.submit(edit, [
       [FIELD.heading, text('Reports')],
-      [FIELD.priority, choice('5')],
+      [FEATURE_FIELD.priority, choice('5')],
     ]);
     await next('chat.update', since, (b) => b.ts === ts && has('Managers read them')(b));
 
     since = mark();
     await menu(cardAt(ts), 'experiment');
-    const viewId = await form(since, VIEW.experiment);
+    const viewId = await form(since, FEATURE_VIEW.experiment);
     h.slack.users.set('U7', { id: 'U7', name: 'nobody' });
     since = mark();
     await h.submit(viewId, [
-      [FIELD.experimentState, radio('running')],
-      [FIELD.participants, users('U7')],
+      [FEATURE_FIELD.experimentState, radio('running')],
+      [FEATURE_FIELD.participants, users('U7')],
     ]);
     await next(
       'views.update',
@@ -357,8 +365,8 @@ describe('experiment participants', () => {
 
     since = mark();
     await h.submit(viewId, [
-      [FIELD.experimentState, radio('running')],
-      [FIELD.participants, users('U2', 'U1')],
+      [FEATURE_FIELD.experimentState, radio('running')],
+      [FEATURE_FIELD.participants, users('U2', 'U1')],
     ]);
     await next('chat.update', since, (b) => b.ts === ts && has('experiment _running_')(b));
     expect(await h.store.participants.get(TEAM, [assm.id])).toEqual({
@@ -367,7 +375,7 @@ describe('experiment participants', () => {
     // The form opens again with them.
     since = mark();
     await menu(cardAt(ts), 'experiment');
-    const again = await form(since, VIEW.experiment);
+    const again = await form(since, FEATURE_VIEW.experiment);
     expect(JSON.stringify(h.slack.views.get(again))).toContain('"initial_users":["U2","U1"]');
   });
 });
@@ -383,11 +391,11 @@ describe('Advance is applied once', () => {
     await owner.assumptions.experiment(teamId, channelId, featureId, assm.id, { state: 'done' });
     // The card is refreshed by a change from Slack: an edit keeps it showing validation.
     const since = mark();
-    await press(cardAt(ts), ACTION.featureEdit);
-    const viewId = await form(since, VIEW.feature);
+    await press(cardAt(ts), FEATURE_ACTION.edit);
+    const viewId = await form(since, FEATURE_VIEW.feature);
     await h.submit(viewId, [
       [FIELD.heading, text('Search')],
-      [FIELD.priority, choice('5')],
+      [FEATURE_FIELD.priority, choice('5')],
     ]);
     await next('chat.update', since, (b) => b.ts === ts && has('Ready to advance to *Execution*')(b));
     return { featureId, ts };
@@ -398,8 +406,8 @@ describe('Advance is applied once', () => {
     const card = cardAt(ts);
     const since = mark();
     const results = await Promise.allSettled([
-      press(card, ACTION.featureAdvance),
-      press(card, ACTION.featureAdvance, 'U1', {
+      press(card, FEATURE_ACTION.advance),
+      press(card, FEATURE_ACTION.advance, 'U1', {
         headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
       }),
     ]);
@@ -418,7 +426,7 @@ describe('Advance is applied once', () => {
 
     // Pressed again later on the same (stale) card: refreshed, not advanced.
     const later = mark();
-    await press(card, ACTION.featureAdvance);
+    await press(card, FEATURE_ACTION.advance);
     await said(later, 'out of date');
     expect(await stageOf(featureId)).toBe('execution');
   });
@@ -452,8 +460,8 @@ describe('Log as evidence', () => {
   async function withAssumption() {
     const { featureId, ts } = await newFeature('Passkeys');
     const since = mark();
-    await press(cardAt(ts), ACTION.featureAddAssumption);
-    const viewId = await form(since, VIEW.assumption);
+    await press(cardAt(ts), FEATURE_ACTION.addAssumption);
+    const viewId = await form(since, FEATURE_VIEW.assumption);
     await h.submit(viewId, [[FIELD.heading, text('Users have passkey devices')]]);
     await next('chat.update', since, (b) => b.ts === ts && has('passkey devices')(b));
     const { teamId, channelId } = h.fixture;
@@ -464,7 +472,7 @@ describe('Log as evidence', () => {
   const shortcut = (msg: Record<string, unknown>) =>
     h.interact({
       type: 'message_action',
-      callback_id: SHORTCUT.logEvidence,
+      callback_id: FEATURE_SHORTCUT.logEvidence,
       channel: { id: 'C1', name: 'general' },
       message: msg,
       message_ts: msg.ts,
@@ -484,15 +492,15 @@ describe('Log as evidence', () => {
       thread_ts: ts,
       text: '9 of 10 have one',
     });
-    let viewId = await form(since, VIEW.evidence);
+    let viewId = await form(since, FEATURE_VIEW.evidence);
     let view = JSON.stringify(h.slack.views.get(viewId));
     expect(view).toContain('For the feature *Passkeys*');
-    expect(view).not.toContain(FIELD.evidenceFeature.block);
+    expect(view).not.toContain(FEATURE_FIELD.evidenceFeature.block);
     // The assumption select says how much its details can still take.
     const options = await h.interact({
       type: 'block_suggestion',
-      action_id: FIELD.assumption.action,
-      block_id: FIELD.assumption.block,
+      action_id: FEATURE_FIELD.assumption.action,
+      block_id: FEATURE_FIELD.assumption.block,
       value: '',
       view: {
         id: viewId,
@@ -504,7 +512,7 @@ describe('Log as evidence', () => {
     const kept = '9 of 10 have one\n\nhttps://slack.test/archives/C1/p1700000100000200';
     expect(view).toContain(JSON.stringify(kept).slice(1, -1));
     await h.submit(viewId, [
-      [FIELD.assumption, external(assmId)],
+      [FEATURE_FIELD.assumption, external(assmId)],
       [FIELD.details, text(kept)],
     ]);
     await next('views.update', since, (b) => b.view_id === viewId && has('Logged as evidence')(b));
@@ -517,13 +525,13 @@ describe('Log as evidence', () => {
       ts: '1700000200.000300',
       text: 'Survey: most use a phone',
     });
-    viewId = await form(since, VIEW.evidence);
+    viewId = await form(since, FEATURE_VIEW.evidence);
     view = JSON.stringify(h.slack.views.get(viewId));
-    expect(view).toContain(FIELD.evidenceFeature.block);
+    expect(view).toContain(FEATURE_FIELD.evidenceFeature.block);
     const second = 'Survey: most use a phone\n\nhttps://slack.test/archives/C1/p1700000200000300';
     await h.submit(viewId, [
-      [FIELD.evidenceFeature, external(featureId, 'Passkeys')],
-      [FIELD.assumption, external(assmId)],
+      [FEATURE_FIELD.evidenceFeature, external(featureId, 'Passkeys')],
+      [FEATURE_FIELD.assumption, external(assmId)],
       [FIELD.details, text(second)],
     ]);
     await next('views.update', since, (b) => b.view_id === viewId && has('Logged as evidence')(b));
@@ -540,20 +548,20 @@ describe('Log as evidence', () => {
     let since = mark();
     await h.interact({
       type: 'message_action',
-      callback_id: SHORTCUT.logEvidence,
+      callback_id: FEATURE_SHORTCUT.logEvidence,
       channel: { id: 'C1', name: 'general' },
       message: { type: 'message', ts: '1700000300.000100', thread_ts: ts, text: 'y'.repeat(300) },
       message_ts: '1700000300.000100',
     });
-    const viewId = await form(since, VIEW.evidence);
+    const viewId = await form(since, FEATURE_VIEW.evidence);
     const empty = await h.submit(viewId, [[FIELD.details, text('z')]]);
     expect(empty.json()).toMatchObject({
       response_action: 'errors',
-      errors: { [FIELD.assumption.block]: 'Choose the assumption.' },
+      errors: { [FEATURE_FIELD.assumption.block]: 'Choose the assumption.' },
     });
     const link = 'https://slack.test/archives/C1/p1700000300000100';
     const evidence = [
-      [FIELD.assumption, external(assmId)],
+      [FEATURE_FIELD.assumption, external(assmId)],
       [FIELD.details, text(`${'y'.repeat(300)}\n\n${link}`)],
     ] as Parameters<Harness['submit']>[1];
     // Not even the link fits in what is left: the form says so, nothing is changed.
@@ -605,19 +613,19 @@ describe('deep context: search, read, delete', () => {
     const list = { ts: '1700000400.000100', blocks };
 
     since = mark();
-    await press(list, ACTION.deepContextRead, 'U1', { ephemeral: true });
+    await press(list, FEATURE_ACTION.deepContextRead, 'U1', { ephemeral: true });
     const read = await next('views.update', since, has('We asked 12 people'));
     expect(JSON.stringify(read.body.view)).toContain('Audit &lt;log&gt;');
 
     // A member: refused in one sentence, nothing deleted.
     since = mark();
-    await press(list, ACTION.featureDelete, 'U1', { ephemeral: true });
+    await press(list, FEATURE_ACTION.delete, 'U1', { ephemeral: true });
     await said(since, 'Only owners and admins of your organization can delete a feature in deep context.');
     expect(await stageOf(featureId)).toBe('deep context');
 
     // An admin: deleted, and the feature's card says so.
     since = mark();
-    await press(list, ACTION.featureDelete, 'U2', { ephemeral: true });
+    await press(list, FEATURE_ACTION.delete, 'U2', { ephemeral: true });
     await said(since, 'was deleted');
     await next('chat.update', since, (b) => b.ts === ts && has('This feature was deleted')(b));
     await expect(h.owner().deepContext.read(featureId)).rejects.toThrow(/not-found|404/);
@@ -637,7 +645,7 @@ describe('/plan features and the New feature shortcut', () => {
     let since = mark();
     await h.command('features planning');
     const list = await said(since, 'Export to CSV');
-    expect(JSON.stringify(list.body)).toContain(ACTION.featureAdvance);
+    expect(JSON.stringify(list.body)).toContain(FEATURE_ACTION.advance);
     since = mark();
     await h.command('features execution');
     await said(since, '(0)');
@@ -648,11 +656,11 @@ describe('/plan features and the New feature shortcut', () => {
 
   it('the global shortcut asks for team and channel, checks the form, and posts the card in the linked channel', async () => {
     const since = mark();
-    await h.interact({ type: 'shortcut', callback_id: SHORTCUT.newFeature, action_ts: '1' });
-    const viewId = await form(since, VIEW.feature);
+    await h.interact({ type: 'shortcut', callback_id: FEATURE_SHORTCUT.newFeature, action_ts: '1' });
+    const viewId = await form(since, FEATURE_VIEW.feature);
     const bad = await h.submit(viewId, [
       [FIELD.heading, text('x'.repeat(201))],
-      [FIELD.priority, choice('5')],
+      [FEATURE_FIELD.priority, choice('5')],
     ]);
     expect(bad.json()).toMatchObject({ response_action: 'errors' });
     const errors = (bad.json() as { errors: Record<string, string> }).errors;
@@ -661,13 +669,13 @@ describe('/plan features and the New feature shortcut', () => {
       [FIELD.team, choice(h.fixture.teamId)],
       [FIELD.channel, choice(h.fixture.channelId)],
       [FIELD.heading, text('Offline mode')],
-      [FIELD.priority, choice('2')],
+      [FEATURE_FIELD.priority, choice('2')],
     ]);
     const posted = await next('chat.postMessage', since, has('Offline mode'));
     expect(posted.body.channel).toBe('C1');
     expect(
       FeatureButtonValue.safeParse(
-        JSON.parse(buttonOf(posted.body.blocks as Block[], ACTION.featureAdvance)!.value!),
+        JSON.parse(buttonOf(posted.body.blocks as Block[], FEATURE_ACTION.advance)!.value!),
       ).success,
     ).toBe(true);
   });

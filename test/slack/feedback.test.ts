@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/index.js';
-import { liveTaskCard } from '../../src/slack/blocks/task-card.js';
-import { ACTION, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import {
+  FEEDBACK_ACTION,
+  FEEDBACK_FIELD,
+  FEEDBACK_SHORTCUT,
+  FEEDBACK_VIEW,
+} from '../../src/slack/feedback/ids.js';
+import { VIEW } from '../../src/slack/kit/ids.js';
+import { liveTaskCard } from '../../src/slack/tasks/card.js';
+import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
 import { choice, Harness, TEAM, text } from './harness.js';
 
 describe('Give feedback on a task card, and reply', () => {
@@ -27,7 +34,7 @@ describe('Give feedback on a task card, and reply', () => {
     h.interact(
       {
         type: 'message_action',
-        callback_id: SHORTCUT.giveFeedback,
+        callback_id: FEEDBACK_SHORTCUT.giveFeedback,
         channel: { id: 'C1', name: 'general' },
         message,
         message_ts: message.ts,
@@ -38,13 +45,13 @@ describe('Give feedback on a task card, and reply', () => {
   it('records the feedback, DMs the assignee with Reply, records the reply and tells the author', async () => {
     expect((await onMessage(card())).status).toBe(200);
     const open = await h.slack.waitFor('views.open');
-    expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.feedback);
+    expect((open.body.view as { callback_id: string }).callback_id).toBe(FEEDBACK_VIEW.feedback);
 
     await h.submit(
       'V1',
       [
-        [FIELD.issue, choice('testing', 'Testing')],
-        [FIELD.message, text('Needs <tests> & docs')],
+        [FEEDBACK_FIELD.issue, choice('testing', 'Testing')],
+        [FEEDBACK_FIELD.message, text('Needs <tests> & docs')],
       ],
       { user: 'UAUTHOR' },
     );
@@ -56,13 +63,13 @@ describe('Give feedback on a task card, and reply', () => {
     ]);
     const dmText = JSON.stringify(dm.body.blocks);
     expect(dmText).toContain('Needs &lt;tests&gt; &amp; docs');
-    expect(dmText).toContain(ACTION.replyOpen);
+    expect(dmText).toContain(FEEDBACK_ACTION.replyOpen);
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('<@UASSIGNEE> was told'));
 
     // The assignee presses Reply in the DM and answers.
     const button = (dm.body.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
       .flatMap((b) => b.elements ?? [])
-      .find((e) => e.action_id === ACTION.replyOpen)!;
+      .find((e) => e.action_id === FEEDBACK_ACTION.replyOpen)!;
     await h.interact(
       {
         type: 'block_actions',
@@ -73,10 +80,10 @@ describe('Give feedback on a task card, and reply', () => {
     );
     const replyForm = await h.slack.waitFor(
       'views.open',
-      (b) => (b.view as { callback_id: string }).callback_id === VIEW.reply,
+      (b) => (b.view as { callback_id: string }).callback_id === FEEDBACK_VIEW.reply,
     );
     expect(replyForm).toBeDefined();
-    await h.submit('V2', [[FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
+    await h.submit('V2', [[FEEDBACK_FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
     const told = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DUAUTHOR');
     expect(JSON.stringify(told.body.blocks)).toContain('Added them');
     const after = await h
@@ -97,8 +104,8 @@ describe('Give feedback on a task card, and reply', () => {
     await h.submit(
       'V1',
       [
-        [FIELD.issue, choice('security')],
-        [FIELD.message, text('Typed words')],
+        [FEEDBACK_FIELD.issue, choice('security')],
+        [FEEDBACK_FIELD.message, text('Typed words')],
       ],
       { user: 'UAUTHOR' },
     );
@@ -137,7 +144,7 @@ describe('Give feedback on a task card, and reply', () => {
       .blocks.flatMap((b) =>
         'elements' in b ? (b.elements as { action_id?: string; value?: string }[]) : [],
       )
-      .find((e) => e.action_id === ACTION.feedbackOpen)!;
+      .find((e) => e.action_id === TASK_ACTION.feedbackOpen)!;
     await h.interact(
       {
         type: 'block_actions',
@@ -153,22 +160,22 @@ describe('Give feedback on a task card, and reply', () => {
   it('refuses an empty or too long message and records nothing', async () => {
     await onMessage(card());
     await h.slack.waitFor('views.open');
-    const empty = await h.submit('V1', [[FIELD.issue, choice('value')]], { user: 'UAUTHOR' });
+    const empty = await h.submit('V1', [[FEEDBACK_FIELD.issue, choice('value')]], { user: 'UAUTHOR' });
     expect(empty.json()).toEqual({
       response_action: 'errors',
-      errors: { [FIELD.message.block]: 'Write your feedback.' },
+      errors: { [FEEDBACK_FIELD.message.block]: 'Write your feedback.' },
     });
     const long = await h.submit(
       'V1',
       [
-        [FIELD.issue, choice('value')],
-        [FIELD.message, text('x'.repeat(513))],
+        [FEEDBACK_FIELD.issue, choice('value')],
+        [FEEDBACK_FIELD.message, text('x'.repeat(513))],
       ],
       { user: 'UAUTHOR' },
     );
     expect(long.json()).toEqual({
       response_action: 'errors',
-      errors: { [FIELD.message.block]: 'At most 512 characters.' },
+      errors: { [FEEDBACK_FIELD.message.block]: 'At most 512 characters.' },
     });
     expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(0);
   });
@@ -177,8 +184,8 @@ describe('Give feedback on a task card, and reply', () => {
     await onMessage(card());
     await h.slack.waitFor('views.open');
     const values: Parameters<Harness['submit']>[1] = [
-      [FIELD.issue, choice('misc')],
-      [FIELD.message, text('once')],
+      [FEEDBACK_FIELD.issue, choice('misc')],
+      [FEEDBACK_FIELD.message, text('once')],
     ];
     await Promise.all([
       h.submit('V1', values, { user: 'UAUTHOR' }),

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/index.js';
-import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
+import { VIEW } from '../../src/slack/kit/ids.js';
 import { choice, eventually, external, Harness, submitted, TEAM, user } from './harness.js';
 
 describe('Grade a peer’s notion', () => {
@@ -16,17 +17,17 @@ describe('Grade a peer’s notion', () => {
   afterEach(() => h.close());
 
   async function openForm() {
-    await h.interact({ type: 'shortcut', callback_id: SHORTCUT.gradePeer }, 'UGRADER');
+    await h.interact({ type: 'shortcut', callback_id: GRADE_SHORTCUT.gradePeer }, 'UGRADER');
     const open = await h.slack.waitFor('views.open');
-    expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.grade);
+    expect((open.body.view as { callback_id: string }).callback_id).toBe(GRADE_VIEW.grade);
     return 'V1';
   }
 
   const form = (peer: string, grade = '7') =>
     [
-      [FIELD.peer, user(peer)],
-      [FIELD.notion, external(notionId, 'TypeScript')],
-      [FIELD.grade, choice(grade)],
+      [GRADE_FIELD.peer, user(peer)],
+      [GRADE_FIELD.notion, external(notionId, 'TypeScript')],
+      [GRADE_FIELD.grade, choice(grade)],
     ] as Parameters<Harness['submit']>[1];
 
   it('records the grade anonymously: private confirmation, nothing to the peer, no log pairing them', async () => {
@@ -160,8 +161,8 @@ describe('Grade a peer’s notion', () => {
     const res = await h.submit(
       viewId,
       [
-        [FIELD.peer, user('UPEER')],
-        [FIELD.notion, external(notionId)],
+        [GRADE_FIELD.peer, user('UPEER')],
+        [GRADE_FIELD.notion, external(notionId)],
       ],
       {
         user: 'UGRADER',
@@ -169,7 +170,7 @@ describe('Grade a peer’s notion', () => {
     );
     expect(res.json()).toEqual({
       response_action: 'errors',
-      errors: { [FIELD.grade.block]: 'Choose a grade.' },
+      errors: { [GRADE_FIELD.grade.block]: 'Choose a grade.' },
     });
   });
 
@@ -178,8 +179,8 @@ describe('Grade a peer’s notion', () => {
     const res = await h.interact(
       {
         type: 'block_suggestion',
-        action_id: FIELD.notion.action,
-        block_id: FIELD.notion.block,
+        action_id: GRADE_FIELD.notion.action,
+        block_id: GRADE_FIELD.notion.block,
         value: 'type',
         view: { id: 'V9' },
       },
@@ -242,14 +243,14 @@ describe('Grade a peer with provisioning on', () => {
 
   it('provisions a service account for a peer who has none, and records the grade for it', async () => {
     h.slack.users.set('UNEW', { id: 'UNEW', name: 'newcomer', realName: 'New Comer' });
-    await h.interact({ type: 'shortcut', callback_id: SHORTCUT.gradePeer }, 'UGRADER');
+    await h.interact({ type: 'shortcut', callback_id: GRADE_SHORTCUT.gradePeer }, 'UGRADER');
     await h.slack.waitFor('views.open');
     await h.submit(
       'V1',
       [
-        [FIELD.peer, user('UNEW')],
-        [FIELD.notion, external(notionId, 'TypeScript')],
-        [FIELD.grade, choice('8')],
+        [GRADE_FIELD.peer, user('UNEW')],
+        [GRADE_FIELD.notion, external(notionId, 'TypeScript')],
+        [GRADE_FIELD.grade, choice('8')],
       ],
       { user: 'UGRADER' },
     );

@@ -16,7 +16,7 @@ import { createLogger, type Logger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
-import type { Field } from '../../src/slack/ids.js';
+import type { Field } from '../../src/slack/kit/ids.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';

@@ -7,7 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { readPngSize } from '../../src/planning/png.js';
-import { ACTION } from '../../src/slack/ids.js';
+import { ACCOUNT_ACTION } from '../../src/slack/account/ids.js';
+import { ADMIN_ACTION } from '../../src/slack/admin/ids.js';
+import { FEEDBACK_ACTION } from '../../src/slack/feedback/ids.js';
+import { HOME_ACTION } from '../../src/slack/home/ids.js';
+import { ACTION } from '../../src/slack/kit/ids.js';
+import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
 import { eventually, Harness, TEAM } from './harness.js';
 
 describe('Home tab', () => {
@@ -33,7 +38,7 @@ describe('Home tab', () => {
     expect(first).toContain(ACTION.connectOpen);
     expect(filled).toContain(ACTION.connectOpen);
     expect(filled).not.toContain('My tasks');
-    expect(filled).not.toContain(ACTION.adminOpen);
+    expect(filled).not.toContain(ADMIN_ACTION.openModal);
     expect(JSON.parse(filled!).type).toBe('home');
   });
 
@@ -86,19 +91,19 @@ describe('Home tab', () => {
     for (const text of ['To do', 'In progress', 'In review', 'Done']) expect(filled).toContain(text);
     expect(filled).toContain('Write &lt;specs&gt;');
     expect(filled).toContain('Please check the wording');
-    expect(filled).toContain(ACTION.replyOpen);
+    expect(filled).toContain(FEEDBACK_ACTION.replyOpen);
     expect(filled).toContain('Login page'); // the fixture's feature, by stage
     expect(filled).toContain('*TypeScript* — you *6* · peers *8* (1 grade)');
     expect(filled).toContain('"slack_file":{"id":"F0CHART"}');
     expect(h.slack.called('files.completeUploadExternal')[0]?.body.files).toEqual([
       { id: 'F0CHART', title: 'My experience: self vs peers' },
     ]);
-    expect(filled).toContain(ACTION.disconnect);
-    expect(filled).toContain(ACTION.notifyKinds);
+    expect(filled).toContain(ACCOUNT_ACTION.disconnect);
+    expect(filled).toContain(HOME_ACTION.notifyKinds);
     // Peer grades stay anonymous; the member is no admin.
     expect(filled).not.toContain(h.sandbox.ownerId);
     expect(filled).not.toContain('UOWN');
-    expect(filled).not.toContain(ACTION.adminOpen);
+    expect(filled).not.toContain(ADMIN_ACTION.openModal);
     expect(JSON.parse(filled!).blocks.length).toBeLessThanOrEqual(100);
     // The chart is a PNG the app drew.
     expect(readPngSize(uploaded[0]!)).toMatchObject({ width: 560 });
@@ -117,7 +122,7 @@ describe('Home tab', () => {
     const view = JSON.parse(filled!) as { blocks: { type: string; elements?: Record<string, unknown>[] }[] };
     const start = view.blocks
       .flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : []))
-      .find((e) => e.action_id === ACTION.taskStateForward && String(e.value).includes(task.id));
+      .find((e) => e.action_id === TASK_ACTION.stateForward && String(e.value).includes(task.id));
     expect(start, 'the task row carries the card’s Start button').toBeDefined();
 
     await h.interact(
@@ -161,7 +166,7 @@ describe('Home tab', () => {
     expect(filled).toContain('Workspace admin');
     expect(filled).toContain('<#C1>');
     expect(filled).toContain('digest at 09:00');
-    expect(filled).toContain(ACTION.adminOpen);
+    expect(filled).toContain(ADMIN_ACTION.openModal);
   });
 
   it('opens before a slow service answers, and shows one line where a part failed', async () => {
@@ -194,14 +199,14 @@ describe('Home tab', () => {
     const state = {
       values: {
         a: {
-          [ACTION.notifyKinds]: {
+          [HOME_ACTION.notifyKinds]: {
             type: 'checkboxes',
             selected_options: [{ value: 'assigned' }, { value: 'reply' }],
           },
         },
         b: {
-          [ACTION.quietStart]: { type: 'static_select', selected_option: { value: '22:00' } },
-          [ACTION.quietEnd]: { type: 'static_select', selected_option: { value: '07:00' } },
+          [HOME_ACTION.quietStart]: { type: 'static_select', selected_option: { value: '22:00' } },
+          [HOME_ACTION.quietEnd]: { type: 'static_select', selected_option: { value: '07:00' } },
         },
       },
     };
@@ -210,7 +215,7 @@ describe('Home tab', () => {
         type: 'block_actions',
         container: { type: 'view', view_id: 'VHOME' },
         view: { id: 'VHOME', type: 'home', state, hash: 'h1' },
-        actions: [{ type: 'static_select', action_id: ACTION.quietEnd, block_id: 'b', action_ts: '1' }],
+        actions: [{ type: 'static_select', action_id: HOME_ACTION.quietEnd, block_id: 'b', action_ts: '1' }],
       },
       'UMEM',
     );
@@ -232,7 +237,7 @@ describe('Home tab', () => {
         type: 'block_actions',
         container: { type: 'view', view_id: 'VHOME' },
         view: { id: 'VHOME', type: 'home', state: { values: {} }, hash: 'h1' },
-        actions: [{ type: 'button', action_id: ACTION.disconnect, block_id: 'x', action_ts: '1' }],
+        actions: [{ type: 'button', action_id: ACCOUNT_ACTION.disconnect, block_id: 'x', action_ts: '1' }],
       },
       'UMEM',
     );

@@ -4,8 +4,12 @@ import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderManifest } from '../../scripts/manifest.js';
-import { COMMAND, SHORTCUT } from '../../src/slack/ids.js';
-import { BOT_SCOPES, buildManifest, PLACEHOLDER_URL } from '../../src/slack/manifest.js';
+import { BOT_SCOPES, buildManifest, PLACEHOLDER_URL } from '../../src/slack/bolt/manifest.js';
+import { FEATURE_SHORTCUT } from '../../src/slack/features/ids.js';
+import { FEEDBACK_SHORTCUT } from '../../src/slack/feedback/ids.js';
+import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
+import { COMMAND } from '../../src/slack/kit/ids.js';
+import { TASK_SHORTCUT } from '../../src/slack/tasks/ids.js';
 import { readSharedJson } from '../helpers/shared.js';
 
 const schema = readSharedJson<object>('slack/manifest.schema.1.0.0.json');
@@ -54,12 +58,12 @@ describe('manifest content', () => {
     const m = buildManifest();
     expect(m.features.slash_commands.map((c) => c.command)).toEqual([COMMAND]);
     expect(m.features.shortcuts.map((s) => [s.type, s.callback_id])).toEqual([
-      ['message', SHORTCUT.createTask],
-      ['message', SHORTCUT.giveFeedback],
-      ['message', SHORTCUT.logDiscovery],
-      ['message', SHORTCUT.logEvidence],
-      ['global', SHORTCUT.gradePeer],
-      ['global', SHORTCUT.newFeature],
+      ['message', TASK_SHORTCUT.createTask],
+      ['message', FEEDBACK_SHORTCUT.giveFeedback],
+      ['message', TASK_SHORTCUT.logDiscovery],
+      ['message', FEATURE_SHORTCUT.logEvidence],
+      ['global', GRADE_SHORTCUT.gradePeer],
+      ['global', FEATURE_SHORTCUT.newFeature],
     ]);
     expect(m.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
     expect(m.settings.event_subscriptions.bot_events).toEqual([

@@ -6,9 +6,9 @@
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { liveTaskCard } from '../../src/slack/blocks/task-card.js';
-import { FIELD, SHORTCUT } from '../../src/slack/ids.js';
-import { deliverHeld } from '../../src/slack/notify.js';
+import { FEEDBACK_FIELD, FEEDBACK_SHORTCUT } from '../../src/slack/feedback/ids.js';
+import { deliverHeld } from '../../src/slack/kit/notify.js';
+import { liveTaskCard } from '../../src/slack/tasks/card.js';
 import { choice, eventually, Harness, TEAM, text } from './harness.js';
 
 describe('Notification preferences and quiet hours', () => {
@@ -35,7 +35,7 @@ describe('Notification preferences and quiet hours', () => {
     await h.interact(
       {
         type: 'message_action',
-        callback_id: SHORTCUT.giveFeedback,
+        callback_id: FEEDBACK_SHORTCUT.giveFeedback,
         channel: { id: 'C1', name: 'general' },
         message,
         message_ts: message.ts,
@@ -47,8 +47,8 @@ describe('Notification preferences and quiet hours', () => {
     await h.submit(
       viewId,
       [
-        [FIELD.issue, choice('testing')],
-        [FIELD.message, text('Needs tests')],
+        [FEEDBACK_FIELD.issue, choice('testing')],
+        [FEEDBACK_FIELD.message, text('Needs tests')],
       ],
       { user: 'UAUTHOR', hash: `${viewId}-${told}` },
     );

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOT_SCOPES } from '../../src/slack/manifest.js';
+import { BOT_SCOPES } from '../../src/slack/bolt/manifest.js';
 import { Harness } from './harness.js';
 
 describe('OAuth install for many workspaces', () => {

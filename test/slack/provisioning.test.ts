@@ -5,7 +5,10 @@
  * one account, and neither answers "not connected".
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
+import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
+import { FIELD } from '../../src/slack/kit/ids.js';
+import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { eventually, external, type FakeUser, Harness, TEAM, text, user } from './harness.js';
 
 let h: Harness;
@@ -48,7 +51,7 @@ describe('who is provisioned', () => {
     await h.interact(
       {
         type: 'shortcut',
-        callback_id: SHORTCUT.gradePeer,
+        callback_id: GRADE_SHORTCUT.gradePeer,
         action_ts: '1',
         enterprise: { id: 'E0ORG', name: 'Org' },
         user: { id: 'UGRID', name: 'grid', team_id: 'T0SISTER' },
@@ -69,7 +72,7 @@ describe('who is provisioned', () => {
     await h.link();
     await h.interact({
       type: 'message_action',
-      callback_id: SHORTCUT.createTask,
+      callback_id: TASK_SHORTCUT.createTask,
       channel: { id: 'C1', name: 'general' },
       message: { type: 'message', user: 'U9', ts: '1700000000.000100', text: 'Do it' },
       message_ts: '1700000000.000100',
@@ -77,12 +80,12 @@ describe('who is provisioned', () => {
     });
     const form = await h.slack.waitFor(
       'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
     );
     await h.submit(form.body.view_id as string, [
-      [FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text('Do it')],
-      [FIELD.assignee, user('UGUEST')],
+      [TASK_FIELD.assignee, user('UGUEST')],
     ]);
     const back = await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('cannot get'));
     expect(JSON.stringify(back.body.view)).toContain('<@UGUEST> cannot get a planning account from the app');

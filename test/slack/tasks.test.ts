@@ -5,8 +5,12 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ASSIGN_ME, TASKS_PAGE_SIZE } from '../../src/slack/blocks/task-card.js';
-import { ACTION, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
+import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
+import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
+import { FIELD } from '../../src/slack/kit/ids.js';
+import { ASSIGN_ME } from '../../src/slack/tasks/assign.js';
+import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
+import { TASKS_PAGE_SIZE } from '../../src/slack/tasks/list.js';
 import { eventually, external, Harness, submitted, TEAM, text } from './harness.js';
 
 interface Block {
@@ -29,7 +33,7 @@ async function createTask(heading = 'Fix the login') {
   const before = h.slack.called('chat.postMessage').length;
   await h.interact({
     type: 'message_action',
-    callback_id: SHORTCUT.createTask,
+    callback_id: TASK_SHORTCUT.createTask,
     channel: { id: ORIGIN.channel, name: 'general' },
     message: { type: 'message', user: 'U9', ts: ORIGIN.ts, text: heading },
     message_ts: ORIGIN.ts,
@@ -37,10 +41,10 @@ async function createTask(heading = 'Fix the login') {
   });
   const form = await h.slack.waitFor(
     'views.update',
-    (b) => (b.view as { callback_id?: string }).callback_id === VIEW.createTask,
+    (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
   );
   await h.submit(String(form.body.view_id), [
-    [FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
+    [FEATURE_FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
     [FIELD.heading, text(heading)],
   ]);
   await eventually(() => h.slack.called('chat.postMessage').length > before, 'the task card');
@@ -144,7 +148,7 @@ describe('the live task card', () => {
       slackChannelId: 'C2',
       messageTs: '1700000009.000900',
     });
-    const start = buttonOf(lastCard(), ACTION.taskStateForward);
+    const start = buttonOf(lastCard(), TASK_ACTION.stateForward);
     expect(start.text?.text).toBe('Start');
 
     const payload = {
@@ -183,10 +187,10 @@ describe('the live task card', () => {
       );
       await settled();
     };
-    await step(ACTION.taskStateForward, 'Send to review');
-    await step(ACTION.taskStateForward, 'Mark done');
+    await step(TASK_ACTION.stateForward, 'Send to review');
+    await step(TASK_ACTION.stateForward, 'Mark done');
     expect((await readTask()).state).toBe('in review');
-    await step(ACTION.taskStateBack, 'Back to idle');
+    await step(TASK_ACTION.stateBack, 'Back to idle');
     expect((await readTask()).state).toBe('in progress');
 
     const updates = h.slack.called('chat.update').length;
@@ -195,7 +199,7 @@ describe('the live task card', () => {
       status: 403,
       body: { id: 'not-allowed', message: 'Features in deep context are read-only' },
     });
-    await press(buttonOf(lastCard(), ACTION.taskStateForward));
+    await press(buttonOf(lastCard(), TASK_ACTION.stateForward));
     const refusal = await said('refused');
     expect(json(refusal.body)).toContain('Features in deep context are read-only');
     expect(h.slack.called('chat.update')).toHaveLength(updates);
@@ -204,7 +208,7 @@ describe('the live task card', () => {
 
   it('a press on a stale card refreshes it and says what changed instead of applying', async () => {
     await createTask();
-    const start = buttonOf(lastCard(), ACTION.taskStateForward);
+    const start = buttonOf(lastCard(), TASK_ACTION.stateForward);
     await h
       .owner()
       .tasks.update(coords.teamId, coords.channelId, coords.featureId, coords.taskId, { state: 'in review' });
@@ -218,7 +222,7 @@ describe('the live task card', () => {
 
   it('a task deleted elsewhere turns its card into one line', async () => {
     await createTask();
-    const start = buttonOf(lastCard(), ACTION.taskStateForward);
+    const start = buttonOf(lastCard(), TASK_ACTION.stateForward);
     await h.owner().tasks.delete(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
     await press(start);
     const update = await h.slack.waitFor('chat.update', (b) => b.ts === cardTs);
@@ -239,7 +243,7 @@ describe('the live task card', () => {
     // U2 presses on a card showing the task as it is now (U3, the owner, is its assignee).
     await press(
       {
-        action_id: ACTION.taskStateForward,
+        action_id: TASK_ACTION.stateForward,
         value: json({ ...coords, s: 'in progress', a: h.sandbox.ownerId, to: 'in review' }),
       },
       'U2',
@@ -250,7 +254,7 @@ describe('the live task card', () => {
     expect(json(dm.body)).toContain('Open the card');
     await press(
       {
-        action_id: ACTION.taskStateForward,
+        action_id: TASK_ACTION.stateForward,
         value: json({ ...coords, s: 'in review', a: h.sandbox.ownerId, to: 'done' }),
       },
       'U2',
@@ -263,21 +267,21 @@ describe('the live task card', () => {
 describe('Give feedback from the card', () => {
   it('the card counts the feedback, waiting for a reply', async () => {
     await createTask();
-    await press(buttonOf(lastCard(), ACTION.feedbackOpen));
+    await press(buttonOf(lastCard(), TASK_ACTION.feedbackOpen));
     const open = await h.slack.waitFor(
       'views.open',
-      (b) => (b.view as { callback_id?: string }).callback_id === VIEW.feedback,
+      (b) => (b.view as { callback_id?: string }).callback_id === FEEDBACK_VIEW.feedback,
     );
     const viewId = ((await open) && [...h.slack.views.keys()].at(-1)) as string;
     await h.submit(viewId, [
       [
-        FIELD.issue,
+        FEEDBACK_FIELD.issue,
         {
           type: 'static_select',
           selected_option: { value: 'testing', text: { type: 'plain_text', text: 'Testing' } },
         } as ViewStateValue,
       ],
-      [FIELD.message, text('Needs a test')],
+      [FEEDBACK_FIELD.message, text('Needs a test')],
     ]);
     await h.slack.waitFor(
       'chat.update',
@@ -294,10 +298,10 @@ describe('Assign…', () => {
       await h.owner().teams.assign(teamId, id);
       await h.owner().channels.assign(teamId, channelId, id);
     }
-    await press(buttonOf(lastCard(), ACTION.taskAssignOpen));
-    const form = await filled(VIEW.taskAssign);
+    await press(buttonOf(lastCard(), TASK_ACTION.assignOpen));
+    const form = await filled(TASK_VIEW.assign);
     const options = ((form.body.view as { blocks: Block[] }).blocks.find(
-      (b) => b.block_id === FIELD.candidate.block,
+      (b) => b.block_id === TASK_FIELD.candidate.block,
     )?.element?.options ?? []) as { value: string; text: { text: string } }[];
     expect(options[0]).toMatchObject({ value: ASSIGN_ME, text: { text: 'Assign to me' } });
     const { candidates } = await h
@@ -310,7 +314,7 @@ describe('Assign…', () => {
 
     const viewId = String(form.body.view_id);
     await h.submit(viewId, [
-      [FIELD.candidate, { type: 'static_select', selected_option: options[1]! } as ViewStateValue],
+      [TASK_FIELD.candidate, { type: 'static_select', selected_option: options[1]! } as ViewStateValue],
     ]);
     await h.slack.waitFor(
       'views.update',
@@ -333,16 +337,16 @@ describe('Assign…', () => {
 
   it('"Assign to me" assigns the presser and sends nobody a DM; choosing nobody is refused on the field', async () => {
     await createTask();
-    await press(buttonOf(lastCard(), ACTION.taskAssignOpen));
-    const viewId = String((await filled(VIEW.taskAssign)).body.view_id);
+    await press(buttonOf(lastCard(), TASK_ACTION.assignOpen));
+    const viewId = String((await filled(TASK_VIEW.assign)).body.view_id);
     const none = await h.submit(viewId, []);
     expect(none.json()).toMatchObject({
       response_action: 'errors',
-      errors: { [FIELD.candidate.block]: expect.any(String) },
+      errors: { [TASK_FIELD.candidate.block]: expect.any(String) },
     });
     await h.submit(viewId, [
       [
-        FIELD.candidate,
+        TASK_FIELD.candidate,
         {
           type: 'static_select',
           selected_option: { value: ASSIGN_ME, text: { type: 'plain_text', text: 'Assign to me' } },
@@ -368,13 +372,13 @@ describe('Log discovery', () => {
     };
     await h.interact({
       type: 'message_action',
-      callback_id: SHORTCUT.logDiscovery,
+      callback_id: TASK_SHORTCUT.logDiscovery,
       channel: { id: 'C1', name: 'general' },
       message: msg,
       message_ts: msg.ts,
       action_ts: '1',
     });
-    const form = await filled(VIEW.discovery);
+    const form = await filled(TASK_VIEW.discovery);
     const view = json(form.body.view);
     expect(view).toContain('On task *Fix the login*');
     expect(view).toContain('Safari drops the cookie\\n\\nhttps://slack.test/archives/C1/p1700000100000200');
@@ -382,7 +386,7 @@ describe('Log discovery', () => {
     const payload = {
       type: 'view_submission',
       view: submitted(viewId, h.slack.views.get(viewId)!, [
-        [FIELD.discovery, text('Safari drops the cookie')],
+        [TASK_FIELD.discovery, text('Safari drops the cookie')],
       ]),
     };
     await h.interact(payload);
@@ -403,16 +407,16 @@ describe('Log discovery', () => {
     const msg = { type: 'message', user: 'U5', ts: '1700000200.000300', text: long };
     await h.interact({
       type: 'message_action',
-      callback_id: SHORTCUT.logDiscovery,
+      callback_id: TASK_SHORTCUT.logDiscovery,
       channel: { id: 'C1', name: 'general' },
       message: msg,
       message_ts: msg.ts,
       action_ts: '1',
     });
-    const form = await filled(VIEW.discovery);
+    const form = await filled(TASK_VIEW.discovery);
     const view = form.body.view as { blocks: { block_id?: string; element?: { initial_value?: string } }[] };
     const prefilled =
-      view.blocks.find((b) => b.block_id === FIELD.discovery.block)?.element?.initial_value ?? '';
+      view.blocks.find((b) => b.block_id === TASK_FIELD.discovery.block)?.element?.initial_value ?? '';
     expect(Array.from(prefilled).length).toBeLessThanOrEqual(512);
     expect(prefilled.endsWith('https://slack.test/archives/C1/p1700000200000300')).toBe(true);
     const viewId = String(form.body.view_id);
@@ -420,22 +424,22 @@ describe('Log discovery', () => {
     // The select searches the linked channel's tasks.
     const options = await h.interact({
       type: 'block_suggestion',
-      action_id: FIELD.discoveryTask.action,
-      block_id: FIELD.discoveryTask.block,
+      action_id: TASK_FIELD.discoveryTask.action,
+      block_id: TASK_FIELD.discoveryTask.block,
       value: 'login',
       view: submitted(viewId, h.slack.views.get(viewId)!, []),
     });
     const found = (options.json().options ?? []) as { value: string; text: { text: string } }[];
     expect(found.map((o) => o.value)).toEqual([`${coords.featureId}|${coords.taskId}`]);
 
-    const noTask = await h.submit(viewId, [[FIELD.discovery, text('Seen twice')]]);
+    const noTask = await h.submit(viewId, [[TASK_FIELD.discovery, text('Seen twice')]]);
     expect(noTask.json()).toMatchObject({
       response_action: 'errors',
-      errors: { [FIELD.discoveryTask.block]: 'Choose a task.' },
+      errors: { [TASK_FIELD.discoveryTask.block]: 'Choose a task.' },
     });
     await h.submit(viewId, [
-      [FIELD.discoveryTask, external(found[0]!.value, found[0]!.text.text)],
-      [FIELD.discovery, text('Seen twice')],
+      [TASK_FIELD.discoveryTask, external(found[0]!.value, found[0]!.text.text)],
+      [TASK_FIELD.discovery, text('Seen twice')],
     ]);
     await h.slack.waitFor(
       'chat.postMessage',
@@ -447,7 +451,7 @@ describe('Log discovery', () => {
   it('in a channel that is not linked, outside a task thread, says how to get there', async () => {
     await h.interact({
       type: 'message_action',
-      callback_id: SHORTCUT.logDiscovery,
+      callback_id: TASK_SHORTCUT.logDiscovery,
       channel: { id: 'C7', name: 'random' },
       message: { type: 'message', user: 'U5', ts: '1700000300.000100', text: 'hm' },
       message_ts: '1700000300.000100',
@@ -481,8 +485,8 @@ describe('Details and the minutes', () => {
       details: 'Theirs',
     });
 
-    await press(buttonOf(lastCard(), ACTION.taskDetailsOpen));
-    const details = await filled(VIEW.taskDetails);
+    await press(buttonOf(lastCard(), TASK_ACTION.detailsOpen));
+    const details = await filled(TASK_VIEW.details);
     const view = json(details.body.view);
     expect(view).toContain('Mine &lt;b&gt;');
     expect(view).toContain('by <@U2>'); // the admin's entry, authored by U2
@@ -491,7 +495,7 @@ describe('Details and the minutes', () => {
     const blocks = (details.body.view as { blocks: Block[] }).blocks;
     const edits = blocks
       .flatMap((b) => b.elements ?? [])
-      .filter((e) => e.action_id === ACTION.minuteEditOpen);
+      .filter((e) => e.action_id === TASK_ACTION.minuteEditOpen);
     expect(edits.map((e) => JSON.parse(e.value!).id).sort()).toEqual([myDiscovery.id, myFeedback.id].sort());
     const detailsId = String(details.body.view_id);
 
@@ -499,17 +503,17 @@ describe('Details and the minutes', () => {
     await pressInModal(detailsId, edits.find((e) => JSON.parse(e.value!).id === myDiscovery.id)!);
     const editForm = await h.slack.waitFor(
       'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === VIEW.minuteEdit,
+      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.minuteEdit,
     );
     expect(json(editForm.body.view)).toContain('Mine <b>');
     const editId = String(editForm.body.view_id);
-    await h.submit(editId, [[FIELD.minuteText, text('Mine, edited')]]);
+    await h.submit(editId, [[TASK_FIELD.minuteText, text('Mine, edited')]]);
     await h.slack.waitFor('views.update', (b) => b.view_id === editId && json(b.view).includes('is saved'));
 
     // Delete my feedback (twice: a retry changes nothing more).
     const deleteFeedback = blocks
       .flatMap((b) => b.elements ?? [])
-      .find((e) => e.action_id === ACTION.minuteDelete && JSON.parse(e.value!).id === myFeedback.id)!;
+      .find((e) => e.action_id === TASK_ACTION.minuteDelete && JSON.parse(e.value!).id === myFeedback.id)!;
     await pressInModal(detailsId, deleteFeedback);
     await pressInModal(detailsId, deleteFeedback);
     await eventually(async () => (await readTask()).minute?.feedback.length === 0, 'the feedback deleted');
@@ -519,17 +523,17 @@ describe('Details and the minutes', () => {
     );
 
     // Someone else's discovery: the service refuses, in one private sentence; it stays.
-    const forged = { action_id: ACTION.minuteDelete, value: json({ ...coords, k: 'd', id: theirs.id }) };
+    const forged = { action_id: TASK_ACTION.minuteDelete, value: json({ ...coords, k: 'd', id: theirs.id }) };
     await pressInModal(detailsId, forged);
     await said('The planning service refused');
-    const forgedEdit = { ...forged, action_id: ACTION.minuteEditOpen };
+    const forgedEdit = { ...forged, action_id: TASK_ACTION.minuteEditOpen };
     await pressInModal(detailsId, forgedEdit);
     const editTheirs = await h.slack.waitFor(
       'views.update',
-      (b) => b.view_id === 'P2' && (b.view as { callback_id?: string }).callback_id === VIEW.minuteEdit,
+      (b) => b.view_id === 'P2' && (b.view as { callback_id?: string }).callback_id === TASK_VIEW.minuteEdit,
     );
     expect(json(editTheirs.body.view)).toContain('Theirs');
-    await h.submit(String(editTheirs.body.view_id), [[FIELD.minuteText, text('Hijacked')]]);
+    await h.submit(String(editTheirs.body.view_id), [[TASK_FIELD.minuteText, text('Hijacked')]]);
     await h.slack.waitFor(
       'views.update',
       (b) => b.view_id === editTheirs.body.view_id && json(b.view).includes('refused'),
@@ -543,8 +547,8 @@ describe('Edit and Delete', () => {
   it('Edit changes heading, details and notions, and every card shows the new heading', async () => {
     await createTask();
     const notion = await h.owner().notions.create({ value: 'TypeScript' });
-    await press(buttonOf(lastCard(), ACTION.taskEditOpen));
-    const form = await filled(VIEW.taskEdit);
+    await press(buttonOf(lastCard(), TASK_ACTION.editOpen));
+    const form = await filled(TASK_VIEW.edit);
     const viewId = String(form.body.view_id);
     const bad = await h.submit(viewId, [[FIELD.heading, text('  ')]]);
     expect(bad.json()).toMatchObject({
@@ -555,7 +559,7 @@ describe('Edit and Delete', () => {
       [FIELD.heading, text('Fix the login on Safari')],
       [FIELD.details, text('Cookies')],
       [
-        FIELD.taskNotions,
+        TASK_FIELD.notions,
         {
           type: 'multi_external_select',
           selected_options: [{ value: notion.id, text: { type: 'plain_text', text: 'TypeScript' } }],
@@ -573,7 +577,7 @@ describe('Edit and Delete', () => {
 
   it("Delete carries a confirmation dialog; someone else's is refused, the author's deletes once and the card says so", async () => {
     await createTask();
-    const del = buttonOf(lastCard(), ACTION.taskDelete);
+    const del = buttonOf(lastCard(), TASK_ACTION.delete);
     expect((del as { confirm?: unknown }).confirm).toMatchObject({ confirm: { text: 'Delete' } });
     await h.connect('U4', 'member');
     await press(del, 'U4');
@@ -611,8 +615,8 @@ describe('/plan tasks', () => {
     const blocks = first.body.blocks as Block[];
     expect(json(blocks)).toContain('Page 1 of 2');
     expect(blocks.length).toBeLessThanOrEqual(50);
-    buttonOf(blocks, ACTION.taskStateForward);
-    const more = buttonOf(blocks, ACTION.tasksMore);
+    buttonOf(blocks, TASK_ACTION.stateForward);
+    const more = buttonOf(blocks, TASK_ACTION.more);
     await press(more);
     const second = await h.slack.waitFor(
       'respond',
@@ -631,7 +635,7 @@ describe('/plan tasks', () => {
     await h.slack.waitFor('respond', (b) => json(b).includes('not linked to a planning channel'));
 
     // A state button pressed in the list: applied, and the list gives way to the task's card.
-    const listed = buttonOf(blocks, ACTION.taskStateForward);
+    const listed = buttonOf(blocks, TASK_ACTION.stateForward);
     await press(listed);
     await h.slack.waitFor(
       'respond',

@@ -8,45 +8,105 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AdvanceButtonValue } from '../../src/digest/ids.js';
 import { DIGEST_ACTIONS, DIGEST_BLOCKS, DIGEST_EVENT_TYPE } from '../../src/digest/index.js';
-import { AdminPlace, FormRequest, Target } from '../../src/slack/blocks/admin/common.js';
-import { FormMeta } from '../../src/slack/blocks/admin/forms.js';
-import { AssumptionMenuValue, FeatureButtonValue, FeatureCoords } from '../../src/slack/blocks/feature.js';
+import { ACCOUNT_ACTION, ACCOUNT_FIELD, ACCOUNT_VIEW } from '../../src/slack/account/ids.js';
+import { AdminPlace, FormRequest, Target } from '../../src/slack/admin/common.js';
+import { FORM_ACTION_IDS, FormMeta } from '../../src/slack/admin/forms.js';
+import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
+import { buildManifest } from '../../src/slack/bolt/manifest.js';
+import { AssumptionFormMeta } from '../../src/slack/features/assumptions.js';
 import {
-  AssumptionFormMeta,
+  AssumptionMenuValue,
   AssumptionRef,
-  EvidenceMeta,
-  FeatureFormMeta,
-} from '../../src/slack/blocks/feature-forms.js';
-import { FeedbackRef } from '../../src/slack/blocks/feedback.js';
-import { LinkMeta } from '../../src/slack/blocks/link.js';
-import { TaskCoords, TaskModalMeta } from '../../src/slack/blocks/task.js';
-import { DiscoveryMeta, MinuteRef, TaskPress, TasksMore } from '../../src/slack/blocks/task-card.js';
-import { FORM_ACTION_IDS } from '../../src/slack/flows/admin/forms.js';
-import * as ids from '../../src/slack/ids.js';
-import { buildManifest } from '../../src/slack/manifest.js';
+  FeatureButtonValue,
+  FeatureCoords,
+} from '../../src/slack/features/card.js';
+import { EvidenceMeta } from '../../src/slack/features/evidence.js';
+import { FeatureFormMeta } from '../../src/slack/features/feature-form.js';
+import {
+  FEATURE_ACTION,
+  FEATURE_CARD_BLOCK_PREFIX,
+  FEATURE_CARD_EVENT,
+  FEATURE_FIELD,
+  FEATURE_SHORTCUT,
+  FEATURE_VIEW,
+} from '../../src/slack/features/ids.js';
+import { FeedbackRef } from '../../src/slack/feedback/blocks.js';
+import {
+  FEEDBACK_ACTION,
+  FEEDBACK_FIELD,
+  FEEDBACK_SHORTCUT,
+  FEEDBACK_VIEW,
+} from '../../src/slack/feedback/ids.js';
+import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
+import { HOME_ACTION } from '../../src/slack/home/ids.js';
+import { ACTION, COMMAND, FIELD, VIEW } from '../../src/slack/kit/ids.js';
+import { LinkMeta } from '../../src/slack/link/blocks.js';
+import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
+import { TaskCoords, TaskPress } from '../../src/slack/tasks/card.js';
+import { TaskModalMeta } from '../../src/slack/tasks/create.js';
+import { MinuteRef } from '../../src/slack/tasks/details.js';
+import { DiscoveryMeta } from '../../src/slack/tasks/discovery.js';
+import {
+  TASK_ACTION,
+  TASK_CARD_BLOCK_PREFIX,
+  TASK_CARD_EVENT,
+  TASK_FIELD,
+  TASK_LIST_BLOCK_PREFIX,
+  TASK_SHORTCUT,
+  TASK_VIEW,
+} from '../../src/slack/tasks/ids.js';
+import { TasksMore } from '../../src/slack/tasks/list.js';
+
+const values = (...tables: Record<string, string>[]) => tables.flatMap((t) => Object.values(t)).sort();
 
 /** Every id the app puts on the wire, by kind, as the code declares them today. */
 function declaredIds() {
   return {
-    command: ids.COMMAND,
-    shortcuts: Object.values(ids.SHORTCUT).sort(),
-    views: Object.values(ids.VIEW).sort(),
+    command: COMMAND,
+    shortcuts: values(TASK_SHORTCUT, FEATURE_SHORTCUT, FEEDBACK_SHORTCUT, GRADE_SHORTCUT),
+    views: values(
+      VIEW,
+      TASK_VIEW,
+      FEATURE_VIEW,
+      FEEDBACK_VIEW,
+      GRADE_VIEW,
+      LINK_VIEW,
+      ACCOUNT_VIEW,
+      ADMIN_VIEW,
+    ),
     actions: [
-      ...Object.values(ids.ACTION),
-      ...Object.values(ids.ADMIN_ACTION),
+      ...values(
+        ACTION,
+        TASK_ACTION,
+        FEATURE_ACTION,
+        FEEDBACK_ACTION,
+        ACCOUNT_ACTION,
+        HOME_ACTION,
+        ADMIN_ACTION,
+      ),
       ...FORM_ACTION_IDS,
       ...Object.values(DIGEST_ACTIONS),
     ].sort(),
-    fields: Object.values(ids.FIELD)
+    fields: [
+      FIELD,
+      TASK_FIELD,
+      FEATURE_FIELD,
+      FEEDBACK_FIELD,
+      GRADE_FIELD,
+      LINK_FIELD,
+      ACCOUNT_FIELD,
+      ADMIN_FIELD,
+    ]
+      .flatMap((t) => Object.values(t))
       .map((f) => `${f.block}/${f.action}`)
       .sort(),
     blocks: [
-      ids.TASK_CARD_BLOCK_PREFIX,
-      ids.TASK_LIST_BLOCK_PREFIX,
-      ids.FEATURE_CARD_BLOCK_PREFIX,
+      TASK_CARD_BLOCK_PREFIX,
+      TASK_LIST_BLOCK_PREFIX,
+      FEATURE_CARD_BLOCK_PREFIX,
       ...Object.values(DIGEST_BLOCKS),
     ].sort(),
-    events: [ids.TASK_CARD_EVENT, ids.FEATURE_CARD_EVENT, DIGEST_EVENT_TYPE].sort(),
+    events: [TASK_CARD_EVENT, FEATURE_CARD_EVENT, DIGEST_EVENT_TYPE].sort(),
   };
 }
 

@@ -5,15 +5,16 @@
  * has it. Every read is made with the person's own token; publishing is keyed on the first
  * publish's hash, so an older fill never overwrites a newer tab.
  */
+
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Mrkdwn } from '../../blockkit/index.js';
-import { homeTab, type TaskControls } from '../blocks/home.js';
-import { taskStateButtons } from '../blocks/task-card.js';
-import { slackUserFacts } from '../context/admin.js';
-import { adminTokenFor } from '../context/deps.js';
-import { NotAMemberError, NotConnectedError } from '../context/identity.js';
-import type { PlanningContext } from '../context/middleware.js';
-import type { Services } from '../context/services.js';
+import { type PlanningContext, planningOf } from '../kit/acting.js';
+import { NotAMemberError, NotConnectedError } from '../kit/identity.js';
+import { adminTokenFor, type Services } from '../kit/services.js';
+import { slackUserFacts } from '../kit/slack-user.js';
+import { taskStateButtons } from '../tasks/card.js';
+import { homeTab, type TaskControls } from './blocks.js';
 import { chartKey, renderChart, uploadPng } from './chart.js';
 import {
   type Connection,
@@ -261,4 +262,19 @@ async function chartFor(
     svc.deps.logger.info({ err: error }, 'home: chart left out');
     return undefined;
   }
+}
+
+export function appHomeOpenedEvent(svc: Services) {
+  return async ({
+    event,
+    context,
+    client,
+  }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs) => {
+    if (event.tab !== 'home') return;
+    try {
+      await publishHome(svc, client as WebClient, planningOf(context));
+    } catch (error) {
+      svc.deps.logger.warn({ err: error }, 'home: could not publish the tab');
+    }
+  };
 }

@@ -1,6 +1,6 @@
 /** Registers every listener of the app, surface by surface. */
 import type { App } from '@slack/bolt';
-import type { Services } from '../context/services.js';
+import type { Services } from '../kit/services.js';
 import { registerActions } from './actions/index.js';
 import { registerCommands } from './commands/index.js';
 import { registerEvents } from './events/index.js';

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
 import { formatLocal } from '../../../src/digest/time.js';
 import type { Invitation, ServiceAccount, TeamExpanded } from '../../../src/planning/index.js';
-import { checkoutView, priceText, subscriptionSentence } from '../../../src/slack/blocks/admin/billing.js';
-import { PAGE_SIZE, pager } from '../../../src/slack/blocks/admin/common.js';
-import { invitationMessage, invitationsView, usesText } from '../../../src/slack/blocks/admin/invitations.js';
-import { peopleView } from '../../../src/slack/blocks/admin/people.js';
-import { channelView, teamView } from '../../../src/slack/blocks/admin/teams.js';
-import { ADMIN_ACTION } from '../../../src/slack/ids.js';
+import { checkoutView, priceText, subscriptionSentence } from '../../../src/slack/admin/billing.js';
+import { PAGE_SIZE, pager } from '../../../src/slack/admin/common.js';
+import { ADMIN_ACTION } from '../../../src/slack/admin/ids.js';
+import { invitationMessage, invitationsView, usesText } from '../../../src/slack/admin/invitations.js';
+import { peopleView } from '../../../src/slack/admin/people.js';
+import { channelView, teamView } from '../../../src/slack/admin/teams.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 

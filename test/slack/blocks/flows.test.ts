@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { FEEDBACK_ISSUES } from '../../../src/planning/models.js';
-import { FeedbackRef, feedbackDm, feedbackModal, replyDm } from '../../../src/slack/blocks/feedback.js';
-import { GRADE_RULES, gradeModal } from '../../../src/slack/blocks/grade.js';
-import { linkModal } from '../../../src/slack/blocks/link.js';
-import { helpMessage, notConnectedMessage } from '../../../src/slack/blocks/messages.js';
-import {
-  createTaskModal,
-  parseCoords,
-  prefillTask,
-  slackTextToPlain,
-  taskCoordsFromMessage,
-} from '../../../src/slack/blocks/task.js';
-import { liveTaskCard } from '../../../src/slack/blocks/task-card.js';
-import { ACTION, FIELD, TASK_CARD_EVENT } from '../../../src/slack/ids.js';
+import { FEATURE_FIELD } from '../../../src/slack/features/ids.js';
+import { FeedbackRef, feedbackDm, feedbackModal, replyDm } from '../../../src/slack/feedback/blocks.js';
+import { FEEDBACK_ACTION } from '../../../src/slack/feedback/ids.js';
+import { GRADE_RULES, gradeModal } from '../../../src/slack/grades/blocks.js';
+import { GRADE_FIELD } from '../../../src/slack/grades/ids.js';
+import { helpMessage } from '../../../src/slack/kit/help.js';
+import { ACTION, FIELD } from '../../../src/slack/kit/ids.js';
+import { notConnectedMessage } from '../../../src/slack/kit/messages.js';
+import { linkModal } from '../../../src/slack/link/blocks.js';
+import { liveTaskCard, parseCoords, taskCoordsFromMessage } from '../../../src/slack/tasks/card.js';
+import { createTaskModal } from '../../../src/slack/tasks/create.js';
+import { TASK_CARD_EVENT, TASK_FIELD } from '../../../src/slack/tasks/ids.js';
+import { prefillTask, slackTextToPlain } from '../../../src/slack/tasks/prefill.js';
 
 const coords = { teamId: 'team1', channelId: 'chan1', featureId: 'feat1', taskId: 'task1' };
 const json = (value: unknown) => JSON.stringify(value);
@@ -93,10 +93,10 @@ describe('create-task modal', () => {
     });
     expect(noTeam.blocks.map((b) => b.block_id)).toEqual([
       FIELD.team.block,
-      FIELD.feature.block,
+      FEATURE_FIELD.feature.block,
       FIELD.heading.block,
       FIELD.details.block,
-      FIELD.assignee.block,
+      TASK_FIELD.assignee.block,
     ]);
     const withTeam = createTaskModal({
       meta,
@@ -142,7 +142,7 @@ describe('feedback', () => {
     const buttonBlock = dm.blocks.find((b) => b.type === 'actions') as {
       elements: { action_id: string; value: string }[];
     };
-    expect(buttonBlock.elements[0]!.action_id).toBe(ACTION.replyOpen);
+    expect(buttonBlock.elements[0]!.action_id).toBe(FEEDBACK_ACTION.replyOpen);
     expect(FeedbackRef.parse(JSON.parse(buttonBlock.elements[0]!.value))).toEqual(ref);
     expect(json(replyDm({ replierSlackId: 'U2', reply: '<script>' }).blocks)).toContain('&lt;script&gt;');
   });
@@ -151,7 +151,7 @@ describe('feedback', () => {
 describe('grade modal', () => {
   it('offers grades 1 to 10 and says the last grade in 24 hours counts, anonymously', () => {
     const view = gradeModal();
-    const grade = view.blocks.find((b) => b.block_id === FIELD.grade.block) as unknown as {
+    const grade = view.blocks.find((b) => b.block_id === GRADE_FIELD.grade.block) as unknown as {
       element: { options: { value: string }[] };
     };
     expect(grade.element.options.map((o) => o.value)).toEqual([

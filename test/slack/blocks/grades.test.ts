@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
 import { Experience } from '../../../src/planning/models.js';
-import { GRADES_PRIVACY, gradesMessage } from '../../../src/slack/blocks/grades.js';
+import { GRADES_PRIVACY, gradesMessage } from '../../../src/slack/grades/blocks.js';
 
 const xp = (notion: string, peer: [number, number] | undefined, self: [number, number] | undefined) =>
   Experience.parse({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { homeBlocks, homeTab } from '../../../src/slack/blocks/home.js';
+import { ADMIN_ACTION } from '../../../src/slack/admin/ids.js';
+import { homeBlocks, homeTab } from '../../../src/slack/home/blocks.js';
 import type { HomeSnapshot, HomeTask } from '../../../src/slack/home/snapshot.js';
-import { ACTION } from '../../../src/slack/ids.js';
 
 const task = (i: number, state: HomeTask['state']): HomeTask => ({
   coords: { teamId: 't', channelId: 'c', featureId: 'f', taskId: `task-${i}` },
@@ -83,7 +83,7 @@ describe('homeBlocks', () => {
     expect(text).toContain('…and 45 more');
     expect(text).toContain('Task 0 &lt;b&gt;');
     expect(text).toContain('/plan grades');
-    expect(text).toContain(ACTION.adminOpen);
+    expect(text).toContain(ADMIN_ACTION.openModal);
     expect(text).toContain('"slack_file":{"id":"F1"}');
     expect(text).toContain('Could not read <#C99>');
     expect(text).toContain('Feature 0 &lt;&amp;&gt;, ');

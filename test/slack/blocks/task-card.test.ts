@@ -3,25 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
 import { ForbiddenError } from '../../../src/planning/index.js';
 import { TASK_STATES } from '../../../src/planning/models.js';
-import { prefillDiscovery, taskCoordsFromMessage } from '../../../src/slack/blocks/task.js';
+import { refusal } from '../../../src/slack/kit/failures.js';
+import { assignModal, candidateOption, fitLabel } from '../../../src/slack/tasks/assign.js';
 import {
-  assignModal,
-  candidateOption,
   describeTaskChange,
-  fitLabel,
   liveTaskCard,
-  type MinuteEntry,
-  parseTaskFilter,
-  TASKS_PAGE_SIZE,
   type TaskView,
-  taskDetailsModal,
+  taskCoordsFromMessage,
   taskShown,
   taskStateButtons,
-  tasksListMessage,
-} from '../../../src/slack/blocks/task-card.js';
-import { refusal } from '../../../src/slack/context/failures.js';
-import { taskChangeDm } from '../../../src/slack/flows/tasks.js';
-import { ACTION } from '../../../src/slack/ids.js';
+} from '../../../src/slack/tasks/card.js';
+import { type MinuteEntry, taskDetailsModal } from '../../../src/slack/tasks/details.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
+import { parseTaskFilter, TASKS_PAGE_SIZE, tasksListMessage } from '../../../src/slack/tasks/list.js';
+import { taskChangeDm } from '../../../src/slack/tasks/live.js';
+import { prefillDiscovery } from '../../../src/slack/tasks/prefill.js';
 
 const coords = { teamId: 'team1', channelId: 'chan1', featureId: 'feat1', taskId: 'task1' };
 const task = (over: Partial<TaskView> = {}): TaskView => ({
@@ -44,8 +40,8 @@ describe('state buttons', () => {
       done: ['Reopen'],
     });
     const [forward, back] = taskStateButtons(task({ state: 'in review', assigneeUserId: 'p2' }));
-    expect(forward?.action_id).toBe(ACTION.taskStateForward);
-    expect(back?.action_id).toBe(ACTION.taskStateBack);
+    expect(forward?.action_id).toBe(TASK_ACTION.stateForward);
+    expect(back?.action_id).toBe(TASK_ACTION.stateBack);
     expect(JSON.parse(forward!.value!)).toEqual({ ...coords, s: 'in review', a: 'p2', to: 'done' });
     expect(JSON.parse(taskStateButtons(task(), { list: true })[0]!.value!)).toMatchObject({ l: 1 });
   });
@@ -85,15 +81,15 @@ describe('the live card', () => {
       confirm?: unknown;
     }[];
     expect(buttons.map((b) => b.action_id)).toEqual([
-      ACTION.taskStateForward,
-      ACTION.taskAssignOpen,
-      ACTION.feedbackOpen,
-      ACTION.taskDiscoveryOpen,
-      ACTION.taskDetailsOpen,
-      ACTION.taskEditOpen,
-      ACTION.taskDelete,
+      TASK_ACTION.stateForward,
+      TASK_ACTION.assignOpen,
+      TASK_ACTION.feedbackOpen,
+      TASK_ACTION.discoveryOpen,
+      TASK_ACTION.detailsOpen,
+      TASK_ACTION.editOpen,
+      TASK_ACTION.delete,
     ]);
-    expect(buttons.find((b) => b.action_id === ACTION.taskDelete)?.confirm).toBeDefined();
+    expect(buttons.find((b) => b.action_id === TASK_ACTION.delete)?.confirm).toBeDefined();
     expect(taskCoordsFromMessage(card)).toEqual(coords);
     expect(taskCoordsFromMessage({ blocks: card.blocks.filter((b) => b.type === 'actions') })).toEqual(
       coords,
@@ -137,7 +133,7 @@ describe('Details', () => {
     const buttons = (view.blocks as { type: string; elements?: unknown[] }[]).flatMap((b) =>
       b.type === 'actions' ? (b.elements ?? []) : [],
     ) as { action_id: string; value: string }[];
-    expect(buttons.map((b) => b.action_id)).toEqual([ACTION.minuteEditOpen, ACTION.minuteDelete]);
+    expect(buttons.map((b) => b.action_id)).toEqual([TASK_ACTION.minuteEditOpen, TASK_ACTION.minuteDelete]);
     expect(JSON.parse(buttons[0]!.value)).toEqual({ ...coords, k: 'd', id: 'e1' });
     expect(json(view.blocks)).toContain('<!date^1700000001^');
     expect(json(taskDetailsModal({ ...task(), notions: [], entries: [] }).blocks)).toContain(
@@ -196,9 +192,9 @@ describe('/plan tasks', () => {
     );
     const first = tasksListMessage(tasks, { kind: 'all' }, 1, '');
     expect(first.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.messageBlocks);
-    expect(json(first.blocks)).toContain(ACTION.tasksMore);
+    expect(json(first.blocks)).toContain(TASK_ACTION.more);
     const last = tasksListMessage(tasks, { kind: 'all' }, Math.ceil(95 / TASKS_PAGE_SIZE), '');
-    expect(json(last.blocks)).not.toContain(ACTION.tasksMore);
+    expect(json(last.blocks)).not.toContain(TASK_ACTION.more);
     expect(json(last.blocks)).toContain('t94');
     expect(tasksListMessage([], { kind: 'review' }, 1, 'review').text).toBe('*Tasks in review*: none.');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { serviceAccountName } from '../../../src/slack/context/identity.js';
-import { parseGradeArgs } from '../../../src/slack/listeners/commands/plan/grade.js';
-import { matches } from '../../../src/slack/listeners/options/search.js';
+import { parseGradeArgs } from '../../../src/slack/grades/peer-grade.js';
+import { serviceAccountName } from '../../../src/slack/kit/identity.js';
+import { matches } from '../../../src/slack/kit/options.js';
 
 describe('serviceAccountName (3–64 safe characters from a Slack profile)', () => {
   it('prefers the display name, then the real name, then the handle', () => {

@@ -1,8 +1,8 @@
 /** Binds the slash command. */
 import type { App } from '@slack/bolt';
-import type { Services } from '../../context/services.js';
-import { COMMAND } from '../../ids.js';
-import { ackThenRoute, type CommandArgs } from '../router.js';
+import { ackThenRoute, type CommandArgs } from '../../bolt/router.js';
+import { COMMAND } from '../../kit/ids.js';
+import type { Services } from '../../kit/services.js';
 import { planCommand } from './plan.js';
 
 export function registerCommands(app: App, svc: Services) {

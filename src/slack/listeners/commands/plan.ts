@@ -4,13 +4,13 @@
  * Slack's own is_admin/is_owner. Failures end in a short private sentence or a Connect button.
  */
 import { md } from '../../../blockkit/index.js';
-import { helpMessage, notice } from '../../blocks/messages.js';
-import { slackUserFacts } from '../../context/admin.js';
-import { planningOf } from '../../context/middleware.js';
-import { respondSurface, showFailure } from '../../context/reply.js';
-import type { Services } from '../../context/services.js';
-import type { CommandArgs } from '../router.js';
-import { helpEntries } from './plan/help.js';
+import type { CommandArgs } from '../../bolt/router.js';
+import { planningOf } from '../../kit/acting.js';
+import { helpEntries, helpMessage } from '../../kit/help.js';
+import { notice } from '../../kit/messages.js';
+import type { Services } from '../../kit/services.js';
+import { slackUserFacts } from '../../kit/slack-user.js';
+import { respondSurface, showFailure } from '../../kit/surfaces.js';
 import { subcommands } from './plan/index.js';
 
 export function planCommand(svc: Services) {

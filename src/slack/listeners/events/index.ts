@@ -1,10 +1,9 @@
 /** Binds the Events API subscriptions declared in the manifest. */
 import type { App } from '@slack/bolt';
-import type { Services } from '../../context/services.js';
-import { appHomeOpenedEvent } from './app-home-opened.js';
-import { appUninstalledEvent } from './app-uninstalled.js';
-import { tokensRevokedEvent } from './tokens-revoked.js';
-import { userChangeEvent } from './user-change.js';
+import { userChangeEvent } from '../../account/user-change.js';
+import { appHomeOpenedEvent } from '../../home/publish.js';
+import { appUninstalledEvent, tokensRevokedEvent } from '../../install/uninstall.js';
+import type { Services } from '../../kit/services.js';
 
 export function registerEvents(app: App, svc: Services) {
   app.event('app_uninstalled', appUninstalledEvent(svc));

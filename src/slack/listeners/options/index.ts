@@ -1,14 +1,17 @@
 /** Binds the searchable (external) selects to their option sources. */
 import type { App } from '@slack/bolt';
-import type { Services } from '../../context/services.js';
-import { FIELD } from '../../ids.js';
-import { type OptionsArgs, route } from '../router.js';
-import { assumptionOptions } from './assumptions.js';
-import { evidenceFeatureOptions } from './evidence-features.js';
-import { featureOptions } from './features.js';
-import { notionOptions } from './notions.js';
-import { taskOptions } from './tasks.js';
-import { timeZoneOptions } from './time-zones.js';
+import { type OptionsArgs, route } from '../../bolt/router.js';
+import { assumptionOptions } from '../../features/assumptions.js';
+import { evidenceFeatureOptions } from '../../features/evidence.js';
+import { FEATURE_FIELD } from '../../features/ids.js';
+import { featureOptions } from '../../features/list.js';
+import { GRADE_FIELD } from '../../grades/ids.js';
+import { notionOptions } from '../../grades/notions.js';
+import type { Services } from '../../kit/services.js';
+import { LINK_FIELD } from '../../link/ids.js';
+import { timeZoneOptions } from '../../link/time-zones.js';
+import { taskOptions } from '../../tasks/discovery.js';
+import { TASK_FIELD } from '../../tasks/ids.js';
 
 export function registerOptions(app: App, svc: Services) {
   app.options(
@@ -16,14 +19,14 @@ export function registerOptions(app: App, svc: Services) {
     route<OptionsArgs>(
       ({ options }) => ('action_id' in options ? options.action_id : undefined),
       {
-        [FIELD.feature.action]: featureOptions(svc),
-        [FIELD.notion.action]: notionOptions(svc),
-        [FIELD.timeZone.action]: timeZoneOptions(),
+        [FEATURE_FIELD.feature.action]: featureOptions(svc),
+        [GRADE_FIELD.notion.action]: notionOptions(svc),
+        [LINK_FIELD.timeZone.action]: timeZoneOptions(),
         // Tasks (issue 12): the discovery's task, the task's notions.
-        [FIELD.discoveryTask.action]: taskOptions(svc),
-        [FIELD.taskNotions.action]: notionOptions(svc),
-        [FIELD.evidenceFeature.action]: evidenceFeatureOptions(svc),
-        [FIELD.assumption.action]: assumptionOptions(svc),
+        [TASK_FIELD.discoveryTask.action]: taskOptions(svc),
+        [TASK_FIELD.notions.action]: notionOptions(svc),
+        [FEATURE_FIELD.evidenceFeature.action]: evidenceFeatureOptions(svc),
+        [FEATURE_FIELD.assumption.action]: assumptionOptions(svc),
       },
       async ({ ack }) => ack({ options: [] }),
     ),

@@ -1,7 +1,5 @@
 /** Binds the shortcuts declared in the manifest, message and global ones in their own tables. */
 import type { App } from '@slack/bolt';
-import type { Services } from '../../context/services.js';
-import { SHORTCUT } from '../../ids.js';
 import {
   ackThen,
   type GlobalShortcutArgs,
@@ -9,24 +7,29 @@ import {
   lookup,
   type MessageShortcutArgs,
   type ShortcutArgs,
-} from '../router.js';
-import { createTaskShortcut } from './create-task.js';
-import { giveFeedbackShortcut } from './give-feedback.js';
-import { gradePeerShortcut } from './grade-peer.js';
-import { logDiscoveryShortcut } from './log-discovery.js';
-import { logEvidenceShortcut } from './log-evidence.js';
-import { newFeatureShortcut } from './new-feature.js';
+} from '../../bolt/router.js';
+import { logEvidenceShortcut } from '../../features/evidence.js';
+import { newFeatureShortcut } from '../../features/feature-form.js';
+import { FEATURE_SHORTCUT } from '../../features/ids.js';
+import { giveFeedbackShortcut } from '../../feedback/give.js';
+import { FEEDBACK_SHORTCUT } from '../../feedback/ids.js';
+import { GRADE_SHORTCUT } from '../../grades/ids.js';
+import { gradePeerShortcut } from '../../grades/peer-grade.js';
+import type { Services } from '../../kit/services.js';
+import { createTaskShortcut } from '../../tasks/create.js';
+import { logDiscoveryShortcut } from '../../tasks/discovery.js';
+import { TASK_SHORTCUT } from '../../tasks/ids.js';
 
 export function registerShortcuts(app: App, svc: Services) {
   const message = lookup<MessageShortcutArgs>({
-    [SHORTCUT.createTask]: createTaskShortcut(svc),
-    [SHORTCUT.giveFeedback]: giveFeedbackShortcut(svc),
-    [SHORTCUT.logDiscovery]: logDiscoveryShortcut(svc),
-    [SHORTCUT.logEvidence]: logEvidenceShortcut(svc),
+    [TASK_SHORTCUT.createTask]: createTaskShortcut(svc),
+    [FEEDBACK_SHORTCUT.giveFeedback]: giveFeedbackShortcut(svc),
+    [TASK_SHORTCUT.logDiscovery]: logDiscoveryShortcut(svc),
+    [FEATURE_SHORTCUT.logEvidence]: logEvidenceShortcut(svc),
   });
   const global = lookup<GlobalShortcutArgs>({
-    [SHORTCUT.gradePeer]: gradePeerShortcut(svc),
-    [SHORTCUT.newFeature]: newFeatureShortcut(svc),
+    [GRADE_SHORTCUT.gradePeer]: gradePeerShortcut(svc),
+    [FEATURE_SHORTCUT.newFeature]: newFeatureShortcut(svc),
   });
   app.shortcut(
     /.*/,

@@ -2,21 +2,22 @@
  * The `/plan` subcommands, in the order help lists them. Adding one is a file in this folder and a
  * line here.
  */
-import { admin } from './admin.js';
-import { connect } from './connect.js';
-import { digest } from './digest.js';
-import { disconnect } from './disconnect.js';
-import { feature } from './feature.js';
-import { features } from './features.js';
-import { grade } from './grade.js';
-import { grades } from './grades.js';
-import { helpSubcommand } from './help.js';
-import { link } from './link.js';
-import { search } from './search.js';
+
+import { connect } from '../../../account/connect.js';
+import { disconnect } from '../../../account/disconnect.js';
+import { whoami } from '../../../account/whoami.js';
+import { admin } from '../../../admin/root.js';
+import { digest } from '../../../digest/settings.js';
+import { feature } from '../../../features/feature-form.js';
+import { features } from '../../../features/list.js';
+import { search } from '../../../features/search.js';
+import { grades } from '../../../grades/my-grades.js';
+import { grade } from '../../../grades/peer-grade.js';
+import { helpSubcommand } from '../../../kit/help.js';
+import { link } from '../../../link/link-form.js';
+import { unlink } from '../../../link/unlink.js';
+import { tasks } from '../../../tasks/list.js';
 import type { Subcommand } from './subcommand.js';
-import { tasks } from './tasks.js';
-import { unlink } from './unlink.js';
-import { whoami } from './whoami.js';
 
 export type { Subcommand, SubcommandContext } from './subcommand.js';
 

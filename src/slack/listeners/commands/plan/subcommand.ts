@@ -1,9 +1,9 @@
 /** The shape of a `/plan` subcommand: one file each, listed in ./index.ts (the registry). */
 import type { Context, RespondFn, SlashCommand } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Reply } from '../../../blocks/messages.js';
-import type { PlanningContext } from '../../../context/middleware.js';
-import type { Services } from '../../../context/services.js';
+import type { PlanningContext } from '../../../kit/acting.js';
+import type { Reply } from '../../../kit/messages.js';
+import type { Services } from '../../../kit/services.js';
 
 export interface SubcommandContext {
   /** What follows the subcommand's name, trimmed. */

@@ -1,0 +1,93 @@
+/** The connect modals: a member pastes their own token; an admin saves the organization token. */
+
+import type { Button, ModalView } from '@slack/types';
+import {
+  button,
+  context,
+  input,
+  type Mrkdwn,
+  md,
+  message,
+  modal,
+  section,
+  textInput,
+} from '../../blockkit/index.js';
+import type { Reply } from '../kit/messages.js';
+import { formProblem } from '../kit/modal.js';
+import { ACCOUNT_ACTION, ACCOUNT_FIELD, ACCOUNT_VIEW } from './ids.js';
+
+/**
+ * The token form. It never carries a token back in: after a refusal the user pastes again, so a
+ * secret is never echoed into a view.
+ */
+export function connectModal({
+  admin = false,
+  problem,
+}: {
+  admin?: boolean;
+  problem?: Mrkdwn;
+} = {}): ModalView {
+  const intro = admin
+    ? md`Paste a token of an organization *owner or admin* service account. The app will use it only to create a service account for each member on first use.`
+    : md`Paste the token of your service account from the Team Planning Service. It is checked, then stored encrypted; it is never shown again.`;
+  return modal({
+    callbackId: admin ? ACCOUNT_VIEW.connectAdmin : ACCOUNT_VIEW.connect,
+    title: admin ? 'Connect organization' : 'Connect your account',
+    submit: 'Connect',
+    close: 'Cancel',
+    blocks: [
+      section(intro),
+      input(
+        'Service-account token',
+        ACCOUNT_FIELD.token.block,
+        textInput(ACCOUNT_FIELD.token.action, { placeholder: 'eyJ…' }),
+      ),
+      context(md`Anyone who sees a token can act as its account: paste it only here.`),
+      ...(problem ? [formProblem(problem)] : []),
+    ],
+  });
+}
+
+/** Closes the person's own account and disconnects, behind Slack's confirmation dialog. */
+export function closeAccountButton(): Button {
+  return button('Close my account', ACCOUNT_ACTION.close, {
+    style: 'danger',
+    confirm: {
+      title: 'Close your account?',
+      text: md`Your planning account is closed and the app forgets it. Only an organization admin can re-open it.`,
+      confirm: 'Close it',
+      style: 'danger',
+    },
+  });
+}
+
+/** Disconnects (the app stops acting for the person), after a confirmation. */
+export function disconnectButton(): Button {
+  return button('Disconnect', ACCOUNT_ACTION.disconnect, {
+    confirm: {
+      title: 'Disconnect?',
+      text: md`The app stops acting for you in this workspace.`,
+      confirm: 'Disconnect',
+    },
+  });
+}
+
+export interface WhoAmI {
+  userName?: string;
+  orgName?: string;
+  orgId: string;
+  role?: string;
+  origin: 'provisioned' | 'brought';
+}
+
+/** Who the user acts as; never the token. */
+export function whoamiMessage(who: WhoAmI): Reply {
+  const how =
+    who.origin === 'provisioned' ? 'a service account the app created for you' : 'the token you connected';
+  const role = who.role ? md` as ${who.role}` : md``;
+  const text = md`You act as *${who.userName ?? 'an unnamed account'}* in organization *${who.orgName ?? who.orgId}*${role}.`;
+  return message(text, [
+    section(md`:bust_in_silhouette: ${text}`),
+    context(md`Connected with ${how}. Connection: OK.`),
+  ]);
+}

@@ -1,0 +1,377 @@
+/**
+ * The admin forms, pushed over a section view: an invitation (new or edited), sharing one, a name
+ * (teams, channels, notions, accounts), a Slack person (members, a person's teams), and a Slack
+ * channel to link. Each carries what it is for and the view it came from, refreshed after it.
+ */
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { z } from 'zod';
+import { context, input, type Mrkdwn, md, modal, option, section, textInput } from '../../blockkit/index.js';
+import {
+  ASSIGNABLE_ROLES,
+  type Invitation,
+  LIMITS,
+  NotFoundError,
+  type PlanningClient,
+  type Team,
+} from '../../planning/index.js';
+import { type ActionArgs, actionValue } from '../bolt/router.js';
+import type { Acting } from '../kit/identity.js';
+import { formProblem, loadModal, modalRequest, pushModal } from '../kit/modal.js';
+import { parseCarried } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { teamOption } from '../kit/team-channel.js';
+import {
+  AdminPlace,
+  FORM_KINDS,
+  FormRequest,
+  FormRequest as FormRequestSchema,
+  formActionId,
+  placeOf,
+} from './common.js';
+import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
+import { stillAdmin } from './navigate.js';
+
+/** A form's private_metadata: what it is for, and the section view (id and place) it came from. */
+export const FormMeta = FormRequest.extend({ v: z.string().optional(), at: AdminPlace.optional() });
+export type FormMeta = z.infer<typeof FormMeta>;
+export const formMetaOf = (text: string | undefined) => parseCarried(FormMeta, text);
+
+const meta = (m: FormMeta) => JSON.stringify(m);
+const problemBlocks = (problem?: Mrkdwn): KnownBlock[] => (problem ? [formProblem(problem)] : []);
+
+const roleOption = (role: string) => option(role === 'admin' ? 'Admin' : 'Member', role);
+
+export interface InvitationFormData {
+  meta: FormMeta;
+  teams: Team[];
+  /** The invitation being edited. */
+  invitation?: Invitation;
+  /** What was typed, when the form comes back after a failure. */
+  typed?: { teamId?: string; name?: string; role?: string; days?: number; uses?: number };
+  problem?: Mrkdwn;
+}
+
+export function invitationForm({
+  meta: m,
+  teams,
+  invitation,
+  typed,
+  problem,
+}: InvitationFormData): ModalView {
+  const teamOptions: PlainTextOption[] = teams.slice(0, 100).map(teamOption);
+  const teamId = typed?.teamId ?? invitation?.teamId;
+  const team = teamOptions.find((o) => o.value === teamId);
+  const name = typed?.name ?? invitation?.inviteName;
+  const role = typed?.role ?? invitation?.inviteOrgRole ?? 'member';
+  const uses = typed?.uses ?? invitation?.inviteUsesMax ?? 0;
+  const days = typed?.days ?? (invitation ? undefined : 7);
+  const editing = Boolean(invitation);
+  return modal({
+    callbackId: ADMIN_VIEW.invitation,
+    title: editing ? 'Edit invitation' : 'New invitation',
+    submit: editing ? 'Save' : 'Create',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      input('Team', ADMIN_FIELD.inviteTeam.block, {
+        type: 'static_select',
+        action_id: ADMIN_FIELD.inviteTeam.action,
+        placeholder: { type: 'plain_text', text: 'The team people join' },
+        options: teamOptions.length > 0 ? teamOptions : [option('(no team)', 'none')],
+        ...(team ? { initial_option: team } : {}),
+      }),
+      input(
+        'Name',
+        ADMIN_FIELD.inviteName.block,
+        textInput(ADMIN_FIELD.inviteName.action, {
+          min: LIMITS.inviteName.min,
+          max: LIMITS.inviteName.max,
+          placeholder: 'e.g. Spring interns',
+          value: name,
+        }),
+      ),
+      input('Role', ADMIN_FIELD.inviteRole.block, {
+        type: 'static_select',
+        action_id: ADMIN_FIELD.inviteRole.action,
+        options: ASSIGNABLE_ROLES.map(roleOption),
+        initial_option: roleOption(role),
+      }),
+      input(
+        editing ? 'Expires in (days from now)' : 'Expires in (days)',
+        ADMIN_FIELD.inviteDays.block,
+        {
+          type: 'number_input',
+          action_id: ADMIN_FIELD.inviteDays.action,
+          is_decimal_allowed: false,
+          min_value: String(LIMITS.inviteExpireDays.min),
+          max_value: String(LIMITS.inviteExpireDays.max),
+          ...(days !== undefined ? { initial_value: String(days) } : {}),
+        },
+        editing
+          ? {
+              optional: true,
+              hint: `${LIMITS.inviteExpireDays.min}–${LIMITS.inviteExpireDays.max} days; leave empty to keep the current expiry.`,
+            }
+          : { hint: `${LIMITS.inviteExpireDays.min}–${LIMITS.inviteExpireDays.max} days.` },
+      ),
+      input(
+        'Uses',
+        ADMIN_FIELD.inviteUses.block,
+        {
+          type: 'number_input',
+          action_id: ADMIN_FIELD.inviteUses.action,
+          is_decimal_allowed: false,
+          min_value: String(LIMITS.inviteUsesMax.min),
+          max_value: String(LIMITS.inviteUsesMax.max),
+          initial_value: String(uses),
+        },
+        { hint: `How many people may join with it, up to ${LIMITS.inviteUsesMax.max}; 0 = unlimited.` },
+      ),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+export function shareForm(m: FormMeta, problem?: Mrkdwn): ModalView {
+  return modal({
+    callbackId: ADMIN_VIEW.share,
+    title: 'Share invitation',
+    submit: 'Share',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      section(
+        md`Share the link of *${m.n || 'this invitation'}* in a channel or with one person. Each reader sees its expiry in their own time zone.`,
+      ),
+      input(
+        'In a channel',
+        ADMIN_FIELD.shareChannel.block,
+        {
+          type: 'conversations_select',
+          action_id: ADMIN_FIELD.shareChannel.action,
+          filter: { include: ['public', 'private'], exclude_bot_users: true },
+        },
+        { optional: true },
+      ),
+      input(
+        'Or with a person',
+        ADMIN_FIELD.sharePerson.block,
+        { type: 'users_select', action_id: ADMIN_FIELD.sharePerson.action },
+        { optional: true },
+      ),
+      context(md`For a private channel, invite the app to it first.`),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+/** What a name form asks for, by form. */
+export const NAME_FORMS = {
+  renameAccount: {
+    title: 'Rename account',
+    label: 'Name',
+    min: LIMITS.userName.min,
+    max: LIMITS.userName.max,
+  },
+  newTeam: { title: 'New team', label: 'Team name', min: LIMITS.teamName.min, max: LIMITS.teamName.max },
+  renameTeam: {
+    title: 'Rename team',
+    label: 'Team name',
+    min: LIMITS.teamName.min,
+    max: LIMITS.teamName.max,
+  },
+  newChannel: {
+    title: 'New channel',
+    label: 'Channel name',
+    min: LIMITS.channelName.min,
+    max: LIMITS.channelName.max,
+  },
+  renameChannel: {
+    title: 'Rename channel',
+    label: 'Channel name',
+    min: LIMITS.channelName.min,
+    max: LIMITS.channelName.max,
+  },
+  newNotion: { title: 'New notion', label: 'Notion', min: 1, max: LIMITS.notion },
+  renameNotion: { title: 'Rename notion', label: 'Notion', min: 1, max: LIMITS.notion },
+} as const;
+export type NameFormKind = keyof typeof NAME_FORMS;
+export const isNameForm = (kind: string): kind is NameFormKind => kind in NAME_FORMS;
+
+export function nameForm(
+  m: FormMeta & { f: NameFormKind },
+  typed?: { name?: string; description?: string },
+  problem?: Mrkdwn,
+): ModalView {
+  const spec = NAME_FORMS[m.f];
+  const initial = typed?.name ?? (m.f.startsWith('rename') ? m.n : undefined);
+  const channel = m.f === 'newChannel' || m.f === 'renameChannel';
+  return modal({
+    callbackId: ADMIN_VIEW.name,
+    title: spec.title,
+    submit: m.f.startsWith('new') ? 'Create' : 'Save',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      ...(m.f === 'newChannel' && m.n ? [section(md`A new channel in *${m.n}*.`)] : []),
+      input(
+        spec.label,
+        ADMIN_FIELD.name.block,
+        textInput(ADMIN_FIELD.name.action, { min: spec.min, max: spec.max, value: initial }),
+      ),
+      ...(channel
+        ? [
+            input(
+              'Description',
+              ADMIN_FIELD.description.block,
+              textInput(ADMIN_FIELD.description.action, {
+                max: LIMITS.channelDesc,
+                value: typed?.description,
+              }),
+              { optional: true },
+            ),
+          ]
+        : []),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+/** What a person form does, by form. */
+export const PERSON_FORMS = {
+  teamAdd: { title: 'Add to team', label: 'Person to add', submit: 'Add' },
+  teamRemove: { title: 'Remove from team', label: 'Person to remove', submit: 'Remove' },
+  channelAdd: { title: 'Add to channel', label: 'Person to add', submit: 'Add' },
+  personTeams: { title: "A person's teams", label: 'Person', submit: 'Show' },
+} as const;
+export type PersonFormKind = keyof typeof PERSON_FORMS;
+export const isPersonForm = (kind: string): kind is PersonFormKind => kind in PERSON_FORMS;
+
+export function personForm(
+  m: FormMeta & { f: PersonFormKind },
+  picked?: string,
+  problem?: Mrkdwn,
+): ModalView {
+  const spec = PERSON_FORMS[m.f];
+  const where =
+    m.f === 'teamAdd' || m.f === 'teamRemove'
+      ? md`Team *${m.n || m.t || ''}*.`
+      : m.f === 'channelAdd'
+        ? md`Channel *${m.n || m.c || ''}*; they join its team too if they are not in it.`
+        : md`Every team the person is in.`;
+  return modal({
+    callbackId: ADMIN_VIEW.person,
+    title: spec.title,
+    submit: spec.submit,
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      section(where),
+      input(spec.label, ADMIN_FIELD.person.block, {
+        type: 'users_select',
+        action_id: ADMIN_FIELD.person.action,
+        ...(picked ? { initial_user: picked } : {}),
+      }),
+      context(
+        md`People get a planning account the first time the app acts for them, when the workspace allows it.`,
+      ),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+export function linkPickForm(m: FormMeta, problem?: Mrkdwn): ModalView {
+  return modal({
+    callbackId: ADMIN_VIEW.linkPick,
+    title: 'Link a Slack channel',
+    submit: 'Next',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      input('Slack channel', ADMIN_FIELD.slackChannel.block, {
+        type: 'conversations_select',
+        action_id: ADMIN_FIELD.slackChannel.action,
+        filter: { include: ['public', 'private'], exclude_bot_users: true },
+      }),
+      context(md`Next you choose its planning team and channel and its daily digest.`),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
+/** An invitation of the organization, found through the list: reading one would count a view. */
+export async function findInvitation(planning: PlanningClient, inviteId: string): Promise<Invitation> {
+  for await (const invitation of planning.invitations.list({ pageSize: 100 })) {
+    if (invitation.id === inviteId) return invitation;
+  }
+  // Said as the service says a missing invitation: "that no longer exists".
+  throw new NotFoundError('the invitation is not in the list', {
+    status: 404,
+    errorId: 'not-found',
+    operation: 'invitations.list',
+    method: 'GET',
+    path: '/invitations',
+  });
+}
+
+/** The form's title while it loads. */
+function titleOf(request: FormRequest): string {
+  if (isNameForm(request.f)) return NAME_FORMS[request.f].title;
+  if (isPersonForm(request.f)) return PERSON_FORMS[request.f].title;
+  return OTHER_TITLES[request.f as keyof typeof OTHER_TITLES] ?? 'Administration';
+}
+
+const OTHER_TITLES = {
+  invite: 'New invitation',
+  editInvite: 'Edit invitation',
+  share: 'Share invitation',
+  link: 'Link a Slack channel',
+} as const;
+
+/** Every form button's action id, for the listener index. */
+export const FORM_ACTION_IDS = FORM_KINDS.map(formActionId);
+
+export async function pushForm(svc: Services, args: ActionArgs): Promise<void> {
+  const request = parseCarried(FormRequestSchema, actionValue(args.action));
+  if (!request || !(await stillAdmin(args))) return;
+  const view = args.body.view;
+  const at = placeOf(view?.private_metadata);
+  const meta: FormMeta = { ...request, ...(view ? { v: view.id } : {}), ...(at ? { at } : {}) };
+  const req = modalRequest(svc, args, args.body.trigger_id, `admin form ${request.f}`);
+
+  const load = (build: (acting: Acting) => Promise<ModalView>) =>
+    loadModal({ ...req, title: titleOf(request), push: true }, build);
+  const f = meta.f;
+  if (f === 'invite') {
+    await load(async ({ planning }) =>
+      invitationForm({ meta, teams: (await planning.teams.listAll({ pageSize: 100 })).teams }),
+    );
+  } else if (f === 'editInvite' && meta.id) {
+    const id = meta.id;
+    await load(async ({ planning }) => {
+      const [invitation, teams] = await Promise.all([
+        findInvitation(planning, id),
+        planning.teams.listAll({ pageSize: 100 }),
+      ]);
+      return invitationForm({ meta, teams: teams.teams, invitation });
+    });
+  } else if (f === 'renameAccount' && meta.id) {
+    const id = meta.id;
+    await load(async ({ planning }) => {
+      const account = await planning.serviceAccounts.read(id);
+      return nameForm({ ...meta, f, n: (account.userName ?? meta.n ?? '').slice(0, 80) });
+    });
+  } else if (f === 'share') {
+    await pushModal(req, shareForm(meta));
+  } else if (f === 'link') {
+    await pushModal(req, linkPickForm(meta));
+  } else if (isNameForm(f)) {
+    await pushModal(req, nameForm({ ...meta, f }));
+  } else if (isPersonForm(f)) {
+    await pushModal(req, personForm({ ...meta, f }));
+  }
+}
+
+export function adminFormAction(svc: Services) {
+  return (args: ActionArgs) => pushForm(svc, args);
+}

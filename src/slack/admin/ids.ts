@@ -1,0 +1,63 @@
+/** The admin topic's wire ids: the admin modal, its section views, forms and buttons. */
+import { field } from '../kit/ids.js';
+
+export const ADMIN_VIEW = {
+  /** The admin modal's root (/plan admin, the Home tab's admin button). */
+  root: 'admin',
+  /** A section view pushed over the root. */
+  section: 'admin_section',
+  /** Admin forms: an invitation (new or edited), sharing one, one name, a Slack person, a Slack channel to link. */
+  invitation: 'admin_invitation',
+  share: 'admin_share',
+  name: 'admin_name',
+  person: 'admin_person',
+  linkPick: 'admin_link_pick',
+} as const;
+
+/**
+ * The admin modal's buttons. Each verb has its own id (one block holds several buttons, and action
+ * ids are unique within a block); what it acts on travels in the button's value.
+ */
+export const ADMIN_ACTION = {
+  /** Opens the admin modal (the Home tab's admin section renders it; /plan admin opens the same). */
+  openModal: 'admin_open',
+  /**
+   * Navigation: a section of the root view (pushed); within a section view, going to another place
+   * (a page, a team's channels, a channel's members, back) updates the view in place.
+   */
+  section: 'admin_section',
+  pagePrevious: 'admin_page_previous',
+  pageNext: 'admin_page_next',
+  open: 'admin_open_place',
+  back: 'admin_back',
+  /** Opens one of the admin forms (pushed): `admin_form_<form>`, the value says for what. */
+  form: 'admin_form',
+  /** Changes applied at once (confirmed where they destroy), once however often they are sent. */
+  closeAccount: 'admin_close_account',
+  regenerate: 'admin_regenerate',
+  revokeInvitation: 'admin_revoke_invitation',
+  deleteTeam: 'admin_delete_team',
+  deleteChannel: 'admin_delete_channel',
+  deleteNotion: 'admin_delete_notion',
+  removeChannelMember: 'admin_remove_channel_member',
+  addProspect: 'admin_add_prospect',
+  checkout: 'admin_checkout',
+  changePlan: 'admin_change_plan',
+  cancelSubscription: 'admin_cancel_subscription',
+} as const;
+
+export const ADMIN_FIELD = {
+  inviteTeam: field('invite_team'),
+  inviteName: field('invite_name'),
+  inviteRole: field('invite_role'),
+  inviteDays: field('invite_days'),
+  inviteUses: field('invite_uses'),
+  shareChannel: field('share_channel'),
+  sharePerson: field('share_person'),
+  name: field('name'),
+  description: field('description'),
+  person: field('person'),
+  slackChannel: field('slack_channel'),
+  /** The admin sections' search box (dispatches on Enter). */
+  search: field('admin_search'),
+} as const;

@@ -1,0 +1,207 @@
+/**
+ * Moving through the admin modal: a section of the root view is pushed (loading at once, filled
+ * after); within a section view, a page, a team's channels, a channel's members, a search or
+ * "back" update the view in place, with its hash so an older click never overwrites a newer view.
+ */
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { slackErrorCode } from '../../clients.js';
+import type { Invitation } from '../../planning/index.js';
+import { type ActionArgs, actionValue } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import type { Acting } from '../kit/identity.js';
+import { notice } from '../kit/messages.js';
+import { loadModal, modalRequest } from '../kit/modal.js';
+import { parseCarried } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
+import { billingView } from './billing.js';
+import { AdminPlace, type Flash, PAGE_SIZE, placeTitle, SECTIONS, type SectionName } from './common.js';
+import { invitationsView } from './invitations.js';
+import { notionsView } from './notions.js';
+import { peopleView } from './people.js';
+import { ADMINS_ONLY, isWorkspaceAdmin } from './root.js';
+import { channelView, teamsView, teamView } from './teams.js';
+
+const isSection = (name: string | undefined): name is SectionName => Boolean(name && name in SECTIONS);
+
+/**
+ * Every request from inside the admin modal is checked again: the modal may have been opened by
+ * someone who is no longer an admin.
+ */
+export async function stillAdmin(args: {
+  client: WebClient;
+  context: ActionArgs['context'];
+  respond?: ActionArgs['respond'];
+}): Promise<boolean> {
+  const planning = planningOf(args.context);
+  if (await isWorkspaceAdmin(args.client, planning.slackUserId)) return true;
+  await privateSurface(args, planning.slackUserId).show(notice(ADMINS_ONLY));
+  return false;
+}
+
+/** Pushes the section named by the root view's button. */
+export async function pushSection(svc: Services, args: ActionArgs, name: string | undefined): Promise<void> {
+  if (!isSection(name) || !(await stillAdmin(args))) return;
+  const place: AdminPlace = { s: name, p: 1 };
+  await loadModal(
+    {
+      ...modalRequest(svc, args, args.body.trigger_id, `admin ${name}`),
+      title: placeTitle(place),
+      push: true,
+    },
+    (acting) => renderPlace(svc, acting, place),
+  );
+}
+
+export interface ViewRef {
+  id: string;
+  hash?: string;
+}
+
+/** Shows `place` in the view `view` (with its hash when known), or the failure there in one sentence. */
+export async function showPlace(
+  svc: Services,
+  args: { client: WebClient; context: ActionArgs['context'] },
+  view: ViewRef,
+  place: AdminPlace,
+  flash?: Flash,
+  acting?: Acting,
+): Promise<void> {
+  const planning = planningOf(args.context);
+  try {
+    const next: ModalView = await renderPlace(svc, acting ?? (await planning.acting()), place, flash);
+    await args.client.views.update({
+      view_id: view.id,
+      ...(view.hash ? { hash: view.hash } : {}),
+      view: next,
+    });
+  } catch (error) {
+    // A newer view is already shown (another click was quicker): it stays.
+    if (slackErrorCode(error) === 'hash_conflict') return;
+    await showFailure(svc.deps, viewSurface(args.client, view.id, placeTitle(place)), error, {
+      action: `admin ${place.s}`,
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+  }
+}
+
+/** A page, a team, a channel or back: the section view shows the new place. */
+export async function goTo(svc: Services, args: ActionArgs, place: AdminPlace | undefined): Promise<void> {
+  const view = args.body.view;
+  if (!view || !place || !(await stillAdmin(args))) return;
+  await showPlace(svc, args, { id: view.id, hash: view.hash }, place);
+}
+
+/** Which Slack user of the workspace acts as each planning user (by service account or user id). */
+export async function slackUsersByPlanningUser(svc: Services, workspaceId: string) {
+  const identities = await svc.deps.store.identities.listByWorkspace(workspaceId);
+  const byUser = new Map<string, string>();
+  for (const identity of identities) {
+    byUser.set(identity.planningUserId, identity.slackUserId);
+    byUser.set(identity.serviceAccountId, identity.slackUserId);
+  }
+  return (planningUserId: string) => byUser.get(planningUserId);
+}
+
+const paging = (place: AdminPlace) => ({ pageNumber: place.p, pageSize: PAGE_SIZE });
+
+export async function renderPlace(
+  svc: Services,
+  acting: Acting,
+  place: AdminPlace,
+  flash?: Flash,
+): Promise<ModalView> {
+  const { planning } = acting;
+  switch (place.s) {
+    case 'people': {
+      const [page, slackUserOf] = await Promise.all([
+        planning.serviceAccounts.list(paging(place)),
+        slackUsersByPlanningUser(svc, acting.workspaceId),
+      ]);
+      const rows = page.serviceAccounts.map((account) => {
+        const slackUserId = slackUserOf(account.id);
+        return slackUserId ? { account, slackUserId } : { account };
+      });
+      return peopleView(place, rows, page.total, flash);
+    }
+    case 'invitations': {
+      const page = await planning.invitations.list(paging(place));
+      return invitationsView(
+        place,
+        page.invitations,
+        await teamNames(acting, page.invitations),
+        page.total,
+        flash,
+      );
+    }
+    case 'teams': {
+      const page = await planning.teams.listAll(paging(place));
+      return teamsView(place, page.teams, page.total, flash);
+    }
+    case 'team': {
+      if (!place.t) return renderPlace(svc, acting, { s: 'teams', p: 1 }, flash);
+      return teamView(place, await planning.teams.read(place.t), flash);
+    }
+    case 'channel': {
+      if (!place.t || !place.c) return renderPlace(svc, acting, { s: 'teams', p: 1 }, flash);
+      const [team, members, prospects, slackUserOf] = await Promise.all([
+        planning.teams.read(place.t),
+        planning.channels.listMembers(place.t, place.c, paging(place)),
+        planning.channels.listProspects(place.t, place.c, {}),
+        slackUsersByPlanningUser(svc, acting.workspaceId),
+      ]);
+      return channelView(
+        place,
+        {
+          team,
+          channelId: place.c,
+          members: members.members,
+          total: members.total,
+          prospects: prospects.prospects.slice(0, 10),
+          slackUserOf,
+        },
+        flash,
+      );
+    }
+    case 'notions': {
+      const page = await planning.notions.search({
+        ...paging(place),
+        ...(place.q ? { searchTerm: place.q } : {}),
+      });
+      return notionsView(place, page.notions, page.total, flash);
+    }
+    case 'billing': {
+      const [subscription, plans, invoices] = await Promise.all([
+        planning.billing.subscriptionRead(),
+        planning.billing.planList(),
+        planning.billing.invoiceList(paging(place)),
+      ]);
+      return billingView(
+        place,
+        { subscription, plans: plans.pricePlans, invoices: invoices.invoices, invoicesTotal: invoices.total },
+        flash,
+      );
+    }
+  }
+}
+
+/** Names of the teams the invitations point at (one page of teams covers most organizations). */
+async function teamNames(acting: Acting, invitations: Invitation[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (invitations.length === 0) return names;
+  for await (const team of acting.planning.teams.listAll({ pageSize: 100 })) {
+    if (team.teamName) names.set(team.id, team.teamName);
+  }
+  return names;
+}
+
+export function adminSectionAction(svc: Services) {
+  return (args: ActionArgs) => pushSection(svc, args, actionValue(args.action));
+}
+
+/** Previous, Next, Open, Members, ◀ Back: the button carries the place to show. */
+export function adminGoAction(svc: Services) {
+  return (args: ActionArgs) => goTo(svc, args, parseCarried(AdminPlace, actionValue(args.action)));
+}

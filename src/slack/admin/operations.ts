@@ -1,0 +1,229 @@
+/**
+ * The admin modal's buttons that change something at once: close or regenerate an account, revoke
+ * an invitation, delete a team, channel or notion, remove or add a channel member, change or cancel
+ * the subscription. The destructive ones come behind Slack's confirmation dialog (see the blocks).
+ *
+ * Each is applied once however often it arrives: Slack's retries and a double click carry the same
+ * view and hash, so a key of the view's hash and the target lets the first do the work and the
+ * others show its outcome. The view is then shown again, fresh, with one line on top saying what
+ * was done — or, when the service refused, why in one sentence.
+ */
+import { joinMd, Mrkdwn, md, mention, modal } from '../../blockkit/index.js';
+import { ForbiddenError } from '../../planning/index.js';
+import { type ActionArgs, actionValue } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { explainFailure } from '../kit/failures.js';
+import { type Acting, CLOSED_BY_ADMIN } from '../kit/identity.js';
+import { VIEW } from '../kit/ids.js';
+import { connectBlocks } from '../kit/messages.js';
+import type { Services } from '../kit/services.js';
+import { type Flash, placeOf, type Target, targetOf } from './common.js';
+import { ADMIN_ACTION } from './ids.js';
+import { showPlace, stillAdmin } from './navigate.js';
+import { DEFAULT_CHANNEL_RULE } from './teams.js';
+
+/** A refusal the operation explains better than the generic sentence (the default-channel rule). */
+export class AdminRefusal extends Error {
+  override name = 'AdminRefusal';
+  constructor(readonly problem: Mrkdwn) {
+    super(problem.text);
+  }
+}
+
+interface Applied {
+  said: Mrkdwn;
+  /** The admin's own token was replaced: later calls in this request use the new one. */
+  acting?: Acting;
+}
+
+type Operation = (svc: Services, acting: Acting, target: Target) => Promise<Applied>;
+
+const named = (target: Target) => target.n || target.id;
+
+/** The Slack users of this workspace whose stored identity is the account (usually one, or none). */
+async function holdersOf(svc: Services, acting: Acting, accountId: string) {
+  const identities = await svc.deps.store.identities.listByWorkspace(acting.workspaceId);
+  return identities.filter((i) => i.serviceAccountId === accountId || i.planningUserId === accountId);
+}
+
+const mentions = (holders: { slackUserId: string }[]) =>
+  joinMd(
+    holders.map((h) => mention(h.slackUserId)),
+    ', ',
+  );
+
+export const OPERATIONS: Readonly<Record<string, Operation>> = {
+  [ADMIN_ACTION.closeAccount]: async (svc, acting, target) => {
+    await acting.planning.serviceAccounts.close(target.id);
+    const holders = await holdersOf(svc, acting, target.id);
+    // Their stored identity stops at once and is not renewed behind the admin's back (identity.ts).
+    for (const holder of holders) {
+      await svc.deps.store.identities.markInvalid(acting.workspaceId, holder.slackUserId, CLOSED_BY_ADMIN);
+    }
+    return {
+      said:
+        holders.length > 0
+          ? md`*${named(target)}* is closed: ${mentions(holders)} can no longer act until it is re-opened.`
+          : md`*${named(target)}* is closed.`,
+    };
+  },
+
+  [ADMIN_ACTION.regenerate]: async (svc, acting, target) => {
+    const account = await acting.planning.serviceAccounts.regenerate(target.id);
+    const holders = await holdersOf(svc, acting, target.id);
+    if (holders.length === 0) {
+      return { said: md`*${named(target)}* has a new token; nobody in this workspace uses this account.` };
+    }
+    const token = account.serviceToken;
+    if (!token) {
+      return {
+        said: md`*${named(target)}* has a new token, but the service did not hand it to the app: ${mentions(holders)} must connect again.`,
+      };
+    }
+    // Stored at once (valid again if it was closed), so the next command works; it is never shown.
+    for (const holder of holders) {
+      await svc.deps.store.identities.rotateToken(acting.workspaceId, holder.slackUserId, token);
+    }
+    const self = holders.some((h) => h.slackUserId === acting.slackUserId);
+    return {
+      said: md`*${named(target)}* has a new token, stored for ${mentions(holders)}, who keep working as before.`,
+      ...(self ? { acting: { ...acting, planning: svc.deps.clients.planning(token) } } : {}),
+    };
+  },
+
+  [ADMIN_ACTION.revokeInvitation]: async (_svc, acting, target) => {
+    await acting.planning.invitations.delete(target.id);
+    return { said: md`The invitation *${named(target)}* is revoked: its link no longer works.` };
+  },
+
+  [ADMIN_ACTION.deleteTeam]: async (_svc, acting, target) => {
+    await acting.planning.teams.delete(target.id);
+    return { said: md`The team *${named(target)}* is deleted.` };
+  },
+
+  [ADMIN_ACTION.deleteChannel]: async (_svc, acting, target) => {
+    if (!target.t) throw new AdminRefusal(md`This button no longer says which team the channel is in.`);
+    try {
+      await acting.planning.channels.delete(target.t, target.id);
+    } catch (error) {
+      if (error instanceof ForbiddenError) {
+        const team = await acting.planning.teams.read(target.t).catch(() => undefined);
+        if (team?.channels.find((c) => c.id === target.id)?.isDefault)
+          throw new AdminRefusal(DEFAULT_CHANNEL_RULE);
+      }
+      throw error;
+    }
+    return { said: md`The channel *${named(target)}* is deleted.` };
+  },
+
+  [ADMIN_ACTION.deleteNotion]: async (_svc, acting, target) => {
+    await acting.planning.notions.delete(target.id);
+    return { said: md`The notion *${named(target)}* and its experiences are deleted.` };
+  },
+
+  [ADMIN_ACTION.removeChannelMember]: async (_svc, acting, target) => {
+    if (!target.t || !target.c)
+      throw new AdminRefusal(md`This button no longer says which channel it is about.`);
+    await acting.planning.channels.unassign(target.t, target.c, target.id);
+    return { said: md`*${named(target)}* left the channel.` };
+  },
+
+  [ADMIN_ACTION.addProspect]: async (_svc, acting, target) => {
+    if (!target.t || !target.c)
+      throw new AdminRefusal(md`This button no longer says which channel it is about.`);
+    await acting.planning.channels.assign(target.t, target.c, target.id);
+    return { said: md`*${named(target)}* joined the channel.` };
+  },
+
+  [ADMIN_ACTION.changePlan]: async (_svc, acting, target) => {
+    await acting.planning.billing.subscriptionUpdate(target.id);
+    return { said: md`The subscription is now on *${named(target)}*.` };
+  },
+
+  [ADMIN_ACTION.cancelSubscription]: async (_svc, acting) => {
+    await acting.planning.billing.subscriptionCancel();
+    return { said: md`The subscription is cancelled: it stops renewing.` };
+  },
+};
+
+/** Operations are remembered this long: a retry or second click within it shows the first outcome. */
+const OPERATION_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Applies the pressed operation once and shows the section again with what happened. */
+export async function applyOperation(svc: Services, args: ActionArgs): Promise<void> {
+  const { body, action } = args;
+  const view = body.view;
+  const operation = OPERATIONS[action.action_id];
+  const place = placeOf(view?.private_metadata);
+  const target = targetOf(actionValue(action));
+  if (!view || !operation || !place || !target || !(await stillAdmin(args))) return;
+
+  const planning = planningOf(args.context);
+  const log = { action: action.action_id, workspaceId: planning.workspaceId };
+  const key = `admin:${action.action_id}:${planning.workspaceId}:${view.id}:${view.hash}:${target.id}`;
+  let claim: Awaited<ReturnType<typeof svc.deps.store.interactions.begin>>;
+  try {
+    claim = await svc.deps.store.interactions.begin(key, OPERATION_TTL_MS);
+  } catch (error) {
+    svc.deps.logger.error({ ...log, err: error }, 'store failed before an admin operation');
+    await showPlace(svc, args, { id: view.id }, place, {
+      problem: md`I could not check whether this was already done (a storage problem on our side); nothing was changed — try again in a minute.`,
+    });
+    return;
+  }
+  // The first press is still at work: it will show its outcome.
+  if (claim.state === 'pending') return;
+  if (claim.state === 'done') {
+    // The stored outcome is the sentence this code made with `md` for the first press: safe mrkdwn.
+    await showPlace(svc, args, { id: view.id }, place, { ok: new Mrkdwn(claim.result) });
+    return;
+  }
+
+  let flash: Flash;
+  let acting: Acting | undefined;
+  try {
+    acting = await planning.acting();
+    const applied = await operation(svc, acting, target);
+    acting = applied.acting ?? acting;
+    flash = { ok: applied.said };
+    await svc.deps.store.interactions
+      .finish(key, applied.said.text)
+      .catch((error: unknown) =>
+        svc.deps.logger.error({ ...log, err: error }, 'could not record an admin operation'),
+      );
+  } catch (error) {
+    await svc.deps.store.interactions
+      .abandon(key)
+      .catch((e: unknown) =>
+        svc.deps.logger.error({ ...log, err: e }, 'could not release an admin operation key'),
+      );
+    if (error instanceof AdminRefusal) {
+      flash = { problem: error.problem };
+    } else {
+      const explanation = await explainFailure(svc.deps, error, {
+        action: `admin ${action.action_id}`,
+        workspaceId: planning.workspaceId,
+        slackUserId: planning.slackUserId,
+      });
+      if ('connect' in explanation) {
+        await args.client.views
+          .update({
+            view_id: view.id,
+            view: modal({
+              callbackId: VIEW.info,
+              title: view.title.text,
+              blocks: connectBlocks(explanation.connect),
+            }),
+          })
+          .catch((e: unknown) => svc.deps.logger.error({ ...log, err: e }, 'views.update failed'));
+        return;
+      }
+      flash = { problem: explanation.text };
+    }
+  }
+  await showPlace(svc, args, { id: view.id }, place, flash, acting);
+}
+
+export function adminOperationAction(svc: Services) {
+  return (args: ActionArgs) => applyOperation(svc, args);
+}

@@ -1,0 +1,477 @@
+/**
+ * What each admin form does once submitted (through context/submission.ts: checked without I/O,
+ * acked with a working view, done once per view, given back with what was typed on failure). After
+ * a change, the section view the form was pushed from is shown again with one line saying so.
+ */
+import type { ViewOutput } from '@slack/bolt';
+import { z } from 'zod';
+import { channelMention, type Mrkdwn, md, mention } from '../../blockkit/index.js';
+import { slackErrorCode } from '../../clients.js';
+import { ASSIGNABLE_ROLES, LIMITS } from '../../planning/index.js';
+import type { SubmitArgs } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import type { Acting } from '../kit/identity.js';
+import { notify, toldText } from '../kit/notify.js';
+import type { Services } from '../kit/services.js';
+import { FormProblem, handleSubmission, type Outcome, type SubmissionSpec } from '../kit/submission.js';
+import { teamChoices } from '../kit/team-channel.js';
+import { linkModalFor } from '../link/link-form.js';
+import type { Flash } from './common.js';
+import {
+  type FormMeta,
+  findInvitation,
+  formMetaOf,
+  invitationForm,
+  isNameForm,
+  isPersonForm,
+  linkPickForm,
+  NAME_FORMS,
+  type NameFormKind,
+  nameForm,
+  type PersonFormKind,
+  personForm,
+  shareForm,
+} from './forms.js';
+import { ADMIN_FIELD } from './ids.js';
+import { invitationMessage } from './invitations.js';
+import { showPlace } from './navigate.js';
+import { personTeamsView } from './teams.js';
+
+/** What the form is for (its private_metadata); a form from an older version has none it can use. */
+const metaField = z.custom<FormMeta>(
+  (v) => v !== undefined,
+  'This form is from an older version: close it and start again.',
+);
+
+/** Shows the section view the form came from again, with `flash` on top (best effort). */
+async function refreshParent(svc: Services, args: SubmitArgs, meta: FormMeta, flash: Flash, acting: Acting) {
+  if (!meta.v || !meta.at) return;
+  await showPlace(svc, args, { id: meta.v }, meta.at, flash, acting).catch((error: unknown) =>
+    svc.deps.logger.warn({ action: `admin ${meta.f}`, err: error }, 'could not refresh the admin section'),
+  );
+}
+
+/** Done: says it in the form's place and on top of the section it came from. */
+async function done(
+  svc: Services,
+  args: SubmitArgs,
+  meta: FormMeta,
+  acting: Acting,
+  text: Mrkdwn,
+): Promise<Outcome> {
+  await refreshParent(svc, args, meta, { ok: text }, acting);
+  return { text: md`:white_check_mark: ${text}` };
+}
+
+const number = (values: StateValues, field: typeof ADMIN_FIELD.inviteDays) => {
+  const raw = fieldValue(values, field);
+  return raw === undefined ? undefined : Number(raw);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Invitation (new or edited)
+// ---------------------------------------------------------------------------------------------
+
+const InvitationInput = z
+  .object({
+    meta: metaField,
+    teamId: z.string({ error: 'Choose a team.' }).refine((v) => v !== 'none', 'Choose a team.'),
+    name: z
+      .string({ error: 'Name the invitation.' })
+      .trim()
+      .min(LIMITS.inviteName.min, `At least ${LIMITS.inviteName.min} characters.`)
+      .max(LIMITS.inviteName.max, `At most ${LIMITS.inviteName.max} characters.`),
+    role: z.enum(ASSIGNABLE_ROLES, { error: 'Choose a role.' }),
+    days: z
+      .number({ error: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.` })
+      .int(`A whole number of days.`)
+      .min(LIMITS.inviteExpireDays.min, `At least ${LIMITS.inviteExpireDays.min} day.`)
+      .max(LIMITS.inviteExpireDays.max, `At most ${LIMITS.inviteExpireDays.max} days.`)
+      .optional(),
+    uses: z
+      .number({ error: `Between 0 and ${LIMITS.inviteUsesMax.max}; 0 = unlimited.` })
+      .int('A whole number.')
+      .min(LIMITS.inviteUsesMax.min, '0 (unlimited) or more.')
+      .max(LIMITS.inviteUsesMax.max, `At most ${LIMITS.inviteUsesMax.max}.`),
+  })
+  .refine((v) => v.meta.f === 'editInvite' || v.days !== undefined, {
+    path: ['days'],
+    message: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.`,
+  });
+type InvitationInput = z.infer<typeof InvitationInput>;
+
+const teamsOf = (view: ViewOutput) => teamChoices(view.blocks, ADMIN_FIELD.inviteTeam);
+
+export function invitationSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<InvitationInput> {
+  return {
+    action: 'admin invitation',
+    title: 'Invitation',
+    working: 'Saving the invitation…',
+    parse: (values, privateMetadata) =>
+      validateForm(
+        InvitationInput,
+        {
+          meta: formMetaOf(privateMetadata),
+          teamId: fieldValue(values, ADMIN_FIELD.inviteTeam),
+          name: fieldValue(values, ADMIN_FIELD.inviteName),
+          role: fieldValue(values, ADMIN_FIELD.inviteRole),
+          days: number(values, ADMIN_FIELD.inviteDays),
+          uses: number(values, ADMIN_FIELD.inviteUses),
+        },
+        values,
+        {
+          meta: ADMIN_FIELD.inviteTeam,
+          teamId: ADMIN_FIELD.inviteTeam,
+          name: ADMIN_FIELD.inviteName,
+          role: ADMIN_FIELD.inviteRole,
+          days: ADMIN_FIELD.inviteDays,
+          uses: ADMIN_FIELD.inviteUses,
+        },
+      ),
+    retry: (data, problem, view) =>
+      invitationForm({
+        meta: data.meta,
+        teams: teamsOf(view),
+        typed: {
+          teamId: data.teamId,
+          name: data.name,
+          role: data.role,
+          ...(data.days !== undefined ? { days: data.days } : {}),
+          uses: data.uses,
+        },
+        problem,
+      }),
+    run: async (data) => {
+      const acting = await planningOf(args.context).acting();
+      const payload = {
+        teamId: data.teamId,
+        inviteName: data.name,
+        inviteOrgRole: data.role,
+        inviteUsesMax: data.uses,
+        ...(data.days !== undefined ? { inviteExpireDays: data.days } : {}),
+      };
+      if (data.meta.f === 'editInvite' && data.meta.id) {
+        await acting.planning.invitations.update(data.meta.id, payload);
+        return done(svc, args, data.meta, acting, md`The invitation *${data.name}* is saved.`);
+      }
+      await acting.planning.invitations.create(payload);
+      return done(
+        svc,
+        args,
+        data.meta,
+        acting,
+        md`The invitation *${data.name}* is created: share it from the list.`,
+      );
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sharing an invitation
+// ---------------------------------------------------------------------------------------------
+
+const ShareInput = z
+  .object({
+    meta: metaField,
+    channel: z
+      .string()
+      .regex(/^[CGD][A-Z0-9]+$/, 'Choose a channel from the list.')
+      .optional(),
+    person: slackUserId('Choose a person.').optional(),
+  })
+  .refine((v) => Boolean(v.channel) !== Boolean(v.person), {
+    path: ['channel'],
+    message: 'Choose a channel or a person (one of them).',
+  });
+type ShareInput = z.infer<typeof ShareInput>;
+
+/** Where an invitation's link leads: the service's own page for it (see README, "Administering"). */
+export function invitationUrl(planningUrl: string, inviteId: string): string {
+  return `${planningUrl.replace(/\/+$/, '')}/invitations/${encodeURIComponent(inviteId)}`;
+}
+
+export function shareSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<ShareInput> {
+  return {
+    action: 'admin share invitation',
+    title: 'Share invitation',
+    working: 'Sharing the invitation…',
+    parse: (values, privateMetadata) =>
+      validateForm(
+        ShareInput,
+        {
+          meta: formMetaOf(privateMetadata),
+          channel: fieldValue(values, ADMIN_FIELD.shareChannel),
+          person: fieldValue(values, ADMIN_FIELD.sharePerson),
+        },
+        values,
+        {
+          meta: ADMIN_FIELD.shareChannel,
+          channel: ADMIN_FIELD.shareChannel,
+          person: ADMIN_FIELD.sharePerson,
+        },
+      ),
+    retry: (data, problem) => shareForm(data.meta, problem),
+    run: async (data) => {
+      const planning = planningOf(args.context);
+      const acting = await planning.acting();
+      if (!data.meta.id) throw new FormProblem(md`This form no longer says which invitation to share.`);
+      const invitation = await findInvitation(acting.planning, data.meta.id);
+      const teamName = invitation.teamId
+        ? (await acting.planning.teams.read(invitation.teamId).catch(() => undefined))?.teamName
+        : undefined;
+      const body = invitationMessage({
+        invitation,
+        ...(teamName ? { teamName } : {}),
+        url: invitationUrl(svc.deps.clients.planningUrl, invitation.id),
+      });
+      if (data.person) {
+        const outcome = await notify(
+          svc.deps,
+          args.client,
+          { workspaceId: planning.workspaceId, slackUserId: data.person },
+          'invitation',
+          body,
+        );
+        const name = invitation.inviteName ?? invitation.id;
+        return {
+          text:
+            outcome === 'sent'
+              ? md`:white_check_mark: The invitation *${name}* was sent to ${mention(data.person)}.`
+              : md`The invitation *${name}* is not delivered yet: ${toldText(data.person, outcome, md``)}`,
+        };
+      }
+      const channel = data.channel as string;
+      try {
+        await args.client.chat.postMessage({ channel, ...body });
+      } catch (error) {
+        const code = slackErrorCode(error);
+        if (code === 'not_in_channel' || code === 'channel_not_found') {
+          throw new FormProblem(
+            md`I am not in ${channelMention(channel)}: invite the app to it first, or choose another channel.`,
+          );
+        }
+        throw error;
+      }
+      return {
+        text: md`:white_check_mark: The invitation *${invitation.inviteName ?? invitation.id}* was shared in ${channelMention(channel)}.`,
+      };
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One name: teams, channels, notions, accounts
+// ---------------------------------------------------------------------------------------------
+
+const NameInput = z
+  .object({
+    meta: metaField.refine((m) => isNameForm(m.f), 'This form is from an older version.'),
+    name: z.string({ error: 'Write a name.' }).trim().min(1, 'Write a name.'),
+    description: z.string().trim().max(LIMITS.channelDesc).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!isNameForm(v.meta.f)) return;
+    const spec = NAME_FORMS[v.meta.f];
+    if (v.name.length < spec.min)
+      ctx.addIssue({ code: 'custom', path: ['name'], message: `At least ${spec.min} characters.` });
+    if (v.name.length > spec.max)
+      ctx.addIssue({ code: 'custom', path: ['name'], message: `At most ${spec.max} characters.` });
+  });
+type NameInput = z.infer<typeof NameInput>;
+
+async function applyName(
+  acting: Acting,
+  meta: FormMeta & { f: NameFormKind },
+  name: string,
+  description?: string,
+) {
+  const p = acting.planning;
+  const need = (value: string | undefined) => {
+    if (!value)
+      throw new FormProblem(md`This form no longer says what it is about: close it and start again.`);
+    return value;
+  };
+  const desc = description ? { channelDesc: description } : {};
+  switch (meta.f) {
+    case 'renameAccount':
+      await p.serviceAccounts.update(need(meta.id), { userName: name });
+      return md`The account is now called *${name}*.`;
+    case 'newTeam':
+      await p.teams.create({ teamName: name });
+      return md`The team *${name}* is created, with its default channel.`;
+    case 'renameTeam':
+      await p.teams.update(need(meta.t), { teamName: name });
+      return md`The team is now called *${name}*.`;
+    case 'newChannel':
+      await p.channels.create(need(meta.t), { channelName: name, ...desc });
+      return md`The channel *${name}* is created.`;
+    case 'renameChannel':
+      await p.channels.update(need(meta.t), need(meta.c), { channelName: name, ...desc });
+      return md`The channel is now called *${name}*.`;
+    case 'newNotion':
+      await p.notions.create({ value: name });
+      return md`The notion *${name}* is created.`;
+    case 'renameNotion':
+      await p.notions.update(need(meta.id), { value: name });
+      return md`The notion is now called *${name}*.`;
+  }
+}
+
+export function nameSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<NameInput> {
+  return {
+    action: 'admin name',
+    title: 'Saving',
+    working: 'Saving…',
+    parse: (values, privateMetadata) =>
+      validateForm(
+        NameInput,
+        {
+          meta: formMetaOf(privateMetadata),
+          name: fieldValue(values, ADMIN_FIELD.name),
+          description: fieldValue(values, ADMIN_FIELD.description),
+        },
+        values,
+        { meta: ADMIN_FIELD.name, name: ADMIN_FIELD.name, description: ADMIN_FIELD.description },
+      ),
+    retry: (data, problem) =>
+      nameForm(
+        { ...data.meta, f: data.meta.f as NameFormKind },
+        { name: data.name, ...(data.description ? { description: data.description } : {}) },
+        problem,
+      ),
+    run: async (data) => {
+      const acting = await planningOf(args.context).acting();
+      const said = await applyName(
+        acting,
+        { ...data.meta, f: data.meta.f as NameFormKind },
+        data.name,
+        data.description,
+      );
+      return done(svc, args, data.meta, acting, said);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A Slack person: team and channel members, a person's teams
+// ---------------------------------------------------------------------------------------------
+
+const PersonInput = z.object({
+  meta: metaField.refine((m) => isPersonForm(m.f), 'This form is from an older version.'),
+  person: slackUserId('Choose a person.'),
+});
+type PersonInput = z.infer<typeof PersonInput>;
+
+export function personSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<PersonInput> {
+  return {
+    action: 'admin person',
+    title: 'Members',
+    working: 'Working…',
+    parse: (values, privateMetadata) =>
+      validateForm(
+        PersonInput,
+        { meta: formMetaOf(privateMetadata), person: fieldValue(values, ADMIN_FIELD.person) },
+        values,
+        { meta: ADMIN_FIELD.person, person: ADMIN_FIELD.person },
+      ),
+    retry: (data, problem) =>
+      personForm({ ...data.meta, f: data.meta.f as PersonFormKind }, data.person, problem),
+    run: async (data) => {
+      const planning = planningOf(args.context);
+      const acting = await planning.acting();
+      const { meta, person } = data;
+      const team = meta.t;
+      const where = md`*${meta.n || team || ''}*`;
+      // Reading or removing never creates an account for someone; adding may (as any other use).
+      const known = async () => {
+        const identity = await svc.deps.store.identities.get(planning.workspaceId, person);
+        if (!identity)
+          throw new FormProblem(md`${mention(person)} has no planning account here, so is in no team.`);
+        return identity.planningUserId;
+      };
+      switch (meta.f as PersonFormKind) {
+        case 'personTeams': {
+          const userId = await known();
+          const page = await acting.planning.teams.listUser(userId, { pageSize: 100 });
+          return {
+            text: md`${mention(person)}'s teams.`,
+            view: personTeamsView(person, page.teams, page.total),
+          };
+        }
+        case 'teamRemove': {
+          if (!team) throw new FormProblem(md`This form no longer says which team.`);
+          await acting.planning.teams.unassign(team, await known());
+          return done(svc, args, meta, acting, md`${mention(person)} left the team ${where}.`);
+        }
+        case 'teamAdd': {
+          if (!team) throw new FormProblem(md`This form no longer says which team.`);
+          const identity = await planning.other(person);
+          await acting.planning.teams.assign(team, identity.planningUserId);
+          return done(svc, args, meta, acting, md`${mention(person)} joined the team ${where}.`);
+        }
+        case 'channelAdd': {
+          if (!team || !meta.c) throw new FormProblem(md`This form no longer says which channel.`);
+          const identity = await planning.other(person);
+          await acting.planning.channels.assign(team, meta.c, identity.planningUserId);
+          return done(svc, args, meta, acting, md`${mention(person)} joined the channel ${where}.`);
+        }
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linking a Slack channel: the existing link modal, for the channel picked here
+// ---------------------------------------------------------------------------------------------
+
+const LinkPickInput = z.object({
+  meta: metaField,
+  channel: z
+    .string({ error: 'Choose a Slack channel.' })
+    .regex(/^[CG][A-Z0-9]+$/, 'Choose a channel from the list.'),
+});
+type LinkPickInput = z.infer<typeof LinkPickInput>;
+
+export function linkPickSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<LinkPickInput> {
+  return {
+    action: 'admin link pick',
+    title: 'Link a Slack channel',
+    working: 'Loading the teams…',
+    // Choosing the channel changes nothing: the link is saved by the link form that follows.
+    idempotent: false,
+    parse: (values, privateMetadata) =>
+      validateForm(
+        LinkPickInput,
+        { meta: formMetaOf(privateMetadata), channel: fieldValue(values, ADMIN_FIELD.slackChannel) },
+        values,
+        { meta: ADMIN_FIELD.slackChannel, channel: ADMIN_FIELD.slackChannel },
+      ),
+    retry: (data, problem) => linkPickForm(data.meta, problem),
+    run: async (data) => {
+      const acting = await planningOf(args.context).acting();
+      const view = await linkModalFor(svc, args.client, acting, data.channel);
+      return { text: md`Choose the planning team and channel for ${channelMention(data.channel)}.`, view };
+    },
+  };
+}
+
+export function adminInvitationSubmission(svc: Services) {
+  return (args: SubmitArgs) => handleSubmission(svc, args, invitationSubmission(svc, args));
+}
+
+export function adminShareSubmission(svc: Services) {
+  return (args: SubmitArgs) => handleSubmission(svc, args, shareSubmission(svc, args));
+}
+
+export function adminNameSubmission(svc: Services) {
+  return (args: SubmitArgs) => handleSubmission(svc, args, nameSubmission(svc, args));
+}
+
+export function adminPersonSubmission(svc: Services) {
+  return (args: SubmitArgs) => handleSubmission(svc, args, personSubmission(svc, args));
+}
+
+export function adminLinkPickSubmission(svc: Services) {
+  return (args: SubmitArgs) => handleSubmission(svc, args, linkPickSubmission(svc, args));
+}

@@ -1,0 +1,54 @@
+/**
+ * Private replies of `/plan digest`: the channel's digest settings with the next run in local time,
+ * and the outcome of a change or of "now". The digest message itself is composed in src/digest/.
+ */
+
+import { channelMention, context, joinMd, md, message, section } from '../../blockkit/index.js';
+import { DIGEST_USAGE_LINES } from '../../digest/command.js';
+import { formatLocal } from '../../digest/time.js';
+import type { ChannelLink } from '../../store/index.js';
+import type { Reply } from '../kit/messages.js';
+
+export interface DigestSettingsView {
+  link: Pick<ChannelLink, 'slackChannelId' | 'digestTime' | 'timeZone' | 'weekdaysOnly' | 'digestEnabled'>;
+  /** When the digest runs next; ignored while it is off. */
+  nextRun: Date;
+  /** Local date of the last scheduled digest posted, if any. */
+  lastPostedDate?: string;
+  /** What just changed, said first (e.g. "Digest time set to 08:30."). */
+  changed?: string;
+}
+
+/** The channel's digest settings, the next run in the channel's zone, and how to change them. */
+export function digestSettingsMessage(view: DigestSettingsView): Reply {
+  const { link } = view;
+  const days = link.weekdaysOnly ? 'on weekdays' : 'every day, weekends included';
+  const channel = channelMention(link.slackChannelId);
+  const state = link.digestEnabled
+    ? md`Daily digest in ${channel}: *on*, at *${link.digestTime}* (${link.timeZone}) ${days}.`
+    : md`Daily digest in ${channel}: *off* (was at ${link.digestTime}, ${link.timeZone}, ${days}).`;
+  const next = link.digestEnabled
+    ? md`Next digest: *${formatLocal(view.nextRun, link.timeZone)}*.`
+    : undefined;
+  const last = view.lastPostedDate ? md`Last digest: ${view.lastPostedDate}.` : md`No digest posted yet.`;
+  const changed = view.changed === undefined ? [] : [md`${view.changed}`];
+  return message(joinMd([...changed, state, ...(next ? [next] : [])], ' '), [
+    section(joinMd([...changed.map((c) => md`:white_check_mark: ${c}`), state, ...(next ? [next] : [])])),
+    context(last, joinMd(DIGEST_USAGE_LINES, ' · ')),
+  ]);
+}
+
+/** `/plan digest now` answers. */
+export function digestNowMessage(
+  result: { status: 'posted'; unchanged: boolean } | { status: 'busy' },
+  slackChannelId: string,
+): Reply {
+  const channel = channelMention(slackChannelId);
+  const text =
+    result.status === 'busy'
+      ? md`A digest is already being posted in ${channel}; it will be there in a moment.`
+      : result.unchanged
+        ? md`Posted in ${channel}: nothing changed since the last digest.`
+        : md`Posted the digest in ${channel}.`;
+  return message(text, [section(text)]);
+}

@@ -1,0 +1,80 @@
+import { md } from '../../blockkit/index.js';
+import { nextRun, parseDigestCommand, postDigestNow } from '../../digest/index.js';
+import type { ChannelLink, ChannelLinkPatch } from '../../store/index.js';
+import { notice } from '../kit/messages.js';
+import { slackUserFacts } from '../kit/slack-user.js';
+import type { Subcommand, SubcommandContext } from '../listeners/commands/plan/subcommand.js';
+import { digestNowMessage, digestSettingsMessage } from './blocks.js';
+
+/**
+ * `/plan digest [HH:MM [Area/City] | on | off | weekends on|off | now]`: shows or changes this
+ * channel's daily digest. Anyone may look or ask for a digest now; changing the settings is for
+ * workspace admins, as linking is.
+ */
+export const digest: Subcommand = {
+  name: 'digest',
+  usage: 'digest [HH:MM | on | off | weekends on|off | now]',
+  summary: "show or change this channel's daily digest, or post one now",
+  async run(ctx) {
+    const { command, planning, svc, reply } = ctx;
+    const action = parseDigestCommand(ctx.args);
+    if (action.kind === 'error') return reply(notice(md`${action.message}\n${action.usage}`));
+    if (action.kind === 'help') return reply(notice(action.usage));
+
+    const store = svc.deps.store;
+    const link = await store.links.get(planning.workspaceId, command.channel_id);
+    if (!link)
+      return reply(notice(md`This channel is not linked yet: an admin can link it with \`/plan link\`.`));
+
+    if (action.kind === 'show') return reply(await settingsReply(ctx, link));
+    if (action.kind === 'now') {
+      const access = await svc.digestAccess(link);
+      if (!access)
+        return reply(
+          notice(md`No planning account can read this channel: connect one with \`/plan connect\`.`),
+        );
+      // The factory's client (no blind resend of a post); the app's client if it has no token.
+      const slack = ctx.client.token ? svc.deps.clients.slack(ctx.client.token) : ctx.client;
+      const result = await postDigestNow(link, { store, slack, planning: access });
+      return reply(digestNowMessage(result, link.slackChannelId));
+    }
+
+    if (!(await slackUserFacts(ctx.client, command.user_id)).isAdmin) {
+      return reply(notice(md`Only workspace admins can change the digest settings.`));
+    }
+    const [patch, changed] = changeOf(action);
+    const updated = await store.links.update(planning.workspaceId, command.channel_id, patch);
+    return reply(await settingsReply(ctx, updated ?? link, changed));
+  },
+};
+
+function changeOf(
+  action: Exclude<ReturnType<typeof parseDigestCommand>, { kind: 'show' | 'now' | 'help' | 'error' }>,
+): [ChannelLinkPatch, string] {
+  switch (action.kind) {
+    case 'time':
+      return [
+        {
+          digestTime: action.time,
+          digestEnabled: true,
+          ...(action.timeZone ? { timeZone: action.timeZone } : {}),
+        },
+        `Digest time set to ${action.time}${action.timeZone ? ` (${action.timeZone})` : ''}.`,
+      ];
+    case 'enable':
+      return [{ digestEnabled: action.enabled }, `Digest turned ${action.enabled ? 'on' : 'off'}.`];
+    case 'weekends':
+      return [{ weekdaysOnly: !action.include }, action.include ? 'Weekends included.' : 'Weekends skipped.'];
+  }
+}
+
+async function settingsReply({ svc }: SubcommandContext, link: ChannelLink, changed?: string) {
+  const last = await svc.deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
+  return digestSettingsMessage({
+    link,
+    // A digest already posted today makes the next one another day's.
+    nextRun: nextRun(link, new Date(), last?.localDate),
+    lastPostedDate: last?.localDate,
+    changed,
+  });
+}

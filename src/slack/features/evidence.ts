@@ -1,0 +1,275 @@
+/**
+ * The forms of the planning loop: a feature (new or edit), an assumption (add or edit, delete
+ * confirmed), its experiment, and a message logged as evidence. Pure builders; what a form carries
+ * between steps (private_metadata) is ids only, never user text.
+ */
+
+import type { BlockSuggestion, ViewOutput } from '@slack/bolt';
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { z } from 'zod';
+import {
+  inline,
+  input,
+  type Mrkdwn,
+  md,
+  modal,
+  option,
+  section,
+  textInput,
+  truncate,
+} from '../../blockkit/index.js';
+import { NotFoundError } from '../../planning/index.js';
+import { type Assumption, LIMITS } from '../../planning/models.js';
+import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { choice, fieldValue, type StateValues, validateForm } from '../kit/form.js';
+import { COMMAND, FIELD } from '../kit/ids.js';
+import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
+import { answerOptions, matches } from '../kit/options.js';
+import { parseCarried, parseJson } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { FormProblem, handleSubmission } from '../kit/submission.js';
+import { prefillTask } from '../tasks/prefill.js';
+import { type CardLike, featureCoordsFrom } from './card.js';
+import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
+import { refreshFeatureCards, refusedOnForm } from './live.js';
+
+// ---------------------------------------------------------------------------------------------
+// Log as evidence
+// ---------------------------------------------------------------------------------------------
+
+export const EVIDENCE_TITLE = 'Log as evidence';
+
+/** Where the message is and which planning channel (or feature) it goes to: ids only. */
+export const EvidenceMeta = z.object({
+  /** The planning channel: the feature card's, or the Slack channel's link. */
+  teamId: z.string().min(1),
+  channelId: z.string().min(1),
+  /** Known when the message is in a feature card's thread. */
+  featureId: z.string().min(1).optional(),
+});
+export type EvidenceMeta = z.infer<typeof EvidenceMeta>;
+
+/** The room an experiment's details have left for evidence (a blank line separates entries). */
+export function roomLeft(details: string | undefined): number {
+  const used = details ? Array.from(details).length + 2 : 0;
+  return Math.max(0, LIMITS.details - used);
+}
+
+/**
+ * The experiment's details with `evidence` appended, within 2048 characters: when it does not fit,
+ * the evidence's text is cut and its last line (the permalink) kept; `undefined` when not even the
+ * permalink fits.
+ */
+export function appendEvidence(details: string | undefined, evidence: string): string | undefined {
+  const room = roomLeft(details);
+  const lines = evidence.trimEnd().split('\n');
+  const last = lines.at(-1) ?? '';
+  let kept = evidence.trim();
+  if (Array.from(kept).length > room) {
+    const linkRoom = room - Array.from(last).length - 2;
+    if (linkRoom < 0) return undefined;
+    const body = lines.slice(0, -1).join('\n').trim();
+    kept = linkRoom > 1 && body ? `${truncate(body, linkRoom)}\n\n${last}` : truncate(last, room);
+    if (Array.from(kept).length > room) return undefined;
+  }
+  return details ? `${details}\n\n${kept}` : kept;
+}
+
+/** An assumption as an option of the evidence form: its heading and how much its details can still take. */
+export function assumptionOption(assm: Assumption): PlainTextOption {
+  const room = roomLeft(assm.experiment?.details);
+  return option(`${truncate(assm.heading ?? assm.id, 50)} (${room} chars left)`, assm.id);
+}
+
+export function evidenceModal(form: {
+  meta: EvidenceMeta;
+  /** In a feature card's thread the feature is known: its heading is shown, not asked for. */
+  featureHeading?: string;
+  evidence: string;
+  problem?: Mrkdwn;
+}): ModalView {
+  const assumption = input(
+    'Assumption',
+    FEATURE_FIELD.assumption.block,
+    {
+      type: 'external_select',
+      action_id: FEATURE_FIELD.assumption.action,
+      min_query_length: 0,
+      placeholder: {
+        type: 'plain_text',
+        text: form.meta.featureId ? 'Search its assumptions' : 'Pick the feature first, then search',
+      },
+    },
+    { hint: 'Each shows how many characters its experiment details can still take.' },
+  );
+  const pick: KnownBlock[] = form.meta.featureId
+    ? [section(md`For the feature *${inline(form.featureHeading ?? form.meta.featureId, 200)}*`), assumption]
+    : [
+        input('Feature', FEATURE_FIELD.evidenceFeature.block, {
+          type: 'external_select',
+          action_id: FEATURE_FIELD.evidenceFeature.action,
+          min_query_length: 0,
+          placeholder: { type: 'plain_text', text: "Search this channel's features" },
+        }),
+        assumption,
+      ];
+  return modal({
+    callbackId: FEATURE_VIEW.evidence,
+    title: EVIDENCE_TITLE,
+    submit: 'Log',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(form.meta),
+    blocks: [
+      ...pick,
+      input(
+        'What will be kept',
+        FIELD.details.block,
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.evidence }),
+        {
+          hint: `Appended to the experiment's details, which hold ${LIMITS.details} characters in all: if they are nearly full, the text is cut and its link kept.`,
+        },
+      ),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}
+
+const EvidenceSubmission = z.object({
+  meta: EvidenceMeta,
+  featureId: choice('Choose the feature.'),
+  assmId: choice('Choose the assumption.'),
+  evidence: z
+    .string({ error: 'There is nothing to log.' })
+    .trim()
+    .min(1, 'There is nothing to log.')
+    .max(LIMITS.details, `At most ${LIMITS.details} characters.`),
+});
+
+type EvidenceSubmission = z.infer<typeof EvidenceSubmission>;
+
+function parse(values: StateValues, privateMetadata: string) {
+  const meta = parseJson(privateMetadata) as { featureId?: string } | undefined;
+  return validateForm(
+    EvidenceSubmission,
+    {
+      meta,
+      featureId: meta?.featureId ?? fieldValue(values, FEATURE_FIELD.evidenceFeature),
+      assmId: fieldValue(values, FEATURE_FIELD.assumption),
+      evidence: fieldValue(values, FIELD.details),
+    },
+    values,
+    {
+      meta: FIELD.details,
+      featureId: FEATURE_FIELD.evidenceFeature,
+      assmId: FEATURE_FIELD.assumption,
+      evidence: FIELD.details,
+    },
+  );
+}
+
+async function run(svc: Services, data: EvidenceSubmission, args: SubmitArgs) {
+  const acting = await planningOf(args.context).acting();
+  const coords = { teamId: data.meta.teamId, channelId: data.meta.channelId, featureId: data.featureId };
+  const { teamId, channelId, featureId } = coords;
+  const feature = await acting.planning.features.read(teamId, channelId, featureId);
+  const assm = feature.assumptions.find((a) => a.id === data.assmId);
+  if (!assm) throw new FormProblem(md`That assumption no longer exists: choose another one.`);
+  const details = appendEvidence(assm.experiment?.details, data.evidence);
+  if (details === undefined) {
+    throw new FormProblem(
+      md`This experiment's details are full (${LIMITS.details} characters): shorten them in its Experiment form first.`,
+    );
+  }
+  await refusedOnForm(
+    acting.planning.assumptions.experiment(teamId, channelId, featureId, assm.id, { details }),
+  );
+  await refreshFeatureCards(svc, args.client, acting, coords);
+  return {
+    title: EVIDENCE_TITLE,
+    text: md`:white_check_mark: Logged as evidence for *${inline(assm.heading ?? assm.id, 200)}* (${feature.heading ?? feature.id}).`,
+  };
+}
+
+const retry = (data: EvidenceSubmission, problem: Mrkdwn, _view: ViewOutput) =>
+  evidenceModal({ meta: data.meta, evidence: data.evidence, problem });
+
+export function evidenceSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission(svc, args, {
+      action: 'evidence',
+      title: EVIDENCE_TITLE,
+      working: 'Logging the evidence…',
+      parse,
+      run: (data) => run(svc, data, args),
+      retry,
+    });
+}
+
+export function logEvidenceShortcut(svc: Services) {
+  return async (args: MessageShortcutArgs) => {
+    const { shortcut, client } = args;
+    const planning = planningOf(args.context);
+    await loadModal(
+      { ...modalRequest(svc, args, shortcut.trigger_id, 'log evidence open'), title: EVIDENCE_TITLE },
+      async ({ planning: service }) => {
+        const channel = shortcut.channel.id;
+        const msg = shortcut.message;
+        const [link, permalink, parent] = await Promise.all([
+          svc.deps.store.links.get(planning.workspaceId, channel),
+          client.chat
+            .getPermalink({ channel, message_ts: msg.ts })
+            .then((r) => r.permalink)
+            .catch(() => undefined),
+          msg.thread_ts ? svc.deps.store.cards.find(planning.workspaceId, channel, msg.thread_ts) : undefined,
+        ]);
+        const evidence = prefillTask(msg.text ?? '', permalink).details;
+        // The feature: the card itself, or the card whose thread this is (cards live in linked channels).
+        const onCard = featureCoordsFrom(msg as CardLike);
+        const inThread =
+          parent?.kind === 'feature' && link
+            ? { teamId: link.teamId, channelId: link.channelId, featureId: parent.entityId }
+            : undefined;
+        const known = onCard ?? inThread;
+        if (known) {
+          try {
+            const feature = await service.features.read(known.teamId, known.channelId, known.featureId);
+            if (feature.stage === 'deep context') {
+              return noticeView(
+                EVIDENCE_TITLE,
+                md`:lock: *${feature.heading ?? feature.id}* is in deep context: it is read-only.`,
+              );
+            }
+            return evidenceModal({ meta: known, featureHeading: feature.heading, evidence });
+          } catch (error) {
+            if (!(error instanceof NotFoundError)) throw error;
+          }
+        }
+        if (!link) {
+          return noticeView(
+            EVIDENCE_TITLE,
+            md`This channel is not linked to a planning channel: use *Log as evidence* in a feature card's thread, or \`${COMMAND} link\` this channel first.`,
+          );
+        }
+        const meta: EvidenceMeta = { teamId: link.teamId, channelId: link.channelId };
+        return evidenceModal({ meta, evidence });
+      },
+    );
+  };
+}
+
+export function evidenceFeatureOptions(svc: Services) {
+  return async (args: OptionsArgs) => {
+    const meta = parseCarried(EvidenceMeta, (args.body as BlockSuggestion).view?.private_metadata);
+    if (!meta) {
+      await args.ack({ options: [] });
+      return;
+    }
+    await answerOptions(svc, args, 'evidence feature options', async ({ planning }, call) => {
+      const page = await planning.features.list(meta.teamId, meta.channelId, { pageSize: 500 }, call);
+      return page.features
+        .filter((f) => f.stage !== 'deep context' && matches(f.heading ?? '', args.body.value))
+        .map((f) => option(f.heading ?? f.id, f.id));
+    });
+  };
+}

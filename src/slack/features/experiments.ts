@@ -1,0 +1,193 @@
+import type { ViewOutput } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import { z } from 'zod';
+import { inline, input, type Mrkdwn, md, modal, option, section, textInput } from '../../blockkit/index.js';
+import { EXPERIMENT_STATES, type ExperimentState, LIMITS } from '../../planning/models.js';
+import type { SubmitArgs } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { fieldValue, fieldValues, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { FIELD } from '../kit/ids.js';
+import { formProblem, loadModal } from '../kit/modal.js';
+import { parseJson } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { handleSubmission } from '../kit/submission.js';
+import type { FeatureCoords } from './card.js';
+import { AssumptionRef } from './card.js';
+import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
+import { gone, type Req, readFeatureView, readOnly, refreshFeatureCards, refusedOnForm } from './live.js';
+
+// ---------------------------------------------------------------------------------------------
+// Experiment
+// ---------------------------------------------------------------------------------------------
+
+export const EXPERIMENT_TITLE = 'Experiment';
+
+const STATE_MEANINGS: Record<ExperimentState, string> = {
+  idle: 'Idle — not started',
+  running: 'Running',
+  done: 'Done — it answered the assumption',
+};
+
+const stateOption = (state: ExperimentState) => option(STATE_MEANINGS[state], state);
+
+const CONFIRMED = option('The experiment confirms the assumption', 'confirmed');
+
+export function experimentModal(form: {
+  meta: AssumptionRef;
+  heading?: string;
+  state?: ExperimentState;
+  confirmed?: boolean;
+  details?: string;
+  /** Slack users shown as participants. */
+  participants?: string[];
+  problem?: Mrkdwn;
+}): ModalView {
+  return modal({
+    callbackId: FEATURE_VIEW.experiment,
+    title: EXPERIMENT_TITLE,
+    submit: 'Save',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(form.meta),
+    blocks: [
+      section(md`Experiment for *${inline(form.heading ?? form.meta.assmId, 200)}*`),
+      input('State', FEATURE_FIELD.experimentState.block, {
+        type: 'radio_buttons',
+        action_id: FEATURE_FIELD.experimentState.action,
+        options: EXPERIMENT_STATES.map(stateOption),
+        initial_option: stateOption(form.state ?? 'idle'),
+      }),
+      input(
+        'Result',
+        FEATURE_FIELD.confirmed.block,
+        {
+          type: 'checkboxes',
+          action_id: FEATURE_FIELD.confirmed.action,
+          options: [CONFIRMED],
+          ...(form.confirmed ? { initial_options: [CONFIRMED] } : {}),
+        },
+        { optional: true },
+      ),
+      input(
+        'Details',
+        FIELD.details.block,
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
+        { optional: true, hint: `What was tried and what was found (at most ${LIMITS.details} characters).` },
+      ),
+      input(
+        'Participants',
+        FEATURE_FIELD.participants.block,
+        {
+          type: 'multi_users_select',
+          action_id: FEATURE_FIELD.participants.action,
+          ...(form.participants?.length ? { initial_users: form.participants } : {}),
+        },
+        {
+          optional: true,
+          hint: 'Each one must be connected to the planning service (or be set up automatically).',
+        },
+      ),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}
+
+/** The experiment form, with its participants shown as the Slack users the app knows. */
+export function openExperimentForm(svc: Services, req: Req, coords: FeatureCoords, assmId: string) {
+  const title = EXPERIMENT_TITLE;
+  return loadModal({ ...req, title }, async (acting) => {
+    const view = await readFeatureView(svc, acting, coords);
+    if (view.feature.stage === 'deep context') return readOnly(title, view.feature);
+    const assm = view.feature.assumptions.find((a) => a.id === assmId);
+    if (!assm) return gone(title);
+    const picked = view.participants?.[assm.id];
+    const participants = (picked?.length ? picked : (assm.experiment?.authorUserIds ?? []))
+      .map((id) => view.people?.[id])
+      .filter((id): id is string => id !== undefined);
+    return experimentModal({
+      meta: { coords, assmId },
+      heading: assm.heading,
+      state: assm.experiment?.state,
+      confirmed: assm.experiment?.confirmed,
+      details: assm.experiment?.details,
+      participants,
+    });
+  });
+}
+
+const ExperimentSubmission = z.object({
+  meta: AssumptionRef,
+  state: z.enum(EXPERIMENT_STATES, { error: 'Choose the state of the experiment.' }),
+  confirmed: z.boolean(),
+  details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
+  participants: z.array(slackUserId('Choose people from the list.')).max(50, 'At most 50 participants.'),
+});
+
+type ExperimentSubmission = z.infer<typeof ExperimentSubmission>;
+
+function selectedUsers(values: StateValues): string[] {
+  const state = values[FEATURE_FIELD.participants.block]?.[FEATURE_FIELD.participants.action];
+  return state?.selected_users ?? [];
+}
+
+const parse = (values: StateValues, privateMetadata: string) =>
+  validateForm(
+    ExperimentSubmission,
+    {
+      meta: parseJson(privateMetadata),
+      state: fieldValue(values, FEATURE_FIELD.experimentState),
+      confirmed: fieldValues(values, FEATURE_FIELD.confirmed).includes('confirmed'),
+      details: fieldValue(values, FIELD.details),
+      participants: selectedUsers(values),
+    },
+    values,
+    {
+      meta: FEATURE_FIELD.experimentState,
+      state: FEATURE_FIELD.experimentState,
+      confirmed: FEATURE_FIELD.confirmed,
+      details: FIELD.details,
+      participants: FEATURE_FIELD.participants,
+    },
+  );
+
+async function run(svc: Services, data: ExperimentSubmission, args: SubmitArgs) {
+  const planning = planningOf(args.context);
+  const acting = await planning.acting();
+  // Each participant must have a planning account: mapped (or provisioned) before anything changes.
+  const accounts: string[] = [];
+  for (const participant of data.participants)
+    accounts.push((await planning.other(participant)).planningUserId);
+  const { coords, assmId } = data.meta;
+  // Kept by the app (the service's experiment has no participants); before the change, so a retry redoes both.
+  await svc.deps.store.participants.set(planning.workspaceId, assmId, accounts);
+  await refusedOnForm(
+    acting.planning.assumptions.experiment(coords.teamId, coords.channelId, coords.featureId, assmId, {
+      state: data.state,
+      confirmed: data.confirmed,
+      ...(data.details ? { details: data.details } : {}),
+    }),
+  );
+  await refreshFeatureCards(svc, args.client, acting, coords);
+  return { title: EXPERIMENT_TITLE, text: md`:white_check_mark: Experiment saved: *${data.state}*.` };
+}
+
+const retry = (data: ExperimentSubmission, problem: Mrkdwn, _view: ViewOutput) =>
+  experimentModal({
+    meta: data.meta,
+    state: data.state,
+    confirmed: data.confirmed,
+    details: data.details,
+    participants: data.participants,
+    problem,
+  });
+
+export function experimentSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission(svc, args, {
+      action: 'experiment',
+      title: EXPERIMENT_TITLE,
+      working: 'Saving the experiment…',
+      parse,
+      run: (data) => run(svc, data, args),
+      retry,
+    });
+}

@@ -1,0 +1,136 @@
+import type { BlockSuggestion } from '@slack/bolt';
+import type { KnownBlock } from '@slack/types';
+import {
+  actions,
+  context,
+  inline,
+  type MessageBody,
+  md,
+  message,
+  option,
+  plural,
+  section,
+} from '../../blockkit/index.js';
+import { FEATURE_STAGE_FILTERS, type FeatureStageFilter } from '../../planning/index.js';
+import { FEATURE_STAGES, type FeatureLite, type FeatureStage } from '../../planning/models.js';
+import { STAGE_NAMES } from '../../planning/stages.js';
+import type { OptionsArgs } from '../bolt/router.js';
+import { fieldValue, type StateValues } from '../kit/form.js';
+import { COMMAND, FIELD } from '../kit/ids.js';
+import { notice } from '../kit/messages.js';
+import { answerOptions, matches } from '../kit/options.js';
+import { parseCarried } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
+import { TaskModalMeta } from '../tasks/create.js';
+import { advanceLine, type FeatureCoords, factsLine, featureButtons } from './card.js';
+
+// ---------------------------------------------------------------------------------------------
+// Lists: `/plan features`
+// ---------------------------------------------------------------------------------------------
+
+/** Features listed with their buttons, at most this many (3 blocks each, under Slack's 50). */
+export const LISTED_FEATURES = 15;
+
+/** `/plan features [stage]`: the linked channel's features by stage, each with its card's buttons. */
+export function featureList(
+  where: string,
+  features: readonly FeatureLite[],
+  coordsOf: (f: FeatureLite) => FeatureCoords,
+  stage?: FeatureStage,
+): MessageBody {
+  const scope = stage ? md` in *${STAGE_NAMES[stage]}*` : md``;
+  const title = md`*Features of ${where}*${scope} (${features.length})`;
+  if (features.length === 0) {
+    return message(title, [
+      section(title),
+      context(md`None yet: create one with *New feature* (⚡ menu) or \`/plan feature new\`.`),
+    ]);
+  }
+  const order = [...features].sort(
+    (a, b) =>
+      FEATURE_STAGES.indexOf(a.stage) - FEATURE_STAGES.indexOf(b.stage) ||
+      (b.priority ?? 0) - (a.priority ?? 0),
+  );
+  const shown = order.slice(0, LISTED_FEATURES);
+  const blocks: KnownBlock[] = [section(title)];
+  for (const f of shown) {
+    const counts = md`${plural(f.assumptions.length, 'assumption')} · ${plural(f.tasks.length, 'task')}`;
+    blocks.push(
+      section(md`:bulb: *${inline(f.heading ?? f.id, 150)}*\n${factsLine(f)} · ${counts}\n${advanceLine(f)}`),
+      actions(undefined, ...featureButtons(coordsOf(f), f, { details: true })),
+    );
+  }
+  if (order.length > shown.length) {
+    blocks.push(
+      context(
+        md`…and ${order.length - shown.length} more: narrow the list with a stage, e.g. \`/plan features validation\`.`,
+      ),
+    );
+  }
+  return message(title, blocks);
+}
+
+const USAGE = `features [${FEATURE_STAGE_FILTERS.join(' | ')}]`;
+
+export const features: Subcommand = {
+  name: 'features',
+  usage: USAGE,
+  summary: "this channel's features by stage, with their buttons",
+  async run({ args, command, planning, svc, reply }) {
+    const word = args.toLowerCase().replace(/\s+/g, '-');
+    const filter = word === '' ? undefined : FEATURE_STAGE_FILTERS.find((s) => s === word);
+    if (word !== '' && !filter) {
+      await reply(notice(md`\`${word}\` is not a stage. Use \`${COMMAND} ${USAGE}\`.`));
+      return;
+    }
+    const link = await svc.deps.store.links.get(planning.workspaceId, command.channel_id);
+    if (!link) {
+      await reply(
+        notice(md`This channel is not linked to a planning channel yet: \`${COMMAND} link\` it first.`),
+      );
+      return;
+    }
+    const { planning: service } = await planning.acting();
+    const [team, page] = await Promise.all([
+      service.teams.read(link.teamId),
+      service.features.list(link.teamId, link.channelId, {
+        pageSize: 500,
+        ...(filter ? { stage: filter as FeatureStageFilter } : {}),
+      }),
+    ]);
+    const channel = team.channels.find((c) => c.id === link.channelId);
+    const stage = filter ? FEATURE_STAGES[FEATURE_STAGE_FILTERS.indexOf(filter)] : undefined;
+    await reply(
+      featureList(
+        `${team.teamName ?? team.id} › ${channel?.channelName ?? link.channelId}`,
+        page.features,
+        (f) => ({ teamId: link.teamId, channelId: link.channelId, featureId: f.id }),
+        stage,
+      ),
+    );
+  },
+};
+
+export function featureOptions(svc: Services) {
+  return async (args: OptionsArgs) => {
+    const view = (args.body as BlockSuggestion).view;
+    const meta = parseCarried(TaskModalMeta, view?.private_metadata);
+    const values = (view?.state?.values ?? {}) as StateValues;
+    const teamId = meta ? (meta.link?.teamId ?? fieldValue(values, FIELD.team)) : undefined;
+    const channelId = meta ? (meta.link?.channelId ?? fieldValue(values, FIELD.channel)) : undefined;
+    if (!teamId || !channelId) {
+      await args.ack({ options: [] });
+      return;
+    }
+    await answerOptions(svc, args, 'feature options', async ({ planning }, call) => {
+      const page = await planning.features.list(teamId, channelId, { pageSize: 500 }, call);
+      return (
+        page.features
+          // Deep-context features are read-only: no new task can go there.
+          .filter((f) => f.stage !== 'deep context' && matches(f.heading ?? '', args.body.value))
+          .map((f) => option(f.heading ?? f.id, f.id))
+      );
+    });
+  };
+}

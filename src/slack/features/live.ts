@@ -1,0 +1,234 @@
+/**
+ * Feature cards as live cards: read with the acting user's own client, rendered by the pure card
+ * builder, updated in place after any change made from Slack, and pressed once (cards/press.ts).
+ * Advance and Delete are presses; forms that change a feature refresh its cards afterwards.
+ */
+
+import type { Context } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
+import { ForbiddenError } from '../../planning/index.js';
+import type { Feature } from '../../planning/models.js';
+import { STAGE_NAMES } from '../../planning/stages.js';
+import { type ActionArgs, actionValue } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { refusal } from '../kit/failures.js';
+import type { Acting } from '../kit/identity.js';
+import { type CardRef, updateCards } from '../kit/live-cards.js';
+import { notice } from '../kit/messages.js';
+import { type ModalRequest, modalRequest, noticeView } from '../kit/modal.js';
+import { notify } from '../kit/notify.js';
+import { type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
+import type { Services } from '../kit/services.js';
+import { FormProblem } from '../kit/submission.js';
+import { privateSurface } from '../kit/surfaces.js';
+import {
+  type FeatureCoords,
+  type FeatureView,
+  featureCard,
+  featureShown,
+  parseFeatureButton,
+} from './card.js';
+
+export function featureRef(workspaceId: string, featureId: string): CardRef {
+  return { workspaceId, kind: 'feature', entityId: featureId };
+}
+
+/** The feature as a card shows it: read, with the Slack users behind its experiments' authors. */
+export async function readFeatureView(
+  svc: Services,
+  acting: Acting,
+  coords: FeatureCoords,
+): Promise<FeatureView> {
+  const feature = await acting.planning.features.read(coords.teamId, coords.channelId, coords.featureId);
+  const participants = await svc.deps.store.participants.get(
+    acting.workspaceId,
+    feature.assumptions.map((a) => a.id),
+  );
+  const authors = new Set([
+    ...feature.assumptions.flatMap((a) => a.experiment?.authorUserIds ?? []),
+    ...Object.values(participants).flat(),
+  ]);
+  const people: Record<string, string> = {};
+  for (const planningUserId of authors) {
+    const who = await svc.deps.store.identities.findByPlanningUser(acting.workspaceId, planningUserId);
+    if (who) people[planningUserId] = who.slackUserId;
+  }
+  return { coords, feature, people, participants };
+}
+
+export function featureLiveCard(
+  svc: Services,
+  workspaceId: string,
+  coords: FeatureCoords,
+): LiveCard<FeatureView> {
+  return {
+    ref: featureRef(workspaceId, coords.featureId),
+    noun: 'feature',
+    read: (acting) => readFeatureView(svc, acting, coords),
+    render: featureCard,
+    shown: (view) => featureShown(view.feature),
+    describe: (_before: Shown, after: Shown) =>
+      md`it is now in *${STAGE_NAMES[after.stage as keyof typeof STAGE_NAMES] ?? after.stage ?? '?'}*`,
+  };
+}
+
+/**
+ * After a change made from a form: every card of the feature shows it. Best effort — the change is
+ * made; a card that cannot be refreshed is logged, never reported as a failure of the change.
+ */
+export async function refreshFeatureCards(
+  svc: Services,
+  client: WebClient,
+  acting: Acting,
+  coords: FeatureCoords,
+): Promise<void> {
+  const ref = featureRef(acting.workspaceId, coords.featureId);
+  try {
+    if ((await svc.deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId)).length === 0) return;
+    await updateCards(svc.deps, client, ref, featureCard(await readFeatureView(svc, acting, coords)));
+  } catch (error) {
+    svc.deps.logger.warn({ action: 'refresh feature cards', err: error }, 'could not refresh feature cards');
+  }
+}
+
+/**
+ * A form's change refused by a rule of the service (403: "Features in deep context are read-only"):
+ * the form comes back with the service's own words, nothing else done.
+ */
+export async function refusedOnForm<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof ForbiddenError) throw new FormProblem(refusal(error));
+    throw error;
+  }
+}
+
+/** The service's own words when it refuses, in one private sentence. */
+function refused(error: ForbiddenError, fallback: Mrkdwn): Mrkdwn {
+  return error.serviceMessage ? refusal(error) : fallback;
+}
+
+/**
+ * Advance, pressed on a card, a list or the digest (after its confirmation dialog). `stage` is the
+ * stage the pressed button showed: a press made on a card that no longer shows it (a double click,
+ * Slack's retry, a change elsewhere) refreshes the card instead of advancing again.
+ */
+export async function pressAdvance(svc: Services, args: ActionArgs, coords: FeatureCoords, stage: string) {
+  const { workspaceId } = planningOf(args.context);
+  const press: Press<FeatureView> = {
+    shown: { stage },
+    apply: async ({ feature }, acting) => {
+      try {
+        const after = await acting.planning.features.advance(
+          coords.teamId,
+          coords.channelId,
+          coords.featureId,
+        );
+        const heading = after.heading ?? after.id;
+        await tellAuthor(
+          svc,
+          args.client,
+          acting,
+          after.authorUserId,
+          md`:arrow_forward: Your feature *${heading}* moved to *${STAGE_NAMES[after.stage]}* (advanced by ${mention(acting.slackUserId)}).`,
+        );
+        return { said: md`:arrow_forward: *${heading}* is now in *${STAGE_NAMES[after.stage]}*.` };
+      } catch (error) {
+        if (error instanceof ForbiddenError) {
+          svc.deps.logger.info({ action: 'advance feature', featureId: feature.id }, 'advance refused');
+          return { said: refused(error, md`The planning service refused to advance it.`) };
+        }
+        throw error;
+      }
+    },
+  };
+  await pressCard(svc, args, featureLiveCard(svc, workspaceId, coords), press);
+}
+
+/** Delete, pressed on a card or a deep-context result (after its confirmation dialog). */
+export async function pressDelete(svc: Services, args: ActionArgs, coords: FeatureCoords, stage: string) {
+  const { workspaceId } = planningOf(args.context);
+  const press: Press<FeatureView> = {
+    shown: { stage },
+    apply: async ({ feature }, acting) => {
+      const { planning } = acting;
+      try {
+        // In deep context only owners and admins delete; the deep-context operation says so.
+        if (feature.stage === 'deep context') await planning.deepContext.delete(coords.featureId);
+        else await planning.features.delete(coords.teamId, coords.channelId, coords.featureId);
+      } catch (error) {
+        if (error instanceof ForbiddenError) {
+          return {
+            said:
+              feature.stage === 'deep context'
+                ? md`Only owners and admins of your organization can delete a feature in deep context.`
+                : refused(error, md`The planning service refused to delete it.`),
+          };
+        }
+        throw error;
+      }
+      return { after: 'deleted', said: md`:wastebasket: *${feature.heading ?? feature.id}* was deleted.` };
+    },
+  };
+  await pressCard(svc, args, featureLiveCard(svc, workspaceId, coords), press);
+}
+
+/** The feature's author hears that it advanced, unless they advanced it themselves. Best effort. */
+async function tellAuthor(
+  svc: Services,
+  client: WebClient,
+  acting: Acting,
+  authorUserId: string | undefined,
+  text: Mrkdwn,
+) {
+  if (!authorUserId || authorUserId === acting.identity.planningUserId) return;
+  try {
+    const author = await svc.deps.store.identities.findByPlanningUser(acting.workspaceId, authorUserId);
+    if (!author) return;
+    await notify(
+      svc.deps,
+      client,
+      { workspaceId: acting.workspaceId, slackUserId: author.slackUserId },
+      'featureAdvanced',
+      notice(text),
+    );
+  } catch (error) {
+    svc.deps.logger.warn({ action: 'feature advanced DM', err: error }, 'could not tell the author');
+  }
+}
+
+type FeaturePress = (svc: Services, args: ActionArgs, coords: FeatureCoords, stage: string) => Promise<void>;
+
+export function featurePressAction(svc: Services, press: FeaturePress) {
+  return async (args: ActionArgs) => {
+    const value = parseFeatureButton(actionValue(args.action));
+    if (!value) {
+      const surface = privateSurface(args, planningOf(args.context).slackUserId);
+      await surface.show(notice(md`This button is out of date: run \`/plan features\` for fresh cards.`));
+      return;
+    }
+    await press(svc, args, value, value.stage);
+  };
+}
+
+export type Req = ModalRequest & { context: Context };
+
+export const readOnly = (title: string, feature: Feature) =>
+  noticeView(
+    title,
+    md`:lock: *${feature.heading ?? feature.id}* is in deep context: it is read-only, so nothing of it can change.`,
+  );
+
+export const gone = (title: string) =>
+  noticeView(title, md`That assumption no longer exists (it may have been deleted).`);
+
+const STALE = md`This button is out of date: run \`/plan features\` for fresh cards.`;
+
+export async function stale(args: ActionArgs) {
+  await privateSurface(args, planningOf(args.context).slackUserId).show(notice(STALE));
+}
+
+export const request = (svc: Services, args: ActionArgs, action: string) =>
+  modalRequest(svc, args, args.body.trigger_id, action);

@@ -1,0 +1,140 @@
+/**
+ * Recording a grade, shared by the grading form and `/plan grade`. Anonymous by design: the grader
+ * gets a private confirmation, nobody else hears of it, and no log line pairs the grader with the
+ * peer or the grade.
+ */
+import { z } from 'zod';
+import { joinMd, type Mrkdwn, md } from '../../blockkit/index.js';
+import { LIMITS } from '../../planning/index.js';
+import type { GlobalShortcutArgs, SubmitArgs } from '../bolt/router.js';
+import { type PlanningContext, planningOf } from '../kit/acting.js';
+import { fieldLabel, fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { notice } from '../kit/messages.js';
+import { modalRequest, openModal } from '../kit/modal.js';
+import type { Services } from '../kit/services.js';
+import { handleSubmission } from '../kit/submission.js';
+import { connectBeforeForm, viewSurface } from '../kit/surfaces.js';
+import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
+import { GRADE_TITLE, gradeModal } from './blocks.js';
+import { GRADE_FIELD } from './ids.js';
+
+export const GradeInput = z.object({
+  peer: slackUserId('Choose whom to grade.'),
+  notionId: z.string({ error: 'Choose a notion.' }).min(1),
+  notionName: z.string().optional(),
+  grade: z.coerce
+    .number({ error: 'Choose a grade.' })
+    .int()
+    .min(LIMITS.grade.min, `From ${LIMITS.grade.min} to ${LIMITS.grade.max}.`)
+    .max(LIMITS.grade.max, `From ${LIMITS.grade.min} to ${LIMITS.grade.max}.`),
+});
+export type GradeInput = z.infer<typeof GradeInput>;
+
+/** Records the grade as the acting user; returns the confirmation. */
+export async function recordGrade(planning: PlanningContext, data: GradeInput): Promise<Mrkdwn> {
+  const { planning: service } = await planning.acting();
+  const notion = data.notionName ?? 'the notion';
+  if (data.peer === planning.slackUserId) {
+    await service.experiences.evaluate(data.notionId, data.grade);
+    return md`:white_check_mark: Your self-evaluation of *${notion}* (${data.grade}) is recorded. Only your last one within 24 hours counts.`;
+  }
+  const peer = await planning.other(data.peer);
+  await service.experiences.evaluatePeer(data.notionId, data.grade, peer.planningUserId);
+  return md`:white_check_mark: Your grade of *${notion}* (${data.grade}) is recorded anonymously. They are not told who graded them; only your last grade within 24 hours counts.`;
+}
+
+export function gradeSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission<GradeInput>(svc, args, {
+      action: 'grade',
+      title: GRADE_TITLE,
+      working: 'Recording your grade…',
+      parse: (values: StateValues) =>
+        validateForm(
+          GradeInput,
+          {
+            peer: fieldValue(values, GRADE_FIELD.peer),
+            notionId: fieldValue(values, GRADE_FIELD.notion),
+            notionName: fieldLabel(values, GRADE_FIELD.notion),
+            grade: fieldValue(values, GRADE_FIELD.grade),
+          },
+          values,
+          { peer: GRADE_FIELD.peer, notionId: GRADE_FIELD.notion, grade: GRADE_FIELD.grade },
+        ),
+      retry: (data, problem) =>
+        gradeModal({
+          peer: data.peer,
+          notion: { id: data.notionId, value: data.notionName },
+          grade: String(data.grade),
+          problem,
+        }),
+      run: async (data) => ({ text: await recordGrade(planningOf(args.context), data) }),
+    });
+}
+
+export function gradePeerShortcut(svc: Services) {
+  return async (args: GlobalShortcutArgs) => {
+    const opened = await openModal(
+      modalRequest(svc, args, args.shortcut.trigger_id, 'grade peer'),
+      gradeModal(),
+    );
+    if (opened) {
+      await connectBeforeForm(planningOf(args.context), viewSurface(args.client, opened.id, GRADE_TITLE));
+    }
+  };
+}
+
+const USAGE = md`\`/plan grade @user <notion> <1-10>\` — or \`/plan grade\` alone for the form.`;
+
+/** `@user notion words 7` (mentions arrive escaped as `<@U…|name>`). */
+export function parseGradeArgs(args: string): { peer: string; notion: string; grade: string } | undefined {
+  const match = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>\s+(.+?)\s+(\S+)$/.exec(args.trim());
+  if (!match) return undefined;
+  const [, peer, notion, grade] = match as unknown as [string, string, string, string];
+  return { peer, notion, grade };
+}
+
+/**
+ * `/plan grade`: the form, or a grade in one line. The notion must exist (matched by name): a typo
+ * must not create a new notion in the organization's vocabulary.
+ */
+export const grade: Subcommand = {
+  name: 'grade',
+  usage: 'grade @user <notion> <1-10>',
+  summary: "grade a peer's notion, anonymously (or yourself)",
+  async run(ctx) {
+    const { args, command, client, planning, svc, reply } = ctx;
+    if (args === '') {
+      const opened = await openModal(modalRequest(svc, ctx, command.trigger_id, '/plan grade'), gradeModal());
+      if (opened) await connectBeforeForm(planning, viewSurface(client, opened.id, GRADE_TITLE));
+      return;
+    }
+    const parsed = parseGradeArgs(args);
+    if (!parsed) {
+      await reply(notice(md`I could not read that. ${USAGE}`));
+      return;
+    }
+    const gradeCheck = GradeInput.shape.grade.safeParse(parsed.grade);
+    if (!gradeCheck.success) {
+      await reply(notice(md`\`${parsed.grade}\` is not a grade: give a whole number from 1 to 10.`));
+      return;
+    }
+    const { planning: service } = await planning.acting();
+    const { notions } = await service.notions.search({ searchTerm: parsed.notion, pageSize: 100 });
+    const wanted = parsed.notion.toLowerCase();
+    const notion = notions.find((n) => (n.value ?? '').toLowerCase() === wanted);
+    if (!notion) {
+      const close = notions.slice(0, 5).map((n) => md`\`${n.value ?? n.id}\``);
+      const hint = close.length > 0 ? md` Did you mean ${joinMd(close, ', ')}?` : md` Check its spelling.`;
+      await reply(notice(md`There is no notion named “${parsed.notion}”.${hint}`));
+      return;
+    }
+    const text = await recordGrade(planning, {
+      peer: parsed.peer,
+      notionId: notion.id,
+      notionName: notion.value,
+      grade: gradeCheck.data,
+    });
+    await reply(notice(text));
+  },
+};

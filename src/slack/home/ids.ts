@@ -1,0 +1,8 @@
+/** The Home tab's own wire ids: the notification preferences. */
+export const HOME_ACTION = {
+  /** Which DMs a person gets (checkboxes). */
+  notifyKinds: 'notify_kinds',
+  /** Quiet hours (selects). */
+  quietStart: 'quiet_start',
+  quietEnd: 'quiet_end',
+} as const;

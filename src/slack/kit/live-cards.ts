@@ -1,0 +1,86 @@
+/**
+ * Live cards: every card the app posts for a task or a feature is remembered (store/posted-cards)
+ * and, after any change made from Slack, updated in place with chat.update — the thread card and
+ * every copy in a channel — so nobody reads a stale state. A card whose message is gone is
+ * forgotten; a deleted entity turns each of its cards into one line saying so.
+ */
+import type { MessageMetadata } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { type MessageBody, type Mrkdwn, message, section } from '../../blockkit/index.js';
+import { slackErrorCode } from '../../clients.js';
+import type { CardKind } from '../../store/index.js';
+import type { SlackDeps } from './services.js';
+
+/** Which entity a card is about. */
+export interface CardRef {
+  workspaceId: string;
+  kind: CardKind;
+  /** The task's or feature's id in the planning service. */
+  entityId: string;
+}
+
+/** A card's message: blocks, notification text and the metadata that names its entity. */
+export type CardBody = MessageBody & { metadata?: MessageMetadata };
+
+/** Slack's answers that mean the message can no longer be updated: forget it. */
+const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', 'cant_update_message']);
+
+/** Posts a card (in a thread when `threadTs` is given) and remembers it; returns its ts. */
+export async function postCard(
+  deps: Pick<SlackDeps, 'store'>,
+  client: WebClient,
+  ref: CardRef,
+  where: { channel: string; threadTs?: string },
+  body: CardBody,
+): Promise<string> {
+  const posted = await client.chat.postMessage({
+    channel: where.channel,
+    ...body,
+    ...(where.threadTs ? { thread_ts: where.threadTs, reply_broadcast: false } : {}),
+    unfurl_links: false,
+    unfurl_media: false,
+  });
+  const ts = posted.ts;
+  if (!ts) throw new Error('chat.postMessage answered without a ts');
+  await deps.store.cards.record({ ...ref, slackChannelId: posted.channel ?? where.channel, messageTs: ts });
+  return ts;
+}
+
+/**
+ * Puts `body` in every card posted for the entity. Best effort: the change is already made, so a
+ * card that cannot be updated is logged (and forgotten when its message is gone), never thrown.
+ * Returns how many were updated.
+ */
+export async function updateCards(
+  deps: Pick<SlackDeps, 'store' | 'logger'>,
+  client: WebClient,
+  ref: CardRef,
+  body: CardBody,
+): Promise<number> {
+  let updated = 0;
+  for (const card of await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId)) {
+    try {
+      await client.chat.update({ channel: card.slackChannelId, ts: card.messageTs, ...body });
+      updated += 1;
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code && GONE.has(code)) {
+        await deps.store.cards.forget(card.workspaceId, card.slackChannelId, card.messageTs);
+      } else {
+        deps.logger.warn({ kind: ref.kind, slackError: code, err: error }, 'could not update a card');
+      }
+    }
+  }
+  return updated;
+}
+
+/** The entity is gone: each of its cards becomes one line saying so, and is forgotten. */
+export async function retireCards(
+  deps: Pick<SlackDeps, 'store' | 'logger'>,
+  client: WebClient,
+  ref: CardRef,
+  line: Mrkdwn,
+): Promise<void> {
+  await updateCards(deps, client, ref, message(line, [section(line)]));
+  await deps.store.cards.forgetEntity(ref.workspaceId, ref.kind, ref.entityId);
+}

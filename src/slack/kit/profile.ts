@@ -1,0 +1,83 @@
+/**
+ * The person's service account follows their Slack profile: its name is the Slack display name
+ * (account.update) and its avatar the Slack profile photo (account.avatar), both with the person's
+ * own token. Applied on connect (pasted or provisioned) and when `user_change` brings a profile whose name or photo differ
+ * from the last one applied: the version (a hash of the two) is taken as an interaction key, so a
+ * retried event or another replica does not apply it twice, and unrelated profile edits do nothing.
+ */
+import { createHash } from 'node:crypto';
+import { fetchPhoto, toAvatarPng } from './avatar.js';
+import type { SlackDeps } from './services.js';
+
+export interface SlackProfile {
+  display_name?: string;
+  real_name?: string;
+  name?: string;
+  image_original?: string;
+  image_512?: string;
+  image_192?: string;
+}
+
+/** A service-account name from a Slack profile: 3–64 safe characters. */
+export function serviceAccountName(
+  profile: { display_name?: string; real_name?: string; name?: string },
+  slackUserId: string,
+): string {
+  const raw = [profile.display_name, profile.real_name, profile.name].find((n) => n && n.trim() !== '') ?? '';
+  const clean = raw
+    .normalize('NFKC')
+    .replace(/[^\p{L}\p{N} ._'-]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const name = clean.length >= 3 ? clean : `${clean ? `${clean} ` : ''}slack-${slackUserId}`.trim();
+  return Array.from(name).slice(0, 64).join('').trim();
+}
+
+/** How long an applied profile version is remembered. */
+const VERSION_TTL_MS = 90 * 86_400_000;
+
+export type ProfileOutcome = 'applied' | 'unchanged' | 'not-connected' | 'failed';
+
+/**
+ * Best effort, often in the background: never rejects (a store or service failure is logged and
+ * answers 'failed'; it is tried again on the next profile change or connect).
+ */
+export async function followSlackProfile(
+  deps: SlackDeps,
+  workspaceId: string,
+  slackUserId: string,
+  profile: SlackProfile,
+): Promise<ProfileOutcome> {
+  const { store, logger, clients } = deps;
+  let key: string | undefined;
+  try {
+    const identity = await store.identities.get(workspaceId, slackUserId);
+    if (!identity?.valid) return 'not-connected';
+    const userName = serviceAccountName(profile, slackUserId);
+    const photo = profile.image_original ?? profile.image_512 ?? profile.image_192;
+    const version = createHash('sha256')
+      .update(`${identity.serviceAccountId}\n${userName}\n${photo ?? ''}`)
+      .digest('hex')
+      .slice(0, 24);
+    const taken = `profile:${workspaceId}:${slackUserId}:${version}`;
+    if ((await store.interactions.begin(taken, VERSION_TTL_MS)).state !== 'new') return 'unchanged';
+    key = taken;
+    const planning = clients.planning(identity.token);
+    await planning.account.update({ userName });
+    if (photo) await planning.account.avatar({ avatar: await toAvatarPng(await fetchPhoto(photo)) });
+    await store.interactions.finish(taken, 'applied');
+    logger.info(
+      { workspaceId, serviceAccountId: identity.serviceAccountId, avatar: Boolean(photo) },
+      'profile followed Slack',
+    );
+    return 'applied';
+  } catch (error) {
+    if (key) {
+      await store.interactions
+        .abandon(key)
+        .catch((failure: unknown) => logger.warn({ err: failure }, 'profile: could not release its key'));
+    }
+    logger.warn({ workspaceId, err: error }, 'could not apply the Slack profile to the service account');
+    return 'failed';
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The link modal: a Slack channel → a planning team, then one of its channels (picking the team
+ * refreshes the channel select), then the digest's time, time zone and days.
+ */
+
+import type { ModalView, PlainTextOption } from '@slack/types';
+import { z } from 'zod';
+import {
+  channelMention,
+  context,
+  input,
+  type Mrkdwn,
+  md,
+  modal,
+  option,
+  section,
+} from '../../blockkit/index.js';
+import type { Channel, Team } from '../../planning/models.js';
+import { formProblem } from '../kit/modal.js';
+import { teamChannelInputs } from '../kit/team-channel.js';
+import { LINK_FIELD, LINK_VIEW } from './ids.js';
+
+export interface LinkForm {
+  slackChannelId: string;
+  teams: Team[];
+  teamId?: string;
+  /** Channels of the selected team, once one is selected. */
+  channels?: Channel[];
+  channelId?: string;
+  digestTime: string;
+  timeZone: string;
+  weekdaysOnly: boolean;
+  digestEnabled: boolean;
+  problem?: Mrkdwn;
+}
+
+/** What the link modal carries in its private_metadata. */
+export const LinkMeta = z.object({ ch: z.string().min(1) });
+
+export const DIGEST_CHOICES = { weekdaysOnly: 'weekdays_only', enabled: 'enabled' } as const;
+
+/** A time-zone option: the value is the IANA name. */
+export function timeZoneOption(zone: string): PlainTextOption {
+  return option(zone.replace(/_/g, ' '), zone);
+}
+
+export const LINK_TITLE = 'Link this channel';
+
+export function linkModal(form: LinkForm): ModalView {
+  const checks = [
+    option('Weekdays only', DIGEST_CHOICES.weekdaysOnly),
+    option('Post a daily digest', DIGEST_CHOICES.enabled),
+  ];
+  const checked = checks.filter(
+    (o) =>
+      (o.value === DIGEST_CHOICES.weekdaysOnly && form.weekdaysOnly) ||
+      (o.value === DIGEST_CHOICES.enabled && form.digestEnabled),
+  );
+  return modal({
+    callbackId: LINK_VIEW.link,
+    title: LINK_TITLE,
+    submit: 'Link',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(LinkMeta.parse({ ch: form.slackChannelId })),
+    blocks: [
+      section(md`Link ${channelMention(form.slackChannelId)} to a planning team and channel.`),
+      ...(form.teams.length === 0
+        ? [formProblem(md`Your organization has no team yet: create one in the Team Planning Service first.`)]
+        : []),
+      ...teamChannelInputs(form),
+      input('Daily digest at', LINK_FIELD.digestTime.block, {
+        type: 'timepicker',
+        action_id: LINK_FIELD.digestTime.action,
+        initial_time: form.digestTime,
+      }),
+      input('Time zone', LINK_FIELD.timeZone.block, {
+        type: 'external_select',
+        action_id: LINK_FIELD.timeZone.action,
+        min_query_length: 1,
+        initial_option: timeZoneOption(form.timeZone),
+      }),
+      input(
+        'Digest',
+        LINK_FIELD.digestOptions.block,
+        {
+          type: 'checkboxes',
+          action_id: LINK_FIELD.digestOptions.action,
+          options: checks,
+          ...(checked.length > 0 ? { initial_options: checked } : {}),
+        },
+        { optional: true },
+      ),
+      context(md`Commands, shortcuts and the digest in this channel will use this link.`),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}

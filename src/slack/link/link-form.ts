@@ -1,0 +1,168 @@
+/**
+ * The link modal's content for one Slack channel: the organization's teams, and the channel's
+ * current link and digest settings when it has one (else the admin's time zone and the defaults).
+ * `/plan link` opens it for the channel it is typed in; the admin modal for a channel picked there.
+ */
+
+import type { ViewOutput } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
+import { channelMention, type Mrkdwn, md } from '../../blockkit/index.js';
+import { DIGEST_TIME_PATTERN, isValidTimeZone } from '../../digest/time.js';
+import { DIGEST_DEFAULTS } from '../../store/index.js';
+import type { SubmitArgs } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { fieldLabel, fieldValue, fieldValues, type StateValues, validateForm } from '../kit/form.js';
+import type { Acting } from '../kit/identity.js';
+import { FIELD } from '../kit/ids.js';
+import { loadModal, modalRequest } from '../kit/modal.js';
+import { parseCarried } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { slackUserFacts } from '../kit/slack-user.js';
+import { handleSubmission } from '../kit/submission.js';
+import { channelChoices, teamChoices } from '../kit/team-channel.js';
+import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
+import { DIGEST_CHOICES, LINK_TITLE, LinkMeta, linkModal } from './blocks.js';
+import { LINK_FIELD } from './ids.js';
+
+export async function linkModalFor(
+  svc: Services,
+  client: WebClient,
+  acting: Acting,
+  slackChannelId: string,
+): Promise<ModalView> {
+  const service = acting.planning;
+  const [facts, existing] = await Promise.all([
+    slackUserFacts(client, acting.slackUserId),
+    svc.deps.store.links.get(acting.workspaceId, slackChannelId),
+  ]);
+  const { teams } = await service.teams.listAll({ pageSize: 100 });
+  const channels = existing ? (await service.teams.read(existing.teamId)).channels : undefined;
+  return linkModal({
+    slackChannelId,
+    teams,
+    teamId: existing?.teamId,
+    channels,
+    channelId: existing?.channelId,
+    digestTime: existing?.digestTime ?? DIGEST_DEFAULTS.digestTime,
+    timeZone: existing?.timeZone ?? facts.timeZone ?? DIGEST_DEFAULTS.timeZone,
+    weekdaysOnly: existing?.weekdaysOnly ?? DIGEST_DEFAULTS.weekdaysOnly,
+    digestEnabled: existing?.digestEnabled ?? DIGEST_DEFAULTS.digestEnabled,
+  });
+}
+
+const LinkForm = z.object({
+  slackChannelId: z.string().min(1),
+  teamId: z
+    .string({ error: 'Choose a planning team.' })
+    .min(1)
+    .refine((v) => v !== 'none', 'Choose a planning team.'),
+  channelId: z
+    .string({ error: 'Choose a planning channel.' })
+    .min(1)
+    .refine((v) => v !== 'none', 'Choose a planning channel.'),
+  teamName: z.string().optional(),
+  channelName: z.string().optional(),
+  digestTime: z.string({ error: 'Choose a time.' }).regex(DIGEST_TIME_PATTERN, 'Choose a time.'),
+  timeZone: z
+    .string({ error: 'Choose a time zone.' })
+    .refine(isValidTimeZone, 'Choose a time zone from the list.'),
+  weekdaysOnly: z.boolean(),
+  digestEnabled: z.boolean(),
+});
+
+type LinkForm = z.infer<typeof LinkForm>;
+
+function parse(values: StateValues, privateMetadata: string) {
+  const meta = parseCarried(LinkMeta, privateMetadata);
+  const checks = fieldValues(values, LINK_FIELD.digestOptions);
+  return validateForm(
+    LinkForm,
+    {
+      slackChannelId: meta?.ch,
+      teamId: fieldValue(values, FIELD.team),
+      channelId: fieldValue(values, FIELD.channel),
+      teamName: fieldLabel(values, FIELD.team),
+      channelName: fieldLabel(values, FIELD.channel),
+      digestTime: fieldValue(values, LINK_FIELD.digestTime),
+      timeZone: fieldValue(values, LINK_FIELD.timeZone),
+      weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),
+      digestEnabled: checks.includes(DIGEST_CHOICES.enabled),
+    },
+    values,
+    {
+      slackChannelId: FIELD.team,
+      teamId: FIELD.team,
+      channelId: FIELD.channel,
+      digestTime: LINK_FIELD.digestTime,
+      timeZone: LINK_FIELD.timeZone,
+    },
+  );
+}
+
+/** The form again with the options it had. */
+function linkRetry(data: LinkForm, problem: Mrkdwn, view: ViewOutput) {
+  return linkModal({
+    slackChannelId: data.slackChannelId,
+    teams: teamChoices(view.blocks),
+    teamId: data.teamId,
+    channels: channelChoices(view.blocks),
+    channelId: data.channelId,
+    digestTime: data.digestTime,
+    timeZone: data.timeZone,
+    weekdaysOnly: data.weekdaysOnly,
+    digestEnabled: data.digestEnabled,
+    problem,
+  });
+}
+
+export function linkSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission<LinkForm>(svc, args, {
+      action: 'link',
+      title: LINK_TITLE,
+      working: 'Saving the link…',
+      idempotent: false,
+      parse,
+      retry: linkRetry,
+      run: async (data) => {
+        const planning = planningOf(args.context);
+        if (!(await slackUserFacts(args.client, planning.slackUserId)).isAdmin) {
+          return { text: md`Only workspace admins can link channels.` };
+        }
+        await svc.deps.store.links.upsert({
+          workspaceId: planning.workspaceId,
+          slackChannelId: data.slackChannelId,
+          teamId: data.teamId,
+          channelId: data.channelId,
+          digestTime: data.digestTime,
+          timeZone: data.timeZone,
+          weekdaysOnly: data.weekdaysOnly,
+          digestEnabled: data.digestEnabled,
+          createdBy: planning.slackUserId,
+        });
+        const digest = data.digestEnabled
+          ? md`The digest is posted at ${data.digestTime} (${data.timeZone})${data.weekdaysOnly ? ' on weekdays' : ' every day'}.`
+          : md`No daily digest.`;
+        return {
+          text: md`:white_check_mark: ${channelMention(data.slackChannelId)} is linked to *${data.teamName ?? data.teamId} › ${data.channelName ?? data.channelId}*. ${digest}`,
+        };
+      },
+    });
+}
+
+/** `/plan link` (admins): the link modal, opened loading then filled with the organization's teams. */
+export const link: Subcommand = {
+  name: 'link',
+  usage: 'link',
+  summary: 'link this channel to a planning team and channel, with its daily digest',
+  adminOnly: true,
+  async run(ctx) {
+    const { command, client, svc } = ctx;
+    await loadModal(
+      { ...modalRequest(svc, ctx, command.trigger_id, 'link open'), title: LINK_TITLE },
+      (acting) => linkModalFor(svc, client, acting, command.channel_id),
+    );
+  },
+};

@@ -1,0 +1,154 @@
+import type { ModalView, PlainTextOption } from '@slack/types';
+import { z } from 'zod';
+import {
+  inline,
+  input,
+  type Mrkdwn,
+  md,
+  mention,
+  modal,
+  option,
+  plural,
+  section,
+} from '../../blockkit/index.js';
+import { type Candidate, LIMITS } from '../../planning/models.js';
+import type { SubmitArgs } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { formProblem } from '../kit/modal.js';
+import { parseJson } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { FormProblem, handleSubmission } from '../kit/submission.js';
+import { TaskCoords } from './card.js';
+import { TASK_FIELD, TASK_VIEW } from './ids.js';
+import { notifyTaskChange, opener, refreshTaskCards } from './live.js';
+
+// ---------------------------------------------------------------------------------------------
+// Assign…
+// ---------------------------------------------------------------------------------------------
+
+/** The Yerkes-Dodson score in plain language: 90+ a great fit, 40+ a good fit. */
+export function fitLabel(score: number | undefined): string {
+  if (score === undefined) return 'fit unknown';
+  if (score >= 90) return 'great fit';
+  if (score >= 40) return 'good fit';
+  return 'weak fit';
+}
+
+/** A candidate as one option: name, fit, load of features. */
+export function candidateOption(c: Candidate): PlainTextOption {
+  const load = c.userFeatures === undefined ? '' : ` · ${plural(c.userFeatures, 'feature')} on their plate`;
+  const score = c.ydScore === undefined ? '' : ` (${Math.round(c.ydScore)})`;
+  return option(`${c.userName ?? c.userId} — ${fitLabel(c.ydScore)}${score}${load}`, c.userId);
+}
+
+/** Candidates best first (the service ranks them; sorted again so the order never depends on it). */
+export function rankCandidates(candidates: readonly Candidate[]): Candidate[] {
+  return [...candidates].sort((a, b) => (b.ydScore ?? -1) - (a.ydScore ?? -1));
+}
+
+/** The value of "Assign to me" in the picker. */
+export const ASSIGN_ME = 'me';
+
+export const ASSIGN_TITLE = 'Assign task';
+
+export function assignModal(form: {
+  coords: TaskCoords;
+  heading: string;
+  candidates: readonly Candidate[];
+  problem?: Mrkdwn;
+}): ModalView {
+  const ranked = rankCandidates(form.candidates);
+  // The picker holds at most 100 options: "Assign to me" and the 99 best candidates.
+  const options = [option('Assign to me', ASSIGN_ME), ...ranked.slice(0, 99).map(candidateOption)];
+  return modal({
+    callbackId: TASK_VIEW.assign,
+    title: ASSIGN_TITLE,
+    submit: 'Assign',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(TaskCoords.parse(form.coords)),
+    blocks: [
+      section(md`Who should do *${inline(form.heading, LIMITS.heading)}*?`),
+      input(
+        'Candidates (best fit first)',
+        TASK_FIELD.candidate.block,
+        { type: 'static_select', action_id: TASK_FIELD.candidate.action, options },
+        { optional: true, hint: 'Fit weighs their grades on the task’s notions against how busy they are.' },
+      ),
+      input(
+        'Or anyone in the workspace',
+        TASK_FIELD.assignee.block,
+        { type: 'users_select', action_id: TASK_FIELD.assignee.action },
+        { optional: true, hint: 'They are set up in the planning service if they are not yet.' },
+      ),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}
+
+export const taskAssignOpenAction = (svc: Services) =>
+  opener(svc, 'task assign open', ASSIGN_TITLE, async ({ planning }, c) => {
+    const [task, { candidates }] = await Promise.all([
+      planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId),
+      planning.tasks.listCandidates(c.teamId, c.channelId, c.featureId, c.taskId),
+    ]);
+    return assignModal({ coords: c, heading: task.heading ?? 'this task', candidates });
+  });
+
+const PICK_ONE = 'Pick a candidate, yourself, or someone in the workspace.';
+
+const AssignForm = z
+  .object({
+    coords: TaskCoords,
+    candidate: z.string().min(1).optional(),
+    member: slackUserId(PICK_ONE).optional(),
+  })
+  .refine((f) => (f.candidate === undefined) !== (f.member === undefined), {
+    message: `${PICK_ONE} (Only one.)`,
+    path: ['candidate'],
+  });
+
+type AssignForm = z.infer<typeof AssignForm>;
+
+export function taskAssignSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission<AssignForm>(svc, args, {
+      action: 'task-assign',
+      title: ASSIGN_TITLE,
+      working: 'Assigning…',
+      parse: (values: StateValues, meta) =>
+        validateForm(
+          AssignForm,
+          {
+            coords: parseJson(meta),
+            candidate: fieldValue(values, TASK_FIELD.candidate),
+            member: fieldValue(values, TASK_FIELD.assignee),
+          },
+          values,
+          { coords: TASK_FIELD.candidate, candidate: TASK_FIELD.candidate, member: TASK_FIELD.assignee },
+        ),
+      // The candidates are read again when the picker is reopened: the form says why it failed.
+      retry: (data, problem) =>
+        assignModal({ coords: data.coords, heading: 'this task', candidates: [], problem }),
+      run: async ({ coords: c, candidate, member }) => {
+        const planning = planningOf(args.context);
+        const acting = await planning.acting();
+        let assignee: string;
+        if (member) assignee = (await planning.other(member)).planningUserId;
+        else if (candidate === ASSIGN_ME) assignee = acting.identity.planningUserId;
+        else if (candidate) assignee = candidate;
+        else throw new FormProblem(md`${PICK_ONE}`);
+        await acting.planning.tasks.assign(c.teamId, c.channelId, c.featureId, c.taskId, assignee);
+        // Assigned: from here, cards and DMs are best effort.
+        const after = await refreshTaskCards(svc.deps, args.client, acting, c);
+        if (after) {
+          await notifyTaskChange(svc.deps, args.client, planning.workspaceId, planning.slackUserId, after, {
+            kind: 'assigned',
+          });
+        }
+        const who = after?.assigneeSlackId ? mention(after.assigneeSlackId) : md`them`;
+        const heading = after?.heading ?? 'the task';
+        return { text: md`:white_check_mark: *${heading}* is assigned to ${who}.` };
+      },
+    });
+}

@@ -1,0 +1,388 @@
+import type { BlockAction, ViewOutput } from '@slack/bolt';
+import type { KnownBlock, ModalView } from '@slack/types';
+import { z } from 'zod';
+import {
+  context,
+  input,
+  joinMd,
+  type Mrkdwn,
+  md,
+  mention,
+  modal,
+  option,
+  textInput,
+} from '../../blockkit/index.js';
+import { type Channel, LIMITS, type Team } from '../../planning/models.js';
+import { type ActionArgs, actionValue, type MessageShortcutArgs, type SubmitArgs } from '../bolt/router.js';
+import { type FeatureCoords, parseFeatureButton } from '../features/card.js';
+import { FEATURE_FIELD } from '../features/ids.js';
+import { type Req, readOnly, refreshFeatureCards, request, stale } from '../features/live.js';
+import { planningOf } from '../kit/acting.js';
+import { explainFailure } from '../kit/failures.js';
+import { fieldLabel, fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { FIELD } from '../kit/ids.js';
+import { postCard } from '../kit/live-cards.js';
+import { formProblem, loadModal, modalRequest } from '../kit/modal.js';
+import { parseJson } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { handleSubmission } from '../kit/submission.js';
+import { channelChoices, teamChannelInputs, teamChoices } from '../kit/team-channel.js';
+import { liveTaskCard } from './card.js';
+import { TASK_FIELD, TASK_VIEW } from './ids.js';
+import { prefillTask } from './prefill.js';
+
+/** What the create-task modal remembers between its steps (ids only, never user text). */
+export const TaskModalMeta = z.object({
+  /** The Slack channel and thread of the message the task comes from (its card goes there). */
+  channel: z.string(),
+  /** Absent when the form was opened from a card that is not a message (a list, a modal): no thread. */
+  threadTs: z.string().optional(),
+  /** The planning channel of the Slack channel's link, or of the feature the form was opened for. */
+  link: z.object({ teamId: z.string(), channelId: z.string() }).optional(),
+  /** Opened from a feature card: `link` is the feature's planning channel, not this Slack channel's link. */
+  fromFeature: z.boolean().optional(),
+});
+
+export type TaskModalMeta = z.infer<typeof TaskModalMeta>;
+
+// ---------------------------------------------------------------------------------------------
+// Modal
+// ---------------------------------------------------------------------------------------------
+
+export interface TaskForm {
+  meta: TaskModalMeta;
+  /** Shown when the Slack channel is linked. */
+  linkedTo?: string;
+  /** Offered when it is not: the user picks team then channel. */
+  teams?: Team[];
+  teamId?: string;
+  channels?: Channel[];
+  channelId?: string;
+  heading: string;
+  details: string;
+  /** Kept when the form is shown again after a failure. */
+  feature?: { id: string; heading?: string };
+  assignee?: string;
+  problem?: Mrkdwn;
+}
+
+export const TASK_TITLE = 'Create task';
+
+export function createTaskModal(form: TaskForm): ModalView {
+  const where: KnownBlock[] = form.meta.link
+    ? [
+        context(
+          form.meta.fromFeature
+            ? md`In *${form.linkedTo ?? "the feature's planning channel"}*, the feature's planning channel.`
+            : md`In *${form.linkedTo ?? 'the linked planning channel'}* (this Slack channel's link).`,
+        ),
+      ]
+    : teamChannelInputs({
+        teams: form.teams ?? [],
+        teamId: form.teamId,
+        channels: form.channels,
+        channelId: form.channelId,
+      });
+  return modal({
+    callbackId: TASK_VIEW.create,
+    title: TASK_TITLE,
+    submit: 'Create',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(form.meta),
+    blocks: [
+      ...where,
+      input('Feature', FEATURE_FIELD.feature.block, {
+        type: 'external_select',
+        action_id: FEATURE_FIELD.feature.action,
+        min_query_length: 0,
+        placeholder: { type: 'plain_text', text: 'Search the features' },
+        ...(form.feature
+          ? { initial_option: option(form.feature.heading ?? form.feature.id, form.feature.id) }
+          : {}),
+      }),
+      input(
+        'Heading',
+        FIELD.heading.block,
+        textInput(FIELD.heading.action, { max: LIMITS.heading, value: form.heading }),
+      ),
+      input(
+        'Details',
+        FIELD.details.block,
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
+        { optional: true },
+      ),
+      input(
+        'Assignee',
+        TASK_FIELD.assignee.block,
+        {
+          type: 'users_select',
+          action_id: TASK_FIELD.assignee.action,
+          ...(form.assignee ? { initial_user: form.assignee } : {}),
+        },
+        {
+          optional: true,
+          hint: 'They must be connected to the planning service (or be set up automatically).',
+        },
+      ),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}
+
+const TaskSubmission = z.object({
+  meta: TaskModalMeta,
+  teamId: z.string({ error: 'Choose a planning team.' }).min(1),
+  channelId: z.string({ error: 'Choose a planning channel.' }).min(1),
+  featureId: z.string({ error: 'Choose a feature.' }).min(1),
+  featureHeading: z.string().optional(),
+  heading: z
+    .string({ error: 'A task needs a heading.' })
+    .trim()
+    .min(1, 'A task needs a heading.')
+    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
+  details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
+  assignee: slackUserId('Choose an assignee.').optional(),
+});
+
+type TaskSubmission = z.infer<typeof TaskSubmission>;
+
+function parse(values: StateValues, privateMetadata: string) {
+  const meta = parseJson(privateMetadata);
+  const link = (meta as TaskModalMeta | undefined)?.link;
+  return validateForm(
+    TaskSubmission,
+    {
+      meta,
+      teamId: link?.teamId ?? fieldValue(values, FIELD.team),
+      channelId: link?.channelId ?? fieldValue(values, FIELD.channel),
+      featureId: fieldValue(values, FEATURE_FIELD.feature),
+      featureHeading: fieldLabel(values, FEATURE_FIELD.feature),
+      heading: fieldValue(values, FIELD.heading),
+      details: fieldValue(values, FIELD.details),
+      assignee: fieldValue(values, TASK_FIELD.assignee),
+    },
+    values,
+    {
+      meta: FIELD.heading,
+      teamId: FIELD.team,
+      channelId: FIELD.channel,
+      featureId: FEATURE_FIELD.feature,
+      heading: FIELD.heading,
+      details: FIELD.details,
+      assignee: TASK_FIELD.assignee,
+    },
+  );
+}
+
+async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
+  const { client, context, body } = args;
+  const planning = planningOf(context);
+  const acting = await planning.acting();
+  const { planning: service } = acting;
+  // The assignee is resolved first: an unknown one must not leave a task behind.
+  const assignee = data.assignee ? await planning.other(data.assignee) : undefined;
+  const task = await service.tasks.create(data.teamId, data.channelId, data.featureId, {
+    heading: data.heading,
+    ...(data.details ? { details: data.details } : {}),
+  });
+  const coords = {
+    teamId: data.teamId,
+    channelId: data.channelId,
+    featureId: data.featureId,
+    taskId: task.id,
+  };
+
+  // From here the task exists: later failures are reported, never turned into "nothing was saved".
+  const notes: Mrkdwn[] = [];
+  let assigned = false;
+  if (assignee) {
+    try {
+      await service.tasks.assign(
+        data.teamId,
+        data.channelId,
+        data.featureId,
+        task.id,
+        assignee.planningUserId,
+      );
+      assigned = true;
+    } catch (error) {
+      const why = await explainFailure(svc.deps, error, {
+        action: 'tasks.assign',
+        workspaceId: planning.workspaceId,
+      });
+      const reason = 'text' in why ? why.text : md`their connection failed.`;
+      notes.push(md`It could not be assigned to ${mention(assignee.slackUserId)}: ${reason}`);
+    }
+  }
+  let cardTs: string | undefined;
+  try {
+    cardTs = await postCard(
+      svc.deps,
+      client,
+      { workspaceId: planning.workspaceId, kind: 'task', entityId: task.id },
+      { channel: data.meta.channel, threadTs: data.meta.threadTs },
+      liveTaskCard({
+        coords,
+        heading: task.heading ?? data.heading,
+        featureHeading: data.featureHeading,
+        state: task.state,
+        ...(assigned && assignee
+          ? { assigneeSlackId: assignee.slackUserId, assigneeUserId: assignee.planningUserId }
+          : {}),
+        authorSlackId: body.user.id,
+        minutes: { discoveries: 0, answered: 0, waiting: 0 },
+      }),
+    );
+  } catch (error) {
+    svc.deps.logger.warn({ action: 'create-task card', err: error }, 'could not post the task card');
+    notes.push(md`Its card could not be posted in the thread (is the app in that channel?).`);
+  }
+  // Who created it and from which thread: the service does not record it (Delete is the author's).
+  try {
+    await svc.deps.store.taskOrigins.record({
+      workspaceId: planning.workspaceId,
+      ...coords,
+      authorSlackId: body.user.id,
+      slackChannelId: data.meta.channel,
+      // From a message: its thread. From a feature card's Add task: the card's own thread (none when
+      // the card could not be posted; the author is still remembered).
+      threadTs: data.meta.threadTs ?? cardTs ?? '',
+    });
+  } catch (error) {
+    svc.deps.logger.warn({ action: 'create-task origin', err: error }, 'could not record the task origin');
+  }
+  // The feature's cards list its tasks by state: they show the new one.
+  await refreshFeatureCards(svc, client, acting, {
+    teamId: data.teamId,
+    channelId: data.channelId,
+    featureId: data.featureId,
+  });
+  return {
+    text: joinMd([
+      md`:white_check_mark: Task *${data.heading}* created.`,
+      ...notes.map((n) => md`:warning: ${n}`),
+    ]),
+  };
+}
+
+/** The form again, as submitted: the selects keep the options they had (read back from the view). */
+function retry(data: TaskSubmission, problem: Mrkdwn, view: ViewOutput) {
+  return createTaskModal({
+    meta: data.meta,
+    ...(data.meta.link
+      ? {}
+      : {
+          teams: teamChoices(view.blocks),
+          teamId: data.teamId,
+          channels: channelChoices(view.blocks),
+          channelId: data.channelId,
+        }),
+    heading: data.heading,
+    details: data.details ?? '',
+    feature: { id: data.featureId, heading: data.featureHeading },
+    assignee: data.assignee,
+    problem,
+  });
+}
+
+export function createTaskSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission(svc, args, {
+      action: 'create-task',
+      title: TASK_TITLE,
+      working: 'Creating the task…',
+      parse,
+      run: (data) => run(svc, data, args),
+      retry,
+    });
+}
+
+export function createTaskShortcut(svc: Services) {
+  return async (args: MessageShortcutArgs) => {
+    const { shortcut, client } = args;
+    const planning = planningOf(args.context);
+    await loadModal(
+      { ...modalRequest(svc, args, shortcut.trigger_id, 'create-task open'), title: TASK_TITLE },
+      async ({ planning: service }) => {
+        const channel = shortcut.channel.id;
+        const messageTs = shortcut.message.ts;
+        const [link, permalink] = await Promise.all([
+          svc.deps.store.links.get(planning.workspaceId, channel),
+          client.chat
+            .getPermalink({ channel, message_ts: messageTs })
+            .then((r) => r.permalink)
+            .catch(() => undefined),
+        ]);
+        const { heading, details } = prefillTask(shortcut.message.text ?? '', permalink);
+        const meta = {
+          channel,
+          threadTs: shortcut.message.thread_ts ?? messageTs,
+          ...(link ? { link: { teamId: link.teamId, channelId: link.channelId } } : {}),
+        };
+        if (!link) {
+          const { teams } = await service.teams.listAll({ pageSize: 100 });
+          return createTaskModal({ meta, teams, heading, details });
+        }
+        const team = await service.teams.read(link.teamId);
+        const planningChannel = team.channels.find((c) => c.id === link.channelId);
+        return createTaskModal({
+          meta,
+          linkedTo: `${team.teamName ?? team.id} › ${planningChannel?.channelName ?? link.channelId}`,
+          heading,
+          details,
+        });
+      },
+    );
+  };
+}
+
+/**
+ * Add task: the create-task form with this feature chosen. The task card goes in the feature card's
+ * thread when the button was pressed on one (`where.threadTs`), else in the Slack channel.
+ */
+export function openAddTask(req: Req, coords: FeatureCoords, where: { channel: string; threadTs?: string }) {
+  return loadModal({ ...req, title: TASK_TITLE }, async ({ planning }) => {
+    const [feature, team] = await Promise.all([
+      planning.features.read(coords.teamId, coords.channelId, coords.featureId),
+      planning.teams.read(coords.teamId),
+    ]);
+    if (feature.stage === 'deep context') return readOnly(TASK_TITLE, feature);
+    const channel = team.channels.find((c) => c.id === coords.channelId);
+    const meta: TaskModalMeta = {
+      channel: where.channel,
+      ...(where.threadTs ? { threadTs: where.threadTs } : {}),
+      link: { teamId: coords.teamId, channelId: coords.channelId },
+      fromFeature: true,
+    };
+    return createTaskModal({
+      meta,
+      linkedTo: `${team.teamName ?? team.id} › ${channel?.channelName ?? coords.channelId}`,
+      heading: '',
+      details: '',
+      feature: { id: feature.id, heading: feature.heading },
+    });
+  });
+}
+
+/**
+ * The task card goes in the pressed card's thread when it is a message in a channel; from an
+ * ephemeral list or a modal there is no thread to go in, so it goes in the channel itself (the
+ * user's DM with the app when pressed in a modal).
+ */
+export function featureAddTaskAction(svc: Services) {
+  return async (args: ActionArgs) => {
+    const value = parseFeatureButton(actionValue(args.action));
+    if (!value) return stale(args);
+    const body = args.body as BlockAction;
+    const container = body.container as { type?: string; is_ephemeral?: boolean; message_ts?: string };
+    const channel = body.channel?.id;
+    const threadTs =
+      container.type === 'message' && !container.is_ephemeral
+        ? (body.message?.thread_ts ?? container.message_ts)
+        : undefined;
+    await openAddTask(request(svc, args, 'add task open'), value, {
+      channel: channel ?? planningOf(args.context).slackUserId,
+      ...(threadTs ? { threadTs } : {}),
+    });
+  };
+}

@@ -1,0 +1,293 @@
+import type { KnownBlock, ModalView } from '@slack/types';
+import { z } from 'zod';
+import {
+  actions,
+  button,
+  context,
+  header,
+  inline,
+  input,
+  type Mrkdwn,
+  md,
+  mention,
+  modal,
+  quote,
+  section,
+  slackDate,
+  textInput,
+  truncate,
+} from '../../blockkit/index.js';
+import { NotFoundError } from '../../planning/index.js';
+import { LIMITS } from '../../planning/models.js';
+import { type ActionArgs, actionValue, type SubmitArgs } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
+import { notice } from '../kit/messages.js';
+import { formProblem, loadingView } from '../kit/modal.js';
+import { parseCarried, parseJson } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { handleSubmission } from '../kit/submission.js';
+import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
+import { TaskCoords, type TaskView, taskFacts } from './card.js';
+import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from './ids.js';
+import { opener, readTaskDetails, refreshTaskCards } from './live.js';
+
+// ---------------------------------------------------------------------------------------------
+// Details: the task and its minutes
+// ---------------------------------------------------------------------------------------------
+
+/** One entry of the minutes, with its author as a Slack user when connected. */
+export interface MinuteEntry {
+  kind: 'discovery' | 'feedback';
+  id: string;
+  /** UNIX seconds. */
+  iat?: number;
+  iteration?: number;
+  authorSlackId?: string;
+  /** Written by the viewer: Edit and Delete are offered. */
+  own: boolean;
+  text: string;
+  issue?: string;
+  reply?: string;
+}
+
+export interface TaskDetails extends TaskView {
+  details?: string;
+  notions: readonly string[];
+  entries: readonly MinuteEntry[];
+}
+
+/** What a minute entry's Edit and Delete buttons carry. */
+export const MinuteRef = TaskCoords.extend({ k: z.enum(['d', 'f']), id: z.string().min(1) });
+
+export type MinuteRef = z.infer<typeof MinuteRef>;
+
+export const DETAILS_TITLE = 'Task details';
+
+/** Blocks an entry may take (section + its buttons); the rest of the modal's 100 is for the task. */
+const ENTRY_BLOCKS_BUDGET = 90;
+
+function when(iat: number | undefined): Mrkdwn {
+  if (iat === undefined) return md``;
+  const at = new Date(iat * 1000);
+  // Slack shows the date in each viewer's own time zone; the fallback (notifications) says UTC.
+  return md` · ${slackDate(at, '{date_short_pretty} at {time}', `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`)}`;
+}
+
+function entryText(e: MinuteEntry): Mrkdwn {
+  const by = e.authorSlackId ? mention(e.authorSlackId) : md`someone not in Slack`;
+  const iteration = e.iteration === undefined ? md`` : md` · iteration ${e.iteration}`;
+  if (e.kind === 'discovery') {
+    return md`:bulb: *Discovery* by ${by}${when(e.iat)}${iteration}\n${quote(truncate(e.text, LIMITS.minuteText))}`;
+  }
+  const issue = e.issue ? md` (${e.issue})` : md``;
+  const reply = e.reply
+    ? md`\n:leftwards_arrow_with_hook: Reply:\n${quote(truncate(e.reply, LIMITS.minuteText))}`
+    : md`\n_Waiting for a reply._`;
+  return md`:speech_balloon: *Feedback*${issue} by ${by}${when(e.iat)}${iteration}\n${quote(truncate(e.text, LIMITS.minuteText))}${reply}`;
+}
+
+/**
+ * The Details modal: the task, its details and notions, then every discovery and feedback with its
+ * reply, author and time; the viewer's own entries have Edit and Delete. However long the minutes
+ * get, the modal stays within Slack's 100 blocks: the newest entries are shown, and a line says how
+ * many older ones are not.
+ */
+export function taskDetailsModal(task: TaskDetails): ModalView {
+  const coords = TaskCoords.parse(task.coords);
+  const top: KnownBlock[] = [
+    section(md`:memo: *${inline(task.heading, LIMITS.heading)}*`),
+    context(
+      ...(task.featureHeading ? [md`Feature: ${inline(task.featureHeading, 150)}`] : []),
+      taskFacts(task),
+    ),
+    ...(task.details ? [section(quote(truncate(task.details, LIMITS.details)))] : []),
+    ...(task.notions.length > 0
+      ? [context(md`Notions: ${task.notions.map((n) => truncate(n, LIMITS.notion)).join(', ')}`)]
+      : []),
+    header('Minutes'),
+  ];
+  if (task.entries.length === 0) {
+    top.push(context(md`No discoveries or feedback yet.`));
+    return modal({
+      callbackId: TASK_VIEW.details,
+      title: DETAILS_TITLE,
+      privateMetadata: JSON.stringify(coords),
+      blocks: top,
+    });
+  }
+  // Newest first, as many as fit.
+  const newest = [...task.entries].sort((a, b) => (b.iat ?? 0) - (a.iat ?? 0));
+  const entryBlocks: KnownBlock[] = [];
+  let shown = 0;
+  for (const e of newest) {
+    const blocks: KnownBlock[] = [section(entryText(e))];
+    if (e.own) {
+      const ref: MinuteRef = { ...coords, k: e.kind === 'discovery' ? 'd' : 'f', id: e.id };
+      const value = JSON.stringify(ref);
+      blocks.push(
+        actions(
+          undefined,
+          button('Edit', TASK_ACTION.minuteEditOpen, { value }),
+          button('Delete', TASK_ACTION.minuteDelete, {
+            value,
+            style: 'danger',
+            confirm: {
+              title: `Delete this ${e.kind}?`,
+              text: md`It is removed from the task's minutes for everyone.`,
+              confirm: 'Delete',
+              style: 'danger',
+            },
+          }),
+        ),
+      );
+    }
+    if (entryBlocks.length + blocks.length > ENTRY_BLOCKS_BUDGET - 1) break;
+    entryBlocks.push(...blocks);
+    shown += 1;
+  }
+  const left = newest.length - shown;
+  return modal({
+    callbackId: TASK_VIEW.details,
+    title: DETAILS_TITLE,
+    privateMetadata: JSON.stringify(coords),
+    blocks: [...top, ...entryBlocks, ...(left > 0 ? [context(md`…and ${left} older not shown.`)] : [])],
+  });
+}
+
+/** The edit form of one's own discovery or feedback. */
+export function minuteEditModal(form: { ref: MinuteRef; text: string; problem?: Mrkdwn }): ModalView {
+  const what = form.ref.k === 'd' ? 'discovery' : 'feedback';
+  return modal({
+    callbackId: TASK_VIEW.minuteEdit,
+    title: form.ref.k === 'd' ? 'Edit discovery' : 'Edit feedback',
+    submit: 'Save',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(MinuteRef.parse(form.ref)),
+    blocks: [
+      input(
+        form.ref.k === 'd' ? 'Discovery' : 'Feedback',
+        TASK_FIELD.minuteText.block,
+        textInput(TASK_FIELD.minuteText.action, {
+          multiline: true,
+          max: LIMITS.minuteText,
+          value: form.text,
+        }),
+      ),
+      context(md`Only the text of your ${what} changes.`),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}
+
+export const taskDetailsOpenAction = (svc: Services) =>
+  opener(svc, 'task details open', DETAILS_TITLE, async (acting, c) =>
+    taskDetailsModal((await readTaskDetails(svc.deps, acting, c)).details),
+  );
+
+const GONE = md`That entry no longer exists (it was deleted).`;
+
+export function minuteEditOpenAction(svc: Services) {
+  return async (args: ActionArgs) => {
+    const planning = planningOf(args.context);
+    const ref = parseCarried(MinuteRef, actionValue(args.action));
+    const title = ref?.k === 'd' ? 'Edit discovery' : 'Edit feedback';
+    let viewId: string | undefined;
+    try {
+      const pushed = await args.client.views.push({
+        trigger_id: args.body.trigger_id,
+        view: loadingView(title),
+      });
+      viewId = pushed.view?.id;
+      if (!ref || !viewId)
+        throw new NotFoundError('stale minute button', { operation: 'tasks.read', method: 'GET', path: '' });
+      const { task } = await readTaskDetails(svc.deps, await planning.acting(), ref);
+      const entry =
+        ref.k === 'd'
+          ? task.minute?.discoveries.find((d) => d.id === ref.id)?.details
+          : task.minute?.feedback.find((f) => f.id === ref.id)?.message;
+      if (entry === undefined)
+        throw new NotFoundError('minute entry gone', { operation: 'tasks.read', method: 'GET', path: '' });
+      await args.client.views.update({ view_id: viewId, view: minuteEditModal({ ref, text: entry }) });
+    } catch (error) {
+      const surface = viewId
+        ? viewSurface(args.client, viewId, title)
+        : privateSurface(args, planning.slackUserId);
+      await showFailure(svc.deps, surface, error, {
+        action: 'minute edit open',
+        workspaceId: planning.workspaceId,
+        slackUserId: planning.slackUserId,
+      });
+    }
+  };
+}
+
+export function minuteDeleteAction(svc: Services) {
+  return async (args: ActionArgs) => {
+    const planning = planningOf(args.context);
+    const surface = privateSurface(args, planning.slackUserId);
+    const ref = parseCarried(MinuteRef, actionValue(args.action));
+    if (!ref) {
+      await surface.show(notice(GONE));
+      return;
+    }
+    try {
+      const acting = await planning.acting();
+      const { tasks } = acting.planning;
+      try {
+        if (ref.k === 'd')
+          await tasks.discoveryDelete(ref.teamId, ref.channelId, ref.featureId, ref.taskId, ref.id);
+        else await tasks.feedbackDelete(ref.teamId, ref.channelId, ref.featureId, ref.taskId, ref.id);
+      } catch (error) {
+        // Already gone (a retry, a double click): nothing left to do but show the minutes as they are.
+        if (!(error instanceof NotFoundError)) throw error;
+      }
+      const viewId = args.body.view?.id;
+      if (viewId) {
+        const { details } = await readTaskDetails(svc.deps, acting, ref);
+        await args.client.views.update({ view_id: viewId, view: taskDetailsModal(details) });
+      }
+      await refreshTaskCards(svc.deps, args.client, acting, ref);
+    } catch (error) {
+      await showFailure(svc.deps, surface, error, {
+        action: 'minute delete',
+        workspaceId: planning.workspaceId,
+        slackUserId: planning.slackUserId,
+      });
+    }
+  };
+}
+
+const MinuteForm = z.object({ ref: MinuteRef, text: minuteText('text') });
+
+type MinuteForm = z.infer<typeof MinuteForm>;
+
+export function minuteEditSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission<MinuteForm>(svc, args, {
+      action: 'minute-edit',
+      title: 'Edit entry',
+      working: 'Saving…',
+      parse: (values: StateValues, meta) =>
+        validateForm(
+          MinuteForm,
+          { ref: parseJson(meta), text: fieldValue(values, TASK_FIELD.minuteText) },
+          values,
+          { ref: TASK_FIELD.minuteText, text: TASK_FIELD.minuteText },
+        ),
+      retry: (data, problem) => minuteEditModal({ ref: data.ref, text: data.text, problem }),
+      run: async ({ ref: r, text }) => {
+        const { planning } = await planningOf(args.context).acting();
+        if (r.k === 'd') {
+          await planning.tasks.discoveryUpdate(r.teamId, r.channelId, r.featureId, r.taskId, r.id, {
+            details: text,
+          });
+        } else {
+          await planning.tasks.feedbackUpdate(r.teamId, r.channelId, r.featureId, r.taskId, r.id, {
+            message: text,
+          });
+        }
+        return { text: md`:white_check_mark: Your ${r.k === 'd' ? 'discovery' : 'feedback'} is saved.` };
+      },
+    });
+}

@@ -1,0 +1,273 @@
+import type { BlockSuggestion } from '@slack/bolt';
+import type { KnownBlock, ModalView } from '@slack/types';
+import { z } from 'zod';
+import {
+  context,
+  inline,
+  input,
+  type Mrkdwn,
+  md,
+  mention,
+  message,
+  modal,
+  option,
+  quote,
+  section,
+  textInput,
+  truncate,
+} from '../../blockkit/index.js';
+import { LIMITS } from '../../planning/models.js';
+import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { fieldLabel, fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
+import { COMMAND } from '../kit/ids.js';
+import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
+import { answerOptions, matches } from '../kit/options.js';
+import { parseCarried, parseJson } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { handleSubmission } from '../kit/submission.js';
+import { type CardLike, TaskCoords, taskCoordsFromMessage } from './card.js';
+import { TASK_FIELD, TASK_VIEW } from './ids.js';
+import { opener, refreshTaskCards } from './live.js';
+import { prefillDiscovery } from './prefill.js';
+
+// ---------------------------------------------------------------------------------------------
+// Log discovery
+// ---------------------------------------------------------------------------------------------
+
+/** What the discovery modal remembers: the task when known, else the planning channel to pick from. */
+export const DiscoveryMeta = z.object({
+  c: TaskCoords.optional(),
+  l: z.object({ teamId: z.string(), channelId: z.string() }).optional(),
+});
+
+export type DiscoveryMeta = z.infer<typeof DiscoveryMeta>;
+
+export const DISCOVERY_TITLE = 'Log discovery';
+
+/** A picked task in the discovery select: `<featureId>|<taskId>`. */
+export function taskOptionValue(featureId: string, taskId: string): string {
+  return `${featureId}|${taskId}`;
+}
+
+export function parseTaskOptionValue(value: string): { featureId: string; taskId: string } | undefined {
+  const [featureId, taskId, ...rest] = value.split('|');
+  return featureId && taskId && rest.length === 0 ? { featureId, taskId } : undefined;
+}
+
+export function discoveryModal(form: {
+  meta: DiscoveryMeta;
+  heading?: string;
+  text: string;
+  picked?: { value: string; label: string };
+  problem?: Mrkdwn;
+}): ModalView {
+  const where: KnownBlock[] = form.meta.c
+    ? [section(md`On task *${inline(form.heading ?? 'this task', LIMITS.heading)}*`)]
+    : [
+        input('Task', TASK_FIELD.discoveryTask.block, {
+          type: 'external_select',
+          action_id: TASK_FIELD.discoveryTask.action,
+          min_query_length: 0,
+          placeholder: { type: 'plain_text', text: "Search this channel's tasks" },
+          ...(form.picked ? { initial_option: option(form.picked.label, form.picked.value) } : {}),
+        }),
+      ];
+  return modal({
+    callbackId: TASK_VIEW.discovery,
+    title: DISCOVERY_TITLE,
+    submit: 'Log',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(DiscoveryMeta.parse(form.meta)),
+    blocks: [
+      ...where,
+      input(
+        'Discovery',
+        TASK_FIELD.discovery.block,
+        textInput(TASK_FIELD.discovery.action, { multiline: true, max: LIMITS.minuteText, value: form.text }),
+      ),
+      context(md`Discoveries go in the task's minutes, for the current iteration.`),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}
+
+/** The confirmation posted in the task card's thread. */
+export function discoveryLogged(by: string, heading: string, text: string) {
+  const line = md`:bulb: ${mention(by)} logged a discovery on *${inline(heading, LIMITS.heading)}*:`;
+  return message(line, [section(line), section(quote(truncate(text, LIMITS.minuteText)))]);
+}
+
+export const taskDiscoveryOpenAction = (svc: Services) =>
+  opener(svc, 'task discovery open', DISCOVERY_TITLE, async ({ planning }, c) => {
+    const task = await planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
+    return discoveryModal({ meta: { c }, heading: task.heading, text: '' });
+  });
+
+const DiscoveryForm = z.object({
+  meta: DiscoveryMeta,
+  coords: TaskCoords,
+  picked: z.object({ value: z.string(), label: z.string() }).optional(),
+  text: minuteText('discovery'),
+});
+
+type DiscoveryForm = z.infer<typeof DiscoveryForm>;
+
+function parse(values: StateValues, privateMetadata: string) {
+  const meta = DiscoveryMeta.safeParse(parseJson(privateMetadata));
+  const pickedValue = fieldValue(values, TASK_FIELD.discoveryTask);
+  const picked = pickedValue ? parseTaskOptionValue(pickedValue) : undefined;
+  const coords = meta.success
+    ? (meta.data.c ?? (meta.data.l && picked ? { ...meta.data.l, ...picked } : undefined))
+    : undefined;
+  return validateForm(
+    DiscoveryForm,
+    {
+      meta: meta.success ? meta.data : undefined,
+      coords,
+      picked: pickedValue
+        ? { value: pickedValue, label: fieldLabel(values, TASK_FIELD.discoveryTask) ?? pickedValue }
+        : undefined,
+      text: fieldValue(values, TASK_FIELD.discovery),
+    },
+    values,
+    { meta: TASK_FIELD.discovery, coords: TASK_FIELD.discoveryTask, text: TASK_FIELD.discovery },
+  );
+}
+
+export function discoverySubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission<DiscoveryForm>(svc, args, {
+      action: 'discovery',
+      title: DISCOVERY_TITLE,
+      working: 'Logging the discovery…',
+      parse: (values, meta) => {
+        const parsed = parse(values, meta);
+        if (parsed.ok || !parsed.errors[TASK_FIELD.discoveryTask.block]) return parsed;
+        return {
+          ok: false,
+          errors: { ...parsed.errors, [TASK_FIELD.discoveryTask.block]: 'Choose a task.' },
+        };
+      },
+      retry: (data, problem) =>
+        discoveryModal({
+          meta: data.meta,
+          text: data.text,
+          ...(data.picked ? { picked: data.picked } : {}),
+          problem,
+        }),
+      // A discovery is created, not set: a retried submission must not log it twice.
+      run: async ({ coords: c, text }) => {
+        const planning = planningOf(args.context);
+        const acting = await planning.acting();
+        await acting.planning.tasks.discoveryCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
+          details: text,
+        });
+        // Logged: the cards and the thread's confirmation are best effort.
+        const after = await refreshTaskCards(svc.deps, args.client, acting, c);
+        const thread = await cardThread(svc, planning.workspaceId, c.taskId);
+        let where = md``;
+        if (thread) {
+          try {
+            await args.client.chat.postMessage({
+              channel: thread.channel,
+              thread_ts: thread.ts,
+              ...discoveryLogged(planning.slackUserId, after?.heading ?? 'the task', text),
+              unfurl_links: false,
+            });
+            where = md` It is confirmed in the task's thread.`;
+          } catch (error) {
+            svc.deps.logger.warn(
+              { action: 'discovery confirm', err: error },
+              'could not confirm in the thread',
+            );
+          }
+        }
+        return {
+          text: md`:white_check_mark: Discovery logged on *${after?.heading ?? 'the task'}*.${where}`,
+        };
+      },
+    });
+}
+
+/** Where the task's card lives: the thread it was created from, else its first posted card. */
+async function cardThread(svc: Services, workspaceId: string, taskId: string) {
+  const origin = await svc.deps.store.taskOrigins.get(workspaceId, taskId);
+  if (origin) return { channel: origin.slackChannelId, ts: origin.threadTs };
+  const [card] = await svc.deps.store.cards.list(workspaceId, 'task', taskId);
+  return card ? { channel: card.slackChannelId, ts: card.messageTs } : undefined;
+}
+
+const NOT_LINKED = md`This channel is not linked to a planning channel, and this message is not in a task card's thread. Use *Log discovery* in a task card's thread, or ask a workspace admin to run \`${COMMAND} link\` here.`;
+
+export function logDiscoveryShortcut(svc: Services) {
+  return async (args: MessageShortcutArgs) => {
+    const { shortcut, client } = args;
+    const planning = planningOf(args.context);
+    await loadModal(
+      { ...modalRequest(svc, args, shortcut.trigger_id, 'log discovery open'), title: DISCOVERY_TITLE },
+      async ({ planning: service }) => {
+        const channel = shortcut.channel.id;
+        const msg = shortcut.message;
+        const permalink = await client.chat
+          .getPermalink({ channel, message_ts: msg.ts })
+          .then((r) => r.permalink)
+          .catch(() => undefined);
+        const text = prefillDiscovery(msg.text ?? '', permalink);
+        const task = await taskOf(
+          svc,
+          planning.workspaceId,
+          channel,
+          msg as CardLike & { ts: string; thread_ts?: string },
+        );
+        if (task) {
+          const read = await service.tasks.read(task.teamId, task.channelId, task.featureId, task.taskId);
+          return discoveryModal({ meta: { c: task }, heading: read.heading, text });
+        }
+        const link = await svc.deps.store.links.get(planning.workspaceId, channel);
+        if (!link) return noticeView(DISCOVERY_TITLE, NOT_LINKED);
+        return discoveryModal({ meta: { l: { teamId: link.teamId, channelId: link.channelId } }, text });
+      },
+    );
+  };
+}
+
+/** The task a message is about: a card itself, or any message of the thread a task was created from. */
+async function taskOf(
+  svc: Services,
+  workspaceId: string,
+  channel: string,
+  msg: CardLike & { ts: string; thread_ts?: string },
+): Promise<TaskCoords | undefined> {
+  const card = taskCoordsFromMessage(msg);
+  if (card) return card;
+  const origin = await svc.deps.store.taskOrigins.findByThread(workspaceId, channel, msg.thread_ts ?? msg.ts);
+  return origin
+    ? {
+        teamId: origin.teamId,
+        channelId: origin.channelId,
+        featureId: origin.featureId,
+        taskId: origin.taskId,
+      }
+    : undefined;
+}
+
+export function taskOptions(svc: Services) {
+  return async (args: OptionsArgs) => {
+    const link = parseCarried(DiscoveryMeta, (args.body as BlockSuggestion).view?.private_metadata)?.l;
+    if (!link) {
+      await args.ack({ options: [] });
+      return;
+    }
+    await answerOptions(svc, args, 'task options', async ({ planning }, call) => {
+      const page = await planning.features.list(link.teamId, link.channelId, { pageSize: 500 }, call);
+      return page.features
+        .filter((f) => f.stage !== 'deep context')
+        .flatMap((f) =>
+          f.tasks
+            .filter((t) => matches(`${t.heading ?? ''} ${f.heading ?? ''}`, args.body.value))
+            .map((t) => option(`${t.heading ?? t.id} · ${f.heading ?? f.id}`, taskOptionValue(f.id, t.id))),
+        );
+    });
+  };
+}

@@ -1,0 +1,138 @@
+import type { ModalView } from '@slack/types';
+import { z } from 'zod';
+import { input, type Mrkdwn, md, modal, option, SLACK_LIMITS, textInput } from '../../blockkit/index.js';
+import { LIMITS } from '../../planning/models.js';
+import type { SubmitArgs } from '../bolt/router.js';
+import { planningOf } from '../kit/acting.js';
+import { fieldValue, type StateValues, validateForm } from '../kit/form.js';
+import { FIELD } from '../kit/ids.js';
+import { formProblem } from '../kit/modal.js';
+import { parseJson } from '../kit/round-trip.js';
+import type { Services } from '../kit/services.js';
+import { handleSubmission } from '../kit/submission.js';
+import { TaskCoords } from './card.js';
+import { TASK_FIELD, TASK_VIEW } from './ids.js';
+import { opener, refreshTaskCards } from './live.js';
+
+// ---------------------------------------------------------------------------------------------
+// Edit
+// ---------------------------------------------------------------------------------------------
+
+export const EDIT_TITLE = 'Edit task';
+
+export function taskEditModal(form: {
+  coords: TaskCoords;
+  heading: string;
+  details?: string;
+  notions: readonly { id: string; value?: string }[];
+  problem?: Mrkdwn;
+}): ModalView {
+  const initial = form.notions.slice(0, SLACK_LIMITS.options).map((n) => option(n.value ?? n.id, n.id));
+  return modal({
+    callbackId: TASK_VIEW.edit,
+    title: EDIT_TITLE,
+    submit: 'Save',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(TaskCoords.parse(form.coords)),
+    blocks: [
+      input(
+        'Heading',
+        FIELD.heading.block,
+        textInput(FIELD.heading.action, { max: LIMITS.heading, value: form.heading }),
+      ),
+      input(
+        'Details',
+        FIELD.details.block,
+        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
+        { optional: true },
+      ),
+      input(
+        'Notions',
+        TASK_FIELD.notions.block,
+        {
+          type: 'multi_external_select',
+          action_id: TASK_FIELD.notions.action,
+          min_query_length: 0,
+          ...(initial.length > 0 ? { initial_options: initial } : {}),
+        },
+        { optional: true, hint: 'What the task needs to know; candidates are ranked on them.' },
+      ),
+      ...(form.problem ? [formProblem(form.problem)] : []),
+    ],
+  });
+}
+
+export const taskEditOpenAction = (svc: Services) =>
+  opener(svc, 'task edit open', EDIT_TITLE, async ({ planning }, c) => {
+    const task = await planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
+    return taskEditModal({
+      coords: c,
+      heading: task.heading ?? '',
+      ...(task.details ? { details: task.details } : {}),
+      notions: task.notions,
+    });
+  });
+
+const EditForm = z.object({
+  coords: TaskCoords,
+  heading: z
+    .string({ error: 'A task needs a heading.' })
+    .trim()
+    .min(1, 'A task needs a heading.')
+    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
+  details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
+  notions: z.array(z.object({ id: z.string().min(1), value: z.string() })),
+});
+
+type EditForm = z.infer<typeof EditForm>;
+
+/** The notions picked in the multi-select, with their labels (to show the form again as it was). */
+function pickedNotions(values: StateValues) {
+  const state = Object.entries(values).find(([id]) => id === TASK_FIELD.notions.block)?.[1];
+  const selected = state?.[TASK_FIELD.notions.action]?.selected_options ?? [];
+  return selected.map((o) => ({ id: o.value, value: o.text.text }));
+}
+
+export function taskEditSubmission(svc: Services) {
+  return (args: SubmitArgs) =>
+    handleSubmission<EditForm>(svc, args, {
+      action: 'task-edit',
+      title: EDIT_TITLE,
+      working: 'Saving…',
+      parse: (values: StateValues, meta) =>
+        validateForm(
+          EditForm,
+          {
+            coords: parseJson(meta),
+            heading: fieldValue(values, FIELD.heading),
+            details: fieldValue(values, FIELD.details),
+            notions: pickedNotions(values),
+          },
+          values,
+          {
+            coords: FIELD.heading,
+            heading: FIELD.heading,
+            details: FIELD.details,
+            notions: TASK_FIELD.notions,
+          },
+        ),
+      retry: (data, problem) =>
+        taskEditModal({
+          coords: data.coords,
+          heading: data.heading,
+          ...(data.details ? { details: data.details } : {}),
+          notions: data.notions,
+          problem,
+        }),
+      run: async ({ coords: c, heading, details, notions }) => {
+        const acting = await planningOf(args.context).acting();
+        await acting.planning.tasks.update(c.teamId, c.channelId, c.featureId, c.taskId, {
+          heading,
+          ...(details ? { details } : {}),
+          notionIds: notions.map((n) => n.id),
+        });
+        await refreshTaskCards(svc.deps, args.client, acting, c);
+        return { text: md`:white_check_mark: Task *${heading}* saved.` };
+      },
+    });
+}

@@ -1,0 +1,278 @@
+/**
+ * The task area's shared logic: a task read as its card shows it (people as Slack users, the
+ * feature's heading, the minute's counts), the task as a live card (cards/press.ts), updating every
+ * card of a task after a change made from Slack, the DMs a change sends, and who may delete a task.
+ */
+
+import type { ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { inline, link, type Mrkdwn, md, mention, message, section } from '../../blockkit/index.js';
+import { LIMITS, type TaskExpanded } from '../../planning/index.js';
+import { type ActionArgs, actionValue } from '../bolt/router.js';
+import type { Acting } from '../kit/identity.js';
+import { type CardRef, updateCards } from '../kit/live-cards.js';
+import { loadModal, modalRequest, noticeView, openModal } from '../kit/modal.js';
+import { notify } from '../kit/notify.js';
+import type { LiveCard } from '../kit/press.js';
+import type { Services, SlackDeps } from '../kit/services.js';
+import {
+  describeTaskChange,
+  liveTaskCard,
+  parseCoords,
+  type TaskCoords,
+  type TaskView,
+  taskShown,
+} from './card.js';
+import type { MinuteEntry, TaskDetails } from './details.js';
+
+/** The ref of a task's cards in the store. */
+export const taskRef = (workspaceId: string, taskId: string): CardRef => ({
+  workspaceId,
+  kind: 'task',
+  entityId: taskId,
+});
+
+/** Slack users of planning users (undefined for those not connected in this workspace). */
+export async function slackIdsOf(
+  deps: Pick<SlackDeps, 'store'>,
+  workspaceId: string,
+  planningUserIds: readonly (string | undefined)[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(planningUserIds.filter((id): id is string => Boolean(id)))];
+  const found = new Map<string, string>();
+  for (const id of ids) {
+    const identity = await deps.store.identities.findByPlanningUser(workspaceId, id);
+    if (identity) found.set(id, identity.slackUserId);
+  }
+  return found;
+}
+
+/** A task and its feature's heading, read with the acting user's client. */
+async function readTask(acting: Acting, c: TaskCoords) {
+  const [task, feature] = await Promise.all([
+    acting.planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId),
+    acting.planning.features.read(c.teamId, c.channelId, c.featureId).catch(() => undefined),
+  ]);
+  return { task, featureHeading: feature?.heading };
+}
+
+function counts(task: TaskExpanded): NonNullable<TaskView['minutes']> {
+  const feedback = task.minute?.feedback ?? [];
+  const answered = feedback.filter((f) => f.reply).length;
+  return {
+    discoveries: task.minute?.discoveries.length ?? 0,
+    answered,
+    waiting: feedback.length - answered,
+  };
+}
+
+/** The task as its card shows it. */
+export async function readTaskView(
+  deps: Pick<SlackDeps, 'store'>,
+  acting: Acting,
+  c: TaskCoords,
+): Promise<TaskView & { task: TaskExpanded }> {
+  const [{ task, featureHeading }, origin] = await Promise.all([
+    readTask(acting, c),
+    deps.store.taskOrigins.get(acting.workspaceId, c.taskId),
+  ]);
+  const people = await slackIdsOf(deps, acting.workspaceId, [task.assigneeUserId]);
+  return {
+    task,
+    coords: c,
+    heading: task.heading ?? 'Untitled task',
+    state: task.state,
+    ...(task.assigneeUserId ? { assigneeUserId: task.assigneeUserId } : {}),
+    ...(task.assigneeUserId && people.get(task.assigneeUserId)
+      ? { assigneeSlackId: people.get(task.assigneeUserId) }
+      : {}),
+    ...(featureHeading ? { featureHeading } : {}),
+    ...(origin ? { authorSlackId: origin.authorSlackId } : {}),
+    minutes: counts(task),
+  };
+}
+
+/** The task with its minutes as the Details modal shows them to `acting`. */
+export async function readTaskDetails(deps: Pick<SlackDeps, 'store'>, acting: Acting, c: TaskCoords) {
+  const view = await readTaskView(deps, acting, c);
+  const { task } = view;
+  const discoveries = task.minute?.discoveries ?? [];
+  const feedback = task.minute?.feedback ?? [];
+  const people = await slackIdsOf(deps, acting.workspaceId, [
+    ...discoveries.map((d) => d.authorUserId),
+    ...feedback.map((f) => f.authorUserId),
+  ]);
+  const me = acting.identity.planningUserId;
+  const author = (id: string | undefined) => (id && people.get(id) ? { authorSlackId: people.get(id) } : {});
+  const entries: MinuteEntry[] = [
+    ...discoveries.map(
+      (d): MinuteEntry => ({
+        kind: 'discovery',
+        id: d.id,
+        iat: d.iat,
+        iteration: d.iteration,
+        ...author(d.authorUserId),
+        own: d.authorUserId === me,
+        text: d.details ?? '',
+      }),
+    ),
+    ...feedback.map(
+      (f): MinuteEntry => ({
+        kind: 'feedback',
+        id: f.id,
+        iat: f.iat,
+        iteration: f.iteration,
+        ...author(f.authorUserId),
+        own: f.authorUserId === me,
+        text: f.message ?? '',
+        ...(f.issue ? { issue: f.issue } : {}),
+        ...(f.reply ? { reply: f.reply } : {}),
+      }),
+    ),
+  ];
+  const details: TaskDetails = {
+    ...view,
+    ...(task.details ? { details: task.details } : {}),
+    notions: task.notions.map((n) => n.value ?? n.id),
+    entries,
+  };
+  return { details, task };
+}
+
+/** A task as a live card: read with the presser's own client, rendered as the card. */
+export function taskLiveCard(
+  deps: Pick<SlackDeps, 'store'>,
+  workspaceId: string,
+  c: TaskCoords,
+): LiveCard<TaskView> {
+  return {
+    ref: taskRef(workspaceId, c.taskId),
+    noun: 'task',
+    read: (acting) => readTaskView(deps, acting, c),
+    render: (task) => liveTaskCard(task),
+    shown: taskShown,
+    describe: describeTaskChange,
+  };
+}
+
+/** Reads the task again and puts it in every card posted for it; best effort, like updateCards. */
+export async function refreshTaskCards(
+  deps: SlackDeps,
+  client: WebClient,
+  acting: Acting,
+  c: TaskCoords,
+): Promise<TaskView | undefined> {
+  try {
+    const view = await readTaskView(deps, acting, c);
+    await updateCards(deps, client, taskRef(acting.workspaceId, c.taskId), liveTaskCard(view));
+    return view;
+  } catch (error) {
+    deps.logger.warn({ action: 'task cards refresh', err: error }, 'could not refresh the task cards');
+    return undefined;
+  }
+}
+
+/** A link to the task's first card, for DMs (none when it has no card or Slack refuses). */
+export async function cardLink(
+  deps: Pick<SlackDeps, 'store'>,
+  client: WebClient,
+  workspaceId: string,
+  taskId: string,
+): Promise<string | undefined> {
+  const [card] = await deps.store.cards.list(workspaceId, 'task', taskId);
+  if (!card) return undefined;
+  try {
+    const { permalink } = await client.chat.getPermalink({
+      channel: card.slackChannelId,
+      message_ts: card.messageTs,
+    });
+    return permalink;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a change did to a task, for the DMs it sends. */
+export type TaskChange = { kind: 'assigned' } | { kind: 'moved'; to: TaskView['state'] };
+
+/** Who gets a DM about a change, and what it says; undefined when nobody does. */
+export function taskChangeDm(
+  actorSlackId: string,
+  task: Pick<TaskView, 'heading' | 'assigneeSlackId' | 'authorSlackId'>,
+  change: TaskChange,
+): { to: string; kind: 'assigned' | 'taskMoved'; text: Mrkdwn } | undefined {
+  const heading = inline(task.heading, LIMITS.heading);
+  const actor = mention(actorSlackId);
+  if (change.kind === 'assigned') {
+    if (!task.assigneeSlackId || task.assigneeSlackId === actorSlackId) return undefined;
+    return {
+      to: task.assigneeSlackId,
+      kind: 'assigned',
+      text: md`:raising_hand: ${actor} assigned you the task *${heading}*.`,
+    };
+  }
+  if (change.to === 'in review') {
+    if (!task.assigneeSlackId || task.assigneeSlackId === actorSlackId) return undefined;
+    return {
+      to: task.assigneeSlackId,
+      kind: 'taskMoved',
+      text: md`:large_orange_circle: ${actor} moved your task *${heading}* to *in review*.`,
+    };
+  }
+  if (change.to === 'done') {
+    if (!task.authorSlackId || task.authorSlackId === actorSlackId) return undefined;
+    return {
+      to: task.authorSlackId,
+      kind: 'taskMoved',
+      text: md`:large_green_circle: ${actor} marked your task *${heading}* done.`,
+    };
+  }
+  return undefined;
+}
+
+/** The DM about a task, with a link to its card when there is one. */
+export function taskDm(text: Mrkdwn, permalink: string | undefined) {
+  const full = permalink ? md`${text} ${link(permalink, 'Open the card')}` : text;
+  return message(text, [section(full)]);
+}
+
+/**
+ * Sends the DM a change calls for (see {@link taskChangeDm}). Best effort: the change is made; a
+ * DM that fails is logged.
+ */
+export async function notifyTaskChange(
+  deps: SlackDeps,
+  client: WebClient,
+  workspaceId: string,
+  actorSlackId: string,
+  task: TaskView,
+  change: TaskChange,
+): Promise<void> {
+  const dm = taskChangeDm(actorSlackId, task, change);
+  if (!dm) return;
+  try {
+    const permalink = await cardLink(deps, client, workspaceId, task.coords.taskId);
+    await notify(deps, client, { workspaceId, slackUserId: dm.to }, dm.kind, taskDm(dm.text, permalink));
+  } catch (error) {
+    deps.logger.warn({ action: `task ${change.kind} notify`, err: error }, 'could not send a task DM');
+  }
+}
+
+const STALE = md`This button no longer points at a task. Use \`/plan tasks\` to find it.`;
+
+export function opener(
+  svc: Services,
+  action: string,
+  title: string,
+  build: (acting: Acting, coords: TaskCoords) => Promise<ModalView>,
+) {
+  return async (args: ActionArgs) => {
+    const req = modalRequest(svc, args, args.body.trigger_id, action);
+    const coords = parseCoords(actionValue(args.action) ?? '');
+    if (!coords) {
+      await openModal(req, noticeView(title, STALE));
+      return;
+    }
+    await loadModal({ ...req, title }, (acting) => build(acting, coords));
+  };
+}

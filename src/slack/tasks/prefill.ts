@@ -1,0 +1,47 @@
+import { truncate } from '../../blockkit/index.js';
+import { LIMITS } from '../../planning/models.js';
+
+// ---------------------------------------------------------------------------------------------
+// Prefill
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Slack message text → plain text: links and mentions lose their brackets, entities are decoded
+ * (the form shows plain text, and the service stores what the user meant, not Slack's escaping).
+ */
+export function slackTextToPlain(text: string): string {
+  return text
+    .replace(/<([^<>|]+)\|([^<>]+)>/g, '$2')
+    .replace(/<([^<>]+)>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * The heading (first non-empty line, cut to 200 with "…") and the details (the text, then the
+ * permalink; cut to 2048 with the permalink always kept) of a task made from a message.
+ */
+export function prefillTask(text: string, permalink?: string): { heading: string; details: string } {
+  const plain = slackTextToPlain(text).trim();
+  const firstLine =
+    plain
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
+  const heading = truncate(firstLine || 'Task from a Slack message', LIMITS.heading);
+  return { heading, details: withPermalink(plain, permalink, LIMITS.details) };
+}
+
+/** A discovery made from a message: its text then its permalink, within the 512 characters of a minute. */
+export function prefillDiscovery(text: string, permalink?: string): string {
+  return withPermalink(slackTextToPlain(text).trim(), permalink, LIMITS.minuteText);
+}
+
+/** `plain` then the permalink, cut to `max` with the permalink always kept. */
+function withPermalink(plain: string, permalink: string | undefined, max: number): string {
+  if (!permalink) return truncate(plain, max);
+  const room = max - Array.from(permalink).length - 2;
+  const body = room > 0 ? truncate(plain, room) : '';
+  return body ? `${body}\n\n${permalink}` : truncate(permalink, max);
+}
