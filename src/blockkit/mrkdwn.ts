@@ -24,12 +24,18 @@ export class Mrkdwn {
 
 const ELLIPSIS = '…';
 
+/** Cuts `text` to at most `max` characters (code points: an emoji or an accent is never split). */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, Math.max(0, max)).join('');
+}
+
 /** Cuts `text` to at most `max` characters (code points), ending with "…" when it was cut. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join('')}${ELLIPSIS}`;
+  if (Array.from(text).length <= max) return text;
+  return `${cut(text, Math.max(0, max - 1))}${ELLIPSIS}`;
 }
 
 /** Escapes Slack's control characters: user text can then neither mention, link nor ping. */

@@ -8,8 +8,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { Logger } from '../logger.js';
-import { BOT_EVENTS } from '../slack/bolt/manifest.js';
 import { COMMAND } from '../slack/kit/ids.js';
+import { APP_EVENTS } from '../slack/topics.js';
 import {
   type Args,
   messageObject,
@@ -422,7 +422,7 @@ export class Interactions implements Triggers {
 
   /** The Home tab opened: `app_home_opened`, when the app subscribes to it (as Slack only sends subscribed events). */
   async openHome(user: string): Promise<boolean> {
-    if (!(BOT_EVENTS as readonly string[]).includes('app_home_opened')) return false;
+    if (!(APP_EVENTS as readonly string[]).includes('app_home_opened')) return false;
     const home = [...this.ws.views.values()].find((x) => x.type === 'home' && x.user === user);
     const event = {
       type: 'app_home_opened',

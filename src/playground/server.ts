@@ -8,8 +8,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
-import { buildManifest } from '../slack/bolt/manifest.js';
 import { COMMAND } from '../slack/kit/ids.js';
+import { appManifest } from '../slack/topics.js';
 import { type Interactions, PageError } from './interactions.js';
 import { mrkdwnToHtml, withHtml } from './mrkdwn.js';
 import { type Args, parseArgs, SlackError } from './web-api.js';
@@ -107,7 +107,7 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 export function createPlaygroundServer(deps: ServerDeps): Server {
   const { workspace: ws, interactions, logger } = deps;
   const shortcuts = () =>
-    buildManifest().features.shortcuts.map((s) => ({
+    appManifest().features.shortcuts.map((s) => ({
       name: s.name,
       type: s.type,
       callbackId: s.callback_id,

@@ -1,159 +1,41 @@
 /**
- * Builds the Bolt app for the configured mode — HTTP (one port: /slack/events, OAuth install and
- * redirect, /healthz) or Socket Mode; one workspace (bot token) or many (OAuth, installations in
- * the store) — and registers the identity middleware and every listener.
- *
- * Acks are immediate: `processBeforeResponse` is off; buttons, commands and shortcuts are acked by
- * the router before their handler runs, and forms answer from what was submitted (no I/O). Only an
- * options request waits on the service before its ack — the ack carries the list — within a fixed
- * budget (context/options.ts). Every request is verified with the signing secret (Bolt's check is
- * never disabled), and every Slack call goes to SLACK_API_URL.
+ * The Slack app, composed: the Bolt server for the configured mode (bolt/server.ts), the lazy
+ * `acting()` middleware that says who is acting (kit/acting.ts), and every topic's routes bound
+ * by the router with the app's gates (bolt/router.ts, kit/access.ts).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { App, type AppOptions } from '@slack/bolt';
 import { sql } from 'kysely';
-import { slackMode } from '../config.js';
 import { planningAccessFor } from '../digest/index.js';
-import { toSlackLogger } from '../logger.js';
-import { InFlight } from './bolt/in-flight.js';
-import { BOT_SCOPES, PATHS } from './bolt/manifest.js';
-import { createGuardedReceiver } from './bolt/receiver.js';
+import { registerRoutes } from './bolt/router.js';
+import { createSlackServer, type SlackServer } from './bolt/server.js';
+import { forgetHome, refreshHome } from './home/index.js';
+import { accessPolicy } from './kit/access.js';
 import { planningMiddleware } from './kit/acting.js';
 import { createIdentities } from './kit/identity.js';
-import { environmentAdminToken, type SlackDeps } from './kit/services.js';
-import { registerListeners } from './listeners/index.js';
+import { COMMAND } from './kit/ids.js';
+import { environmentAdminToken, type Services, type SlackDeps } from './kit/services.js';
+import { TOPICS } from './topics.js';
 
-/** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
-const SLACK_RETRY = { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000, randomize: true };
+export { HEALTH_TIMEOUT_MS, SHUTDOWN_DRAIN_MS } from './bolt/server.js';
 
-/** /healthz answers within this, whatever the database does (a probe must not hang). */
-export const HEALTH_TIMEOUT_MS = 2_000;
-
-/** `work`, or a rejection once {@link HEALTH_TIMEOUT_MS} has passed (`work` settles on its own later). */
-function withinHealthBound<T>(work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)),
-      HEALTH_TIMEOUT_MS,
-    );
-  });
-  // The query's own failure after the bound has nobody left to hear it: swallow it here.
-  work.catch(() => {});
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
-
-export interface SlackApp {
-  app: App;
-  /** Starts the receiver; in HTTP mode resolves with the port it listens on. */
-  start(): Promise<{ port?: number }>;
-  /**
-   * Stops the receiver (no new requests), then waits for the work still owed after acks — at most
-   * `drainMs` (default {@link SHUTDOWN_DRAIN_MS}) — so the store is not closed under it.
-   */
-  stop(drainMs?: number): Promise<void>;
-}
-
-/** How long a shutdown waits for listeners still working after their ack. */
-export const SHUTDOWN_DRAIN_MS = 10_000;
+export type SlackApp = Pick<SlackServer, 'app' | 'start' | 'stop'>;
 
 export function createSlackApp(deps: SlackDeps): SlackApp {
-  const { config, logger } = deps;
-  const mode = slackMode(config);
-
-  const health = async (_req: IncomingMessage, res: ServerResponse) => {
-    let store: 'ok' | 'error' = 'ok';
-    try {
-      await withinHealthBound(sql`select 1`.execute(deps.store.db));
-    } catch (error) {
-      store = 'error';
-      logger.error({ err: error }, 'health check: store unreachable');
-    }
-    res.writeHead(store === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        status: store === 'ok' ? 'ok' : 'degraded',
-        mode,
-        store,
-        planning: {
-          url: new URL(deps.clients.planningUrl).origin,
-          lastCall: deps.clients.lastPlanningCall() ?? null,
-        },
+  const server = createSlackServer({
+    config: deps.config,
+    logger: deps.logger,
+    installationStore: deps.store.installations.installationStore,
+    slackFetch: deps.clients.slackFetch,
+    health: {
+      store: () => sql`select 1`.execute(deps.store.db),
+      planning: () => ({
+        url: new URL(deps.clients.planningUrl).origin,
+        lastCall: deps.clients.lastPlanningCall() ?? null,
       }),
-    );
-  };
-
-  const options: AppOptions = {
-    logger: toSlackLogger(logger),
-    // `fetch` is what respond() posts to response_urls with (see Clients.slackFetch).
-    clientOptions: {
-      slackApiUrl: config.SLACK_API_URL,
-      retryConfig: SLACK_RETRY,
-      fetch: deps.clients.slackFetch,
     },
-    // Listeners ack first and work after; Bolt must not hold the HTTP response until they finish.
-    processBeforeResponse: false,
-    ignoreSelf: true,
-    // No listener keeps conversation state: skip the store's lookup on every request's ack path.
-    convoStore: false,
-    // start() runs init() and awaits it: a refused bot token stops start-up with a clear error
-    // instead of surfacing later as an unhandled rejection.
-    deferInitialization: true,
-  };
-  if (mode.transport === 'socket') {
-    Object.assign(options, { socketMode: true, appToken: config.SLACK_APP_TOKEN });
-  }
-  if (mode.install === 'oauth') {
-    Object.assign(options, {
-      clientId: config.SLACK_CLIENT_ID,
-      clientSecret: config.SLACK_CLIENT_SECRET,
-      stateSecret: config.SLACK_STATE_SECRET,
-      scopes: [...BOT_SCOPES],
-      installationStore: deps.store.installations.installationStore,
-      installerOptions: {
-        installPath: PATHS.install,
-        redirectUriPath: PATHS.redirect,
-        directInstall: true,
-        clientOptions: { slackApiUrl: config.SLACK_API_URL },
-        // The authorize page lives on the same Slack host as the API (slack.com, GovSlack…).
-        authorizationUrl: new URL('/oauth/v2/authorize', config.SLACK_API_URL).href,
-        // Socket Mode has no HTTP server of its own for the install pages: give it the port.
-        ...(mode.transport === 'socket' ? { port: config.PORT } : {}),
-      },
-    });
-  } else {
-    options.token = config.SLACK_BOT_TOKEN;
-  }
-  if (mode.transport === 'http') {
-    // Our receiver, not the one App would build: it checks each signed body before Bolt reads it
-    // (receiver.ts). It takes the options App would have passed to its own HTTPReceiver.
-    options.receiver = createGuardedReceiver({
-      signingSecret: config.SLACK_SIGNING_SECRET ?? '',
-      endpoints: PATHS.events,
-      customRoutes: [{ path: PATHS.health, method: ['GET'], handler: health }],
-      processBeforeResponse: false,
-      logger: options.logger as NonNullable<AppOptions['logger']>,
-      ...(mode.install === 'oauth'
-        ? {
-            clientId: options.clientId,
-            clientSecret: options.clientSecret,
-            stateSecret: options.stateSecret,
-            scopes: options.scopes,
-            installationStore: options.installationStore,
-            installerOptions: options.installerOptions,
-          }
-        : {}),
-    });
-  }
-
-  const app = new App(options);
-  const inFlight = new InFlight();
-  // First of all middleware: it spans every listener of the request, after-ack work included.
-  app.use(({ next }) => inFlight.track(next()));
-  const identities = createIdentities(deps, inFlight);
-  app.use(planningMiddleware(identities));
-  registerListeners(app, {
+  });
+  const identities = createIdentities(deps, server.inFlight);
+  server.app.use(planningMiddleware(identities));
+  const svc: Services = {
     deps,
     identities,
     digestAccess: planningAccessFor({
@@ -161,42 +43,11 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
       clients: deps.clients,
       adminToken: environmentAdminToken(deps),
     }),
-  });
-  app.error(async (error) => {
-    logger.error({ err: error }, 'unhandled error in a listener');
-  });
-
-  let stopping: Promise<void> | undefined;
-  return {
-    app,
-    async start() {
-      try {
-        await app.init();
-      } catch (error) {
-        throw new Error(
-          `Slack refused the start-up check of the bot token (auth.test at ${config.SLACK_API_URL}): ${(error as Error).message}`,
-          { cause: error },
-        );
-      }
-      if (mode.transport === 'socket') {
-        await app.start();
-        logger.info({ mode }, 'Slack app connected over Socket Mode');
-        return {};
-      }
-      const server = (await app.start(config.PORT)) as { address(): AddressInfo | string | null };
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : config.PORT;
-      logger.info({ mode, port }, `Slack app listening on :${port}${PATHS.events}`);
-      return { port };
-    },
-    stop(drainMs = SHUTDOWN_DRAIN_MS) {
-      // A second stop (SIGTERM twice, a test's cleanup after the test stopped it) waits for the first.
-      stopping ??= (async () => {
-        await app.stop();
-        const left = await inFlight.drain(drainMs);
-        if (left > 0) logger.warn({ left, drainMs }, 'stopped with listeners still working');
-      })();
-      return stopping;
+    home: {
+      refresh: (client, planning, banner) => refreshHome(svc, client, planning, banner),
+      forget: (workspaceId, slackUserId) => forgetHome(svc, workspaceId, slackUserId),
     },
   };
+  registerRoutes(server.app, { svc, command: COMMAND, topics: TOPICS, policy: accessPolicy });
+  return server;
 }

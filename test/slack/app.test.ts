@@ -116,6 +116,8 @@ describe('the Slack app over HTTP', () => {
   });
 
   it('keeps workspaces apart: a user connected in one is not connected in another', async () => {
+    // Slack, asked by the other workspace's request, says the user is one of its members.
+    h.slack.users.set('U1', { id: 'U1', name: 'user-U1', teamId: 'T0OTHER' });
     await h.command('whoami', 'U1', 'C1', 'T0OTHER');
     const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
     expect(reply).toContain('not connected');

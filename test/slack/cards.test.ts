@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { md, message, section } from '../../src/blockkit/index.js';
 import { createLogger } from '../../src/logger.js';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import type { ActionArgs } from '../../src/slack/bolt/router.js';
+import type { ActionArgs } from '../../src/slack/bolt/routes.js';
 import { postCard, updateCards } from '../../src/slack/kit/live-cards.js';
 import { type LiveCard, pressCard, type Shown } from '../../src/slack/kit/press.js';
 import type { Services } from '../../src/slack/kit/services.js';

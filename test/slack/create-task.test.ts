@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { TASK_CARD_EVENT, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { eventually, external, Harness, submitted, TEAM, text, user } from './harness.js';
@@ -52,7 +51,7 @@ describe('Create task from a message', () => {
     expect(json).toContain('https://slack.test/archives/C1/p1700000000000100');
 
     const res = await h.submit(viewId, [
-      [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [TASK_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text('Fix the login & signup')],
       [FIELD.details, text('It breaks on Safari.')],
       [TASK_FIELD.assignee, user('U2')],
@@ -82,7 +81,7 @@ describe('Create task from a message', () => {
 
   const fill = (heading = 'A task') =>
     [
-      [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [TASK_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text(heading)],
     ] as Parameters<Harness['submit']>[1];
 
@@ -99,7 +98,7 @@ describe('Create task from a message', () => {
     const viewId = await openForm(h);
     const before = h.slack.calls.length;
     const empty = await h.submit(viewId, [
-      [FEATURE_FIELD.feature, external(h.fixture.featureId)],
+      [TASK_FIELD.feature, external(h.fixture.featureId)],
       [FIELD.heading, text('   ')],
     ]);
     expect(empty.json()).toEqual({
@@ -114,7 +113,7 @@ describe('Create task from a message', () => {
     const noFeature = await h.submit(viewId, [[FIELD.heading, text('ok')]]);
     expect(noFeature.json()).toMatchObject({
       response_action: 'errors',
-      errors: { [FEATURE_FIELD.feature.block]: 'Choose a feature.' },
+      errors: { [TASK_FIELD.feature.block]: 'Choose a feature.' },
     });
     expect(h.sandbox.requests.count('taskCreate')).toBe(0);
     expect(h.slack.calls.length).toBe(before);
@@ -211,8 +210,8 @@ describe('Create task from a message', () => {
     const ask = (value: string) =>
       h.interact({
         type: 'block_suggestion',
-        action_id: FEATURE_FIELD.feature.action,
-        block_id: FEATURE_FIELD.feature.block,
+        action_id: TASK_FIELD.feature.action,
+        block_id: TASK_FIELD.feature.block,
         value,
         view: {
           id: viewId,
@@ -289,7 +288,7 @@ describe('Create task in a channel without a link', () => {
           selected_option: { value: h.fixture.channelId, text: { type: 'plain_text', text: 'General' } },
         },
       ],
-      [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [TASK_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text('Provisioned task')],
       [TASK_FIELD.assignee, user('U3')],
     ]);

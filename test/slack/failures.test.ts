@@ -3,7 +3,6 @@
  * service behind a searchable select — and that user text never reaches Slack as markup.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
 import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
 import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
@@ -32,7 +31,7 @@ async function openForm(h: Harness, messageText = 'Fix the login') {
 
 const fill = (h: Harness, heading: string) =>
   [
-    [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
+    [TASK_FIELD.feature, external(h.fixture.featureId, 'Login page')],
     [FIELD.heading, text(heading)],
   ] as Parameters<Harness['submit']>[1];
 

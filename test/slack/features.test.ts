@@ -14,7 +14,7 @@ import {
   FEATURE_VIEW,
 } from '../../src/slack/features/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
-import { TASK_ACTION, TASK_VIEW } from '../../src/slack/tasks/ids.js';
+import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { choice, eventually, external, Harness, type SlackCall, TEAM, text } from './harness.js';
 
 let h: Harness;
@@ -256,7 +256,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
       `"initial_option":{"text":{"type":"plain_text","text":"One-click <login>","emoji":true},"value":"${featureId}"}`,
     );
     await h.submit(viewId, [
-      [FEATURE_FIELD.feature, external(featureId, 'One-click <login>')],
+      [TASK_FIELD.feature, external(featureId, 'One-click <login>')],
       [FIELD.heading, text('Build the button')],
     ]);
     const taskCard = await next('chat.postMessage', since, has('Build the button'));

@@ -4,12 +4,13 @@ import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderManifest } from '../../scripts/manifest.js';
-import { BOT_SCOPES, buildManifest, PLACEHOLDER_URL } from '../../src/slack/bolt/manifest.js';
+import { BOT_SCOPES, PLACEHOLDER_URL } from '../../src/slack/bolt/manifest.js';
 import { FEATURE_SHORTCUT } from '../../src/slack/features/ids.js';
 import { FEEDBACK_SHORTCUT } from '../../src/slack/feedback/ids.js';
 import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
 import { COMMAND } from '../../src/slack/kit/ids.js';
 import { TASK_SHORTCUT } from '../../src/slack/tasks/ids.js';
+import { appManifest } from '../../src/slack/topics.js';
 import { readSharedJson } from '../helpers/shared.js';
 
 const schema = readSharedJson<object>('slack/manifest.schema.1.0.0.json');
@@ -43,7 +44,7 @@ describe.skipIf(!schema)('manifest against Slack’s manifest schema', () => {
 
   it('refuses a manifest that breaks the schema (the check can fail)', () => {
     const validate = validator();
-    const broken = buildManifest();
+    const broken = appManifest();
     broken.features.shortcuts[0]!.name = 'A shortcut name far too long for Slack';
     expect(validate(broken)).toBe(false);
   });
@@ -51,26 +52,26 @@ describe.skipIf(!schema)('manifest against Slack’s manifest schema', () => {
 
 describe('manifest content', () => {
   it('manifest.yml is the rendering of the manifest module (one source of truth)', () => {
-    expect(committed()).toEqual(buildManifest({ url: PLACEHOLDER_URL }));
+    expect(committed()).toEqual(appManifest({ url: PLACEHOLDER_URL }));
   });
 
   it('declares the command, the shortcuts, the scopes and the events', () => {
-    const m = buildManifest();
+    const m = appManifest();
     expect(m.features.slash_commands.map((c) => c.command)).toEqual([COMMAND]);
     expect(m.features.shortcuts.map((s) => [s.type, s.callback_id])).toEqual([
       ['message', TASK_SHORTCUT.createTask],
-      ['message', FEEDBACK_SHORTCUT.giveFeedback],
       ['message', TASK_SHORTCUT.logDiscovery],
+      ['message', FEEDBACK_SHORTCUT.giveFeedback],
       ['message', FEATURE_SHORTCUT.logEvidence],
       ['global', GRADE_SHORTCUT.gradePeer],
       ['global', FEATURE_SHORTCUT.newFeature],
     ]);
     expect(m.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
     expect(m.settings.event_subscriptions.bot_events).toEqual([
-      'app_uninstalled',
-      'tokens_revoked',
       'user_change',
       'app_home_opened',
+      'app_uninstalled',
+      'tokens_revoked',
     ]);
     expect(m.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
     expect(m.oauth_config.scopes.bot).toContain('files:write');

@@ -5,7 +5,6 @@
  * one account, and neither answers "not connected".
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
 import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
@@ -43,7 +42,7 @@ describe('who is provisioned', () => {
     expect(said).toContain(why);
     expect(h.sandbox.requests.count('serviceAccounts.create')).toBe(0);
     expect(await h.store.identities.get(TEAM, 'UX')).toBeUndefined();
-    expect(h.logs.join('')).toContain('provisioning refused');
+    expect(h.logs.join('')).toContain('not a full member');
   });
 
   it('a member of the same Enterprise Grid organization, from another of its workspaces, gets one', async () => {
@@ -83,7 +82,7 @@ describe('who is provisioned', () => {
       (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
     );
     await h.submit(form.body.view_id as string, [
-      [FEATURE_FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [TASK_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text('Do it')],
       [TASK_FIELD.assignee, user('UGUEST')],
     ]);

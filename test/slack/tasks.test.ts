@@ -5,7 +5,6 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
 import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { ASSIGN_ME } from '../../src/slack/tasks/assign.js';
@@ -44,7 +43,7 @@ async function createTask(heading = 'Fix the login') {
     (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
   );
   await h.submit(String(form.body.view_id), [
-    [FEATURE_FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
+    [TASK_FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
     [FIELD.heading, text(heading)],
   ]);
   await eventually(() => h.slack.called('chat.postMessage').length > before, 'the task card');

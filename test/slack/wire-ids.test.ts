@@ -12,7 +12,7 @@ import { ACCOUNT_ACTION, ACCOUNT_FIELD, ACCOUNT_VIEW } from '../../src/slack/acc
 import { AdminPlace, FormRequest, Target } from '../../src/slack/admin/common.js';
 import { FORM_ACTION_IDS, FormMeta } from '../../src/slack/admin/forms.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
-import { buildManifest } from '../../src/slack/bolt/manifest.js';
+import { compileRoutes } from '../../src/slack/bolt/router.js';
 import { AssumptionFormMeta } from '../../src/slack/features/assumptions.js';
 import {
   AssumptionMenuValue,
@@ -56,6 +56,7 @@ import {
   TASK_VIEW,
 } from '../../src/slack/tasks/ids.js';
 import { TasksMore } from '../../src/slack/tasks/list.js';
+import { appManifest, TOPICS } from '../../src/slack/topics.js';
 
 const values = (...tables: Record<string, string>[]) => tables.flatMap((t) => Object.values(t)).sort();
 
@@ -176,7 +177,7 @@ describe('wire ids', () => {
   });
 
   it('the manifest declares the shipped command, shortcuts and events', () => {
-    const manifest = buildManifest();
+    const manifest = appManifest();
     expect(manifest.features.slash_commands.map((c) => c.command)).toEqual([FROZEN_IDS.command]);
     expect(manifest.features.shortcuts.map((s) => s.callback_id).sort()).toEqual(FROZEN_IDS.shortcuts);
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
@@ -184,6 +185,41 @@ describe('wire ids', () => {
       'app_uninstalled',
       'tokens_revoked',
       'user_change',
+    ]);
+  });
+
+  it('the router binds exactly the shipped ids: a card or form from before a deploy finds its handler', () => {
+    const bound = compileRoutes(TOPICS).boundIds;
+    expect([...bound.shortcuts].sort()).toEqual(FROZEN_IDS.shortcuts);
+    // Not bound: a prefix (each admin form's button is `admin_form_<form>`), and an id declared
+    // for deep-context deletion that no message carries. Bound besides: the admin sections' search
+    // field, which dispatches on Enter.
+    expect([...bound.actions].sort()).toEqual(
+      [
+        ...FROZEN_IDS.actions.filter((id) => id !== 'admin_form' && id !== 'deep_context_delete'),
+        'admin_search_input',
+      ].sort(),
+    );
+    // Modals with nothing to submit: a loading or result view, the admin root, the task's details.
+    expect([...bound.views].sort()).toEqual(
+      FROZEN_IDS.views.filter((id) => !['info', 'admin', 'task_details'].includes(id)),
+    );
+    const fieldActions = FROZEN_IDS.fields.map((f) => f.split('/')[1]);
+    for (const id of bound.options) expect(fieldActions).toContain(id);
+    expect([...bound.subcommands].sort()).toEqual([
+      'admin',
+      'connect',
+      'digest',
+      'disconnect',
+      'feature',
+      'features',
+      'grade',
+      'grades',
+      'link',
+      'search',
+      'tasks',
+      'unlink',
+      'whoami',
     ]);
   });
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { md } from '../../blockkit/index.js';
 import { type Account, orgIdFromToken, UnauthorizedError } from '../../planning/index.js';
-import type { ActionArgs, SubmitArgs } from '../bolt/router.js';
+import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, type StateValues, validateForm } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
@@ -14,9 +14,7 @@ import { modalRequest, openModal } from '../kit/modal.js';
 import { orgName, roleIn } from '../kit/planning-account.js';
 import { followSlackProfile } from '../kit/profile.js';
 import type { Services } from '../kit/services.js';
-import { slackUserFacts } from '../kit/slack-user.js';
-import { FormProblem, handleSubmission } from '../kit/submission.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
+import { FormProblem, submission } from '../kit/submission.js';
 import { connectModal } from './blocks.js';
 import { ACCOUNT_FIELD } from './ids.js';
 
@@ -48,99 +46,95 @@ export async function readAccount(svc: Services, token: string): Promise<Account
   }
 }
 
-export function connectSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<TokenForm>(svc, args, {
-      action: 'connect',
-      title: 'Connect your account',
-      working: 'Checking the token…',
-      idempotent: false,
-      parse: parseToken,
-      retry: (_data, problem) => connectModal({ problem }),
-      run: async ({ token }) => {
-        const planning = planningOf(args.context);
-        const account = await readAccount(svc, token);
-        const orgId = orgIdFromToken(token) as string;
-        await svc.deps.store.identities.save({
-          workspaceId: planning.workspaceId,
-          slackUserId: planning.slackUserId,
-          serviceAccountId: account.id,
-          planningUserId: account.id,
-          orgId,
-          token,
-          origin: 'brought',
-        });
-        svc.deps.logger.info(
-          { workspaceId: planning.workspaceId, serviceAccountId: account.id },
-          'user connected',
-        );
-        // Best effort, after the answer: the account takes the Slack name and photo.
-        void args.client.users
-          .info({ user: planning.slackUserId })
-          .then((info) =>
-            followSlackProfile(svc.deps, planning.workspaceId, planning.slackUserId, {
-              ...info.user?.profile,
-              name: info.user?.name,
-            }),
-          )
-          .catch((error: unknown) =>
-            svc.deps.logger.warn({ err: error }, 'profile: could not read the Slack profile'),
-          );
-        return {
-          title: 'Connected',
-          text: md`:white_check_mark: You now act as *${account.userName ?? account.id}* in *${orgName(account, orgId)}*.`,
-        };
-      },
+export const connectSubmission = submission<TokenForm>({
+  action: 'connect',
+  title: 'Connect your account',
+  working: 'Checking the token…',
+  idempotent: false,
+  parse: parseToken,
+  retry: (_data, problem) => connectModal({ problem }),
+  run: async (svc, { token }, args) => {
+    const planning = planningOf(args.context);
+    const account = await readAccount(svc, token);
+    const orgId = orgIdFromToken(token) as string;
+    await svc.deps.store.identities.save({
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+      serviceAccountId: account.id,
+      planningUserId: account.id,
+      orgId,
+      token,
+      origin: 'brought',
     });
-}
+    svc.deps.logger.info(
+      { workspaceId: planning.workspaceId, serviceAccountId: account.id },
+      'user connected',
+    );
+    // Best effort, after the answer: the account takes the Slack name and photo.
+    void args.client.users
+      .info({ user: planning.slackUserId })
+      .then((info) =>
+        followSlackProfile(svc.deps, planning.workspaceId, planning.slackUserId, {
+          ...info.user?.profile,
+          name: info.user?.name,
+        }),
+      )
+      .catch((error: unknown) =>
+        svc.deps.logger.warn({ err: error }, 'profile: could not read the Slack profile'),
+      );
+    return {
+      title: 'Connected',
+      text: md`:white_check_mark: You now act as *${account.userName ?? account.id}* in *${orgName(account, orgId)}*.`,
+    };
+  },
+});
 
-export function connectAdminSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<TokenForm>(svc, args, {
-      action: 'connect-admin',
-      title: 'Connect organization',
-      working: 'Checking the token…',
-      idempotent: false,
-      parse: parseToken,
-      retry: (_data, problem) => connectModal({ admin: true, problem }),
-      run: async ({ token }) => {
-        const planning = planningOf(args.context);
-        if (!(await slackUserFacts(args.client, planning.slackUserId)).isAdmin) {
-          return { text: md`Only workspace admins can connect the organization.` };
-        }
-        const account = await readAccount(svc, token);
-        const orgId = orgIdFromToken(token) as string;
-        const role = roleIn(account, orgId);
-        if (role !== 'owner' && role !== 'admin') {
-          throw new FormProblem(
-            md`This account is not an owner or admin of its organization, so it cannot create accounts.`,
-          );
-        }
-        await svc.deps.store.workspaces.setAdminToken(planning.workspaceId, token, orgId);
-        svc.deps.logger.info(
-          { workspaceId: planning.workspaceId, orgId },
-          'organization connected for provisioning',
-        );
-        return {
-          title: 'Connected',
-          text: md`:white_check_mark: Organization *${orgName(account, orgId)}* connected. Members get a service account on first use.`,
-        };
-      },
-    });
-}
+export const connectAdminSubmission = submission<TokenForm>({
+  action: 'connect-admin',
+  title: 'Connect organization',
+  working: 'Checking the token…',
+  idempotent: false,
+  parse: parseToken,
+  retry: (_data, problem) => connectModal({ admin: true, problem }),
+  run: async (svc, { token }, args) => {
+    const planning = planningOf(args.context);
+    const account = await readAccount(svc, token);
+    const orgId = orgIdFromToken(token) as string;
+    const role = roleIn(account, orgId);
+    if (role !== 'owner' && role !== 'admin') {
+      throw new FormProblem(
+        md`This account is not an owner or admin of its organization, so it cannot create accounts.`,
+      );
+    }
+    await svc.deps.store.workspaces.setAdminToken(planning.workspaceId, token, orgId);
+    svc.deps.logger.info(
+      { workspaceId: planning.workspaceId, orgId },
+      'organization connected for provisioning',
+    );
+    return {
+      title: 'Connected',
+      text: md`:white_check_mark: Organization *${orgName(account, orgId)}* connected. Members get a service account on first use.`,
+    };
+  },
+});
 
 /**
  * `/plan connect` opens the token form; `/plan connect admin` (workspace admins) the organization
  * token form used for provisioning. The modal opens straight away: the trigger id lives 3 s.
  */
-export const connect: Subcommand = {
+const isAdminConnect = (text: string) => text.toLowerCase() === 'admin';
+
+export const connectSubcommand: Subcommand<Services> = {
   name: 'connect',
   usage: 'connect [admin]',
   summary: 'connect your planning account (admins: `connect admin` sets up accounts for everyone)',
-  async run(ctx) {
-    const { args, command, client, reply } = ctx;
-    const admin = args.toLowerCase() === 'admin';
-    if (args !== '' && !admin) {
+  // Anyone may connect their own account; the organization's token is the workspace admins'.
+  access: (text) => (isAdminConnect(text) ? 'admin' : 'anyone'),
+  doing: 'connect the organization',
+  async run(svc, args) {
+    const { text, command, reply } = args;
+    const admin = isAdminConnect(text);
+    if (text !== '' && !admin) {
       await reply(
         notice(
           md`Say \`/plan connect\` for your own account, or \`/plan connect admin\` for the organization.`,
@@ -148,18 +142,12 @@ export const connect: Subcommand = {
       );
       return;
     }
-    if (admin && !(await slackUserFacts(client, command.user_id)).isAdmin) {
-      await reply(notice(md`Only workspace admins can connect the organization.`));
-      return;
-    }
-    await openModal(modalRequest(ctx.svc, ctx, command.trigger_id, '/plan connect'), connectModal({ admin }));
+    await openModal(modalRequest(svc, args, command.trigger_id, '/plan connect'), connectModal({ admin }));
   },
 };
 
-export function connectOpenAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const { body, client } = args;
-    if (body.view) await client.views.update({ view_id: body.view.id, view: connectModal() });
-    else await openModal(modalRequest(svc, args, body.trigger_id, 'connect open'), connectModal());
-  };
+export async function connectOpenAction(svc: Services, args: ActionArgs) {
+  const { body, client } = args;
+  if (body.view) await client.views.update({ view_id: body.view.id, view: connectModal() });
+  else await openModal(modalRequest(svc, args, body.trigger_id, 'connect open'), connectModal());
 }

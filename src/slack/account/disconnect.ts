@@ -6,13 +6,11 @@
  */
 import { actions, type Mrkdwn, md, message, section } from '../../blockkit/index.js';
 import type { Identity } from '../../store/index.js';
-import type { ActionArgs } from '../bolt/router.js';
-import { forgetHome, refreshHome } from '../home/publish.js';
+import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { notice } from '../kit/messages.js';
 import { adminClientFor, type Services } from '../kit/services.js';
 import { privateSurface, showFailure } from '../kit/surfaces.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
 import { closeAccountButton } from './blocks.js';
 
 /** Closes the provisioned accounts among `identities`; returns how many were closed. */
@@ -74,12 +72,13 @@ export async function disconnectPerson(
  * `/plan disconnect --close` asks first (a button with a confirmation) and then also closes an
  * account the person connected themselves (account.close with their own token).
  */
-export const disconnect: Subcommand = {
+export const disconnectSubcommand: Subcommand<Services> = {
   name: 'disconnect',
   usage: 'disconnect [--close]',
   summary: 'forget your planning account here (--close also closes an account you connected)',
-  async run({ args, planning, svc, reply }) {
-    const close = args.split(/\s+/).includes('--close');
+  async run(svc, { text, context, reply }) {
+    const planning = planningOf(context);
+    const close = text.split(/\s+/).includes('--close');
     if (!close) {
       await reply(notice(await disconnectPerson(svc, planning.workspaceId, planning.slackUserId, { close })));
       return;
@@ -89,21 +88,22 @@ export const disconnect: Subcommand = {
       await reply(notice(md`You are not connected, so there is nothing to close.`));
       return;
     }
-    const text = md`Close your account in the planning service? This cannot be undone from Slack: only an organization admin can re-open it.`;
-    await reply(message(text, [section(md`:warning: ${text}`), actions(undefined, closeAccountButton())]));
+    const ask = md`Close your account in the planning service? This cannot be undone from Slack: only an organization admin can re-open it.`;
+    await reply(message(ask, [section(md`:warning: ${ask}`), actions(undefined, closeAccountButton())]));
   },
 };
 
-export function disconnectAction(svc: Services, close: boolean) {
-  return async (args: ActionArgs) => {
+/** Disconnect (the Home tab's button), or close the account too (behind a confirmation). */
+async function disconnectPress(svc: Services, args: ActionArgs, close: boolean) {
+  {
     const planning = planningOf(args.context);
     const onHome = args.body.view?.type === 'home';
     // A button on the Home tab has no response_url: its failures go to the person's DM.
     const surface = privateSurface(onHome ? { client: args.client } : args, planning.slackUserId);
     try {
       const said = await disconnectPerson(svc, planning.workspaceId, planning.slackUserId, { close });
-      forgetHome(svc, planning.workspaceId, planning.slackUserId);
-      if (onHome) await refreshHome(svc, args.client, planning, said);
+      svc.home.forget(planning.workspaceId, planning.slackUserId);
+      if (onHome) await svc.home.refresh(args.client, planning, said);
       else await args.respond({ replace_original: true, ...notice(said) });
     } catch (error) {
       await showFailure(svc.deps, surface, error, {
@@ -112,5 +112,8 @@ export function disconnectAction(svc: Services, close: boolean) {
         slackUserId: planning.slackUserId,
       });
     }
-  };
+  }
 }
+
+export const disconnectAction = (svc: Services, args: ActionArgs) => disconnectPress(svc, args, false);
+export const closeAccountAction = (svc: Services, args: ActionArgs) => disconnectPress(svc, args, true);

@@ -7,42 +7,25 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { slackErrorCode } from '../../clients.js';
 import type { Invitation } from '../../planning/index.js';
-import { type ActionArgs, actionValue } from '../bolt/router.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
-import { notice } from '../kit/messages.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
+import { showFailure, viewSurface } from '../kit/surfaces.js';
 import { billingView } from './billing.js';
 import { AdminPlace, type Flash, PAGE_SIZE, placeTitle, SECTIONS, type SectionName } from './common.js';
 import { invitationsView } from './invitations.js';
 import { notionsView } from './notions.js';
 import { peopleView } from './people.js';
-import { ADMINS_ONLY, isWorkspaceAdmin } from './root.js';
 import { channelView, teamsView, teamView } from './teams.js';
 
 const isSection = (name: string | undefined): name is SectionName => Boolean(name && name in SECTIONS);
 
-/**
- * Every request from inside the admin modal is checked again: the modal may have been opened by
- * someone who is no longer an admin.
- */
-export async function stillAdmin(args: {
-  client: WebClient;
-  context: ActionArgs['context'];
-  respond?: ActionArgs['respond'];
-}): Promise<boolean> {
-  const planning = planningOf(args.context);
-  if (await isWorkspaceAdmin(args.client, planning.slackUserId)) return true;
-  await privateSurface(args, planning.slackUserId).show(notice(ADMINS_ONLY));
-  return false;
-}
-
 /** Pushes the section named by the root view's button. */
 export async function pushSection(svc: Services, args: ActionArgs, name: string | undefined): Promise<void> {
-  if (!isSection(name) || !(await stillAdmin(args))) return;
+  if (!isSection(name)) return;
   const place: AdminPlace = { s: name, p: 1 };
   await loadModal(
     {
@@ -90,7 +73,7 @@ export async function showPlace(
 /** A page, a team, a channel or back: the section view shows the new place. */
 export async function goTo(svc: Services, args: ActionArgs, place: AdminPlace | undefined): Promise<void> {
   const view = args.body.view;
-  if (!view || !place || !(await stillAdmin(args))) return;
+  if (!view || !place) return;
   await showPlace(svc, args, { id: view.id, hash: view.hash }, place);
 }
 
@@ -197,11 +180,10 @@ async function teamNames(acting: Acting, invitations: Invitation[]): Promise<Map
   return names;
 }
 
-export function adminSectionAction(svc: Services) {
-  return (args: ActionArgs) => pushSection(svc, args, actionValue(args.action));
-}
+/** A section button of the root view. */
+export const adminSectionAction = (svc: Services, args: ActionArgs) =>
+  pushSection(svc, args, actionValue(args.action));
 
 /** Previous, Next, Open, Members, ◀ Back: the button carries the place to show. */
-export function adminGoAction(svc: Services) {
-  return (args: ActionArgs) => goTo(svc, args, parseCarried(AdminPlace, actionValue(args.action)));
-}
+export const adminGoAction = (svc: Services, args: ActionArgs) =>
+  goTo(svc, args, parseCarried(AdminPlace, actionValue(args.action)));

@@ -10,7 +10,7 @@
  */
 import { joinMd, Mrkdwn, md, mention, modal } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
-import { type ActionArgs, actionValue } from '../bolt/router.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
 import { type Acting, CLOSED_BY_ADMIN } from '../kit/identity.js';
@@ -19,7 +19,7 @@ import { connectBlocks } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
 import { type Flash, placeOf, type Target, targetOf } from './common.js';
 import { ADMIN_ACTION } from './ids.js';
-import { showPlace, stillAdmin } from './navigate.js';
+import { showPlace } from './navigate.js';
 import { DEFAULT_CHANNEL_RULE } from './teams.js';
 
 /** A refusal the operation explains better than the generic sentence (the default-channel rule). */
@@ -156,7 +156,7 @@ export async function applyOperation(svc: Services, args: ActionArgs): Promise<v
   const operation = OPERATIONS[action.action_id];
   const place = placeOf(view?.private_metadata);
   const target = targetOf(actionValue(action));
-  if (!view || !operation || !place || !target || !(await stillAdmin(args))) return;
+  if (!view || !operation || !place || !target) return;
 
   const planning = planningOf(args.context);
   const log = { action: action.action_id, workspaceId: planning.workspaceId };
@@ -222,8 +222,4 @@ export async function applyOperation(svc: Services, args: ActionArgs): Promise<v
     }
   }
   await showPlace(svc, args, { id: view.id }, place, flash, acting);
-}
-
-export function adminOperationAction(svc: Services) {
-  return (args: ActionArgs) => applyOperation(svc, args);
 }

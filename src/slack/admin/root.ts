@@ -4,14 +4,9 @@ import type { Context, RespondFn } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { button, context, md, modal, section } from '../../blockkit/index.js';
-import type { ActionArgs } from '../bolt/router.js';
-import { planningOf } from '../kit/acting.js';
-import { notice } from '../kit/messages.js';
+import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
-import { slackUserFacts } from '../kit/slack-user.js';
-import { privateSurface } from '../kit/surfaces.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
 import { ADMIN_TITLE, SECTIONS, type SectionName } from './common.js';
 import { ADMIN_ACTION, ADMIN_VIEW } from './ids.js';
 
@@ -49,26 +44,12 @@ export function adminRootView(who: AdminWho): ModalView {
   });
 }
 
-export const ADMINS_ONLY = md`Only workspace admins can administer the organization from Slack.`;
-
-/** Whether the Slack user is an admin or owner of the workspace. */
-export async function isWorkspaceAdmin(client: WebClient, slackUserId: string): Promise<boolean> {
-  return (await slackUserFacts(client, slackUserId)).isAdmin;
-}
-
-export interface AdminOpenArgs {
-  client: WebClient;
-  context: Context;
-  respond?: RespondFn;
-}
-
-/** Opens the admin modal (loading at once, then who the admin acts as and the sections), or says why not. */
-export async function openAdminModal(svc: Services, args: AdminOpenArgs, triggerId: string): Promise<void> {
-  const planning = planningOf(args.context);
-  if (!(await isWorkspaceAdmin(args.client, planning.slackUserId))) {
-    await privateSurface(args, planning.slackUserId).show(notice(ADMINS_ONLY));
-    return;
-  }
+/** The admin modal: loading at once, then who the admin acts as and the sections. */
+async function openAdminModal(
+  svc: Services,
+  args: { client: WebClient; context: Context; respond?: RespondFn },
+  triggerId: string,
+): Promise<void> {
   await loadModal(
     { ...modalRequest(svc, args, triggerId, 'admin open'), title: ADMIN_TITLE },
     async ({ planning: service, identity }) => {
@@ -84,15 +65,14 @@ export async function openAdminModal(svc: Services, args: AdminOpenArgs, trigger
   );
 }
 
-/** `/plan admin` (admins): the admin modal — people, invitations, teams and channels, notions, billing. */
-export const admin: Subcommand = {
+/** `/plan admin`: the admin modal — people, invitations, teams and channels, notions, billing. */
+export const adminSubcommand: Subcommand<Services> = {
   name: 'admin',
   usage: 'admin',
   summary: 'administer the organization: people, invitations, teams and channels, notions, billing',
-  adminOnly: true,
-  run: (ctx) => openAdminModal(ctx.svc, ctx, ctx.command.trigger_id),
+  run: (svc, args) => openAdminModal(svc, args, args.command.trigger_id),
 };
 
-export function adminOpenAction(svc: Services) {
-  return (args: ActionArgs) => openAdminModal(svc, args, args.body.trigger_id);
-}
+/** The Home tab's admin button: the same modal. */
+export const adminOpenAction = (svc: Services, args: ActionArgs) =>
+  openAdminModal(svc, args, args.body.trigger_id);

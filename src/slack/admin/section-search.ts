@@ -4,50 +4,36 @@
  * acked with a loading view then filled). Both show page 1 of the results.
  */
 
-import { afterPendingAcks } from '../bolt/ack.js';
-import type { ActionArgs, SubmitArgs } from '../bolt/router.js';
+import { cut } from '../../blockkit/index.js';
+import type { ActionArgs, ViewHandler } from '../bolt/routes.js';
 import { fieldValue, type StateValues } from '../kit/form.js';
-import { loadingView, noticeView } from '../kit/modal.js';
+import { loadingView } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
 import { type AdminPlace, placeOf, placeTitle } from './common.js';
 import { ADMIN_FIELD } from './ids.js';
-import { showPlace, stillAdmin } from './navigate.js';
-import { ADMINS_ONLY } from './root.js';
+import { showPlace } from './navigate.js';
 
 function searched(place: AdminPlace, values: StateValues): AdminPlace {
-  const q = fieldValue(values, ADMIN_FIELD.search)?.trim().slice(0, 256);
-  return { s: place.s, p: 1, ...(q ? { q } : {}) };
+  const q = fieldValue(values, ADMIN_FIELD.search)?.trim();
+  const term = q ? cut(q, 256) : undefined;
+  return { s: place.s, p: 1, ...(term ? { q: term } : {}) };
 }
 
 /** Enter in the search box. */
 export async function searchAction(svc: Services, args: ActionArgs): Promise<void> {
   const view = args.body.view;
   const place = placeOf(view?.private_metadata);
-  if (!view || !place || !(await stillAdmin(args))) return;
+  if (!view || !place) return;
   await showPlace(svc, args, { id: view.id }, searched(place, view.state.values as StateValues));
 }
 
-/** The Search button of a section view. */
-export async function searchSubmission(svc: Services, args: SubmitArgs): Promise<void> {
+/** The Search button of a section view: acked with a loading view, then page 1 of the results. */
+export const searchSubmission: ViewHandler<Services> = (svc, args) => {
   const { view } = args;
   const place = placeOf(view.private_metadata);
-  if (!place) {
-    await args.ack();
-    return;
-  }
-  await args.ack({ response_action: 'update', view: loadingView(placeTitle(place), 'Searching…') });
-  await afterPendingAcks();
-  if (!(await stillAdmin(args))) {
-    await args.client.views.update({ view_id: view.id, view: noticeView(placeTitle(place), ADMINS_ONLY) });
-    return;
-  }
-  await showPlace(svc, args, { id: view.id }, searched(place, view.state.values as StateValues));
-}
-
-export function adminSearchAction(svc: Services) {
-  return (args: ActionArgs) => searchAction(svc, args);
-}
-
-export function adminSectionSubmission(svc: Services) {
-  return (args: SubmitArgs) => searchSubmission(svc, args);
-}
+  if (!place) return { ack: undefined };
+  return {
+    ack: { response_action: 'update', view: loadingView(placeTitle(place), 'Searching…') },
+    work: () => showPlace(svc, args, { id: view.id }, searched(place, view.state.values as StateValues)),
+  };
+};

@@ -8,15 +8,15 @@ import { z } from 'zod';
 import { channelMention, type Mrkdwn, md, mention } from '../../blockkit/index.js';
 import { slackErrorCode } from '../../clients.js';
 import { ASSIGNABLE_ROLES, LIMITS } from '../../planning/index.js';
-import type { SubmitArgs } from '../bolt/router.js';
+import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { notify, toldText } from '../kit/notify.js';
 import type { Services } from '../kit/services.js';
-import { FormProblem, handleSubmission, type Outcome, type SubmissionSpec } from '../kit/submission.js';
+import { FormProblem, type Outcome, type SubmissionSpec } from '../kit/submission.js';
 import { teamChoices } from '../kit/team-channel.js';
-import { linkModalFor } from '../link/link-form.js';
+import { linkModalFor } from '../link/index.js';
 import type { Flash } from './common.js';
 import {
   type FormMeta,
@@ -103,69 +103,67 @@ type InvitationInput = z.infer<typeof InvitationInput>;
 
 const teamsOf = (view: ViewOutput) => teamChoices(view.blocks, ADMIN_FIELD.inviteTeam);
 
-export function invitationSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<InvitationInput> {
-  return {
-    action: 'admin invitation',
-    title: 'Invitation',
-    working: 'Saving the invitation…',
-    parse: (values, privateMetadata) =>
-      validateForm(
-        InvitationInput,
-        {
-          meta: formMetaOf(privateMetadata),
-          teamId: fieldValue(values, ADMIN_FIELD.inviteTeam),
-          name: fieldValue(values, ADMIN_FIELD.inviteName),
-          role: fieldValue(values, ADMIN_FIELD.inviteRole),
-          days: number(values, ADMIN_FIELD.inviteDays),
-          uses: number(values, ADMIN_FIELD.inviteUses),
-        },
-        values,
-        {
-          meta: ADMIN_FIELD.inviteTeam,
-          teamId: ADMIN_FIELD.inviteTeam,
-          name: ADMIN_FIELD.inviteName,
-          role: ADMIN_FIELD.inviteRole,
-          days: ADMIN_FIELD.inviteDays,
-          uses: ADMIN_FIELD.inviteUses,
-        },
-      ),
-    retry: (data, problem, view) =>
-      invitationForm({
-        meta: data.meta,
-        teams: teamsOf(view),
-        typed: {
-          teamId: data.teamId,
-          name: data.name,
-          role: data.role,
-          ...(data.days !== undefined ? { days: data.days } : {}),
-          uses: data.uses,
-        },
-        problem,
-      }),
-    run: async (data) => {
-      const acting = await planningOf(args.context).acting();
-      const payload = {
+export const invitationSubmission: SubmissionSpec<InvitationInput> = {
+  action: 'admin invitation',
+  title: 'Invitation',
+  working: 'Saving the invitation…',
+  parse: (values, privateMetadata) =>
+    validateForm(
+      InvitationInput,
+      {
+        meta: formMetaOf(privateMetadata),
+        teamId: fieldValue(values, ADMIN_FIELD.inviteTeam),
+        name: fieldValue(values, ADMIN_FIELD.inviteName),
+        role: fieldValue(values, ADMIN_FIELD.inviteRole),
+        days: number(values, ADMIN_FIELD.inviteDays),
+        uses: number(values, ADMIN_FIELD.inviteUses),
+      },
+      values,
+      {
+        meta: ADMIN_FIELD.inviteTeam,
+        teamId: ADMIN_FIELD.inviteTeam,
+        name: ADMIN_FIELD.inviteName,
+        role: ADMIN_FIELD.inviteRole,
+        days: ADMIN_FIELD.inviteDays,
+        uses: ADMIN_FIELD.inviteUses,
+      },
+    ),
+  retry: (data, problem, view) =>
+    invitationForm({
+      meta: data.meta,
+      teams: teamsOf(view),
+      typed: {
         teamId: data.teamId,
-        inviteName: data.name,
-        inviteOrgRole: data.role,
-        inviteUsesMax: data.uses,
-        ...(data.days !== undefined ? { inviteExpireDays: data.days } : {}),
-      };
-      if (data.meta.f === 'editInvite' && data.meta.id) {
-        await acting.planning.invitations.update(data.meta.id, payload);
-        return done(svc, args, data.meta, acting, md`The invitation *${data.name}* is saved.`);
-      }
-      await acting.planning.invitations.create(payload);
-      return done(
-        svc,
-        args,
-        data.meta,
-        acting,
-        md`The invitation *${data.name}* is created: share it from the list.`,
-      );
-    },
-  };
-}
+        name: data.name,
+        role: data.role,
+        ...(data.days !== undefined ? { days: data.days } : {}),
+        uses: data.uses,
+      },
+      problem,
+    }),
+  run: async (svc, data, args) => {
+    const acting = await planningOf(args.context).acting();
+    const payload = {
+      teamId: data.teamId,
+      inviteName: data.name,
+      inviteOrgRole: data.role,
+      inviteUsesMax: data.uses,
+      ...(data.days !== undefined ? { inviteExpireDays: data.days } : {}),
+    };
+    if (data.meta.f === 'editInvite' && data.meta.id) {
+      await acting.planning.invitations.update(data.meta.id, payload);
+      return done(svc, args, data.meta, acting, md`The invitation *${data.name}* is saved.`);
+    }
+    await acting.planning.invitations.create(payload);
+    return done(
+      svc,
+      args,
+      data.meta,
+      acting,
+      md`The invitation *${data.name}* is created: share it from the list.`,
+    );
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // Sharing an invitation
@@ -191,74 +189,72 @@ export function invitationUrl(planningUrl: string, inviteId: string): string {
   return `${planningUrl.replace(/\/+$/, '')}/invitations/${encodeURIComponent(inviteId)}`;
 }
 
-export function shareSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<ShareInput> {
-  return {
-    action: 'admin share invitation',
-    title: 'Share invitation',
-    working: 'Sharing the invitation…',
-    parse: (values, privateMetadata) =>
-      validateForm(
-        ShareInput,
-        {
-          meta: formMetaOf(privateMetadata),
-          channel: fieldValue(values, ADMIN_FIELD.shareChannel),
-          person: fieldValue(values, ADMIN_FIELD.sharePerson),
-        },
-        values,
-        {
-          meta: ADMIN_FIELD.shareChannel,
-          channel: ADMIN_FIELD.shareChannel,
-          person: ADMIN_FIELD.sharePerson,
-        },
-      ),
-    retry: (data, problem) => shareForm(data.meta, problem),
-    run: async (data) => {
-      const planning = planningOf(args.context);
-      const acting = await planning.acting();
-      if (!data.meta.id) throw new FormProblem(md`This form no longer says which invitation to share.`);
-      const invitation = await findInvitation(acting.planning, data.meta.id);
-      const teamName = invitation.teamId
-        ? (await acting.planning.teams.read(invitation.teamId).catch(() => undefined))?.teamName
-        : undefined;
-      const body = invitationMessage({
-        invitation,
-        ...(teamName ? { teamName } : {}),
-        url: invitationUrl(svc.deps.clients.planningUrl, invitation.id),
-      });
-      if (data.person) {
-        const outcome = await notify(
-          svc.deps,
-          args.client,
-          { workspaceId: planning.workspaceId, slackUserId: data.person },
-          'invitation',
-          body,
-        );
-        const name = invitation.inviteName ?? invitation.id;
-        return {
-          text:
-            outcome === 'sent'
-              ? md`:white_check_mark: The invitation *${name}* was sent to ${mention(data.person)}.`
-              : md`The invitation *${name}* is not delivered yet: ${toldText(data.person, outcome, md``)}`,
-        };
-      }
-      const channel = data.channel as string;
-      try {
-        await args.client.chat.postMessage({ channel, ...body });
-      } catch (error) {
-        const code = slackErrorCode(error);
-        if (code === 'not_in_channel' || code === 'channel_not_found') {
-          throw new FormProblem(
-            md`I am not in ${channelMention(channel)}: invite the app to it first, or choose another channel.`,
-          );
-        }
-        throw error;
-      }
+export const shareSubmission: SubmissionSpec<ShareInput> = {
+  action: 'admin share invitation',
+  title: 'Share invitation',
+  working: 'Sharing the invitation…',
+  parse: (values, privateMetadata) =>
+    validateForm(
+      ShareInput,
+      {
+        meta: formMetaOf(privateMetadata),
+        channel: fieldValue(values, ADMIN_FIELD.shareChannel),
+        person: fieldValue(values, ADMIN_FIELD.sharePerson),
+      },
+      values,
+      {
+        meta: ADMIN_FIELD.shareChannel,
+        channel: ADMIN_FIELD.shareChannel,
+        person: ADMIN_FIELD.sharePerson,
+      },
+    ),
+  retry: (data, problem) => shareForm(data.meta, problem),
+  run: async (svc, data, args) => {
+    const planning = planningOf(args.context);
+    const acting = await planning.acting();
+    if (!data.meta.id) throw new FormProblem(md`This form no longer says which invitation to share.`);
+    const invitation = await findInvitation(acting.planning, data.meta.id);
+    const teamName = invitation.teamId
+      ? (await acting.planning.teams.read(invitation.teamId).catch(() => undefined))?.teamName
+      : undefined;
+    const body = invitationMessage({
+      invitation,
+      ...(teamName ? { teamName } : {}),
+      url: invitationUrl(svc.deps.clients.planningUrl, invitation.id),
+    });
+    if (data.person) {
+      const outcome = await notify(
+        svc.deps,
+        args.client,
+        { workspaceId: planning.workspaceId, slackUserId: data.person },
+        'invitation',
+        body,
+      );
+      const name = invitation.inviteName ?? invitation.id;
       return {
-        text: md`:white_check_mark: The invitation *${invitation.inviteName ?? invitation.id}* was shared in ${channelMention(channel)}.`,
+        text:
+          outcome === 'sent'
+            ? md`:white_check_mark: The invitation *${name}* was sent to ${mention(data.person)}.`
+            : md`The invitation *${name}* is not delivered yet: ${toldText(data.person, outcome, md``)}`,
       };
-    },
-  };
-}
+    }
+    const channel = data.channel as string;
+    try {
+      await args.client.chat.postMessage({ channel, ...body });
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (code === 'not_in_channel' || code === 'channel_not_found') {
+        throw new FormProblem(
+          md`I am not in ${channelMention(channel)}: invite the app to it first, or choose another channel.`,
+        );
+      }
+      throw error;
+    }
+    return {
+      text: md`:white_check_mark: The invitation *${invitation.inviteName ?? invitation.id}* was shared in ${channelMention(channel)}.`,
+    };
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // One name: teams, channels, notions, accounts
@@ -318,40 +314,38 @@ async function applyName(
   }
 }
 
-export function nameSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<NameInput> {
-  return {
-    action: 'admin name',
-    title: 'Saving',
-    working: 'Saving…',
-    parse: (values, privateMetadata) =>
-      validateForm(
-        NameInput,
-        {
-          meta: formMetaOf(privateMetadata),
-          name: fieldValue(values, ADMIN_FIELD.name),
-          description: fieldValue(values, ADMIN_FIELD.description),
-        },
-        values,
-        { meta: ADMIN_FIELD.name, name: ADMIN_FIELD.name, description: ADMIN_FIELD.description },
-      ),
-    retry: (data, problem) =>
-      nameForm(
-        { ...data.meta, f: data.meta.f as NameFormKind },
-        { name: data.name, ...(data.description ? { description: data.description } : {}) },
-        problem,
-      ),
-    run: async (data) => {
-      const acting = await planningOf(args.context).acting();
-      const said = await applyName(
-        acting,
-        { ...data.meta, f: data.meta.f as NameFormKind },
-        data.name,
-        data.description,
-      );
-      return done(svc, args, data.meta, acting, said);
-    },
-  };
-}
+export const nameSubmission: SubmissionSpec<NameInput> = {
+  action: 'admin name',
+  title: 'Saving',
+  working: 'Saving…',
+  parse: (values, privateMetadata) =>
+    validateForm(
+      NameInput,
+      {
+        meta: formMetaOf(privateMetadata),
+        name: fieldValue(values, ADMIN_FIELD.name),
+        description: fieldValue(values, ADMIN_FIELD.description),
+      },
+      values,
+      { meta: ADMIN_FIELD.name, name: ADMIN_FIELD.name, description: ADMIN_FIELD.description },
+    ),
+  retry: (data, problem) =>
+    nameForm(
+      { ...data.meta, f: data.meta.f as NameFormKind },
+      { name: data.name, ...(data.description ? { description: data.description } : {}) },
+      problem,
+    ),
+  run: async (svc, data, args) => {
+    const acting = await planningOf(args.context).acting();
+    const said = await applyName(
+      acting,
+      { ...data.meta, f: data.meta.f as NameFormKind },
+      data.name,
+      data.description,
+    );
+    return done(svc, args, data.meta, acting, said);
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // A Slack person: team and channel members, a person's teams
@@ -363,63 +357,61 @@ const PersonInput = z.object({
 });
 type PersonInput = z.infer<typeof PersonInput>;
 
-export function personSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<PersonInput> {
-  return {
-    action: 'admin person',
-    title: 'Members',
-    working: 'Working…',
-    parse: (values, privateMetadata) =>
-      validateForm(
-        PersonInput,
-        { meta: formMetaOf(privateMetadata), person: fieldValue(values, ADMIN_FIELD.person) },
-        values,
-        { meta: ADMIN_FIELD.person, person: ADMIN_FIELD.person },
-      ),
-    retry: (data, problem) =>
-      personForm({ ...data.meta, f: data.meta.f as PersonFormKind }, data.person, problem),
-    run: async (data) => {
-      const planning = planningOf(args.context);
-      const acting = await planning.acting();
-      const { meta, person } = data;
-      const team = meta.t;
-      const where = md`*${meta.n || team || ''}*`;
-      // Reading or removing never creates an account for someone; adding may (as any other use).
-      const known = async () => {
-        const identity = await svc.deps.store.identities.get(planning.workspaceId, person);
-        if (!identity)
-          throw new FormProblem(md`${mention(person)} has no planning account here, so is in no team.`);
-        return identity.planningUserId;
-      };
-      switch (meta.f as PersonFormKind) {
-        case 'personTeams': {
-          const userId = await known();
-          const page = await acting.planning.teams.listUser(userId, { pageSize: 100 });
-          return {
-            text: md`${mention(person)}'s teams.`,
-            view: personTeamsView(person, page.teams, page.total),
-          };
-        }
-        case 'teamRemove': {
-          if (!team) throw new FormProblem(md`This form no longer says which team.`);
-          await acting.planning.teams.unassign(team, await known());
-          return done(svc, args, meta, acting, md`${mention(person)} left the team ${where}.`);
-        }
-        case 'teamAdd': {
-          if (!team) throw new FormProblem(md`This form no longer says which team.`);
-          const identity = await planning.other(person);
-          await acting.planning.teams.assign(team, identity.planningUserId);
-          return done(svc, args, meta, acting, md`${mention(person)} joined the team ${where}.`);
-        }
-        case 'channelAdd': {
-          if (!team || !meta.c) throw new FormProblem(md`This form no longer says which channel.`);
-          const identity = await planning.other(person);
-          await acting.planning.channels.assign(team, meta.c, identity.planningUserId);
-          return done(svc, args, meta, acting, md`${mention(person)} joined the channel ${where}.`);
-        }
+export const personSubmission: SubmissionSpec<PersonInput> = {
+  action: 'admin person',
+  title: 'Members',
+  working: 'Working…',
+  parse: (values, privateMetadata) =>
+    validateForm(
+      PersonInput,
+      { meta: formMetaOf(privateMetadata), person: fieldValue(values, ADMIN_FIELD.person) },
+      values,
+      { meta: ADMIN_FIELD.person, person: ADMIN_FIELD.person },
+    ),
+  retry: (data, problem) =>
+    personForm({ ...data.meta, f: data.meta.f as PersonFormKind }, data.person, problem),
+  run: async (svc, data, args) => {
+    const planning = planningOf(args.context);
+    const acting = await planning.acting();
+    const { meta, person } = data;
+    const team = meta.t;
+    const where = md`*${meta.n || team || ''}*`;
+    // Reading or removing never creates an account for someone; adding may (as any other use).
+    const known = async () => {
+      const identity = await svc.deps.store.identities.get(planning.workspaceId, person);
+      if (!identity)
+        throw new FormProblem(md`${mention(person)} has no planning account here, so is in no team.`);
+      return identity.planningUserId;
+    };
+    switch (meta.f as PersonFormKind) {
+      case 'personTeams': {
+        const userId = await known();
+        const page = await acting.planning.teams.listUser(userId, { pageSize: 100 });
+        return {
+          text: md`${mention(person)}'s teams.`,
+          view: personTeamsView(person, page.teams, page.total),
+        };
       }
-    },
-  };
-}
+      case 'teamRemove': {
+        if (!team) throw new FormProblem(md`This form no longer says which team.`);
+        await acting.planning.teams.unassign(team, await known());
+        return done(svc, args, meta, acting, md`${mention(person)} left the team ${where}.`);
+      }
+      case 'teamAdd': {
+        if (!team) throw new FormProblem(md`This form no longer says which team.`);
+        const identity = await planning.other(person);
+        await acting.planning.teams.assign(team, identity.planningUserId);
+        return done(svc, args, meta, acting, md`${mention(person)} joined the team ${where}.`);
+      }
+      case 'channelAdd': {
+        if (!team || !meta.c) throw new FormProblem(md`This form no longer says which channel.`);
+        const identity = await planning.other(person);
+        await acting.planning.channels.assign(team, meta.c, identity.planningUserId);
+        return done(svc, args, meta, acting, md`${mention(person)} joined the channel ${where}.`);
+      }
+    }
+  },
+};
 
 // ---------------------------------------------------------------------------------------------
 // Linking a Slack channel: the existing link modal, for the channel picked here
@@ -433,45 +425,23 @@ const LinkPickInput = z.object({
 });
 type LinkPickInput = z.infer<typeof LinkPickInput>;
 
-export function linkPickSubmission(svc: Services, args: SubmitArgs): SubmissionSpec<LinkPickInput> {
-  return {
-    action: 'admin link pick',
-    title: 'Link a Slack channel',
-    working: 'Loading the teams…',
-    // Choosing the channel changes nothing: the link is saved by the link form that follows.
-    idempotent: false,
-    parse: (values, privateMetadata) =>
-      validateForm(
-        LinkPickInput,
-        { meta: formMetaOf(privateMetadata), channel: fieldValue(values, ADMIN_FIELD.slackChannel) },
-        values,
-        { meta: ADMIN_FIELD.slackChannel, channel: ADMIN_FIELD.slackChannel },
-      ),
-    retry: (data, problem) => linkPickForm(data.meta, problem),
-    run: async (data) => {
-      const acting = await planningOf(args.context).acting();
-      const view = await linkModalFor(svc, args.client, acting, data.channel);
-      return { text: md`Choose the planning team and channel for ${channelMention(data.channel)}.`, view };
-    },
-  };
-}
-
-export function adminInvitationSubmission(svc: Services) {
-  return (args: SubmitArgs) => handleSubmission(svc, args, invitationSubmission(svc, args));
-}
-
-export function adminShareSubmission(svc: Services) {
-  return (args: SubmitArgs) => handleSubmission(svc, args, shareSubmission(svc, args));
-}
-
-export function adminNameSubmission(svc: Services) {
-  return (args: SubmitArgs) => handleSubmission(svc, args, nameSubmission(svc, args));
-}
-
-export function adminPersonSubmission(svc: Services) {
-  return (args: SubmitArgs) => handleSubmission(svc, args, personSubmission(svc, args));
-}
-
-export function adminLinkPickSubmission(svc: Services) {
-  return (args: SubmitArgs) => handleSubmission(svc, args, linkPickSubmission(svc, args));
-}
+export const linkPickSubmission: SubmissionSpec<LinkPickInput> = {
+  action: 'admin link pick',
+  title: 'Link a Slack channel',
+  working: 'Loading the teams…',
+  // Choosing the channel changes nothing: the link is saved by the link form that follows.
+  idempotent: false,
+  parse: (values, privateMetadata) =>
+    validateForm(
+      LinkPickInput,
+      { meta: formMetaOf(privateMetadata), channel: fieldValue(values, ADMIN_FIELD.slackChannel) },
+      values,
+      { meta: ADMIN_FIELD.slackChannel, channel: ADMIN_FIELD.slackChannel },
+    ),
+  retry: (data, problem) => linkPickForm(data.meta, problem),
+  run: async (svc, data, args) => {
+    const acting = await planningOf(args.context).acting();
+    const view = await linkModalFor(svc, args.client, acting, data.channel);
+    return { text: md`Choose the planning team and channel for ${channelMention(data.channel)}.`, view };
+  },
+};

@@ -4,11 +4,7 @@
  * placeholder host (a test keeps the two equal) and `npm run manifest` renders it for a deployment.
  */
 
-import { FEATURE_SHORTCUT } from '../features/ids.js';
-import { FEEDBACK_SHORTCUT } from '../feedback/ids.js';
-import { GRADE_SHORTCUT } from '../grades/ids.js';
-import { COMMAND } from '../kit/ids.js';
-import { TASK_SHORTCUT } from '../tasks/ids.js';
+import type { EventName, Shortcut } from './routes.js';
 
 /** Bot scopes, each for something the app does. */
 export const BOT_SCOPES = [
@@ -24,13 +20,6 @@ export const BOT_SCOPES = [
   'files:write', // the Home tab's experience chart, uploaded privately and shown as an image block
 ] as const;
 
-/**
- * Bot events the app subscribes to: the app's own lifecycle (no scope needed), `user_change`
- * (users:read) so that a deactivated person's account is closed and a changed profile followed, and
- * `app_home_opened` (no scope) to draw the Home tab.
- */
-export const BOT_EVENTS = ['app_uninstalled', 'tokens_revoked', 'user_change', 'app_home_opened'] as const;
-
 /** Paths the HTTP receiver serves. */
 export const PATHS = {
   events: '/slack/events',
@@ -44,8 +33,21 @@ export const PLACEHOLDER_URL = 'https://your-app.example.com';
 
 export type ManifestTarget = { url: string } | { socket: true };
 
+/** What the route tables declare that the manifest lists. */
+export interface Declared {
+  command: string;
+  /** Message shortcuts first, then global ones, each in the order the topics list them. */
+  shortcuts: readonly (Pick<Shortcut<unknown>, 'name' | 'type' | 'description'> & { callbackId: string })[];
+  /**
+   * Bot events: the app's own lifecycle (no scope needed), `user_change` (users:read) so that a
+   * deactivated person's account is closed and a changed profile followed, `app_home_opened` (no
+   * scope) to draw the Home tab.
+   */
+  events: readonly EventName[];
+}
+
 /** The manifest for an HTTP deployment at `url`, or for Socket Mode (no request URLs). */
-export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL }) {
+export function buildManifest(declared: Declared, target: ManifestTarget = { url: PLACEHOLDER_URL }) {
   const base = 'url' in target ? target.url.replace(/\/+$/, '') : undefined;
   const at = (path: string) => (base ? { request_url: `${base}${path}` } : {});
   return {
@@ -65,7 +67,7 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
       },
       slash_commands: [
         {
-          command: COMMAND,
+          command: declared.command,
           ...(base ? { url: `${base}${PATHS.events}` } : {}),
           description: 'Team planning: connect, link this channel, grade a peer… (/plan help)',
           usage_hint:
@@ -74,51 +76,19 @@ export function buildManifest(target: ManifestTarget = { url: PLACEHOLDER_URL })
           should_escape: true,
         },
       ],
-      shortcuts: [
-        {
-          name: 'Create task',
-          type: 'message' as const,
-          callback_id: TASK_SHORTCUT.createTask,
-          description: 'Turn this message into a planning task',
-        },
-        {
-          name: 'Give feedback',
-          type: 'message' as const,
-          callback_id: FEEDBACK_SHORTCUT.giveFeedback,
-          description: 'Give feedback on the task of this card',
-        },
-        {
-          name: 'Log discovery',
-          type: 'message' as const,
-          callback_id: TASK_SHORTCUT.logDiscovery,
-          description: 'Log this message as a discovery of a task',
-        },
-        {
-          name: 'Log as evidence',
-          type: 'message' as const,
-          callback_id: FEATURE_SHORTCUT.logEvidence,
-          description: "Add this message to an assumption's experiment",
-        },
-        {
-          name: 'Grade a peer',
-          type: 'global' as const,
-          callback_id: GRADE_SHORTCUT.gradePeer,
-          description: "Grade a teammate's notion, anonymously",
-        },
-        {
-          name: 'New feature',
-          type: 'global' as const,
-          callback_id: FEATURE_SHORTCUT.newFeature,
-          description: 'Plan a new feature in a planning channel',
-        },
-      ],
+      shortcuts: declared.shortcuts.map((s) => ({
+        name: s.name,
+        type: s.type,
+        callback_id: s.callbackId,
+        description: s.description,
+      })),
     },
     oauth_config: {
       ...(base ? { redirect_urls: [`${base}${PATHS.redirect}`] } : {}),
       scopes: { bot: [...BOT_SCOPES] },
     },
     settings: {
-      event_subscriptions: { ...at(PATHS.events), bot_events: [...BOT_EVENTS] },
+      event_subscriptions: { ...at(PATHS.events), bot_events: [...declared.events] },
       interactivity: {
         is_enabled: true,
         ...at(PATHS.events),

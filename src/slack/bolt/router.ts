@@ -1,85 +1,289 @@
 /**
- * One Bolt listener per kind of request, dispatching on the request's id through a typed table: a
- * handler written for another surface's arguments does not compile in it. An id no listener
- * handles (a button or form from an older version, a retired shortcut) is acked at once: left to
- * Bolt, it answered 404 after 3 seconds and Slack showed the user an error. It also spares every
- * request a pass through each registered listener's middleware.
+ * Binds every topic's route table to Bolt: one listener per kind of request, dispatching on the
+ * request's id. It is the one place a gate is enforced: each route's gate (who may use it, see
+ * routes.ts) is checked for every kind of request — subcommands, shortcuts, buttons, form
+ * submissions, searchable selects — before its handler does anything, so no listener can forget it.
+ *
+ * Acks stay immediate: buttons, commands and shortcuts are acked before the gate and the handler
+ * run (and the requests already waiting are acked too, see ack.ts); a form is acked with what its
+ * route decides from the submission alone, and its work runs after the gate; only a searchable
+ * select waits for its gate and its list before its ack, which carries the list.
+ *
+ * An id no route binds (a button or form from an older version, a retired shortcut) is acked at
+ * once: left to Bolt, it answered 404 after 3 seconds and Slack showed the user an error. An id
+ * bound twice is refused at start-up.
  */
-import type {
-  AllMiddlewareArgs,
-  BlockAction,
-  GlobalShortcut,
-  MessageShortcut,
-  SlackActionMiddlewareArgs,
-  SlackCommandMiddlewareArgs,
-  SlackOptionsMiddlewareArgs,
-  SlackShortcutMiddlewareArgs,
-  SlackViewMiddlewareArgs,
-  ViewClosedAction,
-  ViewSubmitAction,
-} from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { afterPendingAcks } from './ack.js';
+import type {
+  Access,
+  ActionArgs,
+  ActionRoute,
+  CommandArgs,
+  EventName,
+  Gate,
+  GlobalShortcutArgs,
+  Handler,
+  MessageShortcutArgs,
+  OptionsArgs,
+  Route,
+  Shortcut,
+  ShortcutArgs,
+  Subcommand,
+  SubcommandArgs,
+  SubmitArgs,
+  TopicRoutes,
+  ViewHandler,
+  ViewRoute,
+} from './routes.js';
 
-export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
-export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
-export type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
-export type GlobalShortcutArgs = SlackShortcutMiddlewareArgs<GlobalShortcut> & AllMiddlewareArgs;
-export type ShortcutArgs = SlackShortcutMiddlewareArgs & AllMiddlewareArgs;
-export type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
-export type ClosedArgs = SlackViewMiddlewareArgs<ViewClosedAction> & AllMiddlewareArgs;
-export type OptionsArgs = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
+/** A request a gate is checked for: its kind says where a refusal can be told. */
+export type GatedRequest =
+  | { kind: 'command'; args: SubcommandArgs }
+  | { kind: 'shortcut'; args: ShortcutArgs }
+  | { kind: 'action'; args: ActionArgs }
+  | { kind: 'view'; args: SubmitArgs }
+  | { kind: 'options'; args: OptionsArgs };
 
-export type Handler<A> = (args: A) => Promise<void>;
-export type Routes<A> = Readonly<Record<string, Handler<A>>>;
-
-/**
- * For requests whose ack is empty (buttons, commands, shortcuts): acks first, lets the requests
- * already waiting be acked too (context/ack.ts), then runs the handler for the id, if any. Handlers
- * never ack themselves.
- */
-export function ackThenRoute<A extends { ack: () => Promise<void> }>(
-  idOf: (args: A) => string | undefined,
-  routes: Routes<A>,
-): Handler<A> {
-  const table = lookup(routes);
-  return ackThen((args) => table(idOf(args)));
+/** A subcommand as `/plan help` lists it. */
+export interface HelpEntry {
+  usage: string;
+  summary: string;
+  /** Only workspace admins may run it. */
+  adminOnly: boolean;
 }
 
-/** The same, with the handler picked by `pick` (e.g. from one of several tables). */
-export function ackThen<A extends { ack: () => Promise<void> }>(
-  pick: (args: A) => Handler<A> | undefined,
-): Handler<A> {
-  return async (args) => {
-    await args.ack();
-    const handler = pick(args);
-    if (!handler) return;
-    await afterPendingAcks();
-    await handler(args);
+/** What the router needs from the app to enforce gates and answer the command (kit/access.ts). */
+export interface RoutePolicy<S, R> {
+  /** Undefined when the person may use the route; else the refusal to tell them. */
+  check(svc: S, gate: Gate, request: GatedRequest): Promise<R | undefined>;
+  /** Tells a refusal where the person is: ephemeral, in the modal, by DM, or as the select's only option (which acks it). */
+  refuse(svc: S, refusal: R, request: GatedRequest): Promise<void>;
+  /** A subcommand threw: the person is told in one private sentence (or led to Connect), and it is logged. */
+  commandFailed(svc: S, error: unknown, args: SubcommandArgs, name: string): Promise<void>;
+  /** The command alone, `help`, or an unknown word (`unknown`: what was typed). */
+  help(svc: S, args: SubcommandArgs, entries: readonly HelpEntry[], unknown?: string): Promise<void>;
+}
+
+export interface RouterOptions<S, R> {
+  svc: S;
+  /** The slash command the subcommands are typed after (`/plan`). */
+  command: string;
+  topics: readonly TopicRoutes<S>[];
+  policy: RoutePolicy<S, R>;
+}
+
+/** A handler with the gate that guards it. */
+interface Bound<H> {
+  run: H;
+  gate: Gate;
+  topic: string;
+}
+
+function bind<H>(route: H | ({ run: H } & Partial<Gate>), topic: TopicRoutes<unknown>): Bound<H> {
+  if (typeof route === 'function') return { run: route, gate: topic.gate, topic: topic.topic };
+  const r = route as { run: H } & Partial<Gate>;
+  return {
+    run: r.run,
+    gate: { access: r.access ?? topic.gate.access, doing: r.doing ?? topic.gate.doing },
+    topic: topic.topic,
   };
 }
 
-/** A route table as a lookup by id; never a property of Object.prototype (an id like `toString`). */
-export function lookup<A>(routes: Routes<A>): (id: string | undefined) => Handler<A> | undefined {
-  const table = new Map(Object.entries(routes));
-  return (id) => (id === undefined ? undefined : table.get(id));
+/** A lookup by id that refuses a second binding (never a property of Object.prototype, e.g. `toString`). */
+class Table<T> {
+  readonly #entries = new Map<string, T & { topic: string }>();
+  constructor(readonly kind: string) {}
+  add(id: string, entry: T & { topic: string }) {
+    const before = this.#entries.get(id);
+    if (before)
+      throw new Error(`${this.kind} "${id}" is bound twice (topics ${before.topic} and ${entry.topic})`);
+    this.#entries.set(id, entry);
+  }
+  get(id: string | undefined) {
+    return id === undefined ? undefined : this.#entries.get(id);
+  }
+  ids() {
+    return [...this.#entries.keys()];
+  }
 }
 
-/**
- * For requests whose ack carries the answer (a form's errors or next view, a list of options): the
- * handler acks; an unknown id gets `unknown`, which must ack.
- */
-export function route<A>(
-  idOf: (args: A) => string | undefined,
-  routes: Routes<A>,
-  unknown: Handler<A>,
-): Handler<A> {
-  const table = lookup(routes);
-  return (args) => (table(idOf(args)) ?? unknown)(args);
+/** Every id the route tables bind, by kind (the manifest and the wire-id test read it). */
+export interface BoundIds {
+  subcommands: string[];
+  shortcuts: string[];
+  actions: string[];
+  views: string[];
+  options: string[];
+  events: string[];
 }
 
-/** The value a button (or the selected option of a select) carries. */
-export function actionValue(action: ActionArgs['action']): string | undefined {
-  if ('value' in action && typeof action.value === 'string') return action.value;
-  if ('selected_option' in action) return action.selected_option?.value;
-  return undefined;
+/** The routes of every topic, checked for ids bound twice, ready to be registered. */
+export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
+  const subcommands = new Table<Bound<Subcommand<S>['run']> & { sub: Subcommand<S> }>('subcommand');
+  const shortcuts = new Table<{ shortcut: Shortcut<S>; gate: Gate }>('shortcut');
+  const actions = new Map<string, (Bound<Handler<S, ActionArgs>> & { inView?: string })[]>();
+  const views = new Table<Bound<ViewHandler<S>>>('view');
+  const options = new Table<Bound<Handler<S, OptionsArgs>>>('options source');
+  const events = new Table<{ run: Handler<S, never> }>('event');
+  const helpEntries: HelpEntry[] = [];
+
+  for (const topic of topics) {
+    const t = topic as TopicRoutes<unknown>;
+    for (const sub of topic.subcommands ?? []) {
+      subcommands.add(sub.name, { run: sub.run, gate: topic.gate, topic: topic.topic, sub });
+      const access = typeof sub.access === 'function' ? undefined : (sub.access ?? topic.gate.access);
+      helpEntries.push({ usage: sub.usage, summary: sub.summary, adminOnly: access === 'admin' });
+    }
+    for (const [id, shortcut] of Object.entries(topic.shortcuts ?? {})) {
+      const gate = {
+        access: shortcut.access ?? topic.gate.access,
+        doing: shortcut.doing ?? topic.gate.doing,
+      };
+      shortcuts.add(id, { shortcut, gate, topic: topic.topic });
+    }
+    for (const [id, declared] of Object.entries(topic.actions ?? {})) {
+      const list = (Array.isArray(declared) ? declared : [declared]) as ActionRoute<S>[];
+      for (const route of list) {
+        const bound = {
+          ...bind<Handler<S, ActionArgs>>(route as Route<S, ActionArgs>, t),
+          ...(typeof route === 'object' && 'inView' in route ? { inView: route.inView } : {}),
+        };
+        const others = actions.get(id) ?? [];
+        if (others.some((o) => o.inView === bound.inView)) {
+          const other = others.find((o) => o.inView === bound.inView)!;
+          throw new Error(
+            `action "${id}"${bound.inView ? ` in view "${bound.inView}"` : ''} is bound twice (topics ${other.topic} and ${topic.topic})`,
+          );
+        }
+        actions.set(id, [...others, bound]);
+      }
+    }
+    for (const [id, route] of Object.entries(topic.views ?? {}))
+      views.add(id, bind<ViewHandler<S>>(route as ViewRoute<S>, t));
+    for (const [id, route] of Object.entries(topic.options ?? {}))
+      options.add(id, bind<Handler<S, OptionsArgs>>(route as Route<S, OptionsArgs>, t));
+    for (const [name, run] of Object.entries(topic.events ?? {}))
+      events.add(name, { run: run as Handler<S, never>, topic: topic.topic });
+  }
+
+  const boundIds: BoundIds = {
+    subcommands: subcommands.ids(),
+    shortcuts: shortcuts.ids(),
+    actions: [...actions.keys()],
+    views: views.ids(),
+    options: options.ids(),
+    events: events.ids(),
+  };
+  return { subcommands, shortcuts, actions, views, options, events, boundIds, helpEntries };
+}
+
+/** Who may run a subcommand given what follows its name. */
+function subcommandGate<S>(sub: Subcommand<S>, topicGate: Gate, command: string, text: string): Gate {
+  const access: Access =
+    typeof sub.access === 'function' ? sub.access(text) : (sub.access ?? topicGate.access);
+  return { access, doing: sub.doing ?? `use \`${command} ${sub.name}\`` };
+}
+
+/** Registers every route on `app`; throws when an id is bound twice. */
+export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }: RouterOptions<S, R>) {
+  const compiled = compileRoutes(topics);
+
+  /** Whether the gate lets the request through; when not, the person has been told. */
+  const allowed = async (gate: Gate, request: GatedRequest): Promise<boolean> => {
+    if (gate.access === 'anyone') return true;
+    const refusal = await policy.check(svc, gate, request);
+    if (refusal === undefined) return true;
+    await policy.refuse(svc, refusal, request);
+    return false;
+  };
+
+  const entries = compiled.helpEntries;
+
+  app.command(command, async (args: CommandArgs) => {
+    await args.ack();
+    const text = args.command.text.trim();
+    const [word = '', ...rest] = text.split(/\s+/);
+    const name = word.toLowerCase();
+    const subArgs: SubcommandArgs = {
+      ...args,
+      text: rest.join(' '),
+      reply: async (body) => {
+        await args.respond({ response_type: 'ephemeral', replace_original: false, ...body });
+      },
+    };
+    await afterPendingAcks();
+    const bound = compiled.subcommands.get(name);
+    if (!bound) {
+      await policy.help(svc, subArgs, entries, name === '' || name === 'help' ? undefined : text);
+      return;
+    }
+    const request: GatedRequest = { kind: 'command', args: subArgs };
+    try {
+      if (!(await allowed(subcommandGate(bound.sub, bound.gate, command, subArgs.text), request))) return;
+      await bound.run(svc, subArgs);
+    } catch (error) {
+      await policy.commandFailed(svc, error, subArgs, bound.sub.name);
+    }
+  });
+
+  app.shortcut(/.*/, async (args: ShortcutArgs) => {
+    await args.ack();
+    const bound = compiled.shortcuts.get(args.shortcut.callback_id);
+    const wanted = args.shortcut.type === 'message_action' ? 'message' : 'global';
+    if (!bound || bound.shortcut.type !== wanted) return;
+    await afterPendingAcks();
+    if (!(await allowed(bound.gate, { kind: 'shortcut', args }))) return;
+    // The shortcut's type picked the route, and so makes the route's narrower argument type hold.
+    if (bound.shortcut.type === 'message') await bound.shortcut.run(svc, args as MessageShortcutArgs);
+    else await bound.shortcut.run(svc, args as GlobalShortcutArgs);
+  });
+
+  app.action(/.*/, async (args: ActionArgs) => {
+    await args.ack();
+    const candidates = compiled.actions.get(args.action.action_id);
+    const inView = args.body.view?.callback_id;
+    const bound =
+      candidates?.find((c) => c.inView !== undefined && c.inView === inView) ??
+      candidates?.find((c) => c.inView === undefined);
+    if (!bound) return;
+    await afterPendingAcks();
+    if (!(await allowed(bound.gate, { kind: 'action', args }))) return;
+    await bound.run(svc, args);
+  });
+
+  app.view({ type: 'view_submission' }, async (args: SubmitArgs) => {
+    const bound = compiled.views.get(args.view.callback_id);
+    // Loading and result modals have no submit button: anything that still arrives is acked.
+    if (!bound) {
+      await args.ack();
+      return;
+    }
+    const answer = bound.run(svc, args);
+    await args.ack(answer.ack);
+    if (!answer.work) return;
+    await afterPendingAcks();
+    if (!(await allowed(bound.gate, { kind: 'view', args }))) return;
+    await answer.work();
+  });
+
+  app.options(/.*/, async (args: OptionsArgs) => {
+    const id = 'action_id' in args.options ? args.options.action_id : undefined;
+    const bound = compiled.options.get(id);
+    if (!bound) {
+      await args.ack({ options: [] });
+      return;
+    }
+    // The ack carries the list: the gate is checked first, and a refusal is the only option.
+    if (!(await allowed(bound.gate, { kind: 'options', args }))) return;
+    await bound.run(svc, args);
+  });
+
+  for (const topic of topics) {
+    for (const [name, run] of Object.entries(topic.events ?? {})) {
+      const handler = run as Handler<S, never>;
+      app.event(name as EventName, (args) => handler(svc, args as never));
+    }
+  }
+  return compiled.boundIds;
 }

@@ -1,23 +1,31 @@
 import { md } from '../../blockkit/index.js';
 import { nextRun, parseDigestCommand, postDigestNow } from '../../digest/index.js';
 import type { ChannelLink, ChannelLinkPatch } from '../../store/index.js';
+import type { Subcommand } from '../bolt/routes.js';
+import { planningOf } from '../kit/acting.js';
 import { notice } from '../kit/messages.js';
-import { slackUserFacts } from '../kit/slack-user.js';
-import type { Subcommand, SubcommandContext } from '../listeners/commands/plan/subcommand.js';
+import type { Services } from '../kit/services.js';
 import { digestNowMessage, digestSettingsMessage } from './blocks.js';
+
+/** Whether `/plan digest <text>` changes the settings (a time, on/off, weekends). */
+const changesSettings = (text: string) =>
+  ['time', 'enable', 'weekends'].includes(parseDigestCommand(text).kind);
 
 /**
  * `/plan digest [HH:MM [Area/City] | on | off | weekends on|off | now]`: shows or changes this
- * channel's daily digest. Anyone may look or ask for a digest now; changing the settings is for
+ * channel's daily digest. Members may look or ask for a digest now; changing the settings is for
  * workspace admins, as linking is.
  */
-export const digest: Subcommand = {
+export const digestSubcommand: Subcommand<Services> = {
   name: 'digest',
   usage: 'digest [HH:MM | on | off | weekends on|off | now]',
   summary: "show or change this channel's daily digest, or post one now",
-  async run(ctx) {
-    const { command, planning, svc, reply } = ctx;
-    const action = parseDigestCommand(ctx.args);
+  access: (text) => (changesSettings(text) ? 'admin' : 'member'),
+  doing: 'change the digest settings',
+  async run(svc, ctx) {
+    const { command, reply } = ctx;
+    const planning = planningOf(ctx.context);
+    const action = parseDigestCommand(ctx.text);
     if (action.kind === 'error') return reply(notice(md`${action.message}\n${action.usage}`));
     if (action.kind === 'help') return reply(notice(action.usage));
 
@@ -26,7 +34,7 @@ export const digest: Subcommand = {
     if (!link)
       return reply(notice(md`This channel is not linked yet: an admin can link it with \`/plan link\`.`));
 
-    if (action.kind === 'show') return reply(await settingsReply(ctx, link));
+    if (action.kind === 'show') return reply(await settingsReply(svc, link));
     if (action.kind === 'now') {
       const access = await svc.digestAccess(link);
       if (!access)
@@ -39,12 +47,9 @@ export const digest: Subcommand = {
       return reply(digestNowMessage(result, link.slackChannelId));
     }
 
-    if (!(await slackUserFacts(ctx.client, command.user_id)).isAdmin) {
-      return reply(notice(md`Only workspace admins can change the digest settings.`));
-    }
     const [patch, changed] = changeOf(action);
     const updated = await store.links.update(planning.workspaceId, command.channel_id, patch);
-    return reply(await settingsReply(ctx, updated ?? link, changed));
+    return reply(await settingsReply(svc, updated ?? link, changed));
   },
 };
 
@@ -68,7 +73,7 @@ function changeOf(
   }
 }
 
-async function settingsReply({ svc }: SubcommandContext, link: ChannelLink, changed?: string) {
+async function settingsReply(svc: Services, link: ChannelLink, changed?: string) {
   const last = await svc.deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
   return digestSettingsMessage({
     link,

@@ -3,7 +3,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { inline, input, type Mrkdwn, md, modal, section, textInput } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
-import { type ActionArgs, actionValue, type OptionsArgs, type SubmitArgs } from '../bolt/router.js';
+import { type ActionArgs, actionValue, type OptionsArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, NO_CHOICE, type StateValues, validateForm } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
@@ -11,7 +11,7 @@ import { formProblem, loadModal } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
+import { submission } from '../kit/submission.js';
 import {
   AssumptionMenuValue,
   AssumptionRef,
@@ -111,26 +111,22 @@ export function openAssumptionDelete(req: Req, coords: FeatureCoords, assmId: st
   });
 }
 
-export function featureAddAssumptionAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const value = parseFeatureButton(actionValue(args.action));
-    if (!value) return stale(args);
-    await openAssumptionForm(request(svc, args, 'add assumption open'), value);
-  };
+export async function featureAddAssumptionAction(svc: Services, args: ActionArgs) {
+  const value = parseFeatureButton(actionValue(args.action));
+  if (!value) return stale(args);
+  await openAssumptionForm(request(svc, args, 'add assumption open'), value);
 }
 
 /** An assumption's menu on a card: the feature comes from the card it is on. */
-export function assumptionMenuAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const body = args.body as BlockAction;
-    const chosen = parseCarried(AssumptionMenuValue, actionValue(args.action));
-    const coords = featureCoordsFrom((body.message ?? body.view) as CardLike | undefined);
-    if (!chosen || !coords) return stale(args);
-    const req = request(svc, args, `assumption ${chosen.op} open`);
-    if (chosen.op === 'edit') await openAssumptionForm(req, coords, chosen.assmId);
-    else if (chosen.op === 'delete') await openAssumptionDelete(req, coords, chosen.assmId);
-    else await openExperimentForm(svc, req, coords, chosen.assmId);
-  };
+export async function assumptionMenuAction(svc: Services, args: ActionArgs) {
+  const body = args.body as BlockAction;
+  const chosen = parseCarried(AssumptionMenuValue, actionValue(args.action));
+  const coords = featureCoordsFrom((body.message ?? body.view) as CardLike | undefined);
+  if (!chosen || !coords) return stale(args);
+  const req = request(svc, args, `assumption ${chosen.op} open`);
+  if (chosen.op === 'edit') await openAssumptionForm(req, coords, chosen.assmId);
+  else if (chosen.op === 'delete') await openAssumptionDelete(req, coords, chosen.assmId);
+  else await openExperimentForm(svc, req, coords, chosen.assmId);
 }
 
 const AssumptionSubmission = z.object({
@@ -174,17 +170,14 @@ async function run(svc: Services, data: AssumptionSubmission, args: SubmitArgs) 
 const retry = (data: AssumptionSubmission, problem: Mrkdwn, _view: ViewOutput) =>
   assumptionModal({ meta: data.meta, heading: data.heading, problem });
 
-export function assumptionSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission(svc, args, {
-      action: 'assumption',
-      title: ASSUMPTION_TITLE,
-      working: 'Saving the assumption…',
-      parse,
-      run: (data) => run(svc, data, args),
-      retry,
-    });
-}
+export const assumptionSubmission = submission({
+  action: 'assumption',
+  title: ASSUMPTION_TITLE,
+  working: 'Saving the assumption…',
+  parse,
+  run,
+  retry,
+});
 
 const DeleteSubmission = z.object({ meta: AssumptionRef });
 
@@ -208,38 +201,32 @@ async function runDelete(svc: Services, data: DeleteSubmission, args: SubmitArgs
 const retryDelete = (data: DeleteSubmission, problem: Mrkdwn, _view: ViewOutput) =>
   assumptionDeleteModal({ meta: data.meta, problem });
 
-export function assumptionDeleteSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission(svc, args, {
-      action: 'assumption-delete',
-      title: TITLE,
-      working: 'Deleting the assumption…',
-      parse: parseDelete,
-      run: (data) => runDelete(svc, data, args),
-      retry: retryDelete,
-    });
-}
+export const assumptionDeleteSubmission = submission({
+  action: 'assumption-delete',
+  title: TITLE,
+  working: 'Deleting the assumption…',
+  parse: parseDelete,
+  run: runDelete,
+  retry: retryDelete,
+});
 
-export function assumptionOptions(svc: Services) {
-  return async (args: OptionsArgs) => {
-    const view = (args.body as BlockSuggestion).view;
-    const meta = parseCarried(EvidenceMeta, view?.private_metadata);
-    const featureId =
-      meta?.featureId ??
-      fieldValue((view?.state?.values ?? {}) as StateValues, FEATURE_FIELD.evidenceFeature);
-    if (!meta || !featureId || featureId === NO_CHOICE) {
-      await args.ack({ options: [] });
-      return;
-    }
-    await answerOptions(svc, args, 'assumption options', async ({ planning }, call) => {
-      const page = await planning.assumptions.list(
-        meta.teamId,
-        meta.channelId,
-        featureId,
-        { pageSize: 500 },
-        call,
-      );
-      return page.assumptions.filter((a) => matches(a.heading ?? '', args.body.value)).map(assumptionOption);
-    });
-  };
+export async function assumptionOptions(svc: Services, args: OptionsArgs) {
+  const view = (args.body as BlockSuggestion).view;
+  const meta = parseCarried(EvidenceMeta, view?.private_metadata);
+  const featureId =
+    meta?.featureId ?? fieldValue((view?.state?.values ?? {}) as StateValues, FEATURE_FIELD.evidenceFeature);
+  if (!meta || !featureId || featureId === NO_CHOICE) {
+    await args.ack({ options: [] });
+    return;
+  }
+  await answerOptions(svc, args, 'assumption options', async ({ planning }, call) => {
+    const page = await planning.assumptions.list(
+      meta.teamId,
+      meta.channelId,
+      featureId,
+      { pageSize: 500 },
+      call,
+    );
+    return page.assumptions.filter((a) => matches(a.heading ?? '', args.body.value)).map(assumptionOption);
+  });
 }

@@ -1,6 +1,6 @@
 import type { ModalView } from '@slack/types';
 import { modal } from '../../blockkit/index.js';
-import { type ActionArgs, actionValue } from '../bolt/router.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { VIEW } from '../kit/ids.js';
 import { loadModal } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
@@ -16,10 +16,8 @@ export function openFeatureDetails(svc: Services, req: Req, coords: FeatureCoord
   });
 }
 
-export function featureDetailsAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const value = parseFeatureButton(actionValue(args.action));
-    if (!value) return stale(args);
-    await openFeatureDetails(svc, request(svc, args, 'feature details open'), value);
-  };
+export async function featureDetailsAction(svc: Services, args: ActionArgs) {
+  const value = parseFeatureButton(actionValue(args.action));
+  if (!value) return stale(args);
+  await openFeatureDetails(svc, request(svc, args, 'feature details open'), value);
 }

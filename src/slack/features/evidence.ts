@@ -20,7 +20,7 @@ import {
 } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
 import { type Assumption, LIMITS } from '../../planning/models.js';
-import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/router.js';
+import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { choice, fieldValue, type StateValues, validateForm } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
@@ -28,8 +28,8 @@ import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.j
 import { answerOptions, matches } from '../kit/options.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { FormProblem, handleSubmission } from '../kit/submission.js';
-import { prefillTask } from '../tasks/prefill.js';
+import { prefillTask } from '../kit/slack-text.js';
+import { FormProblem, submission } from '../kit/submission.js';
 import { type CardLike, featureCoordsFrom } from './card.js';
 import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
 import { refreshFeatureCards, refusedOnForm } from './live.js';
@@ -194,82 +194,75 @@ async function run(svc: Services, data: EvidenceSubmission, args: SubmitArgs) {
 const retry = (data: EvidenceSubmission, problem: Mrkdwn, _view: ViewOutput) =>
   evidenceModal({ meta: data.meta, evidence: data.evidence, problem });
 
-export function evidenceSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission(svc, args, {
-      action: 'evidence',
-      title: EVIDENCE_TITLE,
-      working: 'Logging the evidence…',
-      parse,
-      run: (data) => run(svc, data, args),
-      retry,
-    });
-}
+export const evidenceSubmission = submission({
+  action: 'evidence',
+  title: EVIDENCE_TITLE,
+  working: 'Logging the evidence…',
+  parse,
+  run,
+  retry,
+});
 
-export function logEvidenceShortcut(svc: Services) {
-  return async (args: MessageShortcutArgs) => {
-    const { shortcut, client } = args;
-    const planning = planningOf(args.context);
-    await loadModal(
-      { ...modalRequest(svc, args, shortcut.trigger_id, 'log evidence open'), title: EVIDENCE_TITLE },
-      async ({ planning: service }) => {
-        const channel = shortcut.channel.id;
-        const msg = shortcut.message;
-        const [link, permalink, parent] = await Promise.all([
-          svc.deps.store.links.get(planning.workspaceId, channel),
-          client.chat
-            .getPermalink({ channel, message_ts: msg.ts })
-            .then((r) => r.permalink)
-            .catch(() => undefined),
-          msg.thread_ts ? svc.deps.store.cards.find(planning.workspaceId, channel, msg.thread_ts) : undefined,
-        ]);
-        const evidence = prefillTask(msg.text ?? '', permalink).details;
-        // The feature: the card itself, or the card whose thread this is (cards live in linked channels).
-        const onCard = featureCoordsFrom(msg as CardLike);
-        const inThread =
-          parent?.kind === 'feature' && link
-            ? { teamId: link.teamId, channelId: link.channelId, featureId: parent.entityId }
-            : undefined;
-        const known = onCard ?? inThread;
-        if (known) {
-          try {
-            const feature = await service.features.read(known.teamId, known.channelId, known.featureId);
-            if (feature.stage === 'deep context') {
-              return noticeView(
-                EVIDENCE_TITLE,
-                md`:lock: *${feature.heading ?? feature.id}* is in deep context: it is read-only.`,
-              );
-            }
-            return evidenceModal({ meta: known, featureHeading: feature.heading, evidence });
-          } catch (error) {
-            if (!(error instanceof NotFoundError)) throw error;
+export async function logEvidenceShortcut(svc: Services, args: MessageShortcutArgs) {
+  const { shortcut, client } = args;
+  const planning = planningOf(args.context);
+  await loadModal(
+    { ...modalRequest(svc, args, shortcut.trigger_id, 'log evidence open'), title: EVIDENCE_TITLE },
+    async ({ planning: service }) => {
+      const channel = shortcut.channel.id;
+      const msg = shortcut.message;
+      const [link, permalink, parent] = await Promise.all([
+        svc.deps.store.links.get(planning.workspaceId, channel),
+        client.chat
+          .getPermalink({ channel, message_ts: msg.ts })
+          .then((r) => r.permalink)
+          .catch(() => undefined),
+        msg.thread_ts ? svc.deps.store.cards.find(planning.workspaceId, channel, msg.thread_ts) : undefined,
+      ]);
+      const evidence = prefillTask(msg.text ?? '', permalink).details;
+      // The feature: the card itself, or the card whose thread this is (cards live in linked channels).
+      const onCard = featureCoordsFrom(msg as CardLike);
+      const inThread =
+        parent?.kind === 'feature' && link
+          ? { teamId: link.teamId, channelId: link.channelId, featureId: parent.entityId }
+          : undefined;
+      const known = onCard ?? inThread;
+      if (known) {
+        try {
+          const feature = await service.features.read(known.teamId, known.channelId, known.featureId);
+          if (feature.stage === 'deep context') {
+            return noticeView(
+              EVIDENCE_TITLE,
+              md`:lock: *${feature.heading ?? feature.id}* is in deep context: it is read-only.`,
+            );
           }
+          return evidenceModal({ meta: known, featureHeading: feature.heading, evidence });
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error;
         }
-        if (!link) {
-          return noticeView(
-            EVIDENCE_TITLE,
-            md`This channel is not linked to a planning channel: use *Log as evidence* in a feature card's thread, or \`${COMMAND} link\` this channel first.`,
-          );
-        }
-        const meta: EvidenceMeta = { teamId: link.teamId, channelId: link.channelId };
-        return evidenceModal({ meta, evidence });
-      },
-    );
-  };
+      }
+      if (!link) {
+        return noticeView(
+          EVIDENCE_TITLE,
+          md`This channel is not linked to a planning channel: use *Log as evidence* in a feature card's thread, or \`${COMMAND} link\` this channel first.`,
+        );
+      }
+      const meta: EvidenceMeta = { teamId: link.teamId, channelId: link.channelId };
+      return evidenceModal({ meta, evidence });
+    },
+  );
 }
 
-export function evidenceFeatureOptions(svc: Services) {
-  return async (args: OptionsArgs) => {
-    const meta = parseCarried(EvidenceMeta, (args.body as BlockSuggestion).view?.private_metadata);
-    if (!meta) {
-      await args.ack({ options: [] });
-      return;
-    }
-    await answerOptions(svc, args, 'evidence feature options', async ({ planning }, call) => {
-      const page = await planning.features.list(meta.teamId, meta.channelId, { pageSize: 500 }, call);
-      return page.features
-        .filter((f) => f.stage !== 'deep context' && matches(f.heading ?? '', args.body.value))
-        .map((f) => option(f.heading ?? f.id, f.id));
-    });
-  };
+export async function evidenceFeatureOptions(svc: Services, args: OptionsArgs) {
+  const meta = parseCarried(EvidenceMeta, (args.body as BlockSuggestion).view?.private_metadata);
+  if (!meta) {
+    await args.ack({ options: [] });
+    return;
+  }
+  await answerOptions(svc, args, 'evidence feature options', async ({ planning }, call) => {
+    const page = await planning.features.list(meta.teamId, meta.channelId, { pageSize: 500 }, call);
+    return page.features
+      .filter((f) => f.stage !== 'deep context' && matches(f.heading ?? '', args.body.value))
+      .map((f) => option(f.heading ?? f.id, f.id));
+  });
 }

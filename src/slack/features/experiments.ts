@@ -3,14 +3,14 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { inline, input, type Mrkdwn, md, modal, option, section, textInput } from '../../blockkit/index.js';
 import { EXPERIMENT_STATES, type ExperimentState, LIMITS } from '../../planning/models.js';
-import type { SubmitArgs } from '../bolt/router.js';
+import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, fieldValues, type StateValues, slackUserId, validateForm } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { formProblem, loadModal } from '../kit/modal.js';
 import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
+import { submission } from '../kit/submission.js';
 import type { FeatureCoords } from './card.js';
 import { AssumptionRef } from './card.js';
 import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
@@ -180,14 +180,11 @@ const retry = (data: ExperimentSubmission, problem: Mrkdwn, _view: ViewOutput) =
     problem,
   });
 
-export function experimentSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission(svc, args, {
-      action: 'experiment',
-      title: EXPERIMENT_TITLE,
-      working: 'Saving the experiment…',
-      parse,
-      run: (data) => run(svc, data, args),
-      retry,
-    });
-}
+export const experimentSubmission = submission({
+  action: 'experiment',
+  title: EXPERIMENT_TITLE,
+  working: 'Saving the experiment…',
+  parse,
+  run,
+  retry,
+});

@@ -13,7 +13,8 @@ import {
   textInput,
 } from '../../blockkit/index.js';
 import { type Channel, FEATURE_FOCI, type FeatureFocus, LIMITS, type Team } from '../../planning/models.js';
-import { type ActionArgs, actionValue, type GlobalShortcutArgs, type SubmitArgs } from '../bolt/router.js';
+import type { Subcommand } from '../bolt/routes.js';
+import { type ActionArgs, actionValue, type GlobalShortcutArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, type StateValues, validateForm } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
@@ -22,9 +23,8 @@ import { notice } from '../kit/messages.js';
 import { formProblem, loadModal, modalRequest } from '../kit/modal.js';
 import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
-import { channelChoices, teamChannelInputs, teamChoices } from '../kit/team-channel.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
+import { submission } from '../kit/submission.js';
+import { channelChoices, redrawForTeam, teamChannelInputs, teamChoices } from '../kit/team-channel.js';
 import { FeatureCoords, featureCard, focusOption, parseFeatureButton } from './card.js';
 import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
 import {
@@ -179,12 +179,10 @@ export function openNewFeatureForm(svc: Services, req: Req, workspaceId: string,
   });
 }
 
-export function featureEditAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const value = parseFeatureButton(actionValue(args.action));
-    if (!value) return stale(args);
-    await openFeatureEdit(request(svc, args, 'edit feature open'), value);
-  };
+export async function featureEditAction(svc: Services, args: ActionArgs) {
+  const value = parseFeatureButton(actionValue(args.action));
+  if (!value) return stale(args);
+  await openFeatureEdit(request(svc, args, 'edit feature open'), value);
 }
 
 const FeatureSubmission = z.object({
@@ -318,43 +316,55 @@ function retry(data: FeatureSubmission, problem: Mrkdwn, view: ViewOutput) {
   });
 }
 
-export function featureSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission(svc, args, {
-      action: 'feature',
-      title: FEATURE_TITLE,
-      working: 'Saving the feature…',
-      parse,
-      run: (data) => run(svc, data, args),
-      retry,
-    });
+export const featureSubmission = submission({
+  action: 'feature',
+  title: FEATURE_TITLE,
+  working: 'Saving the feature…',
+  parse,
+  run,
+  retry,
+});
+
+export async function newFeatureShortcut(svc: Services, args: GlobalShortcutArgs) {
+  await openNewFeatureForm(
+    svc,
+    modalRequest(svc, args, args.shortcut.trigger_id, 'new feature open'),
+    planningOf(args.context).workspaceId,
+  );
 }
 
-export function newFeatureShortcut(svc: Services) {
-  return async (args: GlobalShortcutArgs) => {
-    await openNewFeatureForm(
-      svc,
-      modalRequest(svc, args, args.shortcut.trigger_id, 'new feature open'),
-      planningOf(args.context).workspaceId,
-    );
-  };
-}
-
-export const feature: Subcommand = {
+export const featureSubcommand: Subcommand<Services> = {
   name: 'feature',
   usage: 'feature new',
   summary: 'create a feature (its card is posted in the linked channel)',
-  async run(ctx) {
-    const { args, command, planning, svc, reply } = ctx;
-    if (args.toLowerCase() !== 'new') {
+  async run(svc, args) {
+    const { text, command, reply } = args;
+    const planning = planningOf(args.context);
+    if (text.toLowerCase() !== 'new') {
       await reply(notice(md`Did you mean \`/plan feature new\`? To see features, use \`/plan features\`.`));
       return;
     }
     await openNewFeatureForm(
       svc,
-      modalRequest(svc, ctx, command.trigger_id, '/plan feature new'),
+      modalRequest(svc, args, command.trigger_id, '/plan feature new'),
       planning.workspaceId,
       command.channel_id,
     );
   },
 };
+
+/** Picking a team in the feature form: its channels, the rest as typed. */
+export function featureTeamPicked(svc: Services, args: ActionArgs) {
+  return redrawForTeam(svc, args, (picked, view, values) => {
+    const priority = Number(fieldValue(values, FEATURE_FIELD.priority));
+    const focus = fieldValue(values, FEATURE_FIELD.focus);
+    return featureModal({
+      ...picked,
+      meta: FeatureFormMeta.parse(parseJson(view.private_metadata)),
+      heading: fieldValue(values, FIELD.heading),
+      details: fieldValue(values, FIELD.details),
+      ...(Number.isInteger(priority) ? { priority } : {}),
+      ...(focus === 'firmitas' || focus === 'utilitas' || focus === 'venustas' ? { focus } : {}),
+    });
+  });
+}

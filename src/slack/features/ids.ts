@@ -33,8 +33,6 @@ export const FEATURE_ACTION = {
 } as const;
 
 export const FEATURE_FIELD = {
-  /** A feature of a planning channel (searchable; the create-task form has it too). */
-  feature: field('feature'),
   priority: field('priority'),
   focus: field('focus'),
   assumption: field('assumption'),

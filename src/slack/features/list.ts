@@ -1,4 +1,3 @@
-import type { BlockSuggestion } from '@slack/bolt';
 import type { KnownBlock } from '@slack/types';
 import {
   actions,
@@ -7,22 +6,17 @@ import {
   type MessageBody,
   md,
   message,
-  option,
   plural,
   section,
 } from '../../blockkit/index.js';
 import { FEATURE_STAGE_FILTERS, type FeatureStageFilter } from '../../planning/index.js';
 import { FEATURE_STAGES, type FeatureLite, type FeatureStage } from '../../planning/models.js';
 import { STAGE_NAMES } from '../../planning/stages.js';
-import type { OptionsArgs } from '../bolt/router.js';
-import { fieldValue, type StateValues } from '../kit/form.js';
-import { COMMAND, FIELD } from '../kit/ids.js';
+import type { Subcommand } from '../bolt/routes.js';
+import { planningOf } from '../kit/acting.js';
+import { COMMAND } from '../kit/ids.js';
 import { notice } from '../kit/messages.js';
-import { answerOptions, matches } from '../kit/options.js';
-import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
-import { TaskModalMeta } from '../tasks/create.js';
 import { advanceLine, type FeatureCoords, factsLine, featureButtons } from './card.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -73,12 +67,13 @@ export function featureList(
 
 const USAGE = `features [${FEATURE_STAGE_FILTERS.join(' | ')}]`;
 
-export const features: Subcommand = {
+export const featuresSubcommand: Subcommand<Services> = {
   name: 'features',
   usage: USAGE,
   summary: "this channel's features by stage, with their buttons",
-  async run({ args, command, planning, svc, reply }) {
-    const word = args.toLowerCase().replace(/\s+/g, '-');
+  async run(svc, { text, command, context, reply }) {
+    const planning = planningOf(context);
+    const word = text.toLowerCase().replace(/\s+/g, '-');
     const filter = word === '' ? undefined : FEATURE_STAGE_FILTERS.find((s) => s === word);
     if (word !== '' && !filter) {
       await reply(notice(md`\`${word}\` is not a stage. Use \`${COMMAND} ${USAGE}\`.`));
@@ -111,26 +106,3 @@ export const features: Subcommand = {
     );
   },
 };
-
-export function featureOptions(svc: Services) {
-  return async (args: OptionsArgs) => {
-    const view = (args.body as BlockSuggestion).view;
-    const meta = parseCarried(TaskModalMeta, view?.private_metadata);
-    const values = (view?.state?.values ?? {}) as StateValues;
-    const teamId = meta ? (meta.link?.teamId ?? fieldValue(values, FIELD.team)) : undefined;
-    const channelId = meta ? (meta.link?.channelId ?? fieldValue(values, FIELD.channel)) : undefined;
-    if (!teamId || !channelId) {
-      await args.ack({ options: [] });
-      return;
-    }
-    await answerOptions(svc, args, 'feature options', async ({ planning }, call) => {
-      const page = await planning.features.list(teamId, channelId, { pageSize: 500 }, call);
-      return (
-        page.features
-          // Deep-context features are read-only: no new task can go there.
-          .filter((f) => f.stage !== 'deep context' && matches(f.heading ?? '', args.body.value))
-          .map((f) => option(f.heading ?? f.id, f.id))
-      );
-    });
-  };
-}

@@ -10,7 +10,7 @@ import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
 import type { Feature } from '../../planning/models.js';
 import { STAGE_NAMES } from '../../planning/stages.js';
-import { type ActionArgs, actionValue } from '../bolt/router.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { refusal } from '../kit/failures.js';
 import type { Acting } from '../kit/identity.js';
@@ -201,17 +201,18 @@ async function tellAuthor(
 
 type FeaturePress = (svc: Services, args: ActionArgs, coords: FeatureCoords, stage: string) => Promise<void>;
 
-export function featurePressAction(svc: Services, press: FeaturePress) {
-  return async (args: ActionArgs) => {
-    const value = parseFeatureButton(actionValue(args.action));
-    if (!value) {
-      const surface = privateSurface(args, planningOf(args.context).slackUserId);
-      await surface.show(notice(md`This button is out of date: run \`/plan features\` for fresh cards.`));
-      return;
-    }
-    await press(svc, args, value, value.stage);
-  };
+/** A feature card's press: the button's feature and stage, or why the button is out of date. */
+async function featurePress(svc: Services, args: ActionArgs, press: FeaturePress) {
+  const value = parseFeatureButton(actionValue(args.action));
+  if (!value) {
+    await stale(args);
+    return;
+  }
+  await press(svc, args, value, value.stage);
 }
+
+export const advanceAction = (svc: Services, args: ActionArgs) => featurePress(svc, args, pressAdvance);
+export const deleteAction = (svc: Services, args: ActionArgs) => featurePress(svc, args, pressDelete);
 
 export type Req = ModalRequest & { context: Context };
 

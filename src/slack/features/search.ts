@@ -2,6 +2,7 @@
  * `/plan search <words>`: the organization's deep context — features that went through every stage —
  * each readable in a modal, and deletable by owners and admins (the card's own Delete, confirmed).
  */
+
 import type { KnownBlock, ModalView } from '@slack/types';
 import {
   actions,
@@ -17,12 +18,13 @@ import {
   section,
 } from '../../blockkit/index.js';
 import type { Feature, FeatureExpanded } from '../../planning/models.js';
-import { type ActionArgs, actionValue } from '../bolt/router.js';
+import type { Subcommand } from '../bolt/routes.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import { planningOf } from '../kit/acting.js';
 import { COMMAND, VIEW } from '../kit/ids.js';
 import { notice } from '../kit/messages.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
 import { type FeatureCoords, featureButtons } from './card.js';
 import { FEATURE_ACTION } from './ids.js';
 
@@ -100,12 +102,13 @@ export function deepContextModal(f: FeatureExpanded): ModalView {
   });
 }
 
-export const search: Subcommand = {
+export const searchSubcommand: Subcommand<Services> = {
   name: 'search',
   usage: 'search <words>',
   summary: "search the organization's deep context (finished features)",
-  async run({ args, planning, reply }) {
-    const words = args.trim();
+  async run(_svc, { text, context, reply }) {
+    const planning = planningOf(context);
+    const words = text.trim();
     if (words === '') {
       await reply(
         notice(md`What should I look for? \`${COMMAND} search <words>\`, e.g. \`${COMMAND} search login\`.`),
@@ -118,13 +121,11 @@ export const search: Subcommand = {
   },
 };
 
-export function deepContextReadAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const featureId = actionValue(args.action);
-    if (!featureId) return;
-    await loadModal(
-      { ...modalRequest(svc, args, args.body.trigger_id, 'deep context read'), title: DEEP_CONTEXT_TITLE },
-      async ({ planning }) => deepContextModal(await planning.deepContext.read(featureId)),
-    );
-  };
+export async function deepContextReadAction(svc: Services, args: ActionArgs) {
+  const featureId = actionValue(args.action);
+  if (!featureId) return;
+  await loadModal(
+    { ...modalRequest(svc, args, args.body.trigger_id, 'deep context read'), title: DEEP_CONTEXT_TITLE },
+    async ({ planning }) => deepContextModal(await planning.deepContext.read(featureId)),
+  );
 }

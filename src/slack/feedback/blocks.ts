@@ -19,7 +19,7 @@ import {
 } from '../../blockkit/index.js';
 import { FEEDBACK_ISSUES, type FeedbackIssue, LIMITS } from '../../planning/models.js';
 import { formProblem } from '../kit/modal.js';
-import { TaskCoords } from '../tasks/card.js';
+import { TaskCoords } from '../tasks/index.js';
 import { FEEDBACK_ACTION, FEEDBACK_FIELD, FEEDBACK_VIEW } from './ids.js';
 
 /** A feedback's address: its task and its id. Carried by the Reply button and the reply modal. */

@@ -6,17 +6,22 @@ import type { Context } from '@slack/bolt';
 import { z } from 'zod';
 import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { FEEDBACK_ISSUES } from '../../planning/index.js';
-import { type ActionArgs, actionValue, type MessageShortcutArgs, type SubmitArgs } from '../bolt/router.js';
+import { type ActionArgs, actionValue, type MessageShortcutArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
 import { type ModalRequest, modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify, toldText } from '../kit/notify.js';
 import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
+import { submission } from '../kit/submission.js';
 import { connectBeforeForm, viewSurface } from '../kit/surfaces.js';
-import { type CardLike, parseCoords, TaskCoords, taskCoordsFromMessage } from '../tasks/card.js';
-import { refreshTaskCards } from '../tasks/live.js';
+import {
+  type CardLike,
+  parseCoords,
+  refreshTaskCards,
+  TaskCoords,
+  taskCoordsFromMessage,
+} from '../tasks/index.js';
 import { FEEDBACK_STALE, FEEDBACK_TITLE, feedbackDm, feedbackModal, NOT_A_CARD } from './blocks.js';
 import { FEEDBACK_FIELD } from './ids.js';
 
@@ -42,84 +47,77 @@ const FeedbackForm = z.object({
 
 type FeedbackForm = z.infer<typeof FeedbackForm>;
 
-export function feedbackSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<FeedbackForm>(svc, args, {
-      action: 'feedback',
-      title: FEEDBACK_TITLE,
-      working: 'Sending your feedback…',
-      parse: (values: StateValues, meta) =>
-        validateForm(
-          FeedbackForm,
-          {
-            coords: parseJson(meta),
-            issue: fieldValue(values, FEEDBACK_FIELD.issue),
-            message: fieldValue(values, FEEDBACK_FIELD.message),
-          },
-          values,
-          { coords: FEEDBACK_FIELD.message, issue: FEEDBACK_FIELD.issue, message: FEEDBACK_FIELD.message },
-        ),
-      retry: (data, problem) =>
-        feedbackModal({ coords: data.coords, issue: data.issue, message: data.message, problem }),
-      run: async ({ coords: c, issue, message }) => {
-        const planning = planningOf(args.context);
-        const acting = await planning.acting();
-        const { planning: service } = acting;
-        const feedback = await service.tasks.feedbackCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
-          message,
-          issue,
-        });
-        // The feedback exists now: the task's cards count it, and telling the assignee is best
-        // effort and reported, never fatal.
-        await refreshTaskCards(svc.deps, args.client, acting, c);
-        let told: Mrkdwn = md`The task has no assignee connected in Slack, so nobody was notified.`;
-        try {
-          const task = await service.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
-          const assignee = task.assigneeUserId
-            ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, task.assigneeUserId)
-            : undefined;
-          if (assignee && assignee.slackUserId !== planning.slackUserId) {
-            const outcome = await notify(
-              svc.deps,
-              args.client,
-              { workspaceId: planning.workspaceId, slackUserId: assignee.slackUserId },
-              'feedback',
-              feedbackDm({
-                ref: { ...c, feedbackId: feedback.id },
-                authorSlackId: planning.slackUserId,
-                taskHeading: task.heading,
-                issue,
-                message,
-              }),
-            );
-            told = toldText(assignee.slackUserId, outcome, md`was told and can reply`);
-          }
-        } catch (error) {
-          svc.deps.logger.warn({ action: 'feedback notify', err: error }, 'could not notify the assignee');
-          told = md`The assignee could not be notified.`;
-        }
-        return { text: md`:white_check_mark: Feedback sent. ${told}` };
+export const feedbackSubmission = submission<FeedbackForm>({
+  action: 'feedback',
+  title: FEEDBACK_TITLE,
+  working: 'Sending your feedback…',
+  parse: (values: StateValues, meta) =>
+    validateForm(
+      FeedbackForm,
+      {
+        coords: parseJson(meta),
+        issue: fieldValue(values, FEEDBACK_FIELD.issue),
+        message: fieldValue(values, FEEDBACK_FIELD.message),
       },
+      values,
+      { coords: FEEDBACK_FIELD.message, issue: FEEDBACK_FIELD.issue, message: FEEDBACK_FIELD.message },
+    ),
+  retry: (data, problem) =>
+    feedbackModal({ coords: data.coords, issue: data.issue, message: data.message, problem }),
+  run: async (svc, { coords: c, issue, message }, args) => {
+    const planning = planningOf(args.context);
+    const acting = await planning.acting();
+    const { planning: service } = acting;
+    const feedback = await service.tasks.feedbackCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
+      message,
+      issue,
     });
+    // The feedback exists now: the task's cards count it, and telling the assignee is best
+    // effort and reported, never fatal.
+    await refreshTaskCards(svc.deps, args.client, acting, c);
+    let told: Mrkdwn = md`The task has no assignee connected in Slack, so nobody was notified.`;
+    try {
+      const task = await service.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
+      const assignee = task.assigneeUserId
+        ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, task.assigneeUserId)
+        : undefined;
+      if (assignee && assignee.slackUserId !== planning.slackUserId) {
+        const outcome = await notify(
+          svc.deps,
+          args.client,
+          { workspaceId: planning.workspaceId, slackUserId: assignee.slackUserId },
+          'feedback',
+          feedbackDm({
+            ref: { ...c, feedbackId: feedback.id },
+            authorSlackId: planning.slackUserId,
+            taskHeading: task.heading,
+            issue,
+            message,
+          }),
+        );
+        told = toldText(assignee.slackUserId, outcome, md`was told and can reply`);
+      }
+    } catch (error) {
+      svc.deps.logger.warn({ action: 'feedback notify', err: error }, 'could not notify the assignee');
+      told = md`The assignee could not be notified.`;
+    }
+    return { text: md`:white_check_mark: Feedback sent. ${told}` };
+  },
+});
+
+export async function giveFeedbackShortcut(svc: Services, args: MessageShortcutArgs) {
+  const { shortcut } = args;
+  await openFeedbackForm(
+    modalRequest(svc, args, shortcut.trigger_id, 'give feedback'),
+    taskCoordsFromMessage(shortcut.message as CardLike),
+    NOT_A_CARD,
+  );
 }
 
-export function giveFeedbackShortcut(svc: Services) {
-  return async (args: MessageShortcutArgs) => {
-    const { shortcut } = args;
-    await openFeedbackForm(
-      modalRequest(svc, args, shortcut.trigger_id, 'give feedback'),
-      taskCoordsFromMessage(shortcut.message as CardLike),
-      NOT_A_CARD,
-    );
-  };
-}
-
-export function feedbackOpenAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    await openFeedbackForm(
-      modalRequest(svc, args, args.body.trigger_id, 'feedback open'),
-      parseCoords(actionValue(args.action) ?? ''),
-      FEEDBACK_STALE,
-    );
-  };
+export async function feedbackOpenAction(svc: Services, args: ActionArgs) {
+  await openFeedbackForm(
+    modalRequest(svc, args, args.body.trigger_id, 'feedback open'),
+    parseCoords(actionValue(args.action) ?? ''),
+    FEEDBACK_STALE,
+  );
 }

@@ -1,85 +1,80 @@
 /** Reply submission (the assignee, from the feedback DM): tasks.feedbackReply, then a DM to the author. */
 import { z } from 'zod';
 import { type Mrkdwn, md } from '../../blockkit/index.js';
-import { type ActionArgs, actionValue, type SubmitArgs } from '../bolt/router.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
 import { modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify, toldText } from '../kit/notify.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
-import { refreshTaskCards } from '../tasks/live.js';
+import { submission } from '../kit/submission.js';
+import { refreshTaskCards } from '../tasks/index.js';
 import { FEEDBACK_STALE, FeedbackRef, replyDm, replyModal } from './blocks.js';
 import { FEEDBACK_FIELD } from './ids.js';
 
 const ReplyForm = z.object({ ref: FeedbackRef, reply: minuteText('reply') });
 type ReplyForm = z.infer<typeof ReplyForm>;
 
-export function replySubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<ReplyForm>(svc, args, {
-      action: 'reply',
-      title: 'Reply to feedback',
-      working: 'Sending your reply…',
-      parse: (values: StateValues, meta) =>
-        validateForm(
-          ReplyForm,
-          { ref: parseJson(meta), reply: fieldValue(values, FEEDBACK_FIELD.reply) },
-          values,
-          {
-            ref: FEEDBACK_FIELD.reply,
-            reply: FEEDBACK_FIELD.reply,
-          },
-        ),
-      retry: (data, problem) => replyModal({ ref: data.ref, reply: data.reply, problem }),
-      run: async ({ ref, reply }) => {
-        const planning = planningOf(args.context);
-        const acting = await planning.acting();
-        const { planning: service } = acting;
-        const feedback = await service.tasks.feedbackReply(
-          ref.teamId,
-          ref.channelId,
-          ref.featureId,
-          ref.taskId,
-          ref.feedbackId,
-          { reply },
-        );
-        // Recorded: the task's cards show one more answered feedback (best effort).
-        await refreshTaskCards(svc.deps, args.client, acting, ref);
-        let told: Mrkdwn = md`The feedback's author is not connected in Slack, so nobody was notified.`;
-        try {
-          const author = feedback.authorUserId
-            ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, feedback.authorUserId)
-            : undefined;
-          if (author && author.slackUserId !== planning.slackUserId) {
-            const task = await service.tasks
-              .read(ref.teamId, ref.channelId, ref.featureId, ref.taskId)
-              .catch(() => undefined);
-            const outcome = await notify(
-              svc.deps,
-              args.client,
-              { workspaceId: planning.workspaceId, slackUserId: author.slackUserId },
-              'reply',
-              replyDm({ replierSlackId: planning.slackUserId, reply, taskHeading: task?.heading }),
-            );
-            told = toldText(author.slackUserId, outcome, md`was told`);
-          }
-        } catch (error) {
-          svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');
-          told = md`The feedback's author could not be notified.`;
-        }
-        return { text: md`:white_check_mark: Reply recorded. ${told}` };
+export const replySubmission = submission<ReplyForm>({
+  action: 'reply',
+  title: 'Reply to feedback',
+  working: 'Sending your reply…',
+  parse: (values: StateValues, meta) =>
+    validateForm(
+      ReplyForm,
+      { ref: parseJson(meta), reply: fieldValue(values, FEEDBACK_FIELD.reply) },
+      values,
+      {
+        ref: FEEDBACK_FIELD.reply,
+        reply: FEEDBACK_FIELD.reply,
       },
-    });
-}
-
-export function replyOpenAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const ref = parseCarried(FeedbackRef, actionValue(args.action));
-    await openModal(
-      modalRequest(svc, args, args.body.trigger_id, 'reply open'),
-      ref ? replyModal({ ref }) : noticeView('Reply to feedback', FEEDBACK_STALE),
+    ),
+  retry: (data, problem) => replyModal({ ref: data.ref, reply: data.reply, problem }),
+  run: async (svc, { ref, reply }, args) => {
+    const planning = planningOf(args.context);
+    const acting = await planning.acting();
+    const { planning: service } = acting;
+    const feedback = await service.tasks.feedbackReply(
+      ref.teamId,
+      ref.channelId,
+      ref.featureId,
+      ref.taskId,
+      ref.feedbackId,
+      { reply },
     );
-  };
+    // Recorded: the task's cards show one more answered feedback (best effort).
+    await refreshTaskCards(svc.deps, args.client, acting, ref);
+    let told: Mrkdwn = md`The feedback's author is not connected in Slack, so nobody was notified.`;
+    try {
+      const author = feedback.authorUserId
+        ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, feedback.authorUserId)
+        : undefined;
+      if (author && author.slackUserId !== planning.slackUserId) {
+        const task = await service.tasks
+          .read(ref.teamId, ref.channelId, ref.featureId, ref.taskId)
+          .catch(() => undefined);
+        const outcome = await notify(
+          svc.deps,
+          args.client,
+          { workspaceId: planning.workspaceId, slackUserId: author.slackUserId },
+          'reply',
+          replyDm({ replierSlackId: planning.slackUserId, reply, taskHeading: task?.heading }),
+        );
+        told = toldText(author.slackUserId, outcome, md`was told`);
+      }
+    } catch (error) {
+      svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');
+      told = md`The feedback's author could not be notified.`;
+    }
+    return { text: md`:white_check_mark: Reply recorded. ${told}` };
+  },
+});
+
+export async function replyOpenAction(svc: Services, args: ActionArgs) {
+  const ref = parseCarried(FeedbackRef, actionValue(args.action));
+  await openModal(
+    modalRequest(svc, args, args.body.trigger_id, 'reply open'),
+    ref ? replyModal({ ref }) : noticeView('Reply to feedback', FEEDBACK_STALE),
+  );
 }

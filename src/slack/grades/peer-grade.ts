@@ -6,15 +6,14 @@
 import { z } from 'zod';
 import { joinMd, type Mrkdwn, md } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/index.js';
-import type { GlobalShortcutArgs, SubmitArgs } from '../bolt/router.js';
+import type { GlobalShortcutArgs, Subcommand } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { fieldLabel, fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
+import { submission } from '../kit/submission.js';
 import { connectBeforeForm, viewSurface } from '../kit/surfaces.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
 import { GRADE_TITLE, gradeModal } from './blocks.js';
 import { GRADE_FIELD } from './ids.js';
 
@@ -43,45 +42,40 @@ export async function recordGrade(planning: PlanningContext, data: GradeInput): 
   return md`:white_check_mark: Your grade of *${notion}* (${data.grade}) is recorded anonymously. They are not told who graded them; only your last grade within 24 hours counts.`;
 }
 
-export function gradeSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<GradeInput>(svc, args, {
-      action: 'grade',
-      title: GRADE_TITLE,
-      working: 'Recording your grade…',
-      parse: (values: StateValues) =>
-        validateForm(
-          GradeInput,
-          {
-            peer: fieldValue(values, GRADE_FIELD.peer),
-            notionId: fieldValue(values, GRADE_FIELD.notion),
-            notionName: fieldLabel(values, GRADE_FIELD.notion),
-            grade: fieldValue(values, GRADE_FIELD.grade),
-          },
-          values,
-          { peer: GRADE_FIELD.peer, notionId: GRADE_FIELD.notion, grade: GRADE_FIELD.grade },
-        ),
-      retry: (data, problem) =>
-        gradeModal({
-          peer: data.peer,
-          notion: { id: data.notionId, value: data.notionName },
-          grade: String(data.grade),
-          problem,
-        }),
-      run: async (data) => ({ text: await recordGrade(planningOf(args.context), data) }),
-    });
-}
+export const gradeSubmission = submission<GradeInput>({
+  action: 'grade',
+  title: GRADE_TITLE,
+  working: 'Recording your grade…',
+  parse: (values: StateValues) =>
+    validateForm(
+      GradeInput,
+      {
+        peer: fieldValue(values, GRADE_FIELD.peer),
+        notionId: fieldValue(values, GRADE_FIELD.notion),
+        notionName: fieldLabel(values, GRADE_FIELD.notion),
+        grade: fieldValue(values, GRADE_FIELD.grade),
+      },
+      values,
+      { peer: GRADE_FIELD.peer, notionId: GRADE_FIELD.notion, grade: GRADE_FIELD.grade },
+    ),
+  retry: (data, problem) =>
+    gradeModal({
+      peer: data.peer,
+      notion: { id: data.notionId, value: data.notionName },
+      grade: String(data.grade),
+      problem,
+    }),
+  run: async (_svc, data, args) => ({ text: await recordGrade(planningOf(args.context), data) }),
+});
 
-export function gradePeerShortcut(svc: Services) {
-  return async (args: GlobalShortcutArgs) => {
-    const opened = await openModal(
-      modalRequest(svc, args, args.shortcut.trigger_id, 'grade peer'),
-      gradeModal(),
-    );
-    if (opened) {
-      await connectBeforeForm(planningOf(args.context), viewSurface(args.client, opened.id, GRADE_TITLE));
-    }
-  };
+export async function gradePeerShortcut(svc: Services, args: GlobalShortcutArgs) {
+  const opened = await openModal(
+    modalRequest(svc, args, args.shortcut.trigger_id, 'grade peer'),
+    gradeModal(),
+  );
+  if (opened) {
+    await connectBeforeForm(planningOf(args.context), viewSurface(args.client, opened.id, GRADE_TITLE));
+  }
 }
 
 const USAGE = md`\`/plan grade @user <notion> <1-10>\` — or \`/plan grade\` alone for the form.`;
@@ -98,12 +92,13 @@ export function parseGradeArgs(args: string): { peer: string; notion: string; gr
  * `/plan grade`: the form, or a grade in one line. The notion must exist (matched by name): a typo
  * must not create a new notion in the organization's vocabulary.
  */
-export const grade: Subcommand = {
+export const gradeSubcommand: Subcommand<Services> = {
   name: 'grade',
   usage: 'grade @user <notion> <1-10>',
   summary: "grade a peer's notion, anonymously (or yourself)",
-  async run(ctx) {
-    const { args, command, client, planning, svc, reply } = ctx;
+  async run(svc, ctx) {
+    const { text: args, command, client, reply } = ctx;
+    const planning = planningOf(ctx.context);
     if (args === '') {
       const opened = await openModal(modalRequest(svc, ctx, command.trigger_id, '/plan grade'), gradeModal());
       if (opened) await connectBeforeForm(planning, viewSurface(client, opened.id, GRADE_TITLE));

@@ -29,11 +29,10 @@ import {
   slackDate,
 } from '../../blockkit/index.js';
 import { FEATURE_STAGES, TASK_STATES, type TaskState } from '../../planning/index.js';
-import { closeAccountButton, disconnectButton } from '../account/blocks.js';
-import { ADMIN_ACTION } from '../admin/ids.js';
-import { FeedbackRef } from '../feedback/blocks.js';
-import { FEEDBACK_ACTION } from '../feedback/ids.js';
-import { GRADES_PRIVACY } from '../grades/blocks.js';
+import { closeAccountButton, disconnectButton } from '../account/index.js';
+import { ADMIN_ACTION } from '../admin/index.js';
+import { FEEDBACK_ACTION, FeedbackRef } from '../feedback/index.js';
+import { GRADES_PRIVACY } from '../grades/index.js';
 import { ACTION, COMMAND } from '../kit/ids.js';
 import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from '../kit/notify.js';
 import { HOME_ACTION } from './ids.js';

@@ -5,7 +5,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { md } from '../../blockkit/index.js';
-import type { ActionArgs } from '../bolt/router.js';
+import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { NOTIFICATION_KINDS } from '../kit/notify.js';
 import type { Services } from '../kit/services.js';
@@ -27,44 +27,39 @@ function stateOf(values: Record<string, Record<string, StateValue>> | undefined,
 
 const HOUR = /^([01]\d|2[0-3]):00$/;
 
-export function notifyPrefsAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const planning = planningOf(args.context);
-    const values = args.body.view?.state?.values as Record<string, Record<string, StateValue>> | undefined;
-    const kinds = stateOf(values, HOME_ACTION.notifyKinds);
-    const on = new Set((kinds?.selected_options ?? []).map((o) => o.value));
-    const hour = (id: string) => {
-      const v = stateOf(values, id)?.selected_option?.value;
-      return v && HOUR.test(v) ? v : undefined;
-    };
-    const start = hour(HOME_ACTION.quietStart);
-    const end = hour(HOME_ACTION.quietEnd);
-    try {
-      const { timeZone = 'UTC' } = await slackUserFacts(args.client as WebClient, planning.slackUserId);
-      const previous = await svc.deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
-      await svc.deps.store.notifications.savePrefs(planning.workspaceId, planning.slackUserId, {
-        // Without the checkboxes in the state (an older tab), the kinds stay as they were.
-        muted: kinds ? NOTIFICATION_KINDS.filter((k) => !on.has(k)) : (previous?.muted ?? []),
-        ...(start && end && start !== end ? { quiet: { start, end } } : {}),
-        timeZone,
-      });
-      if (
-        args.action.action_id !== HOME_ACTION.notifyKinds &&
-        (start === undefined) !== (end === undefined)
-      ) {
-        await refreshHome(svc, args.client as WebClient, planning, md`Choose both ends of your quiet hours.`);
-      }
-    } catch (error) {
-      await showFailure(
-        svc.deps,
-        privateSurface({ client: args.client as WebClient }, planning.slackUserId),
-        error,
-        {
-          action: 'notification preferences',
-          workspaceId: planning.workspaceId,
-          slackUserId: planning.slackUserId,
-        },
-      );
-    }
+export async function notifyPrefsAction(svc: Services, args: ActionArgs) {
+  const planning = planningOf(args.context);
+  const values = args.body.view?.state?.values as Record<string, Record<string, StateValue>> | undefined;
+  const kinds = stateOf(values, HOME_ACTION.notifyKinds);
+  const on = new Set((kinds?.selected_options ?? []).map((o) => o.value));
+  const hour = (id: string) => {
+    const v = stateOf(values, id)?.selected_option?.value;
+    return v && HOUR.test(v) ? v : undefined;
   };
+  const start = hour(HOME_ACTION.quietStart);
+  const end = hour(HOME_ACTION.quietEnd);
+  try {
+    const { timeZone = 'UTC' } = await slackUserFacts(args.client as WebClient, planning.slackUserId);
+    const previous = await svc.deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
+    await svc.deps.store.notifications.savePrefs(planning.workspaceId, planning.slackUserId, {
+      // Without the checkboxes in the state (an older tab), the kinds stay as they were.
+      muted: kinds ? NOTIFICATION_KINDS.filter((k) => !on.has(k)) : (previous?.muted ?? []),
+      ...(start && end && start !== end ? { quiet: { start, end } } : {}),
+      timeZone,
+    });
+    if (args.action.action_id !== HOME_ACTION.notifyKinds && (start === undefined) !== (end === undefined)) {
+      await refreshHome(svc, args.client as WebClient, planning, md`Choose both ends of your quiet hours.`);
+    }
+  } catch (error) {
+    await showFailure(
+      svc.deps,
+      privateSurface({ client: args.client as WebClient }, planning.slackUserId),
+      error,
+      {
+        action: 'notification preferences',
+        workspaceId: planning.workspaceId,
+        slackUserId: planning.slackUserId,
+      },
+    );
+  }
 }

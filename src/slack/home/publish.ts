@@ -13,7 +13,7 @@ import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { NotAMemberError, NotConnectedError } from '../kit/identity.js';
 import { adminTokenFor, type Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
-import { taskStateButtons } from '../tasks/card.js';
+import { taskStateButtons } from '../tasks/index.js';
 import { homeTab, type TaskControls } from './blocks.js';
 import { chartKey, renderChart, uploadPng } from './chart.js';
 import {
@@ -264,17 +264,14 @@ async function chartFor(
   }
 }
 
-export function appHomeOpenedEvent(svc: Services) {
-  return async ({
-    event,
-    context,
-    client,
-  }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs) => {
-    if (event.tab !== 'home') return;
-    try {
-      await publishHome(svc, client as WebClient, planningOf(context));
-    } catch (error) {
-      svc.deps.logger.warn({ err: error }, 'home: could not publish the tab');
-    }
-  };
+export async function appHomeOpenedEvent(
+  svc: Services,
+  { event, context, client }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs,
+) {
+  if (event.tab !== 'home') return;
+  try {
+    await publishHome(svc, client as WebClient, planningOf(context));
+  } catch (error) {
+    svc.deps.logger.warn({ err: error }, 'home: could not publish the tab');
+  }
 }

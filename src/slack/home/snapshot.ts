@@ -17,8 +17,8 @@ import {
   type TaskState,
 } from '../../planning/index.js';
 import type { ChannelLink, NotificationPrefs } from '../../store/index.js';
-import type { FeedbackRef } from '../feedback/blocks.js';
-import type { TaskCoords } from '../tasks/card.js';
+import type { FeedbackRef } from '../feedback/index.js';
+import type { TaskCoords } from '../tasks/index.js';
 
 /** A section's data: there, or why not. */
 export type Part<T> = { ok: true; value: T } | { ok: false; problem: 'slow' | 'failed' | 'loading' };

@@ -7,6 +7,8 @@ import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { type Identity, workspaceIdFor } from '../../store/index.js';
 import type { Acting, Identities } from './identity.js';
+import type { Home } from './membership.js';
+import { type SlackUser, slackUserOf } from './slack-user.js';
 
 const KEY = 'planning';
 
@@ -14,6 +16,10 @@ export interface PlanningContext {
   /** Enterprise id for org-wide installs, team id otherwise: the store's tenant key. */
   workspaceId: string;
   slackUserId: string;
+  /** The workspace (and Enterprise Grid organization) the request came from. */
+  home: Home;
+  /** The acting user as Slack describes them (users.info), read once per request. */
+  slackUser(): Promise<SlackUser | undefined>;
   /** The acting user's identity and client. @throws {NotConnectedError} {NotAMemberError} */
   acting(): Promise<Acting>;
   /**
@@ -31,9 +37,19 @@ export function planningMiddleware(identities: Identities): Middleware<AnyMiddle
       const home = { teamId: context.teamId, enterpriseId: context.enterpriseId };
       const slack = client as WebClient;
       let resolved: Promise<Acting> | undefined;
+      let user: Promise<SlackUser | undefined> | undefined;
       const planning: PlanningContext = {
         workspaceId,
         slackUserId: userId,
+        home,
+        slackUser: () => {
+          user ??= slackUserOf(slack, userId);
+          // A failed read is not kept: the next asker tries again.
+          user.catch(() => {
+            user = undefined;
+          });
+          return user;
+        },
         acting: () => {
           resolved ??= identities.acting(workspaceId, userId, slack, home);
           return resolved;

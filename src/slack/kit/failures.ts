@@ -23,7 +23,7 @@ import {
   PeerNotConnectedError,
 } from './identity.js';
 import { COMMAND } from './ids.js';
-import { NOT_A_MEMBER_PHRASE } from './membership.js';
+import { NOT_A_MEMBER_PHRASE, type NotAMember } from './membership.js';
 import { adminTokenFor, type SlackDeps } from './services.js';
 
 export const UNAVAILABLE = md`The planning service is not answering right now; nothing was saved — try again in a minute.`;
@@ -40,6 +40,11 @@ export interface FailureContext {
   action: string;
 }
 
+/** Why the acting person gets no planning account from the app, and what they can do instead. */
+export function notAMemberSentence(reason: NotAMember): Mrkdwn {
+  return md`Only full members of this workspace get a planning account from the app, and you are ${NOT_A_MEMBER_PHRASE[reason]}. If your organization gave you a service-account token, connect it with \`${COMMAND} connect\`.`;
+}
+
 /** Classifies a failure, marks a refused token invalid, logs the details. */
 export async function explainFailure(
   deps: SlackDeps,
@@ -53,11 +58,10 @@ export async function explainFailure(
     };
   }
   if (error instanceof NotAMemberError) {
-    const why = NOT_A_MEMBER_PHRASE[error.reason];
     return {
       text: error.acting
-        ? md`Only full members of this workspace get a planning account from the app, and you are ${why}. If your organization gave you a service-account token, connect it with \`${COMMAND} connect\`.`
-        : md`${mention(error.slackUserId)} cannot get a planning account from the app: they are ${why}.`,
+        ? notAMemberSentence(error.reason)
+        : md`${mention(error.slackUserId)} cannot get a planning account from the app: they are ${NOT_A_MEMBER_PHRASE[error.reason]}.`,
     };
   }
   const log = { action: ctx.action, workspaceId: ctx.workspaceId, err: error };

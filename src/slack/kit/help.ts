@@ -1,16 +1,14 @@
+/** `/plan help`: built from the route tables' subcommands, so it never forgets one. */
 import { context, joinMd, md, message, section } from '../../blockkit/index.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
+import type { HelpEntry } from '../bolt/router.js';
 import { COMMAND } from './ids.js';
 import type { Reply } from './messages.js';
 
-export interface HelpEntry {
-  usage: string;
-  summary: string;
-}
-
-/** `/plan help`, optionally preceded by why it is shown (an unknown subcommand). */
-export function helpMessage(entries: HelpEntry[], unknown?: string): Reply {
-  const lines = entries.map((e) => md`\`${COMMAND} ${e.usage}\` — ${e.summary}`);
+/** The help, optionally preceded by why it is shown (an unknown subcommand). */
+export function helpMessage(entries: readonly HelpEntry[], unknown?: string): Reply {
+  const lines = entries.map(
+    (e) => md`\`${COMMAND} ${e.usage}\` — ${e.summary}${e.adminOnly ? md` _(workspace admins)_` : md``}`,
+  );
   const intro =
     unknown === undefined
       ? md`*Team Planning* — what you can do:`
@@ -22,21 +20,4 @@ export function helpMessage(entries: HelpEntry[], unknown?: string): Reply {
       md`Shortcuts: *Create task*, *Give feedback*, *Log discovery* and *Log as evidence* on a message (⋯ menu), *New feature* and *Grade a peer* from the ⚡ menu.`,
     ),
   ]);
-}
-
-/** `/plan help`: built from the registry, so it never forgets a subcommand. */
-export function helpSubcommand(all: () => readonly Subcommand[]): Subcommand {
-  return {
-    name: 'help',
-    usage: 'help',
-    summary: 'what you can do',
-    run: ({ reply }) => reply(helpMessage(helpEntries(all()))),
-  };
-}
-
-export function helpEntries(all: readonly Subcommand[]) {
-  return all.map((s) => ({
-    usage: s.usage,
-    summary: s.adminOnly ? `${s.summary} _(workspace admins)_` : s.summary,
-  }));
 }

@@ -7,7 +7,7 @@
 import type { PlainTextOption } from '@slack/types';
 import { capOptions, option } from '../../blockkit/index.js';
 import type { CallOptions } from '../../planning/index.js';
-import type { OptionsArgs } from '../bolt/router.js';
+import type { OptionsArgs } from '../bolt/routes.js';
 import { planningOf } from './acting.js';
 import { NO_CHOICE } from './form.js';
 import type { Acting } from './identity.js';

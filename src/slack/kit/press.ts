@@ -12,7 +12,7 @@
  */
 import { type MessageBody, type Mrkdwn, md } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
-import type { ActionArgs } from '../bolt/router.js';
+import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from './acting.js';
 import type { Acting } from './identity.js';
 import { type CardBody, type CardRef, retireCards, updateCards } from './live-cards.js';

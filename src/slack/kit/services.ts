@@ -1,10 +1,14 @@
 /** What the Slack layer needs from the rest of the process, handed to every listener. */
+
+import type { WebClient } from '@slack/web-api';
+import type { Mrkdwn } from '../../blockkit/index.js';
 import type { Clients } from '../../clients.js';
 import type { Config } from '../../config.js';
 import type { PlanningAccess } from '../../digest/index.js';
 import type { Logger } from '../../logger.js';
 import type { PlanningClient } from '../../planning/index.js';
 import type { ChannelLink, Store } from '../../store/index.js';
+import type { PlanningContext } from './acting.js';
 import type { Identities } from './identity.js';
 
 export interface SlackDeps {
@@ -52,4 +56,14 @@ export interface Services {
   identities: Identities;
   /** Which planning account reads a channel's digest (`/plan digest now`), as the scheduler's. */
   digestAccess(link: ChannelLink): Promise<PlanningAccess | undefined>;
+  /** The Home tab, for topics whose buttons it shows (given by the home topic at composition). */
+  home: HomeTab;
+}
+
+/** What other topics may do to a person's Home tab. */
+export interface HomeTab {
+  /** Publishes the person's tab again, fresh, with `banner` on top. */
+  refresh(client: WebClient, planning: PlanningContext, banner?: Mrkdwn): Promise<void>;
+  /** Forgets what the tab cached for the person (their connection changed). */
+  forget(workspaceId: string, slackUserId: string): void;
 }

@@ -11,8 +11,7 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { type Mrkdwn, md, modal } from '../../blockkit/index.js';
-import { afterPendingAcks } from '../bolt/ack.js';
-import type { SubmitArgs } from '../bolt/router.js';
+import type { SubmitArgs, ViewHandler } from '../bolt/routes.js';
 import { planningOf } from './acting.js';
 import { explainFailure } from './failures.js';
 import type { FormResult, StateValues } from './form.js';
@@ -55,7 +54,7 @@ export interface SubmissionSpec<T> {
    * changed something in the service, what remains (a card, a DM) must be best effort and reported
    * in the outcome.
    */
-  run(data: T, args: SubmitArgs): Promise<Outcome>;
+  run(svc: Services, data: T, args: SubmitArgs): Promise<Outcome>;
   /** The form again, with what was typed and the problem, when the work failed. */
   retry(data: T, problem: Mrkdwn, view: ViewOutput): ModalView;
   /** Whether a retried submission must not repeat the work (creates); default true. */
@@ -69,16 +68,24 @@ interface Recorded {
   message: Reply;
 }
 
-export async function handleSubmission<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec<T>) {
-  const { ack, view, client } = args;
-  const parsed = spec.parse(view.state.values as StateValues, view.private_metadata);
-  if (!parsed.ok) {
-    await ack({ response_action: 'errors', errors: parsed.errors });
-    return;
-  }
-  await ack({ response_action: 'update', view: loadingView(spec.title, spec.working) });
-  await afterPendingAcks();
+/**
+ * A form's route: the ack from the submission alone — field errors, or a working view — then,
+ * after the router's gate, the work once per view.
+ */
+export function submission<T>(spec: SubmissionSpec<T>): ViewHandler<Services> {
+  return (svc, args) => {
+    const { view } = args;
+    const parsed = spec.parse(view.state.values as StateValues, view.private_metadata);
+    if (!parsed.ok) return { ack: { response_action: 'errors', errors: parsed.errors } };
+    return {
+      ack: { response_action: 'update', view: loadingView(spec.title, spec.working) },
+      work: () => complete(svc, args, spec, parsed.data),
+    };
+  };
+}
 
+async function complete<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec<T>, data: T) {
+  const { view, client } = args;
   const { deps } = svc;
   const planning = planningOf(args.context);
   const log = { action: spec.action, workspaceId: planning.workspaceId };
@@ -86,7 +93,7 @@ export async function handleSubmission<T>(svc: Services, args: SubmitArgs, spec:
   const update = (next: ModalView) => client.views.update({ view_id: view.id, view: next });
   /** The form again with why; if even that fails, the user has only the working view left: log it. */
   const giveBack = (problem: Mrkdwn) =>
-    update(spec.retry(parsed.data, problem, view)).catch((error: unknown) =>
+    update(spec.retry(data, problem, view)).catch((error: unknown) =>
       deps.logger.error({ ...log, err: error }, 'could not show the form again'),
     );
 
@@ -107,7 +114,7 @@ export async function handleSubmission<T>(svc: Services, args: SubmitArgs, spec:
   }
 
   try {
-    const outcome = await spec.run(parsed.data, args);
+    const outcome = await spec.run(svc, data, args);
     recorded = {
       view: 'view' in outcome ? outcome.view : noticeView(outcome.title ?? spec.title, outcome.text),
       message: notice(outcome.text),

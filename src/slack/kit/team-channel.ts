@@ -1,11 +1,24 @@
-import type { PlainTextOption } from '@slack/types';
+import type { ViewOutput } from '@slack/bolt';
+import type { ModalView, PlainTextOption } from '@slack/types';
 import { capOptions, input, option } from '../../blockkit/index.js';
 import type { Channel, Team } from '../../planning/models.js';
-import type { LinkForm } from '../link/blocks.js';
-import { NO_CHOICE, selectOptions } from './form.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import { planningOf } from './acting.js';
+import { NO_CHOICE, type StateValues, selectOptions } from './form.js';
 import { FIELD, type Field } from './ids.js';
+import type { Services } from './services.js';
+import { showFailure, viewSurface } from './surfaces.js';
 
-export function teamOption(team: Team): PlainTextOption {
+/** What a form offers and has picked: the teams, a team, its channels once picked, a channel. */
+export interface TeamChannelChoice {
+  teams: Pick<Team, 'id' | 'teamName'>[];
+  teamId?: string;
+  /** Channels of the selected team, once one is selected. */
+  channels?: Channel[];
+  channelId?: string;
+}
+
+export function teamOption(team: Pick<Team, 'id' | 'teamName'>): PlainTextOption {
   return option(team.teamName ?? team.id, team.id);
 }
 
@@ -18,7 +31,7 @@ export function channelOption(channel: Channel): PlainTextOption {
  * select of its channels. The channel block id carries the team so Slack forgets a choice made
  * for another team. Shared by the link and create-task modals.
  */
-export function teamChannelInputs(form: Pick<LinkForm, 'teams' | 'teamId' | 'channels' | 'channelId'>) {
+export function teamChannelInputs(form: TeamChannelChoice) {
   const teams = capOptions(form.teams.map(teamOption));
   const team = teams.find((o) => o.value === form.teamId);
   const blocks = [
@@ -66,4 +79,40 @@ export function channelChoices(blocks: unknown[]): { id: string; channelName: st
   return selectOptions(blocks, FIELD.channel)
     .filter((o) => o.value !== NO_CHOICE)
     .map((o) => ({ id: o.value, channelName: o.text, isDefault: false }));
+}
+
+/** A team just picked in a form: the teams the form offered, the team, and its channels. */
+export interface TeamPicked {
+  teams: Pick<Team, 'id' | 'teamName'>[];
+  teamId: string;
+  channels: Channel[];
+}
+
+/**
+ * Picking a team in a form (the team select dispatches): the topic's `redraw` builds the form again
+ * with that team's channels and what was typed, and the view is updated with its hash, so a newer
+ * state is never overwritten. A failure is said in the modal.
+ */
+export async function redrawForTeam(
+  svc: Services,
+  { body, action, client, context }: ActionArgs,
+  redraw: (picked: TeamPicked, view: ViewOutput, values: StateValues) => ModalView,
+): Promise<void> {
+  const view = body.view;
+  const teamId = actionValue(action);
+  if (!view || !teamId || teamId === NO_CHOICE) return;
+  const planning = planningOf(context);
+  try {
+    const { planning: service } = await planning.acting();
+    const { channels } = await service.teams.read(teamId);
+    const picked = { teams: teamChoices(view.blocks), teamId, channels };
+    const next = redraw(picked, view, view.state.values as StateValues);
+    await client.views.update({ view_id: view.id, hash: view.hash, view: next });
+  } catch (error) {
+    await showFailure(svc.deps, viewSurface(client, view.id, view.title.text), error, {
+      action: 'team picked',
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+  }
 }

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { channelMention, type Mrkdwn, md } from '../../blockkit/index.js';
 import { DIGEST_TIME_PATTERN, isValidTimeZone } from '../../digest/time.js';
 import { DIGEST_DEFAULTS } from '../../store/index.js';
-import type { SubmitArgs } from '../bolt/router.js';
+import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldLabel, fieldValue, fieldValues, type StateValues, validateForm } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
@@ -20,9 +20,8 @@ import { loadModal, modalRequest } from '../kit/modal.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
-import { handleSubmission } from '../kit/submission.js';
-import { channelChoices, teamChoices } from '../kit/team-channel.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
+import { submission } from '../kit/submission.js';
+import { channelChoices, redrawForTeam, teamChoices } from '../kit/team-channel.js';
 import { DIGEST_CHOICES, LINK_TITLE, LinkMeta, linkModal } from './blocks.js';
 import { LINK_FIELD } from './ids.js';
 
@@ -117,52 +116,60 @@ function linkRetry(data: LinkForm, problem: Mrkdwn, view: ViewOutput) {
   });
 }
 
-export function linkSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<LinkForm>(svc, args, {
-      action: 'link',
-      title: LINK_TITLE,
-      working: 'Saving the link…',
-      idempotent: false,
-      parse,
-      retry: linkRetry,
-      run: async (data) => {
-        const planning = planningOf(args.context);
-        if (!(await slackUserFacts(args.client, planning.slackUserId)).isAdmin) {
-          return { text: md`Only workspace admins can link channels.` };
-        }
-        await svc.deps.store.links.upsert({
-          workspaceId: planning.workspaceId,
-          slackChannelId: data.slackChannelId,
-          teamId: data.teamId,
-          channelId: data.channelId,
-          digestTime: data.digestTime,
-          timeZone: data.timeZone,
-          weekdaysOnly: data.weekdaysOnly,
-          digestEnabled: data.digestEnabled,
-          createdBy: planning.slackUserId,
-        });
-        const digest = data.digestEnabled
-          ? md`The digest is posted at ${data.digestTime} (${data.timeZone})${data.weekdaysOnly ? ' on weekdays' : ' every day'}.`
-          : md`No daily digest.`;
-        return {
-          text: md`:white_check_mark: ${channelMention(data.slackChannelId)} is linked to *${data.teamName ?? data.teamId} › ${data.channelName ?? data.channelId}*. ${digest}`,
-        };
-      },
+export const linkSubmission = submission<LinkForm>({
+  action: 'link',
+  title: LINK_TITLE,
+  working: 'Saving the link…',
+  idempotent: false,
+  parse,
+  retry: linkRetry,
+  run: async (svc, data, args) => {
+    const planning = planningOf(args.context);
+    await svc.deps.store.links.upsert({
+      workspaceId: planning.workspaceId,
+      slackChannelId: data.slackChannelId,
+      teamId: data.teamId,
+      channelId: data.channelId,
+      digestTime: data.digestTime,
+      timeZone: data.timeZone,
+      weekdaysOnly: data.weekdaysOnly,
+      digestEnabled: data.digestEnabled,
+      createdBy: planning.slackUserId,
     });
-}
+    const digest = data.digestEnabled
+      ? md`The digest is posted at ${data.digestTime} (${data.timeZone})${data.weekdaysOnly ? ' on weekdays' : ' every day'}.`
+      : md`No daily digest.`;
+    return {
+      text: md`:white_check_mark: ${channelMention(data.slackChannelId)} is linked to *${data.teamName ?? data.teamId} › ${data.channelName ?? data.channelId}*. ${digest}`,
+    };
+  },
+});
 
 /** `/plan link` (admins): the link modal, opened loading then filled with the organization's teams. */
-export const link: Subcommand = {
+export const linkSubcommand: Subcommand<Services> = {
   name: 'link',
   usage: 'link',
   summary: 'link this channel to a planning team and channel, with its daily digest',
-  adminOnly: true,
-  async run(ctx) {
-    const { command, client, svc } = ctx;
+  async run(svc, args) {
+    const { command, client } = args;
     await loadModal(
-      { ...modalRequest(svc, ctx, command.trigger_id, 'link open'), title: LINK_TITLE },
+      { ...modalRequest(svc, args, command.trigger_id, 'link open'), title: LINK_TITLE },
       (acting) => linkModalFor(svc, client, acting, command.channel_id),
     );
   },
 };
+
+/** Picking a team in the link form: its channels, the digest settings as typed. */
+export function linkTeamPicked(svc: Services, args: ActionArgs) {
+  return redrawForTeam(svc, args, (picked, view, values) => {
+    const checks = fieldValues(values, LINK_FIELD.digestOptions);
+    return linkModal({
+      ...picked,
+      slackChannelId: parseCarried(LinkMeta, view.private_metadata)?.ch ?? '',
+      digestTime: fieldValue(values, LINK_FIELD.digestTime) ?? DIGEST_DEFAULTS.digestTime,
+      timeZone: fieldValue(values, LINK_FIELD.timeZone) ?? DIGEST_DEFAULTS.timeZone,
+      weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),
+      digestEnabled: checks.includes(DIGEST_CHOICES.enabled),
+    });
+  });
+}

@@ -1,14 +1,16 @@
 import { channelMention, md } from '../../blockkit/index.js';
+import type { Subcommand } from '../bolt/routes.js';
+import { planningOf } from '../kit/acting.js';
 import { notice } from '../kit/messages.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
+import type { Services } from '../kit/services.js';
 
 /** `/plan unlink` (admins): removes this channel's link and its digest. */
-export const unlink: Subcommand = {
+export const unlinkSubcommand: Subcommand<Services> = {
   name: 'unlink',
   usage: 'unlink',
   summary: "remove this channel's link (and its digest)",
-  adminOnly: true,
-  async run({ command, planning, svc, reply }) {
+  async run(svc, { command, context, reply }) {
+    const planning = planningOf(context);
     const removed = await svc.deps.store.links.delete(planning.workspaceId, command.channel_id);
     await reply(
       notice(

@@ -12,16 +12,16 @@ import {
   section,
 } from '../../blockkit/index.js';
 import { type Candidate, LIMITS } from '../../planning/models.js';
-import type { SubmitArgs } from '../bolt/router.js';
+import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
 import { formProblem } from '../kit/modal.js';
 import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { FormProblem, handleSubmission } from '../kit/submission.js';
+import { FormProblem, submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
-import { notifyTaskChange, opener, refreshTaskCards } from './live.js';
+import { notifyTaskChange, openTaskModal, refreshTaskCards } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Assign…
@@ -86,8 +86,8 @@ export function assignModal(form: {
   });
 }
 
-export const taskAssignOpenAction = (svc: Services) =>
-  opener(svc, 'task assign open', ASSIGN_TITLE, async ({ planning }, c) => {
+export const taskAssignOpenAction = (svc: Services, args: ActionArgs) =>
+  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async ({ planning }, c) => {
     const [task, { candidates }] = await Promise.all([
       planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId),
       planning.tasks.listCandidates(c.teamId, c.channelId, c.featureId, c.taskId),
@@ -110,45 +110,42 @@ const AssignForm = z
 
 type AssignForm = z.infer<typeof AssignForm>;
 
-export function taskAssignSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<AssignForm>(svc, args, {
-      action: 'task-assign',
-      title: ASSIGN_TITLE,
-      working: 'Assigning…',
-      parse: (values: StateValues, meta) =>
-        validateForm(
-          AssignForm,
-          {
-            coords: parseJson(meta),
-            candidate: fieldValue(values, TASK_FIELD.candidate),
-            member: fieldValue(values, TASK_FIELD.assignee),
-          },
-          values,
-          { coords: TASK_FIELD.candidate, candidate: TASK_FIELD.candidate, member: TASK_FIELD.assignee },
-        ),
-      // The candidates are read again when the picker is reopened: the form says why it failed.
-      retry: (data, problem) =>
-        assignModal({ coords: data.coords, heading: 'this task', candidates: [], problem }),
-      run: async ({ coords: c, candidate, member }) => {
-        const planning = planningOf(args.context);
-        const acting = await planning.acting();
-        let assignee: string;
-        if (member) assignee = (await planning.other(member)).planningUserId;
-        else if (candidate === ASSIGN_ME) assignee = acting.identity.planningUserId;
-        else if (candidate) assignee = candidate;
-        else throw new FormProblem(md`${PICK_ONE}`);
-        await acting.planning.tasks.assign(c.teamId, c.channelId, c.featureId, c.taskId, assignee);
-        // Assigned: from here, cards and DMs are best effort.
-        const after = await refreshTaskCards(svc.deps, args.client, acting, c);
-        if (after) {
-          await notifyTaskChange(svc.deps, args.client, planning.workspaceId, planning.slackUserId, after, {
-            kind: 'assigned',
-          });
-        }
-        const who = after?.assigneeSlackId ? mention(after.assigneeSlackId) : md`them`;
-        const heading = after?.heading ?? 'the task';
-        return { text: md`:white_check_mark: *${heading}* is assigned to ${who}.` };
+export const taskAssignSubmission = submission<AssignForm>({
+  action: 'task-assign',
+  title: ASSIGN_TITLE,
+  working: 'Assigning…',
+  parse: (values: StateValues, meta) =>
+    validateForm(
+      AssignForm,
+      {
+        coords: parseJson(meta),
+        candidate: fieldValue(values, TASK_FIELD.candidate),
+        member: fieldValue(values, TASK_FIELD.assignee),
       },
-    });
-}
+      values,
+      { coords: TASK_FIELD.candidate, candidate: TASK_FIELD.candidate, member: TASK_FIELD.assignee },
+    ),
+  // The candidates are read again when the picker is reopened: the form says why it failed.
+  retry: (data, problem) =>
+    assignModal({ coords: data.coords, heading: 'this task', candidates: [], problem }),
+  run: async (svc, { coords: c, candidate, member }, args) => {
+    const planning = planningOf(args.context);
+    const acting = await planning.acting();
+    let assignee: string;
+    if (member) assignee = (await planning.other(member)).planningUserId;
+    else if (candidate === ASSIGN_ME) assignee = acting.identity.planningUserId;
+    else if (candidate) assignee = candidate;
+    else throw new FormProblem(md`${PICK_ONE}`);
+    await acting.planning.tasks.assign(c.teamId, c.channelId, c.featureId, c.taskId, assignee);
+    // Assigned: from here, cards and DMs are best effort.
+    const after = await refreshTaskCards(svc.deps, args.client, acting, c);
+    if (after) {
+      await notifyTaskChange(svc.deps, args.client, planning.workspaceId, planning.slackUserId, after, {
+        kind: 'assigned',
+      });
+    }
+    const who = after?.assigneeSlackId ? mention(after.assigneeSlackId) : md`them`;
+    const heading = after?.heading ?? 'the task';
+    return { text: md`:white_check_mark: *${heading}* is assigned to ${who}.` };
+  },
+});

@@ -1,4 +1,4 @@
-import type { BlockAction, ViewOutput } from '@slack/bolt';
+import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
 import {
@@ -13,23 +13,36 @@ import {
   textInput,
 } from '../../blockkit/index.js';
 import { type Channel, LIMITS, type Team } from '../../planning/models.js';
-import { type ActionArgs, actionValue, type MessageShortcutArgs, type SubmitArgs } from '../bolt/router.js';
-import { type FeatureCoords, parseFeatureButton } from '../features/card.js';
-import { FEATURE_FIELD } from '../features/ids.js';
-import { type Req, readOnly, refreshFeatureCards, request, stale } from '../features/live.js';
+import {
+  type ActionArgs,
+  actionValue,
+  type MessageShortcutArgs,
+  type OptionsArgs,
+  type SubmitArgs,
+} from '../bolt/routes.js';
+import {
+  type FeatureCoords,
+  parseFeatureButton,
+  type Req,
+  readOnly,
+  refreshFeatureCards,
+  request,
+  stale,
+} from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
 import { fieldLabel, fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { postCard } from '../kit/live-cards.js';
 import { formProblem, loadModal, modalRequest } from '../kit/modal.js';
-import { parseJson } from '../kit/round-trip.js';
+import { answerOptions, matches } from '../kit/options.js';
+import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
-import { channelChoices, teamChannelInputs, teamChoices } from '../kit/team-channel.js';
+import { prefillTask } from '../kit/slack-text.js';
+import { submission } from '../kit/submission.js';
+import { channelChoices, redrawForTeam, teamChannelInputs, teamChoices } from '../kit/team-channel.js';
 import { liveTaskCard } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
-import { prefillTask } from './prefill.js';
 
 /** What the create-task modal remembers between its steps (ids only, never user text). */
 export const TaskModalMeta = z.object({
@@ -91,9 +104,9 @@ export function createTaskModal(form: TaskForm): ModalView {
     privateMetadata: JSON.stringify(form.meta),
     blocks: [
       ...where,
-      input('Feature', FEATURE_FIELD.feature.block, {
+      input('Feature', TASK_FIELD.feature.block, {
         type: 'external_select',
-        action_id: FEATURE_FIELD.feature.action,
+        action_id: TASK_FIELD.feature.action,
         min_query_length: 0,
         placeholder: { type: 'plain_text', text: 'Search the features' },
         ...(form.feature
@@ -155,8 +168,8 @@ function parse(values: StateValues, privateMetadata: string) {
       meta,
       teamId: link?.teamId ?? fieldValue(values, FIELD.team),
       channelId: link?.channelId ?? fieldValue(values, FIELD.channel),
-      featureId: fieldValue(values, FEATURE_FIELD.feature),
-      featureHeading: fieldLabel(values, FEATURE_FIELD.feature),
+      featureId: fieldValue(values, TASK_FIELD.feature),
+      featureHeading: fieldLabel(values, TASK_FIELD.feature),
       heading: fieldValue(values, FIELD.heading),
       details: fieldValue(values, FIELD.details),
       assignee: fieldValue(values, TASK_FIELD.assignee),
@@ -166,7 +179,7 @@ function parse(values: StateValues, privateMetadata: string) {
       meta: FIELD.heading,
       teamId: FIELD.team,
       channelId: FIELD.channel,
-      featureId: FEATURE_FIELD.feature,
+      featureId: TASK_FIELD.feature,
       heading: FIELD.heading,
       details: FIELD.details,
       assignee: TASK_FIELD.assignee,
@@ -285,55 +298,50 @@ function retry(data: TaskSubmission, problem: Mrkdwn, view: ViewOutput) {
   });
 }
 
-export function createTaskSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission(svc, args, {
-      action: 'create-task',
-      title: TASK_TITLE,
-      working: 'Creating the task…',
-      parse,
-      run: (data) => run(svc, data, args),
-      retry,
-    });
-}
+export const createTaskSubmission = submission({
+  action: 'create-task',
+  title: TASK_TITLE,
+  working: 'Creating the task…',
+  parse,
+  run,
+  retry,
+});
 
-export function createTaskShortcut(svc: Services) {
-  return async (args: MessageShortcutArgs) => {
-    const { shortcut, client } = args;
-    const planning = planningOf(args.context);
-    await loadModal(
-      { ...modalRequest(svc, args, shortcut.trigger_id, 'create-task open'), title: TASK_TITLE },
-      async ({ planning: service }) => {
-        const channel = shortcut.channel.id;
-        const messageTs = shortcut.message.ts;
-        const [link, permalink] = await Promise.all([
-          svc.deps.store.links.get(planning.workspaceId, channel),
-          client.chat
-            .getPermalink({ channel, message_ts: messageTs })
-            .then((r) => r.permalink)
-            .catch(() => undefined),
-        ]);
-        const { heading, details } = prefillTask(shortcut.message.text ?? '', permalink);
-        const meta = {
-          channel,
-          threadTs: shortcut.message.thread_ts ?? messageTs,
-          ...(link ? { link: { teamId: link.teamId, channelId: link.channelId } } : {}),
-        };
-        if (!link) {
-          const { teams } = await service.teams.listAll({ pageSize: 100 });
-          return createTaskModal({ meta, teams, heading, details });
-        }
-        const team = await service.teams.read(link.teamId);
-        const planningChannel = team.channels.find((c) => c.id === link.channelId);
-        return createTaskModal({
-          meta,
-          linkedTo: `${team.teamName ?? team.id} › ${planningChannel?.channelName ?? link.channelId}`,
-          heading,
-          details,
-        });
-      },
-    );
-  };
+export async function createTaskShortcut(svc: Services, args: MessageShortcutArgs) {
+  const { shortcut, client } = args;
+  const planning = planningOf(args.context);
+  await loadModal(
+    { ...modalRequest(svc, args, shortcut.trigger_id, 'create-task open'), title: TASK_TITLE },
+    async ({ planning: service }) => {
+      const channel = shortcut.channel.id;
+      const messageTs = shortcut.message.ts;
+      const [link, permalink] = await Promise.all([
+        svc.deps.store.links.get(planning.workspaceId, channel),
+        client.chat
+          .getPermalink({ channel, message_ts: messageTs })
+          .then((r) => r.permalink)
+          .catch(() => undefined),
+      ]);
+      const { heading, details } = prefillTask(shortcut.message.text ?? '', permalink);
+      const meta = {
+        channel,
+        threadTs: shortcut.message.thread_ts ?? messageTs,
+        ...(link ? { link: { teamId: link.teamId, channelId: link.channelId } } : {}),
+      };
+      if (!link) {
+        const { teams } = await service.teams.listAll({ pageSize: 100 });
+        return createTaskModal({ meta, teams, heading, details });
+      }
+      const team = await service.teams.read(link.teamId);
+      const planningChannel = team.channels.find((c) => c.id === link.channelId);
+      return createTaskModal({
+        meta,
+        linkedTo: `${team.teamName ?? team.id} › ${planningChannel?.channelName ?? link.channelId}`,
+        heading,
+        details,
+      });
+    },
+  );
 }
 
 /**
@@ -369,20 +377,52 @@ export function openAddTask(req: Req, coords: FeatureCoords, where: { channel: s
  * ephemeral list or a modal there is no thread to go in, so it goes in the channel itself (the
  * user's DM with the app when pressed in a modal).
  */
-export function featureAddTaskAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const value = parseFeatureButton(actionValue(args.action));
-    if (!value) return stale(args);
-    const body = args.body as BlockAction;
-    const container = body.container as { type?: string; is_ephemeral?: boolean; message_ts?: string };
-    const channel = body.channel?.id;
-    const threadTs =
-      container.type === 'message' && !container.is_ephemeral
-        ? (body.message?.thread_ts ?? container.message_ts)
-        : undefined;
-    await openAddTask(request(svc, args, 'add task open'), value, {
-      channel: channel ?? planningOf(args.context).slackUserId,
-      ...(threadTs ? { threadTs } : {}),
-    });
-  };
+export async function featureAddTaskAction(svc: Services, args: ActionArgs) {
+  const value = parseFeatureButton(actionValue(args.action));
+  if (!value) return stale(args);
+  const body = args.body as BlockAction;
+  const container = body.container as { type?: string; is_ephemeral?: boolean; message_ts?: string };
+  const channel = body.channel?.id;
+  const threadTs =
+    container.type === 'message' && !container.is_ephemeral
+      ? (body.message?.thread_ts ?? container.message_ts)
+      : undefined;
+  await openAddTask(request(svc, args, 'add task open'), value, {
+    channel: channel ?? planningOf(args.context).slackUserId,
+    ...(threadTs ? { threadTs } : {}),
+  });
+}
+
+/** Picking a team in the create-task form: its channels, the heading, details and assignee as typed. */
+export function createTaskTeamPicked(svc: Services, args: ActionArgs) {
+  return redrawForTeam(svc, args, (picked, view, values) =>
+    createTaskModal({
+      ...picked,
+      meta: TaskModalMeta.parse(parseJson(view.private_metadata)),
+      heading: fieldValue(values, FIELD.heading) ?? '',
+      details: fieldValue(values, FIELD.details) ?? '',
+      assignee: fieldValue(values, TASK_FIELD.assignee),
+    }),
+  );
+}
+
+export async function featureOptions(svc: Services, args: OptionsArgs) {
+  const view = (args.body as BlockSuggestion).view;
+  const meta = parseCarried(TaskModalMeta, view?.private_metadata);
+  const values = (view?.state?.values ?? {}) as StateValues;
+  const teamId = meta ? (meta.link?.teamId ?? fieldValue(values, FIELD.team)) : undefined;
+  const channelId = meta ? (meta.link?.channelId ?? fieldValue(values, FIELD.channel)) : undefined;
+  if (!teamId || !channelId) {
+    await args.ack({ options: [] });
+    return;
+  }
+  await answerOptions(svc, args, 'feature options', async ({ planning }, call) => {
+    const page = await planning.features.list(teamId, channelId, { pageSize: 500 }, call);
+    return (
+      page.features
+        // Deep-context features are read-only: no new task can go there.
+        .filter((f) => f.stage !== 'deep context' && matches(f.heading ?? '', args.body.value))
+        .map((f) => option(f.heading ?? f.id, f.id))
+    );
+  });
 }

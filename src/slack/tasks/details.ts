@@ -19,18 +19,18 @@ import {
 } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
 import { LIMITS } from '../../planning/models.js';
-import { type ActionArgs, actionValue, type SubmitArgs } from '../bolt/router.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { formProblem, loadingView } from '../kit/modal.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
+import { submission } from '../kit/submission.js';
 import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
 import { TaskCoords, type TaskView, taskFacts } from './card.js';
 import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from './ids.js';
-import { opener, readTaskDetails, refreshTaskCards } from './live.js';
+import { openTaskModal, readTaskDetails, refreshTaskCards } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Details: the task and its minutes
@@ -180,114 +180,107 @@ export function minuteEditModal(form: { ref: MinuteRef; text: string; problem?: 
   });
 }
 
-export const taskDetailsOpenAction = (svc: Services) =>
-  opener(svc, 'task details open', DETAILS_TITLE, async (acting, c) =>
+export const taskDetailsOpenAction = (svc: Services, args: ActionArgs) =>
+  openTaskModal(svc, args, 'task details open', DETAILS_TITLE, async (acting, c) =>
     taskDetailsModal((await readTaskDetails(svc.deps, acting, c)).details),
   );
 
 const GONE = md`That entry no longer exists (it was deleted).`;
 
-export function minuteEditOpenAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const planning = planningOf(args.context);
-    const ref = parseCarried(MinuteRef, actionValue(args.action));
-    const title = ref?.k === 'd' ? 'Edit discovery' : 'Edit feedback';
-    let viewId: string | undefined;
-    try {
-      const pushed = await args.client.views.push({
-        trigger_id: args.body.trigger_id,
-        view: loadingView(title),
-      });
-      viewId = pushed.view?.id;
-      if (!ref || !viewId)
-        throw new NotFoundError('stale minute button', { operation: 'tasks.read', method: 'GET', path: '' });
-      const { task } = await readTaskDetails(svc.deps, await planning.acting(), ref);
-      const entry =
-        ref.k === 'd'
-          ? task.minute?.discoveries.find((d) => d.id === ref.id)?.details
-          : task.minute?.feedback.find((f) => f.id === ref.id)?.message;
-      if (entry === undefined)
-        throw new NotFoundError('minute entry gone', { operation: 'tasks.read', method: 'GET', path: '' });
-      await args.client.views.update({ view_id: viewId, view: minuteEditModal({ ref, text: entry }) });
-    } catch (error) {
-      const surface = viewId
-        ? viewSurface(args.client, viewId, title)
-        : privateSurface(args, planning.slackUserId);
-      await showFailure(svc.deps, surface, error, {
-        action: 'minute edit open',
-        workspaceId: planning.workspaceId,
-        slackUserId: planning.slackUserId,
-      });
-    }
-  };
+export async function minuteEditOpenAction(svc: Services, args: ActionArgs) {
+  const planning = planningOf(args.context);
+  const ref = parseCarried(MinuteRef, actionValue(args.action));
+  const title = ref?.k === 'd' ? 'Edit discovery' : 'Edit feedback';
+  let viewId: string | undefined;
+  try {
+    const pushed = await args.client.views.push({
+      trigger_id: args.body.trigger_id,
+      view: loadingView(title),
+    });
+    viewId = pushed.view?.id;
+    if (!ref || !viewId)
+      throw new NotFoundError('stale minute button', { operation: 'tasks.read', method: 'GET', path: '' });
+    const { task } = await readTaskDetails(svc.deps, await planning.acting(), ref);
+    const entry =
+      ref.k === 'd'
+        ? task.minute?.discoveries.find((d) => d.id === ref.id)?.details
+        : task.minute?.feedback.find((f) => f.id === ref.id)?.message;
+    if (entry === undefined)
+      throw new NotFoundError('minute entry gone', { operation: 'tasks.read', method: 'GET', path: '' });
+    await args.client.views.update({ view_id: viewId, view: minuteEditModal({ ref, text: entry }) });
+  } catch (error) {
+    const surface = viewId
+      ? viewSurface(args.client, viewId, title)
+      : privateSurface(args, planning.slackUserId);
+    await showFailure(svc.deps, surface, error, {
+      action: 'minute edit open',
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+  }
 }
 
-export function minuteDeleteAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const planning = planningOf(args.context);
-    const surface = privateSurface(args, planning.slackUserId);
-    const ref = parseCarried(MinuteRef, actionValue(args.action));
-    if (!ref) {
-      await surface.show(notice(GONE));
-      return;
-    }
+export async function minuteDeleteAction(svc: Services, args: ActionArgs) {
+  const planning = planningOf(args.context);
+  const surface = privateSurface(args, planning.slackUserId);
+  const ref = parseCarried(MinuteRef, actionValue(args.action));
+  if (!ref) {
+    await surface.show(notice(GONE));
+    return;
+  }
+  try {
+    const acting = await planning.acting();
+    const { tasks } = acting.planning;
     try {
-      const acting = await planning.acting();
-      const { tasks } = acting.planning;
-      try {
-        if (ref.k === 'd')
-          await tasks.discoveryDelete(ref.teamId, ref.channelId, ref.featureId, ref.taskId, ref.id);
-        else await tasks.feedbackDelete(ref.teamId, ref.channelId, ref.featureId, ref.taskId, ref.id);
-      } catch (error) {
-        // Already gone (a retry, a double click): nothing left to do but show the minutes as they are.
-        if (!(error instanceof NotFoundError)) throw error;
-      }
-      const viewId = args.body.view?.id;
-      if (viewId) {
-        const { details } = await readTaskDetails(svc.deps, acting, ref);
-        await args.client.views.update({ view_id: viewId, view: taskDetailsModal(details) });
-      }
-      await refreshTaskCards(svc.deps, args.client, acting, ref);
+      if (ref.k === 'd')
+        await tasks.discoveryDelete(ref.teamId, ref.channelId, ref.featureId, ref.taskId, ref.id);
+      else await tasks.feedbackDelete(ref.teamId, ref.channelId, ref.featureId, ref.taskId, ref.id);
     } catch (error) {
-      await showFailure(svc.deps, surface, error, {
-        action: 'minute delete',
-        workspaceId: planning.workspaceId,
-        slackUserId: planning.slackUserId,
-      });
+      // Already gone (a retry, a double click): nothing left to do but show the minutes as they are.
+      if (!(error instanceof NotFoundError)) throw error;
     }
-  };
+    const viewId = args.body.view?.id;
+    if (viewId) {
+      const { details } = await readTaskDetails(svc.deps, acting, ref);
+      await args.client.views.update({ view_id: viewId, view: taskDetailsModal(details) });
+    }
+    await refreshTaskCards(svc.deps, args.client, acting, ref);
+  } catch (error) {
+    await showFailure(svc.deps, surface, error, {
+      action: 'minute delete',
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+  }
 }
 
 const MinuteForm = z.object({ ref: MinuteRef, text: minuteText('text') });
 
 type MinuteForm = z.infer<typeof MinuteForm>;
 
-export function minuteEditSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<MinuteForm>(svc, args, {
-      action: 'minute-edit',
-      title: 'Edit entry',
-      working: 'Saving…',
-      parse: (values: StateValues, meta) =>
-        validateForm(
-          MinuteForm,
-          { ref: parseJson(meta), text: fieldValue(values, TASK_FIELD.minuteText) },
-          values,
-          { ref: TASK_FIELD.minuteText, text: TASK_FIELD.minuteText },
-        ),
-      retry: (data, problem) => minuteEditModal({ ref: data.ref, text: data.text, problem }),
-      run: async ({ ref: r, text }) => {
-        const { planning } = await planningOf(args.context).acting();
-        if (r.k === 'd') {
-          await planning.tasks.discoveryUpdate(r.teamId, r.channelId, r.featureId, r.taskId, r.id, {
-            details: text,
-          });
-        } else {
-          await planning.tasks.feedbackUpdate(r.teamId, r.channelId, r.featureId, r.taskId, r.id, {
-            message: text,
-          });
-        }
-        return { text: md`:white_check_mark: Your ${r.k === 'd' ? 'discovery' : 'feedback'} is saved.` };
-      },
-    });
-}
+export const minuteEditSubmission = submission<MinuteForm>({
+  action: 'minute-edit',
+  title: 'Edit entry',
+  working: 'Saving…',
+  parse: (values: StateValues, meta) =>
+    validateForm(
+      MinuteForm,
+      { ref: parseJson(meta), text: fieldValue(values, TASK_FIELD.minuteText) },
+      values,
+      { ref: TASK_FIELD.minuteText, text: TASK_FIELD.minuteText },
+    ),
+  retry: (data, problem) => minuteEditModal({ ref: data.ref, text: data.text, problem }),
+  run: async (_svc, { ref: r, text }, args) => {
+    const { planning } = await planningOf(args.context).acting();
+    if (r.k === 'd') {
+      await planning.tasks.discoveryUpdate(r.teamId, r.channelId, r.featureId, r.taskId, r.id, {
+        details: text,
+      });
+    } else {
+      await planning.tasks.feedbackUpdate(r.teamId, r.channelId, r.featureId, r.taskId, r.id, {
+        message: text,
+      });
+    }
+    return { text: md`:white_check_mark: Your ${r.k === 'd' ? 'discovery' : 'feedback'} is saved.` };
+  },
+});

@@ -17,7 +17,7 @@ import {
   truncate,
 } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
-import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/router.js';
+import type { ActionArgs, MessageShortcutArgs, OptionsArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldLabel, fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
 import { COMMAND } from '../kit/ids.js';
@@ -25,11 +25,11 @@ import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.j
 import { answerOptions, matches } from '../kit/options.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
+import { prefillDiscovery } from '../kit/slack-text.js';
+import { submission } from '../kit/submission.js';
 import { type CardLike, TaskCoords, taskCoordsFromMessage } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
-import { opener, refreshTaskCards } from './live.js';
-import { prefillDiscovery } from './prefill.js';
+import { openTaskModal, refreshTaskCards } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Log discovery
@@ -98,8 +98,8 @@ export function discoveryLogged(by: string, heading: string, text: string) {
   return message(line, [section(line), section(quote(truncate(text, LIMITS.minuteText)))]);
 }
 
-export const taskDiscoveryOpenAction = (svc: Services) =>
-  opener(svc, 'task discovery open', DISCOVERY_TITLE, async ({ planning }, c) => {
+export const taskDiscoveryOpenAction = (svc: Services, args: ActionArgs) =>
+  openTaskModal(svc, args, 'task discovery open', DISCOVERY_TITLE, async ({ planning }, c) => {
     const task = await planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
     return discoveryModal({ meta: { c }, heading: task.heading, text: '' });
   });
@@ -135,60 +135,54 @@ function parse(values: StateValues, privateMetadata: string) {
   );
 }
 
-export function discoverySubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<DiscoveryForm>(svc, args, {
-      action: 'discovery',
-      title: DISCOVERY_TITLE,
-      working: 'Logging the discovery…',
-      parse: (values, meta) => {
-        const parsed = parse(values, meta);
-        if (parsed.ok || !parsed.errors[TASK_FIELD.discoveryTask.block]) return parsed;
-        return {
-          ok: false,
-          errors: { ...parsed.errors, [TASK_FIELD.discoveryTask.block]: 'Choose a task.' },
-        };
-      },
-      retry: (data, problem) =>
-        discoveryModal({
-          meta: data.meta,
-          text: data.text,
-          ...(data.picked ? { picked: data.picked } : {}),
-          problem,
-        }),
-      // A discovery is created, not set: a retried submission must not log it twice.
-      run: async ({ coords: c, text }) => {
-        const planning = planningOf(args.context);
-        const acting = await planning.acting();
-        await acting.planning.tasks.discoveryCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
-          details: text,
-        });
-        // Logged: the cards and the thread's confirmation are best effort.
-        const after = await refreshTaskCards(svc.deps, args.client, acting, c);
-        const thread = await cardThread(svc, planning.workspaceId, c.taskId);
-        let where = md``;
-        if (thread) {
-          try {
-            await args.client.chat.postMessage({
-              channel: thread.channel,
-              thread_ts: thread.ts,
-              ...discoveryLogged(planning.slackUserId, after?.heading ?? 'the task', text),
-              unfurl_links: false,
-            });
-            where = md` It is confirmed in the task's thread.`;
-          } catch (error) {
-            svc.deps.logger.warn(
-              { action: 'discovery confirm', err: error },
-              'could not confirm in the thread',
-            );
-          }
-        }
-        return {
-          text: md`:white_check_mark: Discovery logged on *${after?.heading ?? 'the task'}*.${where}`,
-        };
-      },
+export const discoverySubmission = submission<DiscoveryForm>({
+  action: 'discovery',
+  title: DISCOVERY_TITLE,
+  working: 'Logging the discovery…',
+  parse: (values, meta) => {
+    const parsed = parse(values, meta);
+    if (parsed.ok || !parsed.errors[TASK_FIELD.discoveryTask.block]) return parsed;
+    return {
+      ok: false,
+      errors: { ...parsed.errors, [TASK_FIELD.discoveryTask.block]: 'Choose a task.' },
+    };
+  },
+  retry: (data, problem) =>
+    discoveryModal({
+      meta: data.meta,
+      text: data.text,
+      ...(data.picked ? { picked: data.picked } : {}),
+      problem,
+    }),
+  // A discovery is created, not set: a retried submission must not log it twice.
+  run: async (svc, { coords: c, text }, args) => {
+    const planning = planningOf(args.context);
+    const acting = await planning.acting();
+    await acting.planning.tasks.discoveryCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
+      details: text,
     });
-}
+    // Logged: the cards and the thread's confirmation are best effort.
+    const after = await refreshTaskCards(svc.deps, args.client, acting, c);
+    const thread = await cardThread(svc, planning.workspaceId, c.taskId);
+    let where = md``;
+    if (thread) {
+      try {
+        await args.client.chat.postMessage({
+          channel: thread.channel,
+          thread_ts: thread.ts,
+          ...discoveryLogged(planning.slackUserId, after?.heading ?? 'the task', text),
+          unfurl_links: false,
+        });
+        where = md` It is confirmed in the task's thread.`;
+      } catch (error) {
+        svc.deps.logger.warn({ action: 'discovery confirm', err: error }, 'could not confirm in the thread');
+      }
+    }
+    return {
+      text: md`:white_check_mark: Discovery logged on *${after?.heading ?? 'the task'}*.${where}`,
+    };
+  },
+});
 
 /** Where the task's card lives: the thread it was created from, else its first posted card. */
 async function cardThread(svc: Services, workspaceId: string, taskId: string) {
@@ -200,36 +194,34 @@ async function cardThread(svc: Services, workspaceId: string, taskId: string) {
 
 const NOT_LINKED = md`This channel is not linked to a planning channel, and this message is not in a task card's thread. Use *Log discovery* in a task card's thread, or ask a workspace admin to run \`${COMMAND} link\` here.`;
 
-export function logDiscoveryShortcut(svc: Services) {
-  return async (args: MessageShortcutArgs) => {
-    const { shortcut, client } = args;
-    const planning = planningOf(args.context);
-    await loadModal(
-      { ...modalRequest(svc, args, shortcut.trigger_id, 'log discovery open'), title: DISCOVERY_TITLE },
-      async ({ planning: service }) => {
-        const channel = shortcut.channel.id;
-        const msg = shortcut.message;
-        const permalink = await client.chat
-          .getPermalink({ channel, message_ts: msg.ts })
-          .then((r) => r.permalink)
-          .catch(() => undefined);
-        const text = prefillDiscovery(msg.text ?? '', permalink);
-        const task = await taskOf(
-          svc,
-          planning.workspaceId,
-          channel,
-          msg as CardLike & { ts: string; thread_ts?: string },
-        );
-        if (task) {
-          const read = await service.tasks.read(task.teamId, task.channelId, task.featureId, task.taskId);
-          return discoveryModal({ meta: { c: task }, heading: read.heading, text });
-        }
-        const link = await svc.deps.store.links.get(planning.workspaceId, channel);
-        if (!link) return noticeView(DISCOVERY_TITLE, NOT_LINKED);
-        return discoveryModal({ meta: { l: { teamId: link.teamId, channelId: link.channelId } }, text });
-      },
-    );
-  };
+export async function logDiscoveryShortcut(svc: Services, args: MessageShortcutArgs) {
+  const { shortcut, client } = args;
+  const planning = planningOf(args.context);
+  await loadModal(
+    { ...modalRequest(svc, args, shortcut.trigger_id, 'log discovery open'), title: DISCOVERY_TITLE },
+    async ({ planning: service }) => {
+      const channel = shortcut.channel.id;
+      const msg = shortcut.message;
+      const permalink = await client.chat
+        .getPermalink({ channel, message_ts: msg.ts })
+        .then((r) => r.permalink)
+        .catch(() => undefined);
+      const text = prefillDiscovery(msg.text ?? '', permalink);
+      const task = await taskOf(
+        svc,
+        planning.workspaceId,
+        channel,
+        msg as CardLike & { ts: string; thread_ts?: string },
+      );
+      if (task) {
+        const read = await service.tasks.read(task.teamId, task.channelId, task.featureId, task.taskId);
+        return discoveryModal({ meta: { c: task }, heading: read.heading, text });
+      }
+      const link = await svc.deps.store.links.get(planning.workspaceId, channel);
+      if (!link) return noticeView(DISCOVERY_TITLE, NOT_LINKED);
+      return discoveryModal({ meta: { l: { teamId: link.teamId, channelId: link.channelId } }, text });
+    },
+  );
 }
 
 /** The task a message is about: a card itself, or any message of the thread a task was created from. */
@@ -252,22 +244,20 @@ async function taskOf(
     : undefined;
 }
 
-export function taskOptions(svc: Services) {
-  return async (args: OptionsArgs) => {
-    const link = parseCarried(DiscoveryMeta, (args.body as BlockSuggestion).view?.private_metadata)?.l;
-    if (!link) {
-      await args.ack({ options: [] });
-      return;
-    }
-    await answerOptions(svc, args, 'task options', async ({ planning }, call) => {
-      const page = await planning.features.list(link.teamId, link.channelId, { pageSize: 500 }, call);
-      return page.features
-        .filter((f) => f.stage !== 'deep context')
-        .flatMap((f) =>
-          f.tasks
-            .filter((t) => matches(`${t.heading ?? ''} ${f.heading ?? ''}`, args.body.value))
-            .map((t) => option(`${t.heading ?? t.id} · ${f.heading ?? f.id}`, taskOptionValue(f.id, t.id))),
-        );
-    });
-  };
+export async function taskOptions(svc: Services, args: OptionsArgs) {
+  const link = parseCarried(DiscoveryMeta, (args.body as BlockSuggestion).view?.private_metadata)?.l;
+  if (!link) {
+    await args.ack({ options: [] });
+    return;
+  }
+  await answerOptions(svc, args, 'task options', async ({ planning }, call) => {
+    const page = await planning.features.list(link.teamId, link.channelId, { pageSize: 500 }, call);
+    return page.features
+      .filter((f) => f.stage !== 'deep context')
+      .flatMap((f) =>
+        f.tasks
+          .filter((t) => matches(`${t.heading ?? ''} ${f.heading ?? ''}`, args.body.value))
+          .map((t) => option(`${t.heading ?? t.id} · ${f.heading ?? f.id}`, taskOptionValue(f.id, t.id))),
+      );
+  });
 }

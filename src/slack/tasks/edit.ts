@@ -2,17 +2,17 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { input, type Mrkdwn, md, modal, option, SLACK_LIMITS, textInput } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
-import type { SubmitArgs } from '../bolt/router.js';
+import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { fieldValue, type StateValues, validateForm } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { formProblem } from '../kit/modal.js';
 import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { handleSubmission } from '../kit/submission.js';
+import { submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
-import { opener, refreshTaskCards } from './live.js';
+import { openTaskModal, refreshTaskCards } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Edit
@@ -62,8 +62,8 @@ export function taskEditModal(form: {
   });
 }
 
-export const taskEditOpenAction = (svc: Services) =>
-  opener(svc, 'task edit open', EDIT_TITLE, async ({ planning }, c) => {
+export const taskEditOpenAction = (svc: Services, args: ActionArgs) =>
+  openTaskModal(svc, args, 'task edit open', EDIT_TITLE, async ({ planning }, c) => {
     const task = await planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
     return taskEditModal({
       coords: c,
@@ -93,46 +93,43 @@ function pickedNotions(values: StateValues) {
   return selected.map((o) => ({ id: o.value, value: o.text.text }));
 }
 
-export function taskEditSubmission(svc: Services) {
-  return (args: SubmitArgs) =>
-    handleSubmission<EditForm>(svc, args, {
-      action: 'task-edit',
-      title: EDIT_TITLE,
-      working: 'Saving…',
-      parse: (values: StateValues, meta) =>
-        validateForm(
-          EditForm,
-          {
-            coords: parseJson(meta),
-            heading: fieldValue(values, FIELD.heading),
-            details: fieldValue(values, FIELD.details),
-            notions: pickedNotions(values),
-          },
-          values,
-          {
-            coords: FIELD.heading,
-            heading: FIELD.heading,
-            details: FIELD.details,
-            notions: TASK_FIELD.notions,
-          },
-        ),
-      retry: (data, problem) =>
-        taskEditModal({
-          coords: data.coords,
-          heading: data.heading,
-          ...(data.details ? { details: data.details } : {}),
-          notions: data.notions,
-          problem,
-        }),
-      run: async ({ coords: c, heading, details, notions }) => {
-        const acting = await planningOf(args.context).acting();
-        await acting.planning.tasks.update(c.teamId, c.channelId, c.featureId, c.taskId, {
-          heading,
-          ...(details ? { details } : {}),
-          notionIds: notions.map((n) => n.id),
-        });
-        await refreshTaskCards(svc.deps, args.client, acting, c);
-        return { text: md`:white_check_mark: Task *${heading}* saved.` };
+export const taskEditSubmission = submission<EditForm>({
+  action: 'task-edit',
+  title: EDIT_TITLE,
+  working: 'Saving…',
+  parse: (values: StateValues, meta) =>
+    validateForm(
+      EditForm,
+      {
+        coords: parseJson(meta),
+        heading: fieldValue(values, FIELD.heading),
+        details: fieldValue(values, FIELD.details),
+        notions: pickedNotions(values),
       },
+      values,
+      {
+        coords: FIELD.heading,
+        heading: FIELD.heading,
+        details: FIELD.details,
+        notions: TASK_FIELD.notions,
+      },
+    ),
+  retry: (data, problem) =>
+    taskEditModal({
+      coords: data.coords,
+      heading: data.heading,
+      ...(data.details ? { details: data.details } : {}),
+      notions: data.notions,
+      problem,
+    }),
+  run: async (svc, { coords: c, heading, details, notions }, args) => {
+    const acting = await planningOf(args.context).acting();
+    await acting.planning.tasks.update(c.teamId, c.channelId, c.featureId, c.taskId, {
+      heading,
+      ...(details ? { details } : {}),
+      notionIds: notions.map((n) => n.id),
     });
-}
+    await refreshTaskCards(svc.deps, args.client, acting, c);
+    return { text: md`:white_check_mark: Task *${heading}* saved.` };
+  },
+});

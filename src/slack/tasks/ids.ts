@@ -38,6 +38,8 @@ export const TASK_ACTION = {
 
 /** The task forms' inputs. */
 export const TASK_FIELD = {
+  /** The feature of a new task (searchable among its planning channel's features). */
+  feature: field('feature'),
   assignee: field('assignee'),
   candidate: field('candidate'),
   discovery: field('discovery'),

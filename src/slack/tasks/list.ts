@@ -13,7 +13,8 @@ import {
   truncate,
 } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
-import { type ActionArgs, actionValue } from '../bolt/router.js';
+import type { Subcommand } from '../bolt/routes.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
 import { COMMAND } from '../kit/ids.js';
@@ -22,7 +23,6 @@ import { matches } from '../kit/options.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services, SlackDeps } from '../kit/services.js';
 import { respondSurface, showFailure } from '../kit/surfaces.js';
-import type { Subcommand } from '../listeners/commands/plan/subcommand.js';
 import { pressValue, type TaskView, taskFacts, taskStateButtons } from './card.js';
 import { TASK_ACTION, TASK_LIST_BLOCK_PREFIX } from './ids.js';
 import { slackIdsOf } from './live.js';
@@ -181,30 +181,29 @@ export async function tasksPage(
 }
 
 /** `/plan tasks [mine | review | unassigned | <words>]`: the channel's tasks, each with its buttons. */
-export const tasks: Subcommand = {
+export const tasksSubcommand: Subcommand<Services> = {
   name: 'tasks',
   usage: 'tasks [mine | review | unassigned | <words>]',
   summary: "this channel's tasks (or yours everywhere), with their buttons",
-  async run({ args, command, planning, svc, reply }) {
-    await reply(await tasksPage(svc.deps, await planning.acting(), command.channel_id, args, 1));
+  async run(svc, { text, command, context, reply }) {
+    const acting = await planningOf(context).acting();
+    await reply(await tasksPage(svc.deps, acting, command.channel_id, text, 1));
   },
 };
 
-export function tasksMoreAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const planning = planningOf(args.context);
-    const more = parseCarried(TasksMore, actionValue(args.action));
-    const channel = args.body.channel?.id;
-    if (!more || !channel || !args.respond) return;
-    try {
-      const page = await tasksPage(svc.deps, await planning.acting(), channel, more.q, more.p);
-      await args.respond({ replace_original: true, ...page });
-    } catch (error) {
-      await showFailure(svc.deps, respondSurface(args.respond), error, {
-        action: 'tasks more',
-        workspaceId: planning.workspaceId,
-        slackUserId: planning.slackUserId,
-      });
-    }
-  };
+export async function tasksMoreAction(svc: Services, args: ActionArgs) {
+  const planning = planningOf(args.context);
+  const more = parseCarried(TasksMore, actionValue(args.action));
+  const channel = args.body.channel?.id;
+  if (!more || !channel || !args.respond) return;
+  try {
+    const page = await tasksPage(svc.deps, await planning.acting(), channel, more.q, more.p);
+    await args.respond({ replace_original: true, ...page });
+  } catch (error) {
+    await showFailure(svc.deps, respondSurface(args.respond), error, {
+      action: 'tasks more',
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+  }
 }

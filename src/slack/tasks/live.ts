@@ -8,7 +8,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { inline, link, type Mrkdwn, md, mention, message, section } from '../../blockkit/index.js';
 import { LIMITS, type TaskExpanded } from '../../planning/index.js';
-import { type ActionArgs, actionValue } from '../bolt/router.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
 import { type CardRef, updateCards } from '../kit/live-cards.js';
 import { loadModal, modalRequest, noticeView, openModal } from '../kit/modal.js';
@@ -260,19 +260,22 @@ export async function notifyTaskChange(
 
 const STALE = md`This button no longer points at a task. Use \`/plan tasks\` to find it.`;
 
-export function opener(
+/**
+ * A task button that opens a form: a loading modal at once, filled with what the acting user's
+ * own client reads for the task the button carries.
+ */
+export async function openTaskModal(
   svc: Services,
+  args: ActionArgs,
   action: string,
   title: string,
   build: (acting: Acting, coords: TaskCoords) => Promise<ModalView>,
 ) {
-  return async (args: ActionArgs) => {
-    const req = modalRequest(svc, args, args.body.trigger_id, action);
-    const coords = parseCoords(actionValue(args.action) ?? '');
-    if (!coords) {
-      await openModal(req, noticeView(title, STALE));
-      return;
-    }
-    await loadModal({ ...req, title }, (acting) => build(acting, coords));
-  };
+  const req = modalRequest(svc, args, args.body.trigger_id, action);
+  const coords = parseCoords(actionValue(args.action) ?? '');
+  if (!coords) {
+    await openModal(req, noticeView(title, STALE));
+    return;
+  }
+  await loadModal({ ...req, title }, (acting) => build(acting, coords));
 }

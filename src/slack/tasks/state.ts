@@ -4,9 +4,8 @@
  * updated in place, and the assignee or author is told when the move concerns them.
  */
 import { md } from '../../blockkit/index.js';
-import { type ActionArgs, actionValue } from '../bolt/router.js';
-import { refreshFeatureCards } from '../features/live.js';
-import { refreshHome } from '../home/publish.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import { refreshFeatureCards } from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
@@ -19,44 +18,42 @@ import { notifyTaskChange, taskLiveCard } from './live.js';
 
 export const STALE_BUTTON = md`This button is out of date: use the task's card, or \`/plan tasks\` for fresh ones.`;
 
-export function taskStateAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const planning = planningOf(args.context);
-    const press = parseCarried(TaskPress, actionValue(args.action));
-    if (!press?.to) {
-      await privateSurface(args, planning.slackUserId).show(notice(STALE_BUTTON));
-      return;
-    }
-    const to = press.to;
-    const card = taskLiveCard(svc.deps, planning.workspaceId, press);
-    await pressCard(svc, args, card, {
-      shown: { state: press.s, assignee: press.a },
-      apply: async (task, acting) => {
-        const { teamId, channelId, featureId, taskId } = task.coords;
-        const updated = await acting.planning.tasks.update(teamId, channelId, featureId, taskId, {
-          state: to,
-        });
-        // The service answers with the task as it now is; its minutes did not change: no second read.
-        const after = {
-          ...task,
-          state: updated.state,
-          ...(updated.heading ? { heading: updated.heading } : {}),
-        };
-        await notifyTaskChange(svc.deps, args.client, planning.workspaceId, planning.slackUserId, after, {
-          kind: 'moved',
-          to,
-        });
-        // The feature's cards count its tasks by state (and say whether it can advance).
-        await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
-        return { after };
-      },
-      ...(press.l
-        ? { pressedMessage: (after) => (after ? liveTaskCard(after) : notice(md`This task was deleted.`)) }
-        : {}),
-    });
-    // Pressed on the Home tab (its task rows carry these buttons): the tab shows the task as it is now.
-    if (args.body.view?.type === 'home') await refreshHome(svc, args.client, planning);
-  };
+export async function taskStateAction(svc: Services, args: ActionArgs) {
+  const planning = planningOf(args.context);
+  const press = parseCarried(TaskPress, actionValue(args.action));
+  if (!press?.to) {
+    await privateSurface(args, planning.slackUserId).show(notice(STALE_BUTTON));
+    return;
+  }
+  const to = press.to;
+  const card = taskLiveCard(svc.deps, planning.workspaceId, press);
+  await pressCard(svc, args, card, {
+    shown: { state: press.s, assignee: press.a },
+    apply: async (task, acting) => {
+      const { teamId, channelId, featureId, taskId } = task.coords;
+      const updated = await acting.planning.tasks.update(teamId, channelId, featureId, taskId, {
+        state: to,
+      });
+      // The service answers with the task as it now is; its minutes did not change: no second read.
+      const after = {
+        ...task,
+        state: updated.state,
+        ...(updated.heading ? { heading: updated.heading } : {}),
+      };
+      await notifyTaskChange(svc.deps, args.client, planning.workspaceId, planning.slackUserId, after, {
+        kind: 'moved',
+        to,
+      });
+      // The feature's cards count its tasks by state (and say whether it can advance).
+      await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
+      return { after };
+    },
+    ...(press.l
+      ? { pressedMessage: (after) => (after ? liveTaskCard(after) : notice(md`This task was deleted.`)) }
+      : {}),
+  });
+  // Pressed on the Home tab (its task rows carry these buttons): the tab shows the task as it is now.
+  if (args.body.view?.type === 'home') await svc.home.refresh(args.client, planning);
 }
 
 /** The service does not say who created a task: the app remembers it (store/task-origins). */
@@ -68,33 +65,31 @@ async function mayDelete(svc: Services, acting: Acting, taskId: string): Promise
   return role === 'owner' || role === 'admin';
 }
 
-export function taskDeleteAction(svc: Services) {
-  return async (args: ActionArgs) => {
-    const planning = planningOf(args.context);
-    const press = parseCarried(TaskPress, actionValue(args.action));
-    if (!press) {
-      await privateSurface(args, planning.slackUserId).show(notice(STALE_BUTTON));
-      return;
-    }
-    await pressCard(svc, args, taskLiveCard(svc.deps, planning.workspaceId, press), {
-      shown: { state: press.s, assignee: press.a },
-      apply: async (task, acting) => {
-        if (!(await mayDelete(svc, acting, task.coords.taskId))) {
-          return {
-            after: task,
-            said: md`:no_entry: Only the task's author or an organization owner or admin can delete it; nothing was deleted.`,
-          };
-        }
-        const { teamId, channelId, featureId, taskId } = task.coords;
-        await acting.planning.tasks.delete(teamId, channelId, featureId, taskId);
-        await svc.deps.store.taskOrigins
-          .forget(acting.workspaceId, taskId)
-          .catch((error: unknown) => svc.deps.logger.warn({ err: error }, 'could not forget a task origin'));
-        // The feature's cards count its tasks by state.
-        await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
-        return { after: 'deleted' as const, said: md`:wastebasket: Task deleted.` };
-      },
-      ...(press.l ? { pressedMessage: () => notice(md`:wastebasket: This task was deleted.`) } : {}),
-    });
-  };
+export async function taskDeleteAction(svc: Services, args: ActionArgs) {
+  const planning = planningOf(args.context);
+  const press = parseCarried(TaskPress, actionValue(args.action));
+  if (!press) {
+    await privateSurface(args, planning.slackUserId).show(notice(STALE_BUTTON));
+    return;
+  }
+  await pressCard(svc, args, taskLiveCard(svc.deps, planning.workspaceId, press), {
+    shown: { state: press.s, assignee: press.a },
+    apply: async (task, acting) => {
+      if (!(await mayDelete(svc, acting, task.coords.taskId))) {
+        return {
+          after: task,
+          said: md`:no_entry: Only the task's author or an organization owner or admin can delete it; nothing was deleted.`,
+        };
+      }
+      const { teamId, channelId, featureId, taskId } = task.coords;
+      await acting.planning.tasks.delete(teamId, channelId, featureId, taskId);
+      await svc.deps.store.taskOrigins
+        .forget(acting.workspaceId, taskId)
+        .catch((error: unknown) => svc.deps.logger.warn({ err: error }, 'could not forget a task origin'));
+      // The feature's cards count its tasks by state.
+      await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
+      return { after: 'deleted' as const, said: md`:wastebasket: Task deleted.` };
+    },
+    ...(press.l ? { pressedMessage: () => notice(md`:wastebasket: This task was deleted.`) } : {}),
+  });
 }

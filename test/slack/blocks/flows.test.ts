@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { FEEDBACK_ISSUES } from '../../../src/planning/models.js';
-import { FEATURE_FIELD } from '../../../src/slack/features/ids.js';
 import { FeedbackRef, feedbackDm, feedbackModal, replyDm } from '../../../src/slack/feedback/blocks.js';
 import { FEEDBACK_ACTION } from '../../../src/slack/feedback/ids.js';
 import { GRADE_RULES, gradeModal } from '../../../src/slack/grades/blocks.js';
@@ -8,11 +7,11 @@ import { GRADE_FIELD } from '../../../src/slack/grades/ids.js';
 import { helpMessage } from '../../../src/slack/kit/help.js';
 import { ACTION, FIELD } from '../../../src/slack/kit/ids.js';
 import { notConnectedMessage } from '../../../src/slack/kit/messages.js';
+import { prefillTask, slackTextToPlain } from '../../../src/slack/kit/slack-text.js';
 import { linkModal } from '../../../src/slack/link/blocks.js';
 import { liveTaskCard, parseCoords, taskCoordsFromMessage } from '../../../src/slack/tasks/card.js';
 import { createTaskModal } from '../../../src/slack/tasks/create.js';
 import { TASK_CARD_EVENT, TASK_FIELD } from '../../../src/slack/tasks/ids.js';
-import { prefillTask, slackTextToPlain } from '../../../src/slack/tasks/prefill.js';
 
 const coords = { teamId: 'team1', channelId: 'chan1', featureId: 'feat1', taskId: 'task1' };
 const json = (value: unknown) => JSON.stringify(value);
@@ -93,7 +92,7 @@ describe('create-task modal', () => {
     });
     expect(noTeam.blocks.map((b) => b.block_id)).toEqual([
       FIELD.team.block,
-      FEATURE_FIELD.feature.block,
+      TASK_FIELD.feature.block,
       FIELD.heading.block,
       FIELD.details.block,
       TASK_FIELD.assignee.block,
@@ -208,7 +207,7 @@ describe('messages', () => {
   });
 
   it('answers an unknown subcommand with the help, escaping what was typed', () => {
-    const help = helpMessage([{ usage: 'help', summary: 'this help' }], 'foo<!channel>');
+    const help = helpMessage([{ usage: 'help', summary: 'this help', adminOnly: false }], 'foo<!channel>');
     expect(help.text).toContain("I don't know `/plan foo&lt;!channel&gt;`");
     expect(json(help.blocks)).toContain('`/plan help` — this help');
   });

@@ -4,6 +4,7 @@ import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
 import { ForbiddenError } from '../../../src/planning/index.js';
 import { TASK_STATES } from '../../../src/planning/models.js';
 import { refusal } from '../../../src/slack/kit/failures.js';
+import { prefillDiscovery } from '../../../src/slack/kit/slack-text.js';
 import { assignModal, candidateOption, fitLabel } from '../../../src/slack/tasks/assign.js';
 import {
   describeTaskChange,
@@ -17,7 +18,6 @@ import { type MinuteEntry, taskDetailsModal } from '../../../src/slack/tasks/det
 import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
 import { parseTaskFilter, TASKS_PAGE_SIZE, tasksListMessage } from '../../../src/slack/tasks/list.js';
 import { taskChangeDm } from '../../../src/slack/tasks/live.js';
-import { prefillDiscovery } from '../../../src/slack/tasks/prefill.js';
 
 const coords = { teamId: 'team1', channelId: 'chan1', featureId: 'feat1', taskId: 'task1' };
 const task = (over: Partial<TaskView> = {}): TaskView => ({

@@ -1,0 +1,35 @@
+/** The account topic's routes: connecting, who one acts as, disconnecting, and Slack's profile changes. */
+import type { TopicRoutes } from '../bolt/routes.js';
+import { ACTION } from '../kit/ids.js';
+import type { Services } from '../kit/services.js';
+import {
+  connectAdminSubmission,
+  connectOpenAction,
+  connectSubcommand,
+  connectSubmission,
+} from './connect.js';
+import { closeAccountAction, disconnectAction, disconnectSubcommand } from './disconnect.js';
+import { ACCOUNT_ACTION, ACCOUNT_VIEW } from './ids.js';
+import { userChangeEvent } from './user-change.js';
+import { whoamiSubcommand } from './whoami.js';
+
+export const accountRoutes: TopicRoutes<Services> = {
+  topic: 'account',
+  // Connecting and leaving are open to anyone Slack sends (a guest may paste their own token).
+  gate: { access: 'anyone' },
+  subcommands: [connectSubcommand, whoamiSubcommand, disconnectSubcommand],
+  actions: {
+    [ACTION.connectOpen]: connectOpenAction,
+    [ACCOUNT_ACTION.close]: closeAccountAction,
+    [ACCOUNT_ACTION.disconnect]: disconnectAction,
+  },
+  views: {
+    [ACCOUNT_VIEW.connect]: connectSubmission,
+    [ACCOUNT_VIEW.connectAdmin]: {
+      access: 'admin',
+      doing: 'connect the organization',
+      run: connectAdminSubmission,
+    },
+  },
+  events: { user_change: userChangeEvent },
+};

@@ -1,0 +1,135 @@
+/**
+ * What a topic declares: its route table. Each topic binds the ids it answers — subcommands,
+ * shortcuts, buttons, form submissions, searchable selects, events — and says once who may use
+ * them; the router (router.ts) enforces that for every kind of request and binds nothing else.
+ *
+ * Handlers take the app's services first (`svc`), then Bolt's arguments for their surface: a
+ * handler written for another surface's arguments does not compile in that table.
+ */
+import type {
+  AllMiddlewareArgs,
+  BlockAction,
+  GlobalShortcut,
+  MessageShortcut,
+  SlackActionMiddlewareArgs,
+  SlackCommandMiddlewareArgs,
+  SlackEventMiddlewareArgs,
+  SlackOptionsMiddlewareArgs,
+  SlackShortcutMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewClosedAction,
+  ViewResponseAction,
+  ViewSubmitAction,
+} from '@slack/bolt';
+
+import type { MessageBody } from '../../blockkit/index.js';
+
+export type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+export type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+export type MessageShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
+export type GlobalShortcutArgs = SlackShortcutMiddlewareArgs<GlobalShortcut> & AllMiddlewareArgs;
+export type ShortcutArgs = SlackShortcutMiddlewareArgs & AllMiddlewareArgs;
+export type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+export type ClosedArgs = SlackViewMiddlewareArgs<ViewClosedAction> & AllMiddlewareArgs;
+export type OptionsArgs = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
+export type EventArgs<E extends EventName> = SlackEventMiddlewareArgs<E> & AllMiddlewareArgs;
+
+/** The Events API subscriptions the app answers (each declared in the manifest by the topic that binds it). */
+export type EventName = 'app_uninstalled' | 'tokens_revoked' | 'user_change' | 'app_home_opened';
+
+/**
+ * Who may use a route:
+ * - `anyone`: whoever Slack sends (help, connecting, events Slack itself raises);
+ * - `member`: someone who acts with a planning account of their own here — connected, or a full
+ *   member of the workspace who can get one; guests, people from other organizations, bots and
+ *   deactivated users without a connection of their own are refused before anything opens;
+ * - `admin`: a workspace admin or owner, as Slack says at the time of the request.
+ */
+export type Access = 'anyone' | 'member' | 'admin';
+
+/** A route's gate: who may use it, and what a refusal says they tried (“change the digest settings”). */
+export interface Gate {
+  access: Access;
+  /** Completes “Only workspace admins can …”; defaults to the topic's. */
+  doing?: string;
+}
+
+export type Handler<S, A> = (svc: S, args: A) => Promise<void>;
+
+/** A route: its handler alone (the topic's gate applies), or with a gate of its own. */
+export type Route<S, A> = Handler<S, A> | ({ run: Handler<S, A> } & Partial<Gate>);
+
+/**
+ * A button or dispatching select. `inView` binds it only inside modals of that callback id: one
+ * action id (the team picker) can then mean a different redraw in each topic's form.
+ */
+export type ActionRoute<S> =
+  | Route<S, ActionArgs>
+  | ({ run: Handler<S, ActionArgs>; inView: string } & Partial<Gate>);
+
+/** A `/plan` subcommand, acked by the router before it runs. */
+export interface Subcommand<S> {
+  name: string;
+  /** How it is typed after the command, e.g. `grade @user <notion> <1-10>`. */
+  usage: string;
+  summary: string;
+  /**
+   * Who may run it (default: the topic's gate). A function of what follows the name when that
+   * decides, e.g. `/plan digest` shows the settings to members but `/plan digest 09:00` changes them.
+   */
+  access?: Access | ((text: string) => Access);
+  doing?: string;
+  run: Handler<S, SubcommandArgs>;
+}
+
+/** A subcommand's arguments: Bolt's, what follows the subcommand's name, and a private reply. */
+export type SubcommandArgs = CommandArgs & {
+  /** What follows the subcommand's name, trimmed. */
+  text: string;
+  /** Answers privately (ephemeral, through the response_url). */
+  reply(body: MessageBody): Promise<void>;
+};
+
+/** A shortcut, as the manifest declares it and the router binds it. */
+export type Shortcut<S> = (
+  | { type: 'message'; run: Handler<S, MessageShortcutArgs> }
+  | { type: 'global'; run: Handler<S, GlobalShortcutArgs> }
+) & { name: string; description: string } & Partial<Gate>;
+
+/** Slack's answer to a form submission, carried by its ack. */
+export type ViewAck = ViewResponseAction | undefined;
+
+/**
+ * A form submission is answered in two steps. `answer` decides the ack from the submission alone,
+ * without I/O (field errors, or the view to show while working); when there is work, the router
+ * runs it after the ack — and after the gate allowed the person — so no form does anything for
+ * someone who may not use it.
+ */
+export interface Answer {
+  ack: ViewAck;
+  work?: () => Promise<void>;
+}
+export type ViewHandler<S> = (svc: S, args: SubmitArgs) => Answer;
+export type ViewRoute<S> = ViewHandler<S> | ({ run: ViewHandler<S> } & Partial<Gate>);
+
+/** A topic's whole route table. */
+export interface TopicRoutes<S> {
+  /** The topic's name, for messages about the table itself (an id bound twice). */
+  topic: string;
+  /** Who may use the topic's routes, unless a route says otherwise. */
+  gate: Gate;
+  subcommands?: readonly Subcommand<S>[];
+  shortcuts?: Readonly<Record<string, Shortcut<S>>>;
+  actions?: Readonly<Record<string, ActionRoute<S> | readonly ActionRoute<S>[]>>;
+  views?: Readonly<Record<string, ViewRoute<S>>>;
+  options?: Readonly<Record<string, Route<S, OptionsArgs>>>;
+  /** Events are Slack's own (installs, profile changes, Home opened): not gated. */
+  events?: { readonly [E in EventName]?: Handler<S, EventArgs<E>> };
+}
+
+/** The value a button (or the selected option of a select) carries. */
+export function actionValue(action: ActionArgs['action']): string | undefined {
+  if ('value' in action && typeof action.value === 'string') return action.value;
+  if ('selected_option' in action) return action.selected_option?.value;
+  return undefined;
+}

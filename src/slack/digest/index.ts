@@ -1,0 +1,1 @@
+export { digestRoutes } from './routes.js';

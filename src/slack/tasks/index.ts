@@ -1,0 +1,11 @@
+/** What other topics use of the tasks topic: its routes, the card's coordinates and buttons, live cards. */
+export {
+  type CardLike,
+  parseCoords,
+  TaskCoords,
+  taskCoordsFromMessage,
+  taskStateButtons,
+} from './card.js';
+export { TASK_ACTION } from './ids.js';
+export { refreshTaskCards } from './live.js';
+export { taskRoutes } from './routes.js';
