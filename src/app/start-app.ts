@@ -1,27 +1,18 @@
 /**
- * The process: configuration → (sandbox) → store → clients → Slack app → digest scheduler, and a
- * clean shutdown on SIGTERM/SIGINT in the reverse order of start: the receiver (no new requests),
- * the digest scheduler (its pass in progress finishes), housekeeping, the store, the sandbox, then
- * the planning connection pools.
+ * The composition: configuration → (sandbox) → store → clients → Slack app → digest scheduler, and
+ * a clean shutdown in the reverse order of start: the receiver (no new requests), the digest
+ * scheduler (its pass in progress finishes), housekeeping, the store, the sandbox, then the planning
+ * connection pools. The process entries (src/bin/) and the playground start the app from here.
  */
-import { pathToFileURL } from 'node:url';
-import { createClients } from './clients.js';
-import {
-  type Config,
-  ConfigError,
-  hasSlackVariables,
-  loadConfig,
-  loadDotEnv,
-  PLAYGROUND_HINT,
-  startMode,
-} from './config.js';
-import { planningAccessFor, startDigestScheduler } from './digest/index.js';
-import { createLogger, type Logger, redactSecrets } from './logger.js';
-import { closePlanningPools } from './planning/index.js';
-import { createSlackApp } from './slack/app.js';
-import { environmentAdminToken } from './slack/context/deps.js';
-import { deliverHeld } from './slack/notify.js';
-import { openStore, resolveKeyring, type Store, startHousekeeping } from './store/index.js';
+import { createClients } from '../clients.js';
+import { type Config, loadConfig } from '../config.js';
+import { planningAccessFor, startDigestScheduler } from '../digest/index.js';
+import { createLogger, type Logger } from '../logger.js';
+import { closePlanningPools } from '../planning/index.js';
+import { createSlackApp } from '../slack/app.js';
+import { environmentAdminToken } from '../slack/context/deps.js';
+import { deliverHeld } from '../slack/notify.js';
+import { openStore, resolveKeyring, type Store, startHousekeeping } from '../store/index.js';
 
 export interface Running {
   config: Config;
@@ -51,7 +42,7 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
   let envAdminToken = config.PLANNING_ADMIN_TOKEN;
   if (planningUrl === 'sandbox') {
     // Loaded only when asked for: production never needs the sandbox's code.
-    const { startSandbox } = await import('./sandbox/index.js');
+    const { startSandbox } = await import('../sandbox/index.js');
     const sandbox = await startSandbox({ seed: 'demo', logger });
     stack.push(() => sandbox.close());
     planningUrl = sandbox.url;
@@ -133,57 +124,4 @@ async function unwind(stack: (() => Promise<unknown>)[], logger: Logger) {
   for (const stop of stack.reverse()) {
     await stop().catch((error: unknown) => logger.error({ err: error }, 'error during shutdown'));
   }
-}
-
-/**
- * The last line of defence: a promise that rejects with nobody listening (a library's fire-and-forget
- * path, a connection dropped between two queries) is logged on one line — the error's secrets
- * redacted by the logger — and the process keeps serving everyone else. Returns the uninstaller.
- */
-export function guardProcess(logger: Logger): () => void {
-  const onRejection = (reason: unknown) => {
-    logger.error({ err: reason }, 'unhandled promise rejection; the process keeps serving');
-  };
-  process.on('unhandledRejection', onRejection);
-  return () => process.off('unhandledRejection', onRejection);
-}
-
-/** The process entry: start, and stop on SIGTERM/SIGINT. */
-export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let running: Running;
-  try {
-    running = await startApp(env);
-  } catch (error) {
-    const message =
-      error instanceof ConfigError
-        ? `${error.message}\n(see .env.example)${hasSlackVariables(env) ? '' : `\n${PLAYGROUND_HINT}`}`
-        : `Start-up failed: ${(error as Error).message}`;
-    process.stderr.write(`${redactSecrets(message)}\n`);
-    process.exitCode = 1;
-    return;
-  }
-  guardProcess(running.logger);
-  const shutdown = (signal: NodeJS.Signals) => {
-    running.logger.info({ signal }, 'shutting down');
-    running.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  loadDotEnv();
-  if (startMode(process.env) === 'playground') {
-    // Loaded only when asked for, like the sandbox: a deployment never runs the playground's code.
-    // Not awaited: the playground imports this module, which must finish evaluating first.
-    import('./playground/cli.js')
-      .then(({ runPlayground }) => runPlayground(process.env))
-      .catch((error: unknown) => {
-        process.stderr.write(`The playground could not start: ${(error as Error).message}\n`);
-        process.exitCode = 1;
-      });
-  } else await run();
 }
