@@ -5,7 +5,7 @@
  */
 import { TZDate } from '@date-fns/tz';
 import { addDays, format, parseISO } from 'date-fns';
-import { digestInstant } from '../digest/time.js';
+import { wallClockInstant as digestInstant } from '../time.js';
 
 export interface QuietHours {
   start: string;
