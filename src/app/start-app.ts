@@ -1,18 +1,19 @@
 /**
- * The composition: configuration → (sandbox) → store → clients → Slack app → digest scheduler, and
- * a clean shutdown in the reverse order of start: the receiver (no new requests), the digest
- * scheduler (its pass in progress finishes), housekeeping, the store, the sandbox, then the planning
- * connection pools. The process entries (src/bin/) and the playground start the app from here.
+ * The composition: configuration → (sandbox) → store → clients → Slack app → jobs (the minute tick:
+ * digests, peer-grade notices, held DMs), and a clean shutdown in the reverse order of start: the
+ * receiver (no new requests), the jobs (their pass in progress finishes), housekeeping, the store,
+ * the sandbox, then the planning connection pools. The process entries (src/bin/) and the
+ * playground start the app from here.
  */
 import { createClients } from '../clients.js';
 import { type Config, loadConfig } from '../config.js';
-import { planningAccessFor, startDigestScheduler } from '../digest/index.js';
+import { planningAccessFor } from '../digest/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import { closePlanningPools } from '../planning/index.js';
 import { createSlackApp } from '../slack/app.js';
 import { environmentAdminToken } from '../slack/context/deps.js';
-import { deliverHeld } from '../slack/notify.js';
 import { openStore, resolveKeyring, type Store, startHousekeeping } from '../store/index.js';
+import { appJobs, startJobs } from './jobs.js';
 
 export interface Running {
   config: Config;
@@ -70,32 +71,21 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     planningOptions: { maxConnections: config.PLANNING_MAX_CONNECTIONS },
   });
   const slack = createSlackApp({ config, store, logger, clients, envAdminToken });
-  const digest = startDigestScheduler({
-    store,
+  const jobs = startJobs({
     logger,
-    botTokenFor: botTokenFor(config, store),
-    planningClientFor: planningAccessFor({
+    jobs: appJobs({
       store,
       clients,
-      adminToken: environmentAdminToken({ config, envAdminToken }),
-    }),
-    slackClientFor: clients.slack,
-    peerGrades: {
-      identities: store.identities,
-      notifications: store.notifications,
-      planningClientFor: clients.planning,
-    },
-    everyTick: () =>
-      deliverHeld({
+      logger,
+      botTokenFor: botTokenFor(config, store),
+      planningAccessFor: planningAccessFor({
         store,
-        logger,
-        slackFor: async (workspaceId) => {
-          const token = await botTokenFor(config, store)(workspaceId);
-          return token ? clients.slack(token) : undefined;
-        },
+        clients,
+        adminToken: environmentAdminToken({ config, envAdminToken }),
       }),
+    }),
   });
-  stack.push(() => digest.stop());
+  stack.push(() => jobs.stop());
   let started: { port?: number };
   try {
     started = await slack.start();
