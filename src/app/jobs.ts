@@ -52,7 +52,11 @@ export function startJobs(options: JobsOptions): Jobs {
 
   async function runPass(now: Date) {
     for (const job of options.jobs) {
-      await job.run(now).catch((error: unknown) => log.error({ err: error, job: job.name }, 'job failed'));
+      try {
+        await job.run(now);
+      } catch (error) {
+        log.error({ err: error, job: job.name }, 'job failed');
+      }
     }
   }
 

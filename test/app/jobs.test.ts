@@ -53,15 +53,23 @@ describe('startJobs', () => {
         job('broken', async () => {
           throw new Error('the store is down');
         }),
+        {
+          name: 'throws',
+          run: () => {
+            throw new Error('not even a promise');
+          },
+        },
         job('last', async (now) => calls.push(`last ${now.toISOString()}`)),
       ],
     });
     await jobs.pass(new Date('2026-03-10T08:00:00Z'));
     expect(calls).toEqual(['first 2026-03-10T08:00:00.000Z', 'last 2026-03-10T08:00:00.000Z']);
-    const failure = lines
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l.job === 'broken');
-    expect(failure).toMatchObject({ msg: 'job failed', err: { message: 'the store is down' } });
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged.find((l) => l.job === 'broken')).toMatchObject({
+      msg: 'job failed',
+      err: { message: 'the store is down' },
+    });
+    expect(logged.find((l) => l.job === 'throws')).toMatchObject({ msg: 'job failed' });
     await jobs.stop();
   });
 
