@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import nock from 'nock';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp } from '../src/app/index.js';
 import { ConfigError } from '../src/config.js';
-import { startApp } from '../src/main.js';
 import { HEALTH_TIMEOUT_MS } from '../src/slack/app.js';
 import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from './helpers/postgres.js';
 import { type SilenceableProxy, silenceableProxy } from './helpers/tcp.js';
@@ -101,7 +101,7 @@ interface AppProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns `src/main.ts` as a real process (HTTP mode, built-in sandbox, SQLite in a temp dir). */
+/** Spawns `npm start`'s entry (`src/bin/start.ts`) as a real process (HTTP mode, built-in sandbox, SQLite in a temp dir). */
 async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'main-process-'));
   // Slack's Web API for the start-up check, on loopback.
@@ -110,7 +110,7 @@ async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProce
     res.end(JSON.stringify({ ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' }));
   });
   await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin/start.ts'], {
     cwd: fileURLToPath(new URL('../', import.meta.url)),
     env: {
       PATH: process.env.PATH,

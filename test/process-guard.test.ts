@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const SCRIPT = `
 import { createLogger } from './src/logger.ts';
-import { guardProcess } from './src/main.ts';
+import { guardProcess } from './src/app/index.ts';
 guardProcess(createLogger({ level: 'info' }));
 Promise.reject(new Error('lost connection, token xoxb-guard-secret-123'));
 setTimeout(() => { process.stdout.write('still serving\\n'); }, 0);

@@ -1,8 +1,9 @@
 /**
  * The daily digest: settings parser, pure composer, time-zone logic, the exactly-once scheduler,
- * `/plan digest now`, and the private peer-grade notice. main.ts starts the scheduler from here.
+ * `/plan digest now`, and the private peer-grade notice. It imports nothing from src/slack/: what
+ * it posts goes through a Slack Web API client, and a notice's DM through a function, both given
+ * by the app, whose minute tick (src/app/jobs.ts) runs the scheduler and the notices.
  */
-import { createDigestScheduler, type DigestSchedulerDeps, type TickReport } from './scheduler.js';
 
 export { type PlanningAccessOptions, planningAccessFor } from './access.js';
 export { DIGEST_USAGE, DIGEST_USAGE_LINES, type DigestCommand, parseDigestCommand } from './command.js';
@@ -18,7 +19,11 @@ export {
 export { type DigestNowDeps, type DigestNowResult, postDigestNow } from './now.js';
 export {
   countPeerGrades,
+  createPeerGradeNotices,
   type PeerGradeCounts,
+  type PeerGradeNotices,
+  type PeerGradeNoticesDeps,
+  type PeerGradeNotify,
   type PeerGradeSenderDeps,
   peerGradeNotice,
   sendPeerGradeNotices,
@@ -34,31 +39,3 @@ export {
 } from './scheduler.js';
 export { buildSnapshot, type DigestData, type DigestSnapshot, type PreviousDigest } from './snapshot.js';
 export { type DigestTiming, digestInstant, dueLocalDate, formatLocal, nextRun } from './time.js';
-
-export interface RunningDigestScheduler {
-  /** Stops waking up and waits for the pass in progress (digests in flight are posted and recorded). */
-  stop(): Promise<void>;
-  /** One pass now (or as of `now`); resolves with what it did. */
-  tick(now?: Date): Promise<TickReport>;
-}
-
-/**
- * Starts the digest scheduler: it wakes every minute (`intervalMs`) and posts each linked channel's
- * digest once per local day.
- *
- * @example
- * const clients = createClients({ planningUrl, slackApiUrl: config.SLACK_API_URL, logger });
- * const digest = startDigestScheduler({
- *   store, logger,
- *   botTokenFor: async () => config.SLACK_BOT_TOKEN,
- *   planningClientFor: planningAccessFor({ store, clients, adminToken: config.PLANNING_ADMIN_TOKEN }),
- *   slackClientFor: clients.slack,
- * });
- * // on shutdown
- * await digest.stop();
- */
-export function startDigestScheduler(deps: DigestSchedulerDeps): RunningDigestScheduler {
-  const scheduler = createDigestScheduler(deps);
-  scheduler.start();
-  return { stop: () => scheduler.stop(), tick: (now) => scheduler.tick(now) };
-}

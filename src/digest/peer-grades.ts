@@ -6,16 +6,22 @@
  * (read with their own token) with the counts stored at the last check.
  *
  * The daily check reuses the digest claims (exactly once per day across replicas) under the key
- * `peer-grades:<slack user id>`, with the counts as the snapshot.
+ * `peer-grades:<slack user id>`, with the counts as the snapshot. It runs when a workspace's first
+ * digest of the day is due: the digest pass tells {@link createPeerGradeNotices} which links are
+ * due, and the app's minute tick runs the notices right after that pass (src/app/jobs.ts).
+ *
+ * How the DM reaches the person is given by the app (`PeerGradeNotify`): like every DM about
+ * planning it goes through the person's notification choices and quiet hours, which the digest
+ * does not know about.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { Experience, PlanningClient } from '../planning/index.js';
-import { notify } from '../slack/kit/notify.js';
-import type { DigestClaimsRepo, IdentitiesRepo, NotificationsRepo } from '../store/index.js';
+import type { ChannelLink, DigestClaimsRepo, IdentitiesRepo } from '../store/index.js';
 import { describeFailure } from './failure.js';
-import type { WebClient } from './slack.js';
 import { parseStoredJson } from './snapshot.js';
 import { localDateOf } from './time.js';
 
@@ -56,15 +62,24 @@ export function peerGradeNotice(
   };
 }
 
+/**
+ * Sends one notice to a person of the workspace as a DM about planning: sent now, dropped because
+ * they turned these notices off (`muted`), or kept until their quiet hours end (`held`). Throws
+ * when Slack refuses.
+ */
+export type PeerGradeNotify = (
+  slackUserId: string,
+  body: { text: string },
+) => Promise<'sent' | 'muted' | 'held'>;
+
 export interface PeerGradeSenderDeps {
   store: {
     identities: Pick<IdentitiesRepo, 'listByWorkspace'>;
     digests: Pick<DigestClaimsRepo, 'claim' | 'complete' | 'lastPosted'>;
-    /** The person's notification preferences decide whether (and when) the DM goes. */
-    notifications: Pick<NotificationsRepo, 'prefs' | 'enqueue'>;
   };
   workspaceId: string;
-  slack: WebClient;
+  /** Delivers the notice; whether and when it reaches the person is the person's choice. */
+  notify: PeerGradeNotify;
   /** A planning client acting as the person (their own token). */
   planningClientFor(token: string): PlanningClient;
   logger: Logger;
@@ -111,13 +126,7 @@ export async function sendPeerGradeNotices(deps: PeerGradeSenderDeps): Promise<P
           const notice = peerGradeNotice(parseStoredJson(PeerGradeCounts, last?.snapshot), current);
           let messageTs = 'none';
           if (notice.text) {
-            const outcome = await notify(
-              { store: deps.store, now: () => now.getTime() },
-              deps.slack,
-              { workspaceId: deps.workspaceId, slackUserId: identity.slackUserId },
-              'peerGrades',
-              { text: notice.text },
-            );
+            const outcome = await deps.notify(identity.slackUserId, { text: notice.text });
             // The claim only needs to know the day is done; the DM's ts is not kept.
             messageTs = outcome;
             if (outcome !== 'muted') report.notified += 1;
@@ -141,4 +150,80 @@ export async function sendPeerGradeNotices(deps: PeerGradeSenderDeps): Promise<P
     ),
   );
   return report;
+}
+
+export interface PeerGradeNoticesDeps {
+  store: PeerGradeSenderDeps['store'];
+  /**
+   * How notices reach a workspace's people (the app's DMs, with the workspace's bot), with quiet
+   * hours read as of `now`; undefined when the workspace has no bot token: it is skipped, as its
+   * digests already report that.
+   */
+  notifierFor(workspaceId: string, now: Date): Promise<PeerGradeNotify | undefined>;
+  /** A planning client acting as one person, with their own token. */
+  planningClientFor(token: string): PlanningClient;
+  logger: Logger;
+  /** Unique per process. Default `host:pid:random`. */
+  owner?: string;
+}
+
+/** The daily peer-grade notices as a job of the minute tick. */
+export interface PeerGradeNotices {
+  /**
+   * Tells that a link's digest is due for `localDate` (the digest scheduler's `onDue`): its
+   * workspace's check becomes due for that date, in that link's zone, unless already done.
+   */
+  linkDue(link: Pick<ChannelLink, 'workspaceId' | 'timeZone'>, localDate: string): void;
+  /** Checks every workspace found due since the last run; resolves when each check is recorded. */
+  run(now: Date): Promise<void>;
+}
+
+/**
+ * Each workspace's people are checked once a day, in the pass where the workspace's first digest of
+ * the day is due. The per-person claims make it once a day across replicas; this process also
+ * remembers the workspaces it has checked today so that later passes skip the store.
+ */
+export function createPeerGradeNotices(deps: PeerGradeNoticesDeps): PeerGradeNotices {
+  const owner = deps.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const log = deps.logger.child({ component: 'digest' });
+  /** Workspaces whose check is due: the local date and zone of their first due link. */
+  let due = new Map<string, { localDate: string; timeZone: string }>();
+  /** The local date each workspace's check last completed without failures. */
+  const checked = new Map<string, string>();
+
+  async function check(workspaceId: string, day: { localDate: string; timeZone: string }, now: Date) {
+    const notify = await deps.notifierFor(workspaceId, now);
+    if (!notify) return;
+    const result = await sendPeerGradeNotices({
+      store: deps.store,
+      workspaceId,
+      notify,
+      planningClientFor: deps.planningClientFor,
+      logger: deps.logger,
+      owner,
+      now,
+      timeZone: day.timeZone,
+    });
+    // People whose check failed are retried by a later pass, once their claim's retry time is reached.
+    if (result.failed === 0) checked.set(workspaceId, day.localDate);
+    if (result.checked + result.failed > 0) log.info({ workspaceId, ...result }, 'peer grades: checked');
+  }
+
+  return {
+    linkDue(link, localDate) {
+      if (checked.get(link.workspaceId) === localDate || due.has(link.workspaceId)) return;
+      due.set(link.workspaceId, { localDate, timeZone: link.timeZone });
+    },
+    async run(now) {
+      const workspaces = due;
+      due = new Map();
+      await Promise.all(
+        [...workspaces].map(([workspaceId, day]) =>
+          check(workspaceId, day, now).catch((error) =>
+            log.error({ err: error, workspaceId }, 'peer grades: pass failed'),
+          ),
+        ),
+      );
+    },
+  };
 }

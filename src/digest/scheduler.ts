@@ -1,5 +1,6 @@
 /**
- * The daily digest scheduler. Every minute it walks the links with the digest on, and for each one
+ * The daily digest scheduler. Each pass (the app's minute tick runs one, see src/app/jobs.ts) walks
+ * the links with the digest on, and for each one
  * whose local digest time has come today (see `time.ts`) it claims (link, local date) in the store —
  * the claim is what makes a digest exactly-once across replicas and restarts — then gathers,
  * composes, posts and records the outcome with the snapshot for tomorrow.
@@ -14,8 +15,8 @@
  * the runs have room for: memory stays flat however many channels are linked. Links whose turn has
  * come are claimed together, one batch of statements for what can start now (`claimMany`).
  *
- * With `peerGrades` set, a workspace's connected people also get their private peer-grade notice
- * (see peer-grades.ts) once a day, in the pass where the workspace's first digest of the day is due.
+ * `onDue` tells other daily work which links are due as the pass walks them: the private
+ * peer-grade notices (see peer-grades.ts) follow each workspace's first digest of the day that way.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -26,15 +27,12 @@ import {
   type ChannelLinksRepo,
   type ClaimResult,
   type DigestClaimsRepo,
-  type IdentitiesRepo,
   MAX_CLAIM_BATCH,
-  type NotificationsRepo,
 } from '../store/index.js';
 import { composeDigest } from './compose.js';
 import { describeFailure, retryAfterMs } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import { keyedLimit } from './limit.js';
-import { sendPeerGradeNotices } from './peer-grades.js';
 import { findPostedDigest, postDigest, slackErrorCode, type WebClient } from './slack.js';
 import { previousDigest, serializeSnapshot } from './snapshot.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
@@ -63,10 +61,6 @@ export interface DigestSchedulerDeps {
   slackClientFor(botToken: string): WebClient;
   /** Current time. Default `() => new Date()`. */
   clock?: () => Date;
-  /** Between wake-ups, ms. Default 60 000. */
-  intervalMs?: number;
-  /** Replaces setInterval (tests); returns a function that cancels it. */
-  setTimer?: (run: () => void, intervalMs: number) => () => void;
   /** Waits for Slack's Retry-After (tests shorten it). */
   sleep?: (ms: number) => Promise<void>;
   /** Unique per process. Default `host:pid:random`. */
@@ -86,19 +80,11 @@ export interface DigestSchedulerDeps {
   /** Due links read ahead of their runs, at most (their workspaces' turns wait). Default 2 000. */
   readAhead?: number;
   gather?: GatherOptions;
-  /** Daily private peer-grade notices; off when absent. */
-  peerGrades?: {
-    identities: Pick<IdentitiesRepo, 'listByWorkspace'>;
-    /** Each person's notification preferences (the notice is a DM like any other). */
-    notifications: Pick<NotificationsRepo, 'prefs' | 'enqueue'>;
-    /** A planning client acting as one person, with their own token. */
-    planningClientFor(token: string): PlanningClient;
-  };
   /**
-   * Other minute-grained work run at the end of every pass (the DMs held back by quiet hours, see
-   * src/slack/notify.ts), so the process keeps one timer. Its failures are logged, never thrown.
+   * Told of every link whose digest is due in this pass, posted already or not, with its local
+   * date, as the pass walks the links (the peer-grade notices learn each workspace's day from it).
    */
-  everyTick?: (now: Date) => Promise<unknown>;
+  onDue?: (link: ChannelLink, localDate: string) => void;
 }
 
 /** What one tick did, for logs, tests and the benchmark. */
@@ -114,12 +100,11 @@ export interface TickReport {
 }
 
 export interface DigestScheduler {
-  /** Runs one pass as of `now` and resolves when every digest it started is posted or recorded. */
+  /**
+   * Runs one pass as of `now` and resolves when every digest it started is posted or recorded. A
+   * call while a pass is running gets that pass: one at a time per process.
+   */
   tick(now?: Date): Promise<TickReport>;
-  /** Wakes every `intervalMs`; a wake-up while a pass is still running is skipped. */
-  start(): void;
-  /** Stops waking up and waits for the pass in progress. */
-  stop(): Promise<void>;
 }
 
 const MAX_RETRY_DELAY_MS = 2 * 60 * 60 * 1000;
@@ -130,7 +115,7 @@ interface Due {
   localDate: string;
 }
 
-/** Creates a scheduler; nothing runs until `start()` or `tick()`. */
+/** Creates a scheduler; nothing runs until `tick()`. */
 export function createDigestScheduler(deps: DigestSchedulerDeps): DigestScheduler {
   const clock = deps.clock ?? (() => new Date());
   const owner = deps.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -144,21 +129,15 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     // A bound below one would start nothing and end the pass with links left waiting.
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1`);
   }
-  const byWorkspace = keyedLimit(perWorkspace);
   const byOrganization = keyedLimit(deps.perOrganization ?? 4);
   const log = deps.logger.child({ component: 'digest' });
   /** The local date last known done (posted or given up) per link: skips the store on later ticks. */
   const doneDate = new Map<string, string>();
-  /** The local date each workspace's peer-grade check last completed without failures. */
-  const peerGradesDate = new Map<string, string>();
   const slackClient = deps.slackClientFor;
   let current: Promise<TickReport> | undefined;
-  let cancelTimer: (() => void) | undefined;
 
   async function tick(now = clock()): Promise<TickReport> {
     const report: TickReport = { due: 0, posted: 0, recovered: 0, failed: 0, notClaimed: 0 };
-    /** Workspaces whose peer-grade check is due: the local date and zone of their first due link. */
-    const peerGradesDue = new Map<string, { localDate: string; timeZone: string }>();
     const pass = createPass();
     const links = deps.store.links.listDigestEnabled()[Symbol.asyncIterator]();
     let more = true;
@@ -178,14 +157,6 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       await pass.finished();
     }
     if (report.due > 0) log.info({ ...report }, 'digest: tick done');
-    await Promise.all(
-      [...peerGradesDue].map(([workspaceId, day]) =>
-        byWorkspace(workspaceId, () => runPeerGrades(workspaceId, day, now)).catch((error) =>
-          log.error({ err: error, workspaceId }, 'peer grades: pass failed'),
-        ),
-      ),
-    );
-    await deps.everyTick?.(now).catch((error) => log.error({ err: error }, 'digest: per-tick work failed'));
     return report;
 
     function consider(link: ChannelLink) {
@@ -196,14 +167,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
         log.error({ err: error, slackChannelId: link.slackChannelId }, 'digest: bad schedule on a link');
         return;
       }
-      if (
-        deps.peerGrades &&
-        localDate !== undefined &&
-        peerGradesDate.get(link.workspaceId) !== localDate &&
-        !peerGradesDue.has(link.workspaceId)
-      ) {
-        peerGradesDue.set(link.workspaceId, { localDate, timeZone: link.timeZone });
-      }
+      if (localDate !== undefined) deps.onDue?.(link, localDate);
       if (localDate === undefined || doneDate.get(linkKey(link)) === localDate) return;
       report.due += 1;
       pass.add({ link, localDate });
@@ -325,35 +289,6 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     if (reason !== 'held') doneDate.set(linkKey(due.link), due.localDate);
     if (reason === 'exhausted')
       log.warn(where(due.link, due.localDate), 'digest: every attempt failed; skipping the day');
-  }
-
-  /** One workspace's daily peer-grade check; per-person claims make it once a day across replicas. */
-  async function runPeerGrades(
-    workspaceId: string,
-    day: { localDate: string; timeZone: string },
-    now: Date,
-  ): Promise<void> {
-    const peerGrades = deps.peerGrades;
-    if (!peerGrades) return;
-    const token = await deps.botTokenFor(workspaceId);
-    if (!token) return; // the workspace's digests already report the missing token
-    const result = await sendPeerGradeNotices({
-      store: {
-        identities: peerGrades.identities,
-        digests: deps.store.digests,
-        notifications: peerGrades.notifications,
-      },
-      workspaceId,
-      slack: slackClient(token),
-      planningClientFor: peerGrades.planningClientFor,
-      logger: deps.logger,
-      owner,
-      now,
-      timeZone: day.timeZone,
-    });
-    // People whose check failed are retried by a later pass, once their claim's retry time is reached.
-    if (result.failed === 0) peerGradesDate.set(workspaceId, day.localDate);
-    if (result.checked + result.failed > 0) log.info({ workspaceId, ...result }, 'peer grades: checked');
   }
 
   /** One claimed digest: `attempt` is the claim's, `leaseEnd` when its lease runs out at the latest. */
@@ -484,29 +419,6 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
         current = undefined;
       });
       return current;
-    },
-    start() {
-      if (cancelTimer) return;
-      const wake = () => {
-        if (current) {
-          log.debug('digest: previous pass still running; skipping this wake-up');
-          return;
-        }
-        scheduler.tick().catch((error) => log.error({ err: error }, 'digest: pass failed'));
-      };
-      const interval = deps.intervalMs ?? 60_000;
-      cancelTimer = deps.setTimer
-        ? deps.setTimer(wake, interval)
-        : (() => {
-            const handle = setInterval(wake, interval);
-            handle.unref();
-            return () => clearInterval(handle);
-          })();
-    },
-    async stop() {
-      cancelTimer?.();
-      cancelTimer = undefined;
-      await current?.catch(() => undefined);
     },
   };
   return scheduler;

@@ -1,17 +1,19 @@
 /**
- * Pure time-zone logic of the daily digest: which local day a moment belongs to, when a link's
- * digest is due that day, and when it runs next.
+ * Pure time-zone logic of the daily digest: when a link's digest is due on a local day, and when it
+ * runs next. Local days and wall-clock instants come from the shared src/time.ts.
  *
  * A digest is keyed on the channel's LOCAL DATE, never on an instant, so daylight-saving changes
  * can neither skip nor double it: a digest time that does not exist (spring-forward gap) becomes
  * due at the first minute that does, and a repeated hour (fall back) is due from its first pass —
  * the claim on the local date makes the second pass a no-op.
  */
-import { TZDate, tzOffset } from '@date-fns/tz';
 import { addDays, format, isWeekend, parseISO } from 'date-fns';
+import { LOCAL_DATE_PATTERN, localDateOf, TIME_OF_DAY_PATTERN, wallClockInstant } from '../time.js';
+
+export { formatLocal, isValidTimeZone, localDateOf } from '../time.js';
 
 /** `HH:MM`, 24-hour, zero-padded. */
-export const DIGEST_TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
+export const DIGEST_TIME_PATTERN = TIME_OF_DAY_PATTERN;
 
 /** The part of a channel link that decides when its digest runs. */
 export interface DigestTiming {
@@ -23,77 +25,19 @@ export interface DigestTiming {
   weekdaysOnly: boolean;
 }
 
-const MINUTE = 60_000;
-
-/** True when `timeZone` is an IANA zone name this runtime knows. */
-export function isValidTimeZone(timeZone: string): boolean {
-  if (!timeZone.includes('/') && timeZone !== 'UTC') return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The local calendar date (`YYYY-MM-DD`) of `instant` in `timeZone`. */
-export function localDateOf(instant: Date, timeZone: string): string {
-  return format(new TZDate(instant.getTime(), timeZone), 'yyyy-MM-dd');
-}
-
 /** Whether a digest runs on this local date: weekends only count when the link includes them. */
 export function runsOn(localDate: string, weekdaysOnly: boolean): boolean {
   return !weekdaysOnly || !isWeekend(parseISO(localDate));
 }
 
 /**
- * The first instant at which the wall clock in `timeZone` reads `time` or later on `localDate`.
- *
- * Walks from an instant certainly before the target, jumping by the zone's offset: an exact hit is
- * the earliest occurrence (fall back: the first pass of the repeated hour); an overshoot means the
- * offset grew under us (spring forward), and the answer is the first minute past the transition.
+ * The instant a digest time is reached on `localDate` in `timeZone`: the first pass of a repeated
+ * hour, or the first minute past a skipped one (see `wallClockInstant` in src/time.ts).
  */
 export function digestInstant(localDate: string, time: string, timeZone: string): Date {
-  const match = DIGEST_TIME_PATTERN.exec(time);
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(localDate);
-  if (!match || !day) throw new RangeError(`Invalid digest date/time: ${localDate} ${time}`);
-  // The target wall-clock reading, written as if it were UTC.
-  const wall = Date.UTC(
-    Number(day[1]),
-    Number(day[2]) - 1,
-    Number(day[3]),
-    Number(match[1]),
-    Number(match[2]),
-  );
-  const wallAt = (t: number) => t + offsetMs(timeZone, t);
-  // Offsets lie within −12h…+14h, so 15 hours before the wall reading is always earlier.
-  let before = wall - 15 * 60 * MINUTE;
-  for (let step = 0; step < 8; step += 1) {
-    const candidate = wall - offsetMs(timeZone, before);
-    const reading = wallAt(candidate);
-    if (reading === wall) return new Date(candidate);
-    if (reading > wall) return new Date(firstMinuteReaching(before, candidate, wall, wallAt));
-    before = candidate;
-  }
-  throw new RangeError(`Cannot place ${localDate} ${time} in ${timeZone}`);
-}
-
-/** Binary search, in whole minutes, for the first instant in (lo, hi] whose wall clock reaches `wall`. */
-function firstMinuteReaching(lo: number, hi: number, wall: number, wallAt: (t: number) => number): number {
-  let low = Math.floor(lo / MINUTE);
-  let high = Math.ceil(hi / MINUTE);
-  while (high - low > 1) {
-    const mid = Math.floor((low + high) / 2);
-    if (wallAt(mid * MINUTE) >= wall) high = mid;
-    else low = mid;
-  }
-  return high * MINUTE;
-}
-
-function offsetMs(timeZone: string, t: number): number {
-  const minutes = tzOffset(timeZone, new Date(t));
-  if (Number.isNaN(minutes)) throw new RangeError(`Unknown time zone: ${timeZone}`);
-  return Math.round(minutes * MINUTE);
+  if (!DIGEST_TIME_PATTERN.test(time) || !LOCAL_DATE_PATTERN.test(localDate))
+    throw new RangeError(`Invalid digest date/time: ${localDate} ${time}`);
+  return wallClockInstant(localDate, time, timeZone);
 }
 
 /**
@@ -125,11 +69,6 @@ export function nextRun(timing: DigestTiming, now: Date, lastPostedDate?: string
     return at;
   }
   throw new RangeError('No digest day within a week');
-}
-
-/** A moment shown to people in the channel's zone, e.g. `Mon 9 Mar 2026, 09:00 (Europe/Berlin)`. */
-export function formatLocal(instant: Date, timeZone: string): string {
-  return `${format(new TZDate(instant.getTime(), timeZone), 'EEE d MMM yyyy, HH:mm')} (${timeZone})`;
 }
 
 /** The instant the local day `localDate` begins in `timeZone` (for searching a day's messages). */

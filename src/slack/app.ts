@@ -10,9 +10,10 @@ import { createSlackServer, type SlackServer } from './bolt/server.js';
 import { forgetHome, refreshHome } from './home/index.js';
 import { accessPolicy } from './kit/access.js';
 import { planningMiddleware } from './kit/acting.js';
+import { environmentAdminToken, type SlackDeps } from './kit/deps.js';
 import { createIdentities } from './kit/identity.js';
 import { COMMAND } from './kit/ids.js';
-import { environmentAdminToken, type Services, type SlackDeps } from './kit/services.js';
+import type { Services } from './kit/services.js';
 import { TOPICS } from './topics.js';
 
 export { HEALTH_TIMEOUT_MS, SHUTDOWN_DRAIN_MS } from './bolt/server.js';

@@ -9,7 +9,7 @@ import type { RepoContext } from './context.js';
 import { parseInput } from './errors.js';
 
 export interface NotificationPrefs {
-  /** Kinds the person turned off (values of `NOTIFICATION_KINDS` in src/slack/notify.ts). */
+  /** Kinds the person turned off (values of `NOTIFICATION_KINDS` in src/slack/kit/notify.ts). */
   muted: string[];
   /** Local `HH:MM` quiet hours, start inclusive, end exclusive; may wrap midnight. */
   quiet?: { start: string; end: string };

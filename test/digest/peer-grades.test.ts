@@ -6,6 +6,7 @@ import {
   sendPeerGradeNotices,
 } from '../../src/digest/peer-grades.js';
 import { Experience } from '../../src/planning/index.js';
+import { notify } from '../../src/slack/kit/notify.js';
 import { type Bench, BOT_TOKEN, openBench } from './harness.js';
 
 const experience = (notionId: string, peerCount: number) =>
@@ -67,7 +68,15 @@ describe('sendPeerGradeNotices', () => {
     sendPeerGradeNotices({
       store: bench.store,
       workspaceId: 'T1',
-      slack: bench.clients.slack(BOT_TOKEN),
+      // As the app delivers it: a DM through the person's notification choices.
+      notify: (slackUserId, body) =>
+        notify(
+          { store: bench.store, now: () => Date.parse(iso) },
+          bench.clients.slack(BOT_TOKEN),
+          { workspaceId: 'T1', slackUserId },
+          'peerGrades',
+          body,
+        ),
       planningClientFor: bench.clients.planning,
       logger: bench.deps().logger,
       owner: 'test',

@@ -12,7 +12,7 @@ import { startMode } from '../../src/config.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function start(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/bin/start.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

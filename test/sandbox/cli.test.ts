@@ -1,5 +1,5 @@
 /**
- * The CLI as `npm run sandbox` runs it (tsx on src/sandbox/cli.ts) in a child process, its one JSON
+ * The CLI as `npm run sandbox` runs it (tsx on src/bin/sandbox.ts) in a child process, its one JSON
  * line read from stdout, then stopped with a signal. The child is node with tsx's loader rather
  * than `npx tsx`: npx neither forwards SIGTERM nor reports the sandbox's exit code, and would leave
  * the server running. Every child is bounded by a timeout and killed by its pid if a test fails.
@@ -38,7 +38,7 @@ function run(args: string[]): {
   stderr: string[];
   exit: Promise<number | null>;
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin/sandbox.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

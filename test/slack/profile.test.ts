@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { avatarProblem, readPngSize } from '../../src/planning/png.js';
 import { toAvatarPng } from '../../src/slack/kit/avatar.js';
+import type { SlackDeps } from '../../src/slack/kit/deps.js';
 import { followSlackProfile } from '../../src/slack/kit/profile.js';
-import type { SlackDeps } from '../../src/slack/kit/services.js';
 import { eventually, Harness, TEAM } from './harness.js';
 
 /** Random pixels: the hardest case for PNG compression. */

@@ -115,7 +115,7 @@ function rotateKeyCli(
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', TSX, join(ROOT, 'src/store/rotate-key-cli.ts')],
+      ['--import', TSX, join(ROOT, 'src/bin/rotate-key.ts')],
       { cwd, env, timeout: 30_000 },
       (error, stdout, stderr) => {
         if (dotEnv) rmSync(cwd, { recursive: true, force: true });

@@ -47,7 +47,7 @@ describe('the SQLite location', () => {
 
 /** Runs the app until it listens or exits; returns its exit code (undefined: it listened) and stderr. */
 function startProcess(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin/start.ts'], {
     cwd: ROOT,
     ...(isRoot ? { uid: NOBODY, gid: NOBODY } : {}),
     env: {

@@ -8,8 +8,9 @@ import { actions, type Mrkdwn, md, message, section } from '../../blockkit/index
 import type { Identity } from '../../store/index.js';
 import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { adminClientFor } from '../kit/deps.js';
 import { notice } from '../kit/messages.js';
-import { adminClientFor, type Services } from '../kit/services.js';
+import type { Services } from '../kit/services.js';
 import { privateSurface, showFailure } from '../kit/surfaces.js';
 import { closeAccountButton } from './blocks.js';
 

@@ -10,8 +10,8 @@ import {
   packSections,
   section,
 } from '../../blockkit/index.js';
-import { formatLocal } from '../../digest/time.js';
 import type { Checkout, Invoice, PricePlan, Subscription } from '../../planning/index.js';
+import { formatLocal } from '../../time.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { VIEW } from '../kit/ids.js';
 import { loadModal, modalRequest } from '../kit/modal.js';

@@ -5,8 +5,8 @@
 
 import { channelMention, context, joinMd, md, message, section } from '../../blockkit/index.js';
 import { DIGEST_USAGE_LINES } from '../../digest/command.js';
-import { formatLocal } from '../../digest/time.js';
 import type { ChannelLink } from '../../store/index.js';
+import { formatLocal } from '../../time.js';
 import type { Reply } from '../kit/messages.js';
 
 export interface DigestSettingsView {

@@ -15,6 +15,7 @@ import {
   UnauthorizedError,
 } from '../../planning/index.js';
 import { StoreUnavailableError } from '../../store/index.js';
+import { adminTokenFor, type SlackDeps } from './deps.js';
 import {
   AdminTokenError,
   type ConnectReason,
@@ -24,7 +25,6 @@ import {
 } from './identity.js';
 import { COMMAND } from './ids.js';
 import { NOT_A_MEMBER_PHRASE, type NotAMember } from './membership.js';
-import { adminTokenFor, type SlackDeps } from './services.js';
 
 export const UNAVAILABLE = md`The planning service is not answering right now; nothing was saved — try again in a minute.`;
 /** The app's own database is unreachable or too slow (StoreUnavailableError). */

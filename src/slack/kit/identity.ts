@@ -8,9 +8,9 @@ import type { WebClient } from '@slack/web-api';
 import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../planning/index.js';
 import type { Identity } from '../../store/index.js';
 import { InFlight } from '../bolt/in-flight.js';
+import { adminClientFor, type SlackDeps } from './deps.js';
 import { type Home, type NotAMember, notAMember } from './membership.js';
 import { followSlackProfile, serviceAccountName } from './profile.js';
-import { adminClientFor, type SlackDeps } from './services.js';
 
 export type ConnectReason = 'missing' | 'invalid';
 

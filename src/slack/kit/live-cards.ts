@@ -9,7 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import { type MessageBody, type Mrkdwn, message, section } from '../../blockkit/index.js';
 import { slackErrorCode } from '../../clients.js';
 import type { CardKind } from '../../store/index.js';
-import type { SlackDeps } from './services.js';
+import type { SlackDeps } from './deps.js';
 
 /** Which entity a card is about. */
 export interface CardRef {

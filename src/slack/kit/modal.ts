@@ -9,10 +9,10 @@ import type { WebClient } from '@slack/web-api';
 import { context, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
 import { slackErrorCode } from '../../clients.js';
 import { planningOf } from './acting.js';
+import type { SlackDeps } from './deps.js';
 import type { Acting } from './identity.js';
 import { VIEW } from './ids.js';
 import { warning } from './messages.js';
-import type { SlackDeps } from './services.js';
 import { privateSurface, type Surface, showFailure, viewSurface } from './surfaces.js';
 
 /** An open modal: its id and the hash of the view it shows (so a later update never overwrites a newer one). */

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fetchPhoto, toAvatarPng } from './avatar.js';
-import type { SlackDeps } from './services.js';
+import type { SlackDeps } from './deps.js';
 
 export interface SlackProfile {
   display_name?: string;

@@ -5,7 +5,7 @@
  */
 import { TZDate } from '@date-fns/tz';
 import { addDays, format, parseISO } from 'date-fns';
-import { digestInstant } from '../../digest/time.js';
+import { wallClockInstant } from '../../time.js';
 
 export interface QuietHours {
   start: string;
@@ -20,10 +20,10 @@ export function quietUntil(quiet: QuietHours | undefined, timeZone: string, now:
   const today = format(local, 'yyyy-MM-dd');
   const tomorrow = format(addDays(parseISO(today), 1), 'yyyy-MM-dd');
   if (quiet.start < quiet.end) {
-    return time >= quiet.start && time < quiet.end ? digestInstant(today, quiet.end, timeZone) : undefined;
+    return time >= quiet.start && time < quiet.end ? wallClockInstant(today, quiet.end, timeZone) : undefined;
   }
   // Wrapping midnight: quiet from start to midnight, and from midnight to end.
-  if (time >= quiet.start) return digestInstant(tomorrow, quiet.end, timeZone);
-  if (time < quiet.end) return digestInstant(today, quiet.end, timeZone);
+  if (time >= quiet.start) return wallClockInstant(tomorrow, quiet.end, timeZone);
+  if (time < quiet.end) return wallClockInstant(today, quiet.end, timeZone);
   return undefined;
 }

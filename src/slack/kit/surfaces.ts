@@ -8,11 +8,11 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { modal } from '../../blockkit/index.js';
 import type { PlanningContext } from './acting.js';
+import type { SlackDeps } from './deps.js';
 import { explainFailure, type FailureContext } from './failures.js';
 import { NotConnectedError } from './identity.js';
 import { VIEW } from './ids.js';
 import { notConnectedMessage, type Reply, warning } from './messages.js';
-import type { SlackDeps } from './services.js';
 
 export interface Surface {
   /** Shows a message privately to the user. */

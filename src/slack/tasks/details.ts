@@ -17,11 +17,12 @@ import {
   textInput,
   truncate,
 } from '../../blockkit/index.js';
-import { NotFoundError } from '../../planning/index.js';
-import { LIMITS } from '../../planning/models.js';
+import { LIMITS, NotFoundError } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import type { SlackDeps } from '../kit/deps.js';
 import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
+import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
 import { formProblem, loadingView } from '../kit/modal.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
@@ -30,7 +31,7 @@ import { submission } from '../kit/submission.js';
 import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
 import { TaskCoords, type TaskView, taskFacts } from './card.js';
 import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from './ids.js';
-import { openTaskModal, readTaskDetails, refreshTaskCards } from './live.js';
+import { openTaskModal, readTaskView, refreshTaskCards, slackIdsOf } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Details: the task and its minutes
@@ -284,3 +285,50 @@ export const minuteEditSubmission = submission<MinuteForm>({
     return { text: md`:white_check_mark: Your ${r.k === 'd' ? 'discovery' : 'feedback'} is saved.` };
   },
 });
+
+/** The task with its minutes as the Details modal shows them to `acting`. */
+export async function readTaskDetails(deps: Pick<SlackDeps, 'store'>, acting: Acting, c: TaskCoords) {
+  const view = await readTaskView(deps, acting, c);
+  const { task } = view;
+  const discoveries = task.minute?.discoveries ?? [];
+  const feedback = task.minute?.feedback ?? [];
+  const people = await slackIdsOf(deps, acting.workspaceId, [
+    ...discoveries.map((d) => d.authorUserId),
+    ...feedback.map((f) => f.authorUserId),
+  ]);
+  const me = acting.identity.planningUserId;
+  const author = (id: string | undefined) => (id && people.get(id) ? { authorSlackId: people.get(id) } : {});
+  const entries: MinuteEntry[] = [
+    ...discoveries.map(
+      (d): MinuteEntry => ({
+        kind: 'discovery',
+        id: d.id,
+        iat: d.iat,
+        iteration: d.iteration,
+        ...author(d.authorUserId),
+        own: d.authorUserId === me,
+        text: d.details ?? '',
+      }),
+    ),
+    ...feedback.map(
+      (f): MinuteEntry => ({
+        kind: 'feedback',
+        id: f.id,
+        iat: f.iat,
+        iteration: f.iteration,
+        ...author(f.authorUserId),
+        own: f.authorUserId === me,
+        text: f.message ?? '',
+        ...(f.issue ? { issue: f.issue } : {}),
+        ...(f.reply ? { reply: f.reply } : {}),
+      }),
+    ),
+  ];
+  const details: TaskDetails = {
+    ...view,
+    ...(task.details ? { details: task.details } : {}),
+    notions: task.notions.map((n) => n.value ?? n.id),
+    entries,
+  };
+  return { details, task };
+}

@@ -9,12 +9,13 @@ import type { WebClient } from '@slack/web-api';
 import { inline, link, type Mrkdwn, md, mention, message, section } from '../../blockkit/index.js';
 import { LIMITS, type TaskExpanded } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import type { SlackDeps } from '../kit/deps.js';
 import type { Acting } from '../kit/identity.js';
 import { type CardRef, updateCards } from '../kit/live-cards.js';
 import { loadModal, modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify } from '../kit/notify.js';
 import type { LiveCard } from '../kit/press.js';
-import type { Services, SlackDeps } from '../kit/services.js';
+import type { Services } from '../kit/services.js';
 import {
   describeTaskChange,
   liveTaskCard,
@@ -23,7 +24,6 @@ import {
   type TaskView,
   taskShown,
 } from './card.js';
-import type { MinuteEntry, TaskDetails } from './details.js';
 
 /** The ref of a task's cards in the store. */
 export const taskRef = (workspaceId: string, taskId: string): CardRef => ({
@@ -90,53 +90,6 @@ export async function readTaskView(
     ...(origin ? { authorSlackId: origin.authorSlackId } : {}),
     minutes: counts(task),
   };
-}
-
-/** The task with its minutes as the Details modal shows them to `acting`. */
-export async function readTaskDetails(deps: Pick<SlackDeps, 'store'>, acting: Acting, c: TaskCoords) {
-  const view = await readTaskView(deps, acting, c);
-  const { task } = view;
-  const discoveries = task.minute?.discoveries ?? [];
-  const feedback = task.minute?.feedback ?? [];
-  const people = await slackIdsOf(deps, acting.workspaceId, [
-    ...discoveries.map((d) => d.authorUserId),
-    ...feedback.map((f) => f.authorUserId),
-  ]);
-  const me = acting.identity.planningUserId;
-  const author = (id: string | undefined) => (id && people.get(id) ? { authorSlackId: people.get(id) } : {});
-  const entries: MinuteEntry[] = [
-    ...discoveries.map(
-      (d): MinuteEntry => ({
-        kind: 'discovery',
-        id: d.id,
-        iat: d.iat,
-        iteration: d.iteration,
-        ...author(d.authorUserId),
-        own: d.authorUserId === me,
-        text: d.details ?? '',
-      }),
-    ),
-    ...feedback.map(
-      (f): MinuteEntry => ({
-        kind: 'feedback',
-        id: f.id,
-        iat: f.iat,
-        iteration: f.iteration,
-        ...author(f.authorUserId),
-        own: f.authorUserId === me,
-        text: f.message ?? '',
-        ...(f.issue ? { issue: f.issue } : {}),
-        ...(f.reply ? { reply: f.reply } : {}),
-      }),
-    ),
-  ];
-  const details: TaskDetails = {
-    ...view,
-    ...(task.details ? { details: task.details } : {}),
-    notions: task.notions.map((n) => n.value ?? n.id),
-    entries,
-  };
-  return { details, task };
 }
 
 /** A task as a live card: read with the presser's own client, rendered as the card. */

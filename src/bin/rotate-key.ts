@@ -5,9 +5,7 @@
  * app runs.
  */
 import { loadConfig, loadDotEnv } from '../config.js';
-import { openStore } from './index.js';
-import { resolveKeyring } from './keys.js';
-import type { StoreLogger } from './logger.js';
+import { openStore, resolveKeyring, type StoreLogger } from '../store/index.js';
 
 const logger: StoreLogger = {
   info: (message) => console.error(message),

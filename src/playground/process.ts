@@ -1,9 +1,7 @@
 /**
- * `npm run playground` (and `npm start` with no Slack variable): starts the playground, prints one
- * line with its address, and stops on Ctrl-C or SIGTERM.
+ * The playground as this process's work, for `npm run playground` and `npm start` with no Slack
+ * variable (src/bin/): starts it, prints one line with its address, and stops on Ctrl-C or SIGTERM.
  */
-import { pathToFileURL } from 'node:url';
-import { loadDotEnv } from '../config.js';
 import { redactSecrets } from '../logger.js';
 import { DEFAULT_PLAYGROUND_PORT, startPlayground } from './index.js';
 
@@ -36,9 +34,4 @@ export async function runPlayground(env: NodeJS.ProcessEnv = process.env): Promi
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  loadDotEnv();
-  await runPlayground(process.env);
 }

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const [{ pino }, { createLogger }, { startSandbox }] = await Promise.all([
     import('pino'),
     import('../logger.js'),
-    import('./index.js'),
+    import('../sandbox/index.js'),
   ]);
   const logger = createLogger({ level: 'info', destination: pino.destination({ fd: 2, sync: true }) });
   const sandbox = await startSandbox({

@@ -3,8 +3,8 @@
  * defaults (NODE_ENV=development: a local encryption key file; debug logs). Slack credentials are
  * still needed — without them this says which and how to get them, instead of a stack trace.
  */
-import { loadDotEnv } from './config.js';
-import { run } from './main.js';
+import { runApp } from '../app/index.js';
+import { loadDotEnv } from '../config.js';
 
 loadDotEnv();
 const env = process.env;
@@ -32,5 +32,5 @@ if (!http && !socket) {
   );
   process.exitCode = 1;
 } else {
-  await run(env);
+  await runApp(env);
 }

@@ -1,0 +1,155 @@
+/**
+ * Which way the code may depend, checked by `npm run lint` (so in CI) with dependency-cruiser.
+ *
+ * From the bottom up: planning/, blockkit/ and store/ (with the shared config.ts, logger.ts and
+ * time.ts); digest/ and clients.ts; slack/; app/, the composition; bin/, the process entries.
+ * playground/ (the local Slack) and sandbox/ (the local planning service) stand beside the app and
+ * never get into what a deployment runs. See the README's Architecture section.
+ *
+ * Paths are regular expressions on the file's path from the repository root; a rule without
+ * `dynamic` matches static imports, type-only imports and `import()` alike.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'A cycle ties every file in it together and makes start-up depend on which one is read first ' +
+        '(main.ts once imported the playground, which imported main.ts).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'An import the resolver cannot follow is invisible to every other rule here.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'planning-imports-no-app-code',
+      comment:
+        'The planning client knows HTTP, never Slack: the sandbox, the digest and the Slack app build on it, ' +
+        'so it builds on none of them.',
+      severity: 'error',
+      from: { path: '^src/planning/' },
+      to: { path: '^src/', pathNot: '^src/planning/' },
+    },
+    {
+      name: 'blockkit-imports-no-app-code',
+      comment: "Slack's limits, builders and safe mrkdwn are used by every surface; they use none of them.",
+      severity: 'error',
+      from: { path: '^src/blockkit/' },
+      to: { path: '^src/', pathNot: '^src/blockkit/' },
+    },
+    {
+      name: 'store-imports-nothing-above',
+      comment:
+        'Every layer keeps its data through the store; the store needs only the shared config, logger and ' +
+        'time, never the code that uses it.',
+      severity: 'error',
+      from: { path: '^src/store/' },
+      to: { path: '^src/', pathNot: ['^src/store/', '^src/(config|logger|time)[.]ts$'] },
+    },
+    {
+      name: 'digest-not-to-slack',
+      comment:
+        "The digest's core and scheduler run without Bolt: what they post goes through a Web API client, " +
+        'and a DM through a function the app gives them.',
+      severity: 'error',
+      from: { path: '^src/digest/' },
+      to: { path: '^src/slack/' },
+    },
+    {
+      name: 'only-entries-and-playground-to-app',
+      comment:
+        'The composition sits above every layer: the entries start it, and the playground, which runs it as ' +
+        'production does. Anything else importing it would be a layer reaching up.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(app|bin|playground)/' },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'not-to-entries',
+      comment:
+        'src/bin/ holds process entries: importing one runs it (reads .env, starts a server, handles signals). ' +
+        'Shared code belongs in app/ or in the module the entries call.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/bin/' },
+    },
+    {
+      name: 'playground-only-from-entries',
+      comment:
+        'The local Slack page is for `npm start` without Slack variables, `npm run playground` and the tests; ' +
+        'a deployment never loads it — no Slack listener, no job, not even through import().',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(bin|playground)/' },
+      to: { path: '^src/playground/' },
+    },
+    {
+      name: 'sandbox-only-from-app-entries-playground',
+      comment:
+        'The local planning service is started by the composition when PLANNING_API_URL=sandbox, by ' +
+        '`npm run sandbox` and by the playground; the Slack app, the digest and the lower layers never use it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(app|bin|playground|sandbox)/' },
+      to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'app-loads-sandbox-on-demand',
+      comment:
+        'The composition imports the sandbox with import() only when PLANNING_API_URL=sandbox, so that a ' +
+        'deployment never loads its code; a static import would load it at every start (types are erased).',
+      severity: 'error',
+      from: { path: '^src/app/' },
+      to: { path: '^src/sandbox/', dynamic: false, dependencyTypesNot: ['type-only'] },
+    },
+
+    // ── src/slack/: one folder per topic over bolt/ (Slack's platform) and kit/ (what topics share) ──
+    {
+      name: 'bolt-knows-no-app',
+      comment:
+        "bolt/ is Slack's platform: the Bolt app, the receiver, the router and its route tables. It knows " +
+        'nothing of what the app does with them: no kit, no topic.',
+      severity: 'error',
+      from: { path: '^src/slack/bolt/' },
+      to: { path: '^src/slack/', pathNot: '^src/slack/bolt/' },
+    },
+    {
+      name: 'kit-knows-no-topic',
+      comment:
+        'kit/ is what topics share (acting identity, replies, modals, forms, live cards, notify): a topic ' +
+        'builds on it, so it builds on no topic.',
+      severity: 'error',
+      from: { path: '^src/slack/kit/' },
+      to: { path: '^src/slack/[^/]+/', pathNot: '^src/slack/(kit|bolt)/' },
+    },
+    {
+      name: 'topics-meet-through-their-index',
+      comment:
+        "A topic reaches another topic only through that topic's index.ts, which says what it offers; " +
+        'its other files are its own business.',
+      severity: 'error',
+      from: { path: '^src/slack/([^/]+)/' },
+      to: {
+        path: '^src/slack/[^/]+/',
+        pathNot: ['^src/slack/$1/', '^src/slack/(kit|bolt)/', '^src/slack/[^/]+/index[.]ts$'],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count: a type from the wrong layer ties the code to it as much as a value.
+    tsPreCompilationDeps: true,
+    // NodeNext resolution as tsc does it (`./x.js` is `./x.ts`).
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};

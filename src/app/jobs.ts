@@ -1,0 +1,139 @@
+/**
+ * The process's minute tick, in one place. Each pass runs the app's jobs one after another, in
+ * order: the digest pass, the peer-grade notices (after it: the digest pass tells which workspaces'
+ * day has begun), the DMs held back by quiet hours. A later job (the watch) plugs in `appJobs`.
+ *
+ * A wake-up while a pass is still running is skipped, so a slow pass is never doubled; a job that
+ * fails is logged and the next one still runs; `stop()` stops waking up and waits for the pass in
+ * progress, so a shutdown never cuts a digest between its post and its record.
+ */
+import type { Clients } from '../clients.js';
+import {
+  createDigestScheduler,
+  createPeerGradeNotices,
+  type DigestSchedulerDeps,
+  type PlanningAccess,
+} from '../digest/index.js';
+import type { Logger } from '../logger.js';
+import { deliverHeld, notify } from '../slack/kit/notify.js';
+import type { ChannelLink, Store } from '../store/index.js';
+
+/** One piece of minute-grained work. */
+export interface Job {
+  /** For logs. */
+  name: string;
+  /** One run as of `now`; resolves when its work is done or recorded. */
+  run(now: Date): Promise<unknown>;
+}
+
+export interface JobsOptions {
+  jobs: readonly Job[];
+  logger: Logger;
+  /** Current time, given to every job of a pass. Default `() => new Date()`. */
+  clock?: () => Date;
+  /** Between wake-ups, ms. Default 60 000. */
+  intervalMs?: number;
+  /** Replaces setInterval (tests); returns a function that cancels it. */
+  setTimer?: (wake: () => void, intervalMs: number) => () => void;
+}
+
+export interface Jobs {
+  /** Runs one pass now (or as of `now`); a call while a pass runs gets that pass. */
+  pass(now?: Date): Promise<void>;
+  /** Stops waking up and waits for the pass in progress. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Starts the tick: the first pass runs one interval after the start. */
+export function startJobs(options: JobsOptions): Jobs {
+  const clock = options.clock ?? (() => new Date());
+  const log = options.logger.child({ component: 'jobs' });
+  let current: Promise<void> | undefined;
+
+  async function runPass(now: Date) {
+    for (const job of options.jobs) {
+      try {
+        await job.run(now);
+      } catch (error) {
+        log.error({ err: error, job: job.name }, 'job failed');
+      }
+    }
+  }
+
+  const pass = (now = clock()) => {
+    current ??= runPass(now).finally(() => {
+      current = undefined;
+    });
+    return current;
+  };
+  const wake = () => {
+    if (current) {
+      log.debug('previous pass still running; skipping this wake-up');
+      return;
+    }
+    void pass();
+  };
+  const interval = options.intervalMs ?? 60_000;
+  const cancel = options.setTimer
+    ? options.setTimer(wake, interval)
+    : (() => {
+        const handle = setInterval(wake, interval);
+        handle.unref();
+        return () => clearInterval(handle);
+      })();
+
+  return {
+    pass,
+    async stop() {
+      cancel();
+      await current;
+    },
+  };
+}
+
+export interface AppJobsDeps {
+  store: Store;
+  clients: Clients;
+  logger: Logger;
+  /** A workspace's bot token: the configured one, or its installation's (OAuth). */
+  botTokenFor(workspaceId: string): Promise<string | undefined>;
+  /** The planning client that reads a channel's digest data (`planningAccessFor`). */
+  planningAccessFor(link: ChannelLink): Promise<PlanningAccess | undefined>;
+  /** Scheduler settings tests and benchmarks change (limits, clock). */
+  digest?: Partial<DigestSchedulerDeps>;
+}
+
+/** The app's jobs, in the order each pass runs them. */
+export function appJobs(deps: AppJobsDeps): Job[] {
+  const { store, clients, logger } = deps;
+  const slackFor = async (workspaceId: string) => {
+    const token = await deps.botTokenFor(workspaceId);
+    return token ? clients.slack(token) : undefined;
+  };
+  const peerGrades = createPeerGradeNotices({
+    store,
+    logger,
+    planningClientFor: clients.planning,
+    // A DM like any other: the person's choices and quiet hours decide (src/slack/kit/notify.ts).
+    notifierFor: async (workspaceId, now) => {
+      const slack = await slackFor(workspaceId);
+      if (!slack) return undefined;
+      return (slackUserId, body) =>
+        notify({ store, now: () => now.getTime() }, slack, { workspaceId, slackUserId }, 'peerGrades', body);
+    },
+  });
+  const digest = createDigestScheduler({
+    store,
+    logger,
+    botTokenFor: deps.botTokenFor,
+    planningClientFor: deps.planningAccessFor,
+    slackClientFor: clients.slack,
+    onDue: peerGrades.linkDue,
+    ...deps.digest,
+  });
+  return [
+    { name: 'digest', run: (now) => digest.tick(now) },
+    { name: 'peer grades', run: (now) => peerGrades.run(now) },
+    { name: 'held DMs', run: () => deliverHeld({ store, logger, slackFor }) },
+  ];
+}

@@ -1,0 +1,146 @@
+/**
+ * The minute tick (src/app/jobs.ts): each pass runs the jobs in order, a failing job does not stop
+ * the others, a wake-up during a pass is skipped, and stop() waits for the pass in progress — with
+ * made-up jobs, and with the app's own jobs over the digest's test bench.
+ */
+import { Writable } from 'node:stream';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appJobs, type Job, startJobs } from '../../src/app/jobs.js';
+import { createLogger } from '../../src/logger.js';
+import { feature } from '../digest/builders.js';
+import { type Bench, BOT_TOKEN, link, openBench } from '../digest/harness.js';
+
+function capturedLogger() {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    }),
+  });
+  return { logger, lines };
+}
+
+/** A timer the test fires by hand. */
+function manualTimer() {
+  const timer = {
+    fire: () => {},
+    cancelled: false,
+    setTimer: (wake: () => void) => {
+      timer.fire = wake;
+      return () => {
+        timer.cancelled = true;
+      };
+    },
+  };
+  return timer;
+}
+
+describe('startJobs', () => {
+  it('runs every job of a pass in order with the same time; a failing job is logged and the next still runs', async () => {
+    const { logger, lines } = capturedLogger();
+    const calls: string[] = [];
+    const job = (name: string, run: (now: Date) => Promise<unknown>): Job => ({ name, run });
+    const jobs = startJobs({
+      logger,
+      setTimer: manualTimer().setTimer,
+      jobs: [
+        job('first', async (now) => calls.push(`first ${now.toISOString()}`)),
+        job('broken', async () => {
+          throw new Error('the store is down');
+        }),
+        {
+          name: 'throws',
+          run: () => {
+            throw new Error('not even a promise');
+          },
+        },
+        job('last', async (now) => calls.push(`last ${now.toISOString()}`)),
+      ],
+    });
+    await jobs.pass(new Date('2026-03-10T08:00:00Z'));
+    expect(calls).toEqual(['first 2026-03-10T08:00:00.000Z', 'last 2026-03-10T08:00:00.000Z']);
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged.find((l) => l.job === 'broken')).toMatchObject({
+      msg: 'job failed',
+      err: { message: 'the store is down' },
+    });
+    expect(logged.find((l) => l.job === 'throws')).toMatchObject({ msg: 'job failed' });
+    await jobs.stop();
+  });
+
+  it('skips a wake-up while a pass runs; stop() cancels the timer and waits for the pass in progress', async () => {
+    const { logger, lines } = capturedLogger();
+    const timer = manualTimer();
+    let runs = 0;
+    let finish = () => {};
+    const jobs = startJobs({
+      logger,
+      setTimer: timer.setTimer,
+      jobs: [
+        {
+          name: 'slow',
+          run: () => {
+            runs += 1;
+            return new Promise<void>((resolve) => {
+              finish = resolve;
+            });
+          },
+        },
+      ],
+    });
+    timer.fire();
+    timer.fire(); // the first pass is still running
+    expect(runs).toBe(1);
+    expect(lines.join('')).toContain('previous pass still running; skipping this wake-up');
+
+    let stopped = false;
+    const stopping = jobs.stop().then(() => {
+      stopped = true;
+    });
+    await yieldToEvents();
+    expect(timer.cancelled).toBe(true);
+    expect(stopped).toBe(false); // the pass has not finished
+    finish();
+    await stopping;
+    expect(stopped).toBe(true);
+    await jobs.stop(); // twice is harmless
+  });
+});
+
+describe("the app's jobs", () => {
+  let bench: Bench;
+  beforeEach(async () => {
+    bench = await openBench('sqlite');
+    bench.features = [feature({ id: 'f1', heading: 'Login', canAdvance: true })];
+  });
+  afterEach(() => bench.close());
+
+  it('post the digest on the tick; stop() waits for the pass in progress', async () => {
+    await link(bench.store, 'C1');
+    bench.clock.set('2026-03-10T08:00:00Z');
+    const { logger, clock, sleep } = bench.deps();
+    const timer = manualTimer();
+    const jobs = startJobs({
+      logger,
+      clock,
+      setTimer: timer.setTimer,
+      jobs: appJobs({
+        store: bench.store,
+        clients: bench.clients,
+        logger,
+        botTokenFor: async () => BOT_TOKEN,
+        planningAccessFor: bench.deps().planningClientFor,
+        digest: { clock, ...(sleep ? { sleep } : {}) },
+      }),
+    });
+    timer.fire();
+    await jobs.stop();
+    expect(timer.cancelled).toBe(true);
+    expect(bench.posted).toHaveLength(1);
+  });
+});
