@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FAILED_OPTION, SLOW_OPTION } from '../../src/slack/context/options.js';
 import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
-import { choice, external, Harness, text, user } from './harness.js';
+import { choice, external, Harness, submitted, text, user, viewIdOf } from './harness.js';
 
 const HOSTILE = '<!channel> ping <@U2> <https://evil.test|click>';
 
@@ -66,6 +66,8 @@ describe('failures around a form', () => {
 
   it('Slack failing after the task exists: told so by DM, and pressing Create again makes no second task', async () => {
     const viewId = await openForm(h);
+    // The form as the person pressed Create on it (the ack then shows a working view in its place).
+    const form = h.slack.views.get(viewId)!;
     const update = h.slack.responder('views.update');
     h.slack.on('views.update', () => ({ httpStatus: 500 }));
     await h.submit(viewId, fill(h, 'Only once'));
@@ -76,7 +78,11 @@ describe('failures around a form', () => {
     expect(JSON.stringify(h.slack.calls)).not.toContain('nothing was saved');
 
     h.slack.on('views.update', update);
-    await h.submit(viewId, fill(h, 'Only once'), { hash: `${viewId}-again` });
+    // Create pressed again on that form: another submission of it (its own hash).
+    await h.interact({
+      type: 'view_submission',
+      view: submitted(viewId, form, fill(h, 'Only once'), `${viewId}-again`),
+    });
     await h.slack.waitFor(
       'views.update',
       (b) => b.view_id === viewId && JSON.stringify(b.view).includes('created'),
@@ -174,8 +180,8 @@ describe('user text never reaches Slack as markup', () => {
       container: { type: 'message' },
       channel: { id: 'C1' },
     });
-    await h.slack.waitFor('views.open', (b) => JSON.stringify(b.view).includes(VIEW.feedback));
-    const formId = `V${h.slack.called('views.open').length}`;
+    const open = await h.slack.waitFor('views.open', (b) => JSON.stringify(b.view).includes(VIEW.feedback));
+    const formId = viewIdOf(open);
     await h.submit(formId, [
       [FIELD.issue, choice('value', 'Value')],
       [FIELD.message, text('<!here> look')],

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/index.js';
 import { liveTaskCard } from '../../src/slack/blocks/task-card.js';
 import { ACTION, FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
-import { choice, Harness, TEAM, text } from './harness.js';
+import { choice, Harness, TEAM, text, viewIdOf } from './harness.js';
 
 describe('Give feedback on a task card, and reply', () => {
   let h: Harness;
@@ -41,7 +41,7 @@ describe('Give feedback on a task card, and reply', () => {
     expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.feedback);
 
     await h.submit(
-      'V1',
+      viewIdOf(open),
       [
         [FIELD.issue, choice('testing', 'Testing')],
         [FIELD.message, text('Needs <tests> & docs')],
@@ -76,7 +76,7 @@ describe('Give feedback on a task card, and reply', () => {
       (b) => (b.view as { callback_id: string }).callback_id === VIEW.reply,
     );
     expect(replyForm).toBeDefined();
-    await h.submit('V2', [[FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
+    await h.submit(viewIdOf(replyForm), [[FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
     const told = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DUAUTHOR');
     expect(JSON.stringify(told.body.blocks)).toContain('Added them');
     const after = await h
@@ -92,10 +92,10 @@ describe('Give feedback on a task card, and reply', () => {
     [{ delayMs: 2_500 }, 'did not answer in time'],
   ])('when the service answers %o, says so, keeps the text typed, and DMs nobody', async (fault, why) => {
     await onMessage(card());
-    await h.slack.waitFor('views.open');
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
     h.sandbox.inject({ operationId: 'taskFeedbackCreate', ...fault });
     await h.submit(
-      'V1',
+      viewId,
       [
         [FIELD.issue, choice('security')],
         [FIELD.message, text('Typed words')],
@@ -114,13 +114,13 @@ describe('Give feedback on a task card, and reply', () => {
   it('shows an author who is not connected Connect in place of the form as it opens; creates nothing', async () => {
     await h.store.identities.delete(TEAM, 'UAUTHOR');
     await onMessage(card());
-    await h.slack.waitFor('views.open');
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
     const shown = await h.slack.waitFor('views.update', (b) =>
       JSON.stringify(b.view).includes('connect_open'),
     );
-    expect(shown.body.view_id).toBe('V1');
+    expect(shown.body.view_id).toBe(viewId);
     expect(JSON.stringify(shown.body.view)).toContain('not connected');
-    expect((h.slack.views.get('V1') as { callback_id: string }).callback_id).toBe(VIEW.info);
+    expect((h.slack.views.get(viewId) as { callback_id: string }).callback_id).toBe(VIEW.info);
     expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(0);
     expect(h.slack.called('chat.postMessage')).toEqual([]);
   });
@@ -152,14 +152,14 @@ describe('Give feedback on a task card, and reply', () => {
 
   it('refuses an empty or too long message and records nothing', async () => {
     await onMessage(card());
-    await h.slack.waitFor('views.open');
-    const empty = await h.submit('V1', [[FIELD.issue, choice('value')]], { user: 'UAUTHOR' });
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
+    const empty = await h.submit(viewId, [[FIELD.issue, choice('value')]], { user: 'UAUTHOR' });
     expect(empty.json()).toEqual({
       response_action: 'errors',
       errors: { [FIELD.message.block]: 'Write your feedback.' },
     });
     const long = await h.submit(
-      'V1',
+      viewId,
       [
         [FIELD.issue, choice('value')],
         [FIELD.message, text('x'.repeat(513))],
@@ -175,14 +175,14 @@ describe('Give feedback on a task card, and reply', () => {
 
   it('records one feedback for a double submission', async () => {
     await onMessage(card());
-    await h.slack.waitFor('views.open');
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
     const values: Parameters<Harness['submit']>[1] = [
       [FIELD.issue, choice('misc')],
       [FIELD.message, text('once')],
     ];
     await Promise.all([
-      h.submit('V1', values, { user: 'UAUTHOR' }),
-      h.submit('V1', values, { user: 'UAUTHOR' }),
+      h.submit(viewId, values, { user: 'UAUTHOR' }),
+      h.submit(viewId, values, { user: 'UAUTHOR' }),
     ]);
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('Feedback sent'));
     expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(1);

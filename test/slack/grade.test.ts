@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/index.js';
 import { FIELD, SHORTCUT, VIEW } from '../../src/slack/ids.js';
-import { choice, eventually, external, Harness, submitted, TEAM, user } from './harness.js';
+import { choice, eventually, external, Harness, submitted, TEAM, user, viewIdOf } from './harness.js';
 
 describe('Grade a peer’s notion', () => {
   let h: Harness;
@@ -19,7 +19,7 @@ describe('Grade a peer’s notion', () => {
     await h.interact({ type: 'shortcut', callback_id: SHORTCUT.gradePeer }, 'UGRADER');
     const open = await h.slack.waitFor('views.open');
     expect((open.body.view as { callback_id: string }).callback_id).toBe(VIEW.grade);
-    return 'V1';
+    return viewIdOf(open);
   }
 
   const form = (peer: string, grade = '7') =>
@@ -243,9 +243,9 @@ describe('Grade a peer with provisioning on', () => {
   it('provisions a service account for a peer who has none, and records the grade for it', async () => {
     h.slack.users.set('UNEW', { id: 'UNEW', name: 'newcomer', realName: 'New Comer' });
     await h.interact({ type: 'shortcut', callback_id: SHORTCUT.gradePeer }, 'UGRADER');
-    await h.slack.waitFor('views.open');
+    const open = await h.slack.waitFor('views.open');
     await h.submit(
-      'V1',
+      viewIdOf(open),
       [
         [FIELD.peer, user('UNEW')],
         [FIELD.notion, external(notionId, 'TypeScript')],
