@@ -59,13 +59,23 @@ const need = (args: Args, key: string): string => {
   return value;
 };
 
-/** A time zone's label and offset (seconds east of UTC) now, as users.info gives them. */
+/** Zones already described, per hour: Intl's formatter is costly to make on every users.info. */
+const zones = new Map<string, { tz_label: string; tz_offset: number }>();
+
+/** A time zone's label and offset (seconds east of UTC) at `at`, as users.info gives them. */
 function zone(tz: string, at: Date) {
-  try {
-    return { tz_label: tzName(tz, at, 'long'), tz_offset: tzOffset(tz, at) * 60 };
-  } catch {
-    return { tz_label: tz, tz_offset: 0 };
+  const key = `${tz}|${Math.floor(at.getTime() / 3_600_000)}`;
+  let found = zones.get(key);
+  if (!found) {
+    try {
+      found = { tz_label: tzName(tz, at, 'long'), tz_offset: tzOffset(tz, at) * 60 };
+    } catch {
+      found = { tz_label: tz, tz_offset: 0 };
+    }
+    if (zones.size > 1_000) zones.clear();
+    zones.set(key, found);
   }
+  return found;
 }
 
 /** A user as users.info describes one: every fact the app reads, in Slack's shape. */
