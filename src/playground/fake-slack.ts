@@ -239,6 +239,12 @@ export class FakeSlack implements Triggers {
 
   // -- The log of calls ---------------------------------------------------------------------
 
+  /** Calls `listener` with each call once it is answered (recorded or not); returns how to stop. */
+  observe(listener: (call: SlackCall) => void): () => void {
+    this.answered.on('call', listener);
+    return () => this.answered.off('call', listener);
+  }
+
   called(method: string): SlackCall[] {
     return this.calls.filter((c) => c.method === method);
   }

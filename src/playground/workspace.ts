@@ -300,6 +300,11 @@ export interface WorkspaceOptions {
   tz?: string;
   /** The clock message ts and trigger lifetimes are read from (default `Date.now`). */
   now?: () => number;
+  /**
+   * Keep only this many ephemeral messages, the oldest dropped first (a long benchmark's memory
+   * stays bounded); default all. Slack never gives them back through the Web API anyway.
+   */
+  keepEphemerals?: number;
 }
 
 export class Workspace extends EventEmitter<{ change: [Change] }> {
@@ -307,6 +312,8 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
   readonly bot: PgBot;
   readonly tz: string;
   readonly now: () => number;
+  private readonly keepEphemerals: number;
+  private readonly ephemerals: PgMessage[] = [];
   readonly users = new Map<string, PgUser>();
   readonly channels = new Map<string, PgChannel>();
   readonly messages: PgMessage[] = [];
@@ -325,6 +332,7 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
     this.bot = { userId: BOT_USER_ID, botId: BOT_ID, appId: APP_ID, name: BOT_NAME, ...options.bot };
     this.tz = options.tz ?? 'UTC';
     this.now = options.now ?? Date.now;
+    this.keepEphemerals = options.keepEphemerals ?? Number.POSITIVE_INFINITY;
     this.addUser({
       id: this.bot.userId,
       name: 'team_planning',
@@ -434,6 +442,11 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
     let at = this.messages.length;
     while (at > 0 && Number(this.messages[at - 1]?.ts) > Number(full.ts)) at--;
     this.messages.splice(at, 0, full);
+    if (full.ephemeralTo !== undefined && Number.isFinite(this.keepEphemerals)) {
+      this.ephemerals.push(full);
+      const dropped = this.ephemerals.length > this.keepEphemerals ? this.ephemerals.shift() : undefined;
+      if (dropped) this.messages.splice(this.messages.indexOf(dropped), 1);
+    }
     this.changed({ kind: 'messages', channel: full.channel });
     return full;
   }
