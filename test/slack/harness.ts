@@ -18,7 +18,7 @@ import { createClients } from '../../src/clients.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
-import { FakeSlack, type FakeSlackOptions, type SlackCall } from '../../src/playground/fake-slack.js';
+import { FakeSlack, type SlackCall } from '../../src/playground/fake-slack.js';
 import { viewObject } from '../../src/playground/web-api.js';
 import { type GuestKind, type PgMessage, Workspace } from '../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -82,10 +82,6 @@ export class TestSlack extends FakeSlack {
     },
     keys: () => this.workspace.views.keys(),
   };
-
-  constructor(options: FakeSlackOptions) {
-    super(options);
-  }
 
   /** Adds or changes a person, and opens their DM with the app. */
   person(user: FakeUser) {
