@@ -6,10 +6,10 @@ import { parseArgs } from 'node:util';
 import { closePlanningPools, createPlanningClient, DEFAULT_MAX_CONNECTIONS } from '../src/planning/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { PATHS } from '../src/slack/bolt/manifest.js';
-import { type AckFakeSlack, startAckFakeSlack } from './lib/ack-fake-slack.js';
 import type { TargetOptions } from './lib/ack-target.js';
 import { startTarget, type Target } from './lib/ack-target-process.js';
 import { load, ms, percentile, reportBroken, runCleanups, sortNumbers, waitUntil } from './lib/bench-kit.js';
+import { type BenchSlack, startBenchSlack } from './lib/bench-slack.js';
 import { commandBody, sign } from './lib/slack-command.js';
 import { startSocketCounter } from './lib/socket-counter.js';
 
@@ -44,6 +44,8 @@ const SUBCOMMAND = 'whoami';
 const SIGNING_SECRET = 'bench-signing-secret';
 const BOT_TOKEN = 'xoxb-bench-bot-token';
 const TEAM = 'T0BENCH';
+/** The channel the commands come from (bench/lib/slack-command.ts). */
+const CHANNEL = 'C0BENCH';
 /** As many Slack users as requests in flight, all connected to the sandbox's member account. */
 const USERS = Array.from({ length: CONCURRENCY }, (_, i) => `U${String(i).padStart(6, '0')}`);
 const TARGET_P99_MS = 100;
@@ -87,7 +89,7 @@ async function prime(target: Target) {
 }
 
 /** Sends REQUESTS signed commands to `target`, CONCURRENCY in flight on its warm pool. */
-async function runRound(target: Target, label: string, fake: AckFakeSlack): Promise<Round> {
+async function runRound(target: Target, label: string, fake: BenchSlack): Promise<Round> {
   const round: Round = {
     kind: target.kind,
     label,
@@ -105,7 +107,8 @@ async function runRound(target: Target, label: string, fake: AckFakeSlack): Prom
     while (next < REQUESTS) {
       const i = next++;
       const id = `${label.replaceAll(' ', '-')}-${i}`;
-      const body = commandBody(TEAM, USERS[i % USERS.length]!, SUBCOMMAND, fake.responseUrl(id));
+      const user = USERS[i % USERS.length]!;
+      const body = commandBody(TEAM, user, SUBCOMMAND, fake.responseUrl(id, user));
       const headers = { 'content-type': 'application/x-www-form-urlencoded', ...sign(SIGNING_SECRET, body) };
       const started = performance.now();
       round.sent.set(id, started);
@@ -129,7 +132,7 @@ const broken: string[] = [];
 const loadBefore = load();
 
 try {
-  const fake = await startAckFakeSlack(TEAM);
+  const fake = await startBenchSlack({ team: TEAM, tokens: [BOT_TOKEN], users: USERS, channel: CHANNEL });
   cleanups.push(() => fake.close());
   const sandbox = await startSandbox({ seed: 'minimal' });
   cleanups.push(

@@ -30,10 +30,10 @@ import { startSandbox } from '../src/sandbox/index.js';
 import { PATHS } from '../src/slack/bolt/manifest.js';
 import { TASK_ACTION } from '../src/slack/tasks/ids.js';
 import { createKeyring, openStore } from '../src/store/index.js';
-import { startAckFakeSlack } from './lib/ack-fake-slack.js';
 import type { TargetOptions } from './lib/ack-target.js';
 import { startTarget, type Target } from './lib/ack-target-process.js';
 import { load, ms, percentile, reportBroken, runCleanups, sortNumbers, waitUntil } from './lib/bench-kit.js';
+import { startBenchSlack } from './lib/bench-slack.js';
 import { sign } from './lib/slack-command.js';
 
 const { values: args } = parseArgs({
@@ -180,7 +180,7 @@ const broken: string[] = [];
 const loadBefore = load();
 
 try {
-  const fake = await startAckFakeSlack(TEAM);
+  const fake = await startBenchSlack({ team: TEAM, tokens: [BOT_TOKEN], users: USERS, channel: CHANNEL });
   cleanups.push(() => fake.close());
   const sandbox = await startSandbox({ seed: 'minimal' });
   cleanups.push(
@@ -210,9 +210,17 @@ try {
       cardTs: `1700000000.${String(i).padStart(6, '0')}`,
     });
   }
-  // Their cards, remembered as if the app had posted them (the store file the app then opens).
+  // Their cards, in the channel and remembered as if the app had posted them (the store file the app then opens).
+  const { workspace } = fake.slack;
   const seed = await openStore({ sqliteFile, keyring: createKeyring({ current: encryptionKey }) });
   for (const t of tasks) {
+    workspace.post({
+      channel: CHANNEL,
+      ts: t.cardTs,
+      user: workspace.bot.userId,
+      botId: workspace.bot.botId,
+      text: `Task: ${t.taskId}`,
+    });
     await seed.cards.record({
       workspaceId: TEAM,
       kind: 'task',
@@ -272,12 +280,13 @@ try {
       while (next < tasks.length) {
         const i = next++;
         const task = tasks[i]!;
+        const user = USERS[i % USERS.length]!;
         const body = pressBody(
-          USERS[i % USERS.length]!,
+          user,
           task,
           from,
           to,
-          fake.responseUrl(`${label}-${i}`.replaceAll(' ', '-')),
+          fake.responseUrl(`${label}-${i}`.replaceAll(' ', '-'), user),
         );
         const headers = {
           'content-type': 'application/x-www-form-urlencoded',

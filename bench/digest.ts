@@ -1,11 +1,12 @@
 /**
  * `npm run bench:digest`: scheduler passes that each post every due digest — by default 2,000
  * linked channels across 100 workspaces (one planning organization each), then 20,000 across 1,000
- * — against the sandbox with 50 ms added to every response and a loopback fake Slack API, both in
- * a child process. Each size runs in a process of its own (so its peak memory is its own), and the
- * results are printed side by side as a markdown table: the pass's wall time next to the floor the
- * limits imply, the scheduler's CPU per digest, and its peak RSS — with the targets (CPU ≤ 1 ms per
- * digest and wall ≤ 2× the floor at the first size; peak RSS at the last within 1.2× of the first).
+ * — against the sandbox with 50 ms added to every response and the playground's fake Slack (the
+ * tests' one) on loopback, both in a child process. Each size runs in a process of its own (so its
+ * peak memory is its own), and the results are printed side by side as a markdown table: the pass's
+ * wall time next to the floor the limits imply, the scheduler's CPU per digest, and its peak RSS —
+ * with the targets (CPU ≤ 1 ms per digest and wall ≤ 2× the floor at the first size; peak RSS at
+ * the last within 1.2× of the first).
  *
  * Store: SQLite in a temporary folder, or PostgreSQL (a fresh schema, dropped afterwards) when
  * DATABASE_URL is set. Options: --sizes 2000/100,20000/1000 (channels/workspaces) --features 10
@@ -30,6 +31,7 @@ import { createDigestScheduler } from '../src/digest/scheduler.js';
 import { createLogger } from '../src/logger.js';
 import { closePlanningPools, DEFAULT_MAX_CONNECTIONS } from '../src/planning/index.js';
 import { createKeyring, openStore } from '../src/store/index.js';
+import { BENCH_BOT_TOKEN, benchChannel } from './lib/digest-names.js';
 import type { DigestServices } from './lib/digest-services.js';
 
 const { values: args } = parseArgs({
@@ -64,7 +66,12 @@ async function startServices() {
   const script = fileURLToPath(new URL('./lib/digest-services.ts', import.meta.url));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', script, JSON.stringify({ orgs: WORKSPACES, features: FEATURES, latencyMs: LATENCY })],
+    [
+      '--import',
+      'tsx',
+      script,
+      JSON.stringify({ orgs: WORKSPACES, channels: CHANNELS, features: FEATURES, latencyMs: LATENCY }),
+    ],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout });
@@ -77,7 +84,7 @@ async function startServices() {
     ...services,
     /** Messages the fake Slack received, and the CPU time of the services' process so far. */
     async stats() {
-      const response = await fetch(`${services.slackApiUrl}_stats`);
+      const response = await fetch(services.statsUrl);
       return (await response.json()) as { postCount: number; cpuMs: number };
     },
     stop: () =>
@@ -138,7 +145,7 @@ async function runOne() {
       if (!org) throw new Error('fewer organizations than workspaces');
       await store.links.upsert({
         workspaceId: `T${String(w).padStart(3, '0')}`,
-        slackChannelId: `C${String(c).padStart(5, '0')}`,
+        slackChannelId: benchChannel(c),
         teamId: org.teamId,
         channelId: org.channelId,
         createdBy: 'U0',
@@ -158,7 +165,7 @@ async function runOne() {
     });
     const scheduler = createDigestScheduler({
       store,
-      botTokenFor: async () => 'xoxb-bench-token',
+      botTokenFor: async () => BENCH_BOT_TOKEN,
       planningClientFor: planningAccessFor({ store, clients }),
       logger,
       slackClientFor: clients.slack,

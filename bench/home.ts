@@ -3,8 +3,9 @@
  * POSTed over loopback to the real app (createSlackApp in HTTP mode, SQLite store in a temp folder,
  * every Slack user connected beforehand to the sandbox's member account, one linked channel with a
  * feature and tasks), `--concurrency` at a time, while the sandbox adds `--latency` ms (default 200)
- * to every response. A loopback fake of Slack's Web API records when each user's `views.publish`
- * calls arrive: the first one (what is cached, or the skeleton) and the second (filled). Each event
+ * to every response. The playground's fake Slack (the tests' one) answers the Web API on loopback,
+ * and notes when each user's `views.publish` calls arrive: the first one (what is cached, or the
+ * skeleton) and the second (filled). Each event
  * is for a user who has not opened the tab in this run, so the first publish never comes from the
  * cache — the worst case. Prints p50/p90/p99/max of both, node, CPUs and load average.
  *
@@ -13,8 +14,6 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +23,8 @@ import { createClients } from '../src/clients.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { closePlanningPools, createPlanningClient } from '../src/planning/index.js';
+import { FakeSlack } from '../src/playground/fake-slack.js';
+import { Workspace } from '../src/playground/workspace.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { createSlackApp } from '../src/slack/app.js';
 import { PATHS } from '../src/slack/bolt/manifest.js';
@@ -42,42 +43,24 @@ const LATENCY = Number(args.latency);
 const SECRET = 'bench-signing-secret';
 const TEAM = 'T0BENCH';
 
+const BOT_TOKEN = 'xoxb-bench';
+const users = Array.from({ length: REQUESTS }, (_, i) => `U${String(i).padStart(6, '0')}`);
+
 /** Arrival times of views.publish, per Slack user. */
 const publishes = new Map<string, number[]>();
 
-async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  if ((req.headers['content-type'] ?? '').includes('json')) return JSON.parse(text || '{}');
-  return Object.fromEntries(new URLSearchParams(text));
-}
-
-const slack = createServer(async (req, res) => {
-  const method = /^\/api\/([\w.]+)/.exec(req.url ?? '')?.[1] ?? '';
-  const body = await readBody(req);
-  const answer: Record<string, unknown> = { ok: true };
-  if (method === 'auth.test') Object.assign(answer, { user_id: 'UBOT', bot_id: 'BBOT', team_id: TEAM });
-  if (method === 'users.info') {
-    answer.user = {
-      id: body.user,
-      team_id: TEAM,
-      name: 'u',
-      tz: 'Europe/Paris',
-      profile: { display_name: '' },
-    };
-  }
-  if (method === 'views.publish') {
-    const user = String(body.user_id);
-    publishes.set(user, [...(publishes.get(user) ?? []), performance.now()]);
-    answer.view = { id: `V${user}`, hash: `h${publishes.get(user)?.length}` };
-  }
-  // No upload URL: the chart is left out, as when files:write is missing.
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(answer));
+const workspace = new Workspace({ team: { id: TEAM, name: 'Bench', domain: 'bench' }, tz: 'Europe/Paris' });
+for (const id of users) workspace.addUser({ id, name: 'u' });
+const slack = new FakeSlack({ workspace, tokens: [BOT_TOKEN], record: false });
+slack.on('views.publish', (body) => {
+  const user = String(body.user_id);
+  publishes.set(user, [...(publishes.get(user) ?? []), performance.now()]);
+  return undefined; // noted; the fake answers as Slack does
 });
-await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
-const slackApiUrl = `http://127.0.0.1:${(slack.address() as AddressInfo).port}/api/`;
+// The chart is left out, as when files:write is missing.
+slack.on('files.getUploadURLExternal', () => ({ ok: false, error: 'missing_scope', needed: 'files:write' }));
+await slack.listen();
+const slackApiUrl = slack.apiUrl;
 
 const sandbox = await startSandbox({ seed: 'minimal' });
 const owner = createPlanningClient({ baseUrl: sandbox.url, token: sandbox.ownerToken });
@@ -98,7 +81,6 @@ const store = await openStore({
   sqliteFile: join(dir, 'store.sqlite'),
   keyring: createKeyring({ current: key }),
 });
-const users = Array.from({ length: REQUESTS }, (_, i) => `U${String(i).padStart(6, '0')}`);
 for (const slackUserId of users) {
   await store.identities.save({
     workspaceId: TEAM,
@@ -121,7 +103,7 @@ const logger = createLogger({ level: 'error' });
 const config = loadConfig({
   NODE_ENV: 'test',
   SLACK_SIGNING_SECRET: SECRET,
-  SLACK_BOT_TOKEN: 'xoxb-bench',
+  SLACK_BOT_TOKEN: BOT_TOKEN,
   SLACK_API_URL: slackApiUrl,
   PLANNING_API_URL: sandbox.url,
   ENCRYPTION_KEY: key,
@@ -211,7 +193,6 @@ await app.stop();
 await store.close();
 await sandbox.close();
 await closePlanningPools();
-slack.close();
-slack.closeAllConnections();
+await slack.close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(broken > 0 ? 1 : 0);

@@ -21,9 +21,9 @@ import { parseArgs } from 'node:util';
 import { closePlanningPools } from '../src/planning/index.js';
 import { startSandbox } from '../src/sandbox/index.js';
 import { PATHS } from '../src/slack/bolt/manifest.js';
-import { startAckFakeSlack } from './lib/ack-fake-slack.js';
 import { startTarget, type Target } from './lib/ack-target-process.js';
 import { load, reportBroken, runCleanups } from './lib/bench-kit.js';
+import { startBenchSlack } from './lib/bench-slack.js';
 import { commandBody, sign } from './lib/slack-command.js';
 
 const { values: args } = parseArgs({
@@ -39,13 +39,14 @@ const CONCURRENCY = Number(args.concurrency);
 const WARMUP = 1_000;
 const SIGNING_SECRET = 'bench-signing-secret';
 const TEAM = 'T0IDLE';
+const BOT_TOKEN = 'xoxb-bench-bot-token';
 const users = Array.from({ length: USERS }, (_, i) => `U${String(i).padStart(7, '0')}`);
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 const broken: string[] = [];
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 try {
-  const fake = await startAckFakeSlack(TEAM);
+  const fake = await startBenchSlack({ team: TEAM, tokens: [BOT_TOKEN], users, channel: 'C0BENCH' });
   cleanups.push(() => fake.close());
   const sandbox = await startSandbox({ seed: 'minimal' });
   cleanups.push(
@@ -60,7 +61,7 @@ try {
     {
       kind: 'app',
       signingSecret: SIGNING_SECRET,
-      botToken: 'xoxb-bench-bot-token',
+      botToken: BOT_TOKEN,
       team: TEAM,
       slackApiUrl: fake.apiUrl,
       planningUrl: sandbox.url,
@@ -85,7 +86,8 @@ try {
         const n = sent++;
         const id = `idle-${n}`;
         ids.push(id);
-        const body = commandBody(TEAM, users[n % users.length]!, 'whoami', fake.responseUrl(id));
+        const user = users[n % users.length]!;
+        const body = commandBody(TEAM, user, 'whoami', fake.responseUrl(id, user));
         const response = await target.pool.request({
           path: PATHS.events,
           method: 'POST',

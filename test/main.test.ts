@@ -1,17 +1,15 @@
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import nock from 'nock';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp } from '../src/app/index.js';
+import { startApp } from '../src/app/start-app.js';
 import { ConfigError } from '../src/config.js';
+import { type FakeSlack, startFakeSlack } from '../src/playground/fake-slack.js';
 import { HEALTH_TIMEOUT_MS } from '../src/slack/app.js';
 import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from './helpers/postgres.js';
 import { type SilenceableProxy, silenceableProxy } from './helpers/tcp.js';
@@ -19,18 +17,13 @@ import { eventually } from './slack/harness.js';
 
 describe('main: the whole process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'main-'));
-  beforeAll(() => {
-    nock.disableNetConnect();
-    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
-    // Bolt checks the bot token once at start-up.
-    nock('https://slack.test')
-      .persist()
-      .post('/api/auth.test')
-      .reply(200, { ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' });
+  // Bolt checks the bot token once at start-up: Slack knows this one.
+  let slack: FakeSlack;
+  beforeAll(async () => {
+    slack = await startFakeSlack({ tokens: ['xoxb-main-test'] });
   });
-  afterAll(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
+  afterAll(async () => {
+    await slack?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -40,7 +33,7 @@ describe('main: the whole process', () => {
       PLANNING_API_URL: 'sandbox',
       SLACK_SIGNING_SECRET: 'secret',
       SLACK_BOT_TOKEN: 'xoxb-main-test',
-      SLACK_API_URL: 'https://slack.test/api/',
+      SLACK_API_URL: slack.apiUrl,
       DATA_DIR: dir,
       PORT: '0',
       LOG_LEVEL: 'error',
@@ -54,19 +47,18 @@ describe('main: the whole process', () => {
       await running.stop();
       await running.stop(); // twice is harmless (SIGTERM after SIGINT)
     }
+    expect(slack.called('auth.test').map((c) => c.answer?.ok)).toEqual([true]);
     await expect(request(`http://127.0.0.1:${running.port}/healthz`)).rejects.toThrow();
   });
 
   it('stops start-up with a clear error, without the token, when Slack refuses the bot token', async () => {
-    nock('https://slack-refuses.test')
-      .post('/api/auth.test')
-      .reply(200, { ok: false, error: 'invalid_auth' });
+    // A token this Slack never issued.
     const attempt = startApp({
       NODE_ENV: 'development',
       PLANNING_API_URL: 'sandbox',
       SLACK_SIGNING_SECRET: 'secret',
       SLACK_BOT_TOKEN: 'xoxb-refused-token',
-      SLACK_API_URL: 'https://slack-refuses.test/api/',
+      SLACK_API_URL: slack.apiUrl,
       DATA_DIR: dir,
       PORT: '0',
       LOG_LEVEL: 'error',
@@ -101,15 +93,11 @@ interface AppProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns `npm start`'s entry (`src/bin/start.ts`) as a real process (HTTP mode, built-in sandbox, SQLite in a temp dir). */
+/** Spawns `src/bin/start.ts` (what `npm start` runs) as a real process (HTTP mode, built-in sandbox, SQLite in a temp dir). */
 async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'main-process-'));
   // Slack's Web API for the start-up check, on loopback.
-  const slack = createServer((_req, res) => {
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' }));
-  });
-  await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
+  const slack = await startFakeSlack({ tokens: ['xoxb-process-test'] });
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin/start.ts'], {
     cwd: fileURLToPath(new URL('../', import.meta.url)),
     env: {
@@ -118,7 +106,7 @@ async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProce
       PLANNING_API_URL: 'sandbox',
       SLACK_SIGNING_SECRET: 'secret',
       SLACK_BOT_TOKEN: 'xoxb-process-test',
-      SLACK_API_URL: `http://127.0.0.1:${(slack.address() as AddressInfo).port}/api/`,
+      SLACK_API_URL: slack.apiUrl,
       DATA_DIR: dir,
       PORT: '0',
       LOG_LEVEL: 'info',
@@ -134,9 +122,9 @@ async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProce
     }),
   );
   const logs: Record<string, unknown>[] = [];
-  const cleanup = () => {
+  const cleanup = async () => {
     child.kill();
-    slack.close();
+    await slack.close();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -155,12 +143,12 @@ async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProce
       alive: () => !ended,
       signal: (signal) => child.kill(signal),
       stop: async () => {
-        cleanup();
+        await cleanup();
         await exited;
       },
     };
   } catch (error) {
-    cleanup();
+    await cleanup();
     throw error;
   }
 }
@@ -218,20 +206,15 @@ describeWithPostgres('main: PostgreSQL that stops answering', () => {
   const dir = mkdtempSync(join(tmpdir(), 'main-pg-'));
   let schema: PgSchema;
   let proxy: SilenceableProxy;
+  let slack: FakeSlack;
   beforeAll(async () => {
-    nock.disableNetConnect();
-    nock.enableNetConnect(/127\.0\.0\.1|localhost/);
-    nock('https://slack-pg.test')
-      .persist()
-      .post('/api/auth.test')
-      .reply(200, { ok: true, user_id: 'UBOT', bot_id: 'B', team_id: 'T1' });
+    slack = await startFakeSlack({ tokens: ['xoxb-main-pg-test'] });
     schema = await withPgSchema('main_health');
     const target = new URL(TEST_DATABASE_URL);
     proxy = await silenceableProxy(target.hostname, Number(target.port || 5432));
   });
   afterAll(async () => {
-    nock.cleanAll();
-    nock.enableNetConnect();
+    await slack?.close();
     await proxy?.close();
     await schema?.drop();
     rmSync(dir, { recursive: true, force: true });
@@ -245,7 +228,7 @@ describeWithPostgres('main: PostgreSQL that stops answering', () => {
       PLANNING_API_URL: 'sandbox',
       SLACK_SIGNING_SECRET: 'secret',
       SLACK_BOT_TOKEN: 'xoxb-main-pg-test',
-      SLACK_API_URL: 'https://slack-pg.test/api/',
+      SLACK_API_URL: slack.apiUrl,
       DATABASE_URL: url.toString(),
       // Far longer than /healthz's own bound (and than the request's patience below): the 503 must
       // come from that bound, not from the pool's.

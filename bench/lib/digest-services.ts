@@ -1,39 +1,69 @@
 /**
  * The benchmark's outside world, in a process of its own so that its CPU and memory are not
  * counted as the scheduler's: the sandbox (one organization per workspace, each with a team whose
- * default channel holds `features` features of one open task each) and the fake Slack API. Prints one
- * JSON line with the URLs and each organization's owner token once the data is in and the latency
- * set, then serves until stdin closes.
+ * default channel holds `features` features of one open task each) and Slack — the playground's fake
+ * Slack (the tests' one) on loopback, with the bench's `channels` linked channels (C00000…) and its
+ * bot token. `GET /_stats` on the fake's port says how many messages Slack accepted and the CPU
+ * this process used. Prints one JSON line with the URLs and each organization's owner token once
+ * the data is in and the latency set, then serves until stdin closes.
  *
- *   node --import tsx bench/lib/digest-services.ts '{"orgs":100,"features":10,"latencyMs":50}'
+ *   node --import tsx bench/lib/digest-services.ts '{"orgs":100,"channels":2000,"features":10,"latencyMs":50}'
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient } from '../../src/planning/index.js';
+import { FakeSlack } from '../../src/playground/fake-slack.js';
+import { Workspace } from '../../src/playground/workspace.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { startFakeSlack } from './digest-fake-slack.js';
+import { BENCH_BOT_TOKEN, benchChannel } from './digest-names.js';
 
 export interface DigestServices {
   planningUrl: string;
   slackApiUrl: string;
+  /** `GET` it: `{ postCount, cpuMs }`. */
+  statsUrl: string;
   orgs: { orgId: string; ownerToken: string; teamId: string; channelId: string }[];
 }
 
 const {
   orgs: orgCount,
+  channels,
   features,
   latencyMs,
 } = JSON.parse(process.argv[2] ?? '{}') as {
   orgs: number;
+  channels: number;
   features: number;
   latencyMs: number;
 };
-const sandbox = await startSandbox({
-  seed: 'none',
-  logger: createLogger({ level: 'error', destination: pino.destination({ fd: 2, sync: true }) }),
+const logger = createLogger({ level: 'error', destination: pino.destination({ fd: 2, sync: true }) });
+const sandbox = await startSandbox({ seed: 'none', logger });
+
+// One fake Slack for all the bench's workspaces: each channel exists, with the bot in it.
+const workspace = new Workspace();
+for (let c = 0; c < channels; c += 1)
+  workspace.addChannel({ id: benchChannel(c), members: [workspace.bot.userId] });
+// Calls are counted, not kept: 20,000 digests' bodies would only grow this process.
+const slack = new FakeSlack({ workspace, tokens: [BENCH_BOT_TOKEN], logger, record: false });
+const server = createServer((req, res) => {
+  void slack.handle(req, res).then((served) => {
+    if (served) return;
+    if (req.method === 'GET' && req.url === '/_stats') {
+      const cpu = process.cpuUsage();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          postCount: slack.counts.get('chat.postMessage') ?? 0,
+          cpuMs: (cpu.user + cpu.system) / 1000,
+        }),
+      );
+    } else res.writeHead(404).end();
+  });
 });
-const slack = await startFakeSlack();
-slack.countOnly = true;
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+slack.setUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 
 const orgs: DigestServices['orgs'] = [];
 for (let i = 0; i < orgCount; i += 1) {
@@ -51,11 +81,20 @@ for (let i = 0; i < orgCount; i += 1) {
 }
 await closePlanningPools();
 sandbox.setLatency(latencyMs);
-const ready: DigestServices = { planningUrl: sandbox.url, slackApiUrl: slack.url, orgs };
+const ready: DigestServices = {
+  planningUrl: sandbox.url,
+  slackApiUrl: slack.apiUrl,
+  statsUrl: `${slack.url}/_stats`,
+  orgs,
+};
 process.stdout.write(`${JSON.stringify(ready)}\n`);
 
 process.stdin.resume();
 process.stdin.on('end', async () => {
-  await Promise.all([sandbox.close(), slack.close()]);
+  await sandbox.close();
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
   process.exit(0);
 });

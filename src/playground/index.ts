@@ -20,10 +20,10 @@ import { type Running, startApp } from '../app/index.js';
 import { createLogger, type Logger } from '../logger.js';
 import { orgIdFromToken } from '../planning/index.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
+import { FakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
 import { createPlaygroundServer } from './server.js';
-import { createWebApi } from './web-api.js';
-import { TEAM_ID, Workspace } from './workspace.js';
+import { Workspace } from './workspace.js';
 
 export const DEFAULT_PLAYGROUND_PORT = 3000;
 
@@ -67,14 +67,14 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
 
     const secret = randomBytes(24).toString('hex');
     const botToken = `xoxb-playground-${randomBytes(12).toString('hex')}`;
-    const workspace = new Workspace();
-    let baseUrl = '';
-    const interactions = new Interactions(workspace, secret, () => baseUrl, logger);
-    const callApi = createWebApi({ workspace, triggers: interactions, baseUrl: () => baseUrl, logger });
-    const server = createPlaygroundServer({ workspace, interactions, callApi, botToken, logger });
+    const workspace = new Workspace({ seed: 'demo' });
+    const slack = new FakeSlack({ workspace, tokens: [botToken], logger });
+    const interactions = new Interactions(slack, secret, logger);
+    const server = createPlaygroundServer({ slack, interactions, logger });
     const port = await listen(server, options.port ?? DEFAULT_PLAYGROUND_PORT);
     stack.push(() => closeServer(server));
-    baseUrl = `http://127.0.0.1:${port}`;
+    const baseUrl = `http://127.0.0.1:${port}`;
+    slack.setUrl(baseUrl);
 
     // A fresh store each time: the sandbox's tokens are new at every start.
     const dataDir = mkdtempSync(join(tmpdir(), 'slack-playground-'));
@@ -114,7 +114,7 @@ async function connectDemo(ws: Workspace, sandbox: Sandbox, app: Running) {
     const account = accounts.find((a) => a.userName === person.planningName);
     if (!account) continue;
     await app.store.identities.save({
-      workspaceId: TEAM_ID,
+      workspaceId: ws.team.id,
       slackUserId: person.id,
       serviceAccountId: account.id,
       planningUserId: account.id,
@@ -130,7 +130,7 @@ async function connectDemo(ws: Workspace, sandbox: Sandbox, app: Running) {
     const planningChannel = team?.channels.find((c) => c.channelName === channel.linkTo?.channel);
     if (!team || !planningChannel) continue;
     await app.store.links.upsert({
-      workspaceId: TEAM_ID,
+      workspaceId: ws.team.id,
       slackChannelId: channel.id,
       teamId: team.id,
       channelId: planningChannel.id,

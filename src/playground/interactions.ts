@@ -3,31 +3,16 @@
  * — a slash command, a shortcut, a button press, a select's options request, a form submission, a
  * Home tab opening — signed with the signing secret and posted to the app's `/slack/events`. The
  * app's answer (the ack's body: field errors, an updated or pushed view, options) is applied as
- * Slack applies it, and replies to `response_url`s land here too.
+ * Slack applies it; trigger ids and response_urls are the fake Slack's (`fake-slack.ts`).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { Logger } from '../logger.js';
 import { COMMAND } from '../slack/kit/ids.js';
 import { APP_EVENTS } from '../slack/topics.js';
-import {
-  type Args,
-  messageObject,
-  SlackError,
-  TRIGGER_TTL_MS,
-  type Triggers,
-  viewObject,
-} from './web-api.js';
-import {
-  APP_ID,
-  BOT_ID,
-  BOT_USER_ID,
-  type PgMessage,
-  type PgView,
-  TEAM_DOMAIN,
-  TEAM_ID,
-  type Workspace,
-} from './workspace.js';
+import type { FakeSlack, ResponseTarget, ViewAck } from './fake-slack.js';
+import { type Args, messageObject, viewObject } from './web-api.js';
+import type { PgMessage, PgView, Workspace } from './workspace.js';
 
 /** The page asked for something that is not there (a deleted message, another person's view). */
 export class PageError extends Error {}
@@ -35,102 +20,34 @@ export class PageError extends Error {}
 /** Slack's state of one form: block id → action id → the element's value. */
 export type StateValues = Record<string, Record<string, Record<string, unknown>>>;
 
-/** Where a response_url's replies go. */
-interface ResponseTarget {
-  channel: string;
-  user: string;
-  /** The message the request came from (a button in it): replace_original / delete_original act on it. */
-  source?: { ts: string; ephemeral: boolean };
-  threadTs?: string;
-  expires: number;
-  uses: number;
-}
-
-/** A response_url answers for 30 minutes, at most 5 times (Slack's rule). */
-const RESPONSE_URL_TTL_MS = 30 * 60_000;
-const RESPONSE_URL_USES = 5;
-
 export interface AppAnswer {
   status: number;
   body: unknown;
 }
 
-export class Interactions implements Triggers {
-  private readonly triggers = new Map<string, { user: string; expires: number }>();
-  private readonly responseUrls = new Map<string, ResponseTarget>();
+export class Interactions {
+  private readonly ws: Workspace;
   private appUrl = '';
 
   constructor(
-    private readonly ws: Workspace,
+    private readonly slack: FakeSlack,
     private readonly secret: string,
-    private readonly baseUrl: () => string,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.ws = slack.workspace;
+  }
 
   /** Where the app's HTTP receiver listens (`…/slack/events`); known once it started. */
   connect(appEventsUrl: string) {
     this.appUrl = appEventsUrl;
   }
 
-  // -- Triggers and response URLs ---------------------------------------------------------
-
   private trigger(user: string): string {
-    const id = `${Date.now()}.${randomBytes(6).toString('hex')}`;
-    this.triggers.set(id, { user, expires: Date.now() + TRIGGER_TTL_MS });
-    return id;
+    return this.slack.trigger(user);
   }
 
-  redeem(triggerId: string | undefined): string {
-    const found = triggerId ? this.triggers.get(triggerId) : undefined;
-    if (!found || !triggerId) throw new SlackError('invalid_trigger_id');
-    this.triggers.delete(triggerId);
-    if (Date.now() > found.expires) throw new SlackError('expired_trigger_id');
-    return found.user;
-  }
-
-  private responseUrl(target: Omit<ResponseTarget, 'expires' | 'uses'>): string {
-    const id = randomBytes(12).toString('hex');
-    this.responseUrls.set(id, { ...target, expires: Date.now() + RESPONSE_URL_TTL_MS, uses: 0 });
-    return `${this.baseUrl()}/respond/${id}`;
-  }
-
-  /** A reply at a response_url: ephemeral by default, in the channel, or replacing/deleting the source. */
-  respond(id: string, body: Args): { status: number; body: string } {
-    const target = this.responseUrls.get(id);
-    if (!target || Date.now() > target.expires) return { status: 404, body: 'expired_url' };
-    if (++target.uses > RESPONSE_URL_USES) return { status: 404, body: 'used_url' };
-    const { ws } = this;
-    const source = target.source
-      ? ws.find(target.channel, target.source.ts, target.source.ephemeral ? target.user : undefined)
-      : undefined;
-    const truthy = (v: unknown) => v === true || v === 'true';
-    if (truthy(body.delete_original)) {
-      if (source) ws.remove(source);
-      return { status: 200, body: 'ok' };
-    }
-    const text = typeof body.text === 'string' ? body.text : '';
-    const blocks = Array.isArray(body.blocks) ? body.blocks : undefined;
-    if (!text && !blocks) return { status: 400, body: 'no_text' };
-    if (truthy(body.replace_original) && source) {
-      source.text = text;
-      if (blocks) source.blocks = blocks;
-      else delete source.blocks;
-      ws.changed({ kind: 'messages', channel: source.channel });
-      return { status: 200, body: 'ok' };
-    }
-    const inChannel = body.response_type === 'in_channel';
-    const threadTs =
-      target.threadTs ?? (source?.threadTs && source.threadTs !== source.ts ? source.threadTs : undefined);
-    ws.post({
-      channel: target.channel,
-      user: BOT_USER_ID,
-      botId: BOT_ID,
-      text,
-      ...(blocks ? { blocks } : {}),
-      ...(inChannel ? {} : { ephemeralTo: target.user }),
-      ...(threadTs ? { threadTs } : {}),
-    });
-    return { status: 200, body: 'ok' };
+  private responseUrl(target: ResponseTarget): string {
+    return this.slack.responseUrl(target);
   }
 
   // -- Requests to the app ----------------------------------------------------------------
@@ -163,14 +80,15 @@ export class Interactions implements Triggers {
   }
 
   private interact(payload: Record<string, unknown>, userId: string) {
-    const user = this.ws.users.get(userId);
+    const { ws } = this;
+    const user = ws.users.get(userId);
     const full = {
-      api_app_id: APP_ID,
+      api_app_id: ws.bot.appId,
       token: 'playground-verification-token',
       is_enterprise_install: false,
       enterprise: null,
-      team: { id: TEAM_ID, domain: TEAM_DOMAIN },
-      user: { id: userId, username: user?.name, name: user?.name, team_id: TEAM_ID },
+      team: { id: ws.team.id, domain: ws.team.domain },
+      user: { id: userId, username: user?.name, name: user?.name, team_id: user?.teamId ?? ws.team.id },
       ...payload,
     };
     return this.send(
@@ -194,15 +112,15 @@ export class Interactions implements Triggers {
         return `/${command[1]} is not a valid command. In the playground only ${COMMAND} exists.`;
       const body = new URLSearchParams({
         token: 'playground-verification-token',
-        team_id: TEAM_ID,
-        team_domain: TEAM_DOMAIN,
+        team_id: this.ws.team.id,
+        team_domain: this.ws.team.domain,
         channel_id: channel,
         channel_name: this.channelPart(channel).name,
         user_id: user,
         user_name: this.ws.users.get(user)?.name ?? user,
         command: COMMAND,
         text: escapeMentions(command[2] ?? '', this.ws),
-        api_app_id: APP_ID,
+        api_app_id: this.ws.bot.appId,
         is_enterprise_install: 'false',
         response_url: this.responseUrl({ channel, user, ...(threadTs ? { threadTs } : {}) }),
         trigger_id: this.trigger(user),
@@ -223,9 +141,9 @@ export class Interactions implements Triggers {
     return undefined;
   }
 
-  private respondDirect(target: Omit<ResponseTarget, 'expires' | 'uses'>, body: Args) {
+  private respondDirect(target: ResponseTarget, body: Args) {
     const url = this.responseUrl(target);
-    this.respond(url.slice(url.lastIndexOf('/') + 1), body);
+    this.slack.respond(url.slice(url.lastIndexOf('/') + 1), body);
   }
 
   /** A global shortcut from the lightning menu. */
@@ -253,7 +171,7 @@ export class Interactions implements Triggers {
         action_ts: this.ws.nextTs(),
         message_ts: ts,
         channel: this.channelPart(channel),
-        message: messageObject(m),
+        message: messageObject(this.ws, m),
         response_url: this.responseUrl({
           channel,
           user,
@@ -282,7 +200,7 @@ export class Interactions implements Triggers {
           ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
         },
         channel: this.channelPart(channel),
-        ...(ephemeral ? {} : { message: messageObject(m) }),
+        ...(ephemeral ? {} : { message: messageObject(this.ws, m) }),
         state: { values: {} },
         response_url: this.responseUrl({
           channel,
@@ -298,7 +216,7 @@ export class Interactions implements Triggers {
 
   /** The view as Slack sends it back with a payload: its state included. */
   private viewPayload(v: PgView, values: StateValues) {
-    return { ...viewObject(v), state: { values } };
+    return { ...viewObject(this.ws, v), state: { values } };
   }
 
   /** An element in a modal or the Home tab (a dispatching input, a button, a select). */
@@ -358,64 +276,18 @@ export class Interactions implements Triggers {
       },
       user,
     );
-    const ack = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as {
-      response_action?: string;
-      errors?: Record<string, string>;
-      view?: Record<string, unknown>;
-    };
-    const stack = this.ws.stacks.get(user) ?? [];
-    switch (ack.response_action) {
-      case 'errors':
-        v.errors = ack.errors ?? {};
-        v.version++;
-        break;
-      case 'update':
-        // The app may already have updated the view after its ack (views.update): that one is newer.
-        if (ack.view && v.version === versionSent) {
-          v.view = ack.view;
-          v.errors = {};
-          v.version++;
-        }
-        break;
-      case 'push': {
-        if (ack.view) {
-          const id = this.ws.nextId('V');
-          this.ws.views.set(id, {
-            id,
-            hash: `${Date.now()}.${id}`,
-            type: 'modal',
-            user,
-            view: ack.view,
-            rootId: v.rootId,
-            previousId: v.id,
-            errors: {},
-            version: 0,
-          });
-          stack.push(id);
-        }
-        break;
-      }
-      case 'clear':
-        this.ws.stacks.set(user, []);
-        break;
-      default:
-        stack.pop();
-    }
-    this.ws.changed({ kind: 'modal', user });
-    return { status: answer.status, responseAction: ack.response_action ?? 'close' };
+    const ack = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as ViewAck;
+    const responseAction = this.slack.applyViewAck(user, v, versionSent, ack);
+    return { status: answer.status, responseAction };
   }
 
   /** Closes the top modal (Cancel or ×): Slack tells the app only when the view asked for it. */
   async close(user: string, viewId: string, values: StateValues) {
     const v = this.view(user, viewId);
-    const stack = this.ws.stacks.get(user) ?? [];
-    const clear = Boolean(v.view.clear_on_close);
-    if (clear) this.ws.stacks.set(user, []);
-    else stack.pop();
-    this.ws.changed({ kind: 'modal', user });
-    if (v.view.notify_on_close)
+    const { cleared, notify } = this.slack.closeView(user, v);
+    if (notify)
       await this.interact(
-        { type: 'view_closed', view: this.viewPayload(v, values), is_cleared: clear },
+        { type: 'view_closed', view: this.viewPayload(v, values), is_cleared: cleared },
         user,
       );
   }
@@ -430,17 +302,17 @@ export class Interactions implements Triggers {
       channel: this.ws.imWith(user).id,
       tab: 'home',
       event_ts: this.ws.nextTs(),
-      ...(home ? { view: viewObject(home) } : {}),
+      ...(home ? { view: viewObject(this.ws, home) } : {}),
     };
     const body = JSON.stringify({
       token: 'playground-verification-token',
-      team_id: TEAM_ID,
-      api_app_id: APP_ID,
+      team_id: this.ws.team.id,
+      api_app_id: this.ws.bot.appId,
       type: 'event_callback',
       event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
       event_time: Math.floor(Date.now() / 1000),
       authorizations: [
-        { team_id: TEAM_ID, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false },
+        { team_id: this.ws.team.id, user_id: this.ws.bot.userId, is_bot: true, is_enterprise_install: false },
       ],
       event,
     });

@@ -1,7 +1,7 @@
 /**
- * The playground's HTTP server, on loopback only: Slack's Web API for the app (`/api/<method>`,
- * bot token checked like Slack checks it), response_urls (`/respond/<id>`), file uploads
- * (`/upload/<id>`), and the page — its HTML and script, a JSON interface for what people do and a
+ * The playground's HTTP server, on loopback only: the fake Slack's routes for the app (the Web API
+ * at `/api/<method>`, response_urls, file uploads — served by `fake-slack.ts`, the same fake the
+ * tests use), and the page — its HTML and script, a JSON interface for what people do and a
  * server-sent event stream that says when something they look at changed.
  */
 import { readFile } from 'node:fs/promises';
@@ -10,17 +10,11 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { COMMAND } from '../slack/kit/ids.js';
 import { appManifest } from '../slack/topics.js';
+import type { FakeSlack } from './fake-slack.js';
 import { type Interactions, PageError } from './interactions.js';
 import { mrkdwnToHtml, withHtml } from './mrkdwn.js';
-import { type Args, parseArgs, SlackError } from './web-api.js';
-import {
-  BOT_NAME,
-  BOT_USER_ID,
-  type Change,
-  type PgMessage,
-  TEAM_NAME,
-  type Workspace,
-} from './workspace.js';
+import { SlackError } from './web-api.js';
+import type { Change, PgMessage } from './workspace.js';
 
 /** The page's files: beside the sources, found the same way from src/ (tsx) and dist/ (built). */
 const PUBLIC = new URL('../../src/playground/public/', import.meta.url);
@@ -39,10 +33,9 @@ const TYPES: Record<string, string> = {
 const MAX_BODY = 2 * 1024 * 1024;
 
 export interface ServerDeps {
-  workspace: Workspace;
+  /** Slack's side for the app: its routes are served first. */
+  slack: FakeSlack;
   interactions: Interactions;
-  callApi: (method: string, args: Args) => Promise<Record<string, unknown>>;
-  botToken: string;
   logger: Logger;
 }
 
@@ -105,7 +98,8 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 }
 
 export function createPlaygroundServer(deps: ServerDeps): Server {
-  const { workspace: ws, interactions, logger } = deps;
+  const { slack, interactions, logger } = deps;
+  const ws = slack.workspace;
   const shortcuts = () =>
     appManifest().features.shortcuts.map((s) => ({
       name: s.name,
@@ -145,8 +139,8 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
     const person = ws.users.get(me);
     if (!person || person.isBot) throw new SlackError('user_not_found');
     return {
-      team: TEAM_NAME,
-      app: { name: BOT_NAME, userId: BOT_USER_ID, dm: ws.imWith(me).id },
+      team: ws.team.name,
+      app: { name: ws.bot.name, userId: ws.bot.userId, dm: ws.imWith(me).id },
       command: COMMAND,
       /** The channel the page opens first: the demo's busiest. */
       start: 'C0API',
@@ -157,25 +151,6 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         .map((c) => ({ id: c.id, name: c.name, topic: c.topic, linked: Boolean(c.linkTo) })),
       shortcuts: shortcuts(),
     };
-  };
-
-  const api = async (req: IncomingMessage, res: ServerResponse, method: string) => {
-    const raw = await readBody(req);
-    let args: Args;
-    try {
-      args = parseArgs(raw, req.headers['content-type']);
-    } catch (error) {
-      return send(res, 200, {
-        ok: false,
-        error: error instanceof SlackError ? error.code : 'invalid_form_data',
-      });
-    }
-    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
-    if (!token) return send(res, 200, { ok: false, error: 'not_authed' });
-    if (token !== deps.botToken) return send(res, 200, { ok: false, error: 'invalid_auth' });
-    delete args.token;
-    send(res, 200, await deps.callApi(method, args));
   };
 
   const page = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
@@ -279,23 +254,7 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
     const url = new URL(req.url ?? '/', 'http://playground');
     const path = url.pathname;
     const handle = async () => {
-      if (req.method === 'POST' && path.startsWith('/api/')) return api(req, res, path.slice('/api/'.length));
-      if (req.method === 'POST' && path.startsWith('/respond/')) {
-        const raw = await readBody(req);
-        const answer = interactions.respond(
-          path.slice('/respond/'.length),
-          parseArgs(raw, req.headers['content-type'] ?? 'application/json'),
-        );
-        return send(res, answer.status, answer.body, 'text/plain');
-      }
-      if (req.method === 'POST' && path.startsWith('/upload/')) {
-        const file = ws.files.get(path.slice('/upload/'.length));
-        const raw = await readBody(req);
-        if (!file) return send(res, 404, 'file_not_found', 'text/plain');
-        file.uploaded = true;
-        file.size = raw.length || file.size;
-        return send(res, 200, `OK - ${raw.length}`, 'text/plain');
-      }
+      if (await slack.handle(req, res)) return;
       const archive = /^\/archives\/(\w+)\/p(\d+)(\d{6})$/.exec(path);
       if (req.method === 'GET' && archive) {
         res.writeHead(302, { location: `/#${archive[1]}/${archive[2]}.${archive[3]}` });

@@ -1,25 +1,14 @@
 /**
- * The Slack Web API methods the app uses, answered from the playground's workspace the way Slack
- * answers them: the same shapes, the same error codes (`not_authed`, `invalid_auth`,
- * `channel_not_found`, `message_not_found`, `cant_update_message`, `invalid_blocks`,
- * `invalid_arguments`, `expired_trigger_id`, `hash_conflict`, `not_found`…). A method the
- * playground does not know answers `unknown_method` and is logged, so a new call shows up at once.
+ * The Slack Web API methods the app uses, answered from the fake Slack's workspace the way Slack
+ * answers them: the same shapes, the same error codes (`channel_not_found`, `message_not_found`,
+ * `cant_update_message`, `invalid_blocks`, `invalid_arguments`, `expired_trigger_id`,
+ * `exchanged_trigger_id`, `hash_conflict`, `not_found`…). A method the fake does not know answers
+ * `unknown_method` and is logged, so a new call shows up at once. The bot token is checked before
+ * a call gets here (`fake-slack.ts`).
  */
+import { tzName, tzOffset } from '@date-fns/tz';
 import type { Logger } from '../logger.js';
-import {
-  APP_ID,
-  BOT_ID,
-  BOT_NAME,
-  BOT_USER_ID,
-  type PgChannel,
-  type PgMessage,
-  type PgUser,
-  type PgView,
-  TEAM_DOMAIN,
-  TEAM_ID,
-  TEAM_NAME,
-  type Workspace,
-} from './workspace.js';
+import type { PgChannel, PgMessage, PgUser, PgView, Workspace } from './workspace.js';
 
 export type Args = Record<string, unknown>;
 export type Answer = Record<string, unknown>;
@@ -70,47 +59,96 @@ const need = (args: Args, key: string): string => {
   return value;
 };
 
-/** A user as users.info describes one. */
-export function userObject(user: PgUser) {
+/** Zones already described, per hour: Intl's formatter is costly to make on every users.info. */
+const zones = new Map<string, { tz_label: string; tz_offset: number }>();
+
+/** A time zone's label and offset (seconds east of UTC) at `at`, as users.info gives them. */
+function zone(tz: string, at: Date) {
+  const key = `${tz}|${Math.floor(at.getTime() / 3_600_000)}`;
+  let found = zones.get(key);
+  if (!found) {
+    try {
+      found = { tz_label: tzName(tz, at, 'long'), tz_offset: tzOffset(tz, at) * 60 };
+    } catch {
+      found = { tz_label: tz, tz_offset: 0 };
+    }
+    if (zones.size > 1_000) zones.clear();
+    zones.set(key, found);
+  }
+  return found;
+}
+
+/** A user as users.info describes one: every fact the app reads, in Slack's shape. */
+export function userObject(user: PgUser, ws: Workspace) {
   const [first, ...rest] = user.realName.split(' ');
+  const teamId = user.teamId ?? ws.team.id;
+  const normalize = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const displayName = user.displayName ?? '';
+  const images = user.photo
+    ? Object.fromEntries(
+        ['original', '512', '192', '72', '48', '32', '24'].map((size) => [`image_${size}`, user.photo]),
+      )
+    : {};
   return {
     id: user.id,
-    team_id: TEAM_ID,
+    team_id: teamId,
     name: user.name,
-    deleted: false,
+    deleted: Boolean(user.deleted),
+    color: '9f69e7',
     real_name: user.realName,
     tz: user.tz,
-    tz_label: user.tz,
-    tz_offset: 0,
+    ...zone(user.tz, new Date(ws.now())),
     is_admin: user.isAdmin,
     is_owner: user.isOwner,
     is_primary_owner: user.isOwner,
-    is_restricted: user.guest,
-    is_ultra_restricted: false,
+    is_restricted: user.guest !== false,
+    is_ultra_restricted: user.guest === 'single-channel',
     is_bot: user.isBot,
     is_app_user: false,
+    updated: 0,
+    is_email_confirmed: !user.isBot,
+    ...(user.stranger ? { is_stranger: true } : {}),
+    ...(user.enterpriseId
+      ? {
+          enterprise_user: {
+            id: user.id,
+            enterprise_id: user.enterpriseId,
+            enterprise_name: user.enterpriseId,
+            is_admin: user.isAdmin,
+            is_owner: user.isOwner,
+            is_primary_owner: false,
+            teams: [teamId],
+          },
+        }
+      : {}),
     profile: {
       real_name: user.realName,
-      display_name: user.isBot ? BOT_NAME : '',
+      real_name_normalized: normalize(user.realName),
+      display_name: displayName,
+      display_name_normalized: normalize(displayName),
       first_name: first,
       last_name: rest.join(' '),
-      email: user.isBot ? undefined : `${user.name}@northwind.example`,
-      image_72: '',
-      ...(user.isBot ? { bot_id: BOT_ID } : {}),
+      status_text: '',
+      status_emoji: '',
+      team: teamId,
+      ...(user.isBot ? {} : { email: `${user.name}@${ws.team.domain}.example` }),
+      ...images,
+      ...(user.isBot ? { bot_id: ws.bot.botId, api_app_id: ws.bot.appId, always_active: true } : {}),
     },
   };
 }
 
-export function channelObject(channel: PgChannel) {
+export function channelObject(channel: PgChannel, ws: Workspace) {
   return channel.isIm
     ? { id: channel.id, is_im: true, user: channel.user, is_open: true, created: 0 }
     : {
         id: channel.id,
         name: channel.name,
-        is_channel: true,
-        is_private: false,
+        is_channel: !channel.isPrivate,
+        is_group: Boolean(channel.isPrivate),
+        is_private: Boolean(channel.isPrivate),
         is_im: false,
-        is_member: channel.members.includes(BOT_USER_ID),
+        is_member: channel.members.includes(ws.bot.userId),
         is_archived: false,
         num_members: channel.members.length,
         topic: { value: channel.topic ?? '' },
@@ -118,13 +156,13 @@ export function channelObject(channel: PgChannel) {
       };
 }
 
-export function messageObject(m: PgMessage, replies?: PgMessage[]) {
+export function messageObject(ws: Workspace, m: PgMessage, replies?: PgMessage[]) {
   return {
     type: 'message',
     ts: m.ts,
     user: m.user,
     text: m.text,
-    ...(m.botId ? { bot_id: m.botId, app_id: APP_ID } : {}),
+    ...(m.botId ? { bot_id: m.botId, app_id: ws.bot.appId } : {}),
     ...(m.blocks ? { blocks: m.blocks } : {}),
     ...(m.attachments ? { attachments: m.attachments } : {}),
     ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
@@ -134,15 +172,15 @@ export function messageObject(m: PgMessage, replies?: PgMessage[]) {
     ...(m.metadata ? { metadata: m.metadata } : {}),
     ...(m.files ? { files: m.files } : {}),
     ...(m.edited ? { edited: { user: m.user, ts: m.ts } } : {}),
-    team: TEAM_ID,
+    team: ws.team.id,
   };
 }
 
-export function viewObject(v: PgView) {
+export function viewObject(ws: Workspace, v: PgView) {
   return {
     ...v.view,
     id: v.id,
-    team_id: TEAM_ID,
+    team_id: ws.team.id,
     type: v.type,
     hash: v.hash,
     private_metadata: v.view.private_metadata ?? '',
@@ -151,9 +189,9 @@ export function viewObject(v: PgView) {
     state: { values: {} },
     root_view_id: v.rootId,
     previous_view_id: v.previousId ?? null,
-    app_id: APP_ID,
-    app_installed_team_id: TEAM_ID,
-    bot_id: BOT_ID,
+    app_id: ws.bot.appId,
+    app_installed_team_id: ws.team.id,
+    bot_id: ws.bot.botId,
     clear_on_close: Boolean(v.view.clear_on_close),
     notify_on_close: Boolean(v.view.notify_on_close),
   };
@@ -215,14 +253,14 @@ function messageBody(args: Args) {
 }
 
 export interface Triggers {
-  /** The person a trigger id was given to; throws Slack's error when it is unknown or spent. */
+  /** The person a trigger id was given to; throws Slack's error when it is unknown, spent or expired. */
   redeem(triggerId: string | undefined): string;
 }
 
 export interface WebApiDeps {
   workspace: Workspace;
   triggers: Triggers;
-  /** Base URL of the playground (permalinks, upload URLs). */
+  /** Base URL of the fake Slack's server (upload URLs; permalinks when the team has no URL of its own). */
   baseUrl: () => string;
   logger: Logger;
 }
@@ -230,6 +268,8 @@ export interface WebApiDeps {
 type Method = (args: Args) => Answer | Promise<Answer>;
 
 export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebApiDeps) {
+  /** The workspace's address, ending in `/`. */
+  const teamUrl = () => ws.team.url ?? `${baseUrl()}/`;
   const channel = (args: Args, key = 'channel'): PgChannel => {
     const found = ws.resolveChannel(need(args, key));
     if (!found) throw new SlackError('channel_not_found');
@@ -244,7 +284,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     const ts = need(args, 'ts');
     const found = ws.find(channelId, ts);
     if (!found || found.ephemeralTo) throw new SlackError('message_not_found');
-    if (found.botId !== BOT_ID) throw new SlackError('cant_update_message');
+    if (found.botId !== ws.bot.botId) throw new SlackError('cant_update_message');
     return found;
   };
   const threadOf = (args: Args, c: PgChannel): string | undefined => {
@@ -277,7 +317,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     const id = ws.nextId('V');
     const v: PgView = {
       id,
-      hash: `${Date.now()}.${ws.nextId('h')}`,
+      hash: `${ws.now()}.${ws.nextId('h')}`,
       type,
       user: userId,
       view,
@@ -294,47 +334,49 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
   const methods: Record<string, Method> = {
     'api.test': (args) => ({ args }),
     'auth.test': () => ({
-      url: `${baseUrl()}/`,
-      team: TEAM_NAME,
-      user: 'team_planning',
-      team_id: TEAM_ID,
-      user_id: BOT_USER_ID,
-      bot_id: BOT_ID,
+      url: teamUrl(),
+      team: ws.team.name,
+      user: ws.users.get(ws.bot.userId)?.name ?? 'bot',
+      team_id: ws.team.id,
+      user_id: ws.bot.userId,
+      bot_id: ws.bot.botId,
+      ...(ws.team.enterpriseId ? { enterprise_id: ws.team.enterpriseId } : {}),
       is_enterprise_install: false,
     }),
     'team.info': () => ({
       team: {
-        id: TEAM_ID,
-        name: TEAM_NAME,
-        domain: TEAM_DOMAIN,
-        email_domain: 'northwind.example',
+        id: ws.team.id,
+        name: ws.team.name,
+        domain: ws.team.domain,
+        email_domain: `${ws.team.domain}.example`,
         icon: {},
+        ...(ws.team.enterpriseId ? { enterprise_id: ws.team.enterpriseId } : {}),
       },
     }),
-    'users.info': (args) => ({ user: userObject(user(str(args, 'user'))) }),
+    'users.info': (args) => ({ user: userObject(user(str(args, 'user')), ws) }),
     'users.list': (args) => {
       const { slice, meta } = page([...ws.users.values()], args);
-      return { members: slice.map(userObject), cache_ts: Math.floor(Date.now() / 1000), ...meta };
+      return { members: slice.map((u) => userObject(u, ws)), cache_ts: Math.floor(ws.now() / 1000), ...meta };
     },
-    'users.profile.get': (args) => ({ profile: userObject(user(str(args, 'user'))).profile }),
-    'conversations.info': (args) => ({ channel: channelObject(channel(args)) }),
+    'users.profile.get': (args) => ({ profile: userObject(user(str(args, 'user')), ws).profile }),
+    'conversations.info': (args) => ({ channel: channelObject(channel(args), ws) }),
     'conversations.open': (args) => {
       const ids = (str(args, 'users') ?? '').split(',').filter(Boolean);
       if (ids.length === 0) {
         const existing = str(args, 'channel');
         if (!existing) throw new SlackError('users_list_not_supplied');
-        return { channel: channelObject(channel(args)) };
+        return { channel: channelObject(channel(args), ws) };
       }
       if (ids.length > 1) throw new SlackError('not_enough_users'); // group DMs: the app never opens one
       const person = user(ids[0]);
       if (person.isBot) throw new SlackError('cannot_dm_bot');
-      return { channel: channelObject(ws.imWith(person.id)) };
+      return { channel: channelObject(ws.imWith(person.id), ws) };
     },
     'conversations.join': (args) => {
       const c = channel(args);
-      if (c.isIm) throw new SlackError('method_not_supported_for_channel_type');
-      if (!c.members.includes(BOT_USER_ID)) c.members.push(BOT_USER_ID);
-      return { channel: channelObject(c) };
+      if (c.isIm || c.isPrivate) throw new SlackError('method_not_supported_for_channel_type');
+      if (!c.members.includes(ws.bot.userId)) c.members.push(ws.bot.userId);
+      return { channel: channelObject(c, ws) };
     },
     'conversations.members': (args) => {
       const { slice, meta } = page(channel(args).members, args);
@@ -342,7 +384,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     },
     'conversations.history': (args) => {
       const c = channel(args);
-      if (!c.isIm && !c.members.includes(BOT_USER_ID)) throw new SlackError('not_in_channel');
+      if (!c.isIm && !c.members.includes(ws.bot.userId)) throw new SlackError('not_in_channel');
       const oldest = Number(str(args, 'oldest') ?? 0);
       const latest = Number(str(args, 'latest') ?? Number.POSITIVE_INFINITY);
       const inclusive = args.inclusive === true || args.inclusive === 'true' || args.inclusive === '1';
@@ -358,6 +400,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       return {
         messages: slice.map((m) => {
           const { metadata, ...rest } = messageObject(
+            ws,
             m,
             ws.messages.filter((r) => r.threadTs === m.ts && r.ts !== m.ts),
           );
@@ -377,22 +420,24 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         (m) => m.channel === c.id && !m.ephemeralTo && (m.ts === root || m.threadTs === root),
       );
       const { slice, meta, hasMore } = page(thread, args);
-      return { messages: slice.map((m) => messageObject(m)), has_more: hasMore, ...meta };
+      return { messages: slice.map((m) => messageObject(ws, m)), has_more: hasMore, ...meta };
     },
     'chat.postMessage': (args) => {
       const c = channel(args);
+      // chat:write.public posts in any public channel; a private one takes membership.
+      if (c.isPrivate && !c.members.includes(ws.bot.userId)) throw new SlackError('not_in_channel');
       const body = messageBody(args);
       const threadTs = threadOf(args, c);
       const metadata = args.metadata as PgMessage['metadata'] | undefined;
       const posted = ws.post({
         channel: c.id,
-        user: BOT_USER_ID,
-        botId: BOT_ID,
+        user: ws.bot.userId,
+        botId: ws.bot.botId,
         ...body,
         ...(threadTs ? { threadTs } : {}),
         ...(metadata?.event_type ? { metadata } : {}),
       });
-      return { channel: c.id, ts: posted.ts, message: messageObject(posted) };
+      return { channel: c.id, ts: posted.ts, message: messageObject(ws, posted) };
     },
     'chat.postEphemeral': (args) => {
       const c = channel(args);
@@ -401,8 +446,8 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const threadTs = threadOf(args, c);
       const posted = ws.post({
         channel: c.id,
-        user: BOT_USER_ID,
-        botId: BOT_ID,
+        user: ws.bot.userId,
+        botId: ws.bot.botId,
         ephemeralTo: to.id,
         ...messageBody(args),
         ...(threadTs ? { threadTs } : {}),
@@ -419,7 +464,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       if (args.metadata) m.metadata = args.metadata as PgMessage['metadata'];
       m.edited = true;
       ws.changed({ kind: 'messages', channel: c.id });
-      return { channel: c.id, ts: m.ts, text: m.text, message: messageObject(m) };
+      return { channel: c.id, ts: m.ts, text: m.text, message: messageObject(ws, m) };
     },
     'chat.delete': (args) => {
       const c = channel(args);
@@ -431,7 +476,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const c = channel(args);
       const ts = need(args, 'message_ts');
       if (!ws.find(c.id, ts)) throw new SlackError('message_not_found');
-      return { channel: c.id, permalink: `${baseUrl()}/archives/${c.id}/p${ts.replace('.', '')}` };
+      return { channel: c.id, permalink: `${teamUrl()}archives/${c.id}/p${ts.replace('.', '')}` };
     },
     'views.open': (args) => {
       const to = triggers.redeem(str(args, 'trigger_id'));
@@ -441,7 +486,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const v = newView('modal', to, view);
       ws.stacks.set(to, [v.id]);
       ws.changed({ kind: 'modal', user: to });
-      return { view: viewObject(v) };
+      return { view: viewObject(ws, v) };
     },
     'views.push': (args) => {
       const to = triggers.redeem(str(args, 'trigger_id'));
@@ -452,7 +497,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const v = newView('modal', to, view, stack[0], stack[stack.length - 1]);
       stack.push(v.id);
       ws.changed({ kind: 'modal', user: to });
-      return { view: viewObject(v) };
+      return { view: viewObject(ws, v) };
     },
     'views.update': (args) => {
       const viewId = str(args, 'view_id');
@@ -467,11 +512,11 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       if (hash && hash !== v.hash) throw new SlackError('hash_conflict');
       const view = checkView(args.view);
       v.view = view;
-      v.hash = `${Date.now()}.${ws.nextId('h')}`;
+      v.hash = `${ws.now()}.${ws.nextId('h')}`;
       v.errors = {};
       v.version++;
       ws.changed({ kind: v.type === 'home' ? 'home' : 'modal', user: v.user });
-      return { view: viewObject(v) };
+      return { view: viewObject(ws, v) };
     },
     'views.publish': (args) => {
       const to = user(need(args, 'user_id'));
@@ -483,11 +528,11 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       if (v && hash && hash !== v.hash) throw new SlackError('hash_conflict');
       if (v) {
         v.view = view;
-        v.hash = `${Date.now()}.${ws.nextId('h')}`;
+        v.hash = `${ws.now()}.${ws.nextId('h')}`;
         v.version++;
       } else v = newView('home', to.id, view);
       ws.changed({ kind: 'home', user: to.id });
-      return { view: viewObject(v) };
+      return { view: viewObject(ws, v) };
     },
     'files.getUploadURLExternal': (args) => {
       const name = need(args, 'filename');
@@ -517,8 +562,8 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         const threadTs = threadOf(args, c);
         ws.post({
           channel: c.id,
-          user: BOT_USER_ID,
-          botId: BOT_ID,
+          user: ws.bot.userId,
+          botId: ws.bot.botId,
           text: str(args, 'initial_comment') ?? '',
           files: done,
           ...(threadTs ? { threadTs } : {}),

@@ -1,7 +1,11 @@
 /**
- * The playground's Slack workspace, in memory: people, channels, messages (threads, ephemerals,
- * metadata), modal stacks and Home tabs. Both halves of the fake Slack read and change it — the
- * Web API the app calls and the page people click — and every change is announced to the page.
+ * The fake Slack's workspace, in memory: people (with every fact Slack's users.info gives), channels
+ * and DMs, messages (threads, ephemerals, metadata), modal stacks, Home tabs and uploaded files.
+ * Both halves of the fake Slack read and change it — the Web API the app calls and whoever plays
+ * the people (the playground's page, a test harness) — and every change is announced.
+ *
+ * `new Workspace()` is an empty workspace holding only the app's bot user; `{ seed: 'demo' }` adds
+ * the playground's demo people, channels and opening messages.
  */
 import { EventEmitter } from 'node:events';
 
@@ -13,21 +17,68 @@ export const BOT_ID = 'B0PLAYGRND';
 export const BOT_USER_ID = 'U0BOTPLAN';
 export const BOT_NAME = 'Team Planning';
 
+/** A workspace's own facts, as auth.test and team.info give them. */
+export interface PgTeam {
+  id: string;
+  name: string;
+  domain: string;
+  /** The workspace's address (`https://<domain>.slack.com/`): permalinks start with it. Default: the fake's own URL. */
+  url?: string;
+  /** The Enterprise Grid organization the workspace belongs to, if any. */
+  enterpriseId?: string;
+}
+
+/** The app's bot in the workspace. */
+export interface PgBot {
+  userId: string;
+  botId: string;
+  appId: string;
+  name: string;
+}
+
+/** A guest, as Slack tells them apart (`is_restricted`, `is_ultra_restricted`). */
+export type GuestKind = 'multi-channel' | 'single-channel';
+
 export interface PgUser {
   id: string;
   /** Slack handle. */
   name: string;
   realName: string;
+  /** The profile's display name (empty when the person set none, as in Slack). */
+  displayName?: string;
   /** The demo organization's person this Slack user acts as (by service-account name); none for a guest. */
   planningName?: string;
   isAdmin: boolean;
   isOwner: boolean;
-  /** A multi-channel guest: never provisioned. */
-  guest: boolean;
+  /** Never provisioned by the app; false for a full member. */
+  guest: false | GuestKind;
   isBot: boolean;
   tz: string;
-  /** What the person switcher says about them. */
-  role: string;
+  /** The person's own workspace: another one for someone from a Slack Connect organization. Default: this workspace. */
+  teamId?: string;
+  /** The person's Enterprise Grid organization. */
+  enterpriseId?: string;
+  /** Deactivated. */
+  deleted?: boolean;
+  /** An external person Slack marks as a stranger (`is_stranger`). */
+  stranger?: boolean;
+  /** The profile photo's address (profile.image_original and the sized images). */
+  photo?: string;
+  /** What the playground's person switcher says about them. */
+  role?: string;
+}
+
+/** What makes a person, the rest defaulted as Slack would have a plain full member. */
+export type UserSpec = Pick<PgUser, 'id'> & Partial<Omit<PgUser, 'id'>>;
+
+/** What makes a channel; a DM is made with {@link Workspace.imWith}. */
+export interface ChannelSpec {
+  id: string;
+  name?: string;
+  /** Its members (the bot only when it was added or joined). */
+  members?: string[];
+  isPrivate?: boolean;
+  topic?: string;
 }
 
 export interface PgChannel {
@@ -35,6 +86,7 @@ export interface PgChannel {
   name: string;
   /** A direct message between the app and one person. */
   isIm: boolean;
+  isPrivate?: boolean;
   /** For a DM: the person. */
   user?: string;
   members: string[];
@@ -48,6 +100,12 @@ export interface PgFile {
   title: string;
   name: string;
   size: number;
+}
+
+/** A file as uploaded to its upload URL (the external way), with its bytes once they arrived. */
+export interface PgUpload extends PgFile {
+  uploaded: boolean;
+  bytes?: Buffer;
 }
 
 export interface PgMessage {
@@ -159,7 +217,7 @@ const PEOPLE: Omit<PgUser, 'isBot' | 'tz' | 'name'>[] = [
     realName: 'Gus Guest',
     isAdmin: false,
     isOwner: false,
-    guest: true,
+    guest: 'multi-channel',
     role: 'guest (no planning account)',
   },
 ];
@@ -231,33 +289,64 @@ const OPENING_MESSAGES: { channel: string; user: string; text: string }[] = [
   },
 ];
 
+export interface WorkspaceOptions {
+  /** `demo`: the playground's people, channels and opening messages. Default: the bot alone. */
+  seed?: 'demo' | 'empty';
+  /** The workspace's facts (default: the demo's, "Northwind Robotics"). */
+  team?: Partial<PgTeam>;
+  /** The app's bot (default: the demo's). */
+  bot?: Partial<PgBot>;
+  /** Everyone's time zone unless told otherwise (default UTC). */
+  tz?: string;
+  /** The clock message ts and trigger lifetimes are read from (default `Date.now`). */
+  now?: () => number;
+  /**
+   * Keep only this many ephemeral messages, the oldest dropped first (a long benchmark's memory
+   * stays bounded); default all. Slack never gives them back through the Web API anyway.
+   */
+  keepEphemerals?: number;
+}
+
 export class Workspace extends EventEmitter<{ change: [Change] }> {
+  readonly team: PgTeam;
+  readonly bot: PgBot;
+  readonly tz: string;
+  readonly now: () => number;
+  private readonly keepEphemerals: number;
+  private readonly ephemerals: PgMessage[] = [];
   readonly users = new Map<string, PgUser>();
   readonly channels = new Map<string, PgChannel>();
   readonly messages: PgMessage[] = [];
   readonly views = new Map<string, PgView>();
   /** Each person's open modals, bottom first. */
   readonly stacks = new Map<string, string[]>();
-  readonly files = new Map<string, PgFile & { uploaded: boolean }>();
+  readonly files = new Map<string, PgUpload>();
   private lastTs = 0;
   private counter = 0;
 
-  constructor(tz = 'UTC') {
+  constructor(options: WorkspaceOptions = {}) {
     super();
-    this.users.set(BOT_USER_ID, {
-      id: BOT_USER_ID,
+    // A test may watch many changes at once; the page's listeners come and go.
+    this.setMaxListeners(0);
+    this.team = { id: TEAM_ID, name: TEAM_NAME, domain: TEAM_DOMAIN, ...options.team };
+    this.bot = { userId: BOT_USER_ID, botId: BOT_ID, appId: APP_ID, name: BOT_NAME, ...options.bot };
+    this.tz = options.tz ?? 'UTC';
+    this.now = options.now ?? Date.now;
+    this.keepEphemerals = options.keepEphemerals ?? Number.POSITIVE_INFINITY;
+    this.addUser({
+      id: this.bot.userId,
       name: 'team_planning',
-      realName: BOT_NAME,
-      isAdmin: false,
-      isOwner: false,
-      guest: false,
+      realName: this.bot.name,
+      displayName: this.bot.name,
       isBot: true,
-      tz,
       role: 'app',
     });
+    if (options.seed === 'demo') this.seedDemo();
+  }
+
+  private seedDemo() {
     for (const p of PEOPLE) {
-      const name = p.realName.split(' ')[0]?.toLowerCase() ?? p.id;
-      this.users.set(p.id, { ...p, name, isBot: false, tz });
+      this.addUser({ ...p, name: p.realName.split(' ')[0]?.toLowerCase() ?? p.id });
     }
     const everyone = PEOPLE.filter((p) => !p.guest).map((p) => p.id);
     for (const c of CHANNELS) {
@@ -265,12 +354,47 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
         id: c.id,
         name: c.name,
         isIm: false,
-        members: [...everyone, BOT_USER_ID, ...(c.guest ? ['U0GUEST'] : [])],
+        members: [...everyone, this.bot.userId, ...(c.guest ? ['U0GUEST'] : [])],
         topic: c.topic,
         ...(c.linkTo ? { linkTo: c.linkTo } : {}),
       });
     }
     for (const m of OPENING_MESSAGES) this.post({ channel: m.channel, user: m.user, text: m.text });
+  }
+
+  /** Adds (or replaces) a person; what is not said is a full member of this workspace. */
+  addUser(spec: UserSpec): PgUser {
+    const user: PgUser = {
+      name: spec.id.toLowerCase(),
+      realName: spec.name ?? spec.id,
+      isAdmin: false,
+      isOwner: false,
+      guest: false,
+      isBot: false,
+      tz: this.tz,
+      ...spec,
+    };
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  /** Adds a channel, or adds members to one that exists. */
+  addChannel(spec: ChannelSpec): PgChannel {
+    const existing = this.channels.get(spec.id);
+    if (existing) {
+      for (const m of spec.members ?? []) if (!existing.members.includes(m)) existing.members.push(m);
+      return existing;
+    }
+    const channel: PgChannel = {
+      id: spec.id,
+      name: spec.name ?? spec.id.toLowerCase(),
+      isIm: false,
+      members: [...new Set(spec.members ?? [])],
+      ...(spec.isPrivate ? { isPrivate: true } : {}),
+      ...(spec.topic ? { topic: spec.topic } : {}),
+    };
+    this.channels.set(channel.id, channel);
+    return channel;
   }
 
   people(): PgUser[] {
@@ -279,7 +403,7 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
 
   /** A Slack-like unique ts: seconds with six digits, strictly increasing. */
   nextTs(): string {
-    const now = Date.now() * 1000;
+    const now = this.now() * 1000;
     this.lastTs = Math.max(now, this.lastTs + 1);
     return (this.lastTs / 1_000_000).toFixed(6);
   }
@@ -288,15 +412,21 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
     return `${prefix}${(++this.counter).toString(36).toUpperCase().padStart(6, '0')}`;
   }
 
-  /** The DM between the app and `userId`, opened when first needed. */
-  imWith(userId: string): PgChannel {
-    const id = `D0${userId.slice(2)}`;
-    let im = this.channels.get(id);
-    if (!im) {
-      im = { id, name: BOT_NAME, isIm: true, user: userId, members: [userId, BOT_USER_ID] };
-      this.channels.set(id, im);
-    }
-    return im;
+  /**
+   * The DM between the app and `userId`, opened when first needed (with `id` when given, else
+   * one made from the person's id).
+   */
+  imWith(userId: string, id?: string): PgChannel {
+    for (const c of this.channels.values()) if (c.isIm && c.user === userId) return c;
+    const dm: PgChannel = {
+      id: id ?? `D${userId.slice(1)}`,
+      name: this.bot.name,
+      isIm: true,
+      user: userId,
+      members: [userId, this.bot.userId],
+    };
+    this.channels.set(dm.id, dm);
+    return dm;
   }
 
   /** Channel by id, or a person's id (Slack posts to their DM with the app). */
@@ -306,9 +436,17 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
     return user && !user.isBot ? this.imWith(user.id) : undefined;
   }
 
+  /** Adds a message; one given an earlier ts (a message from before) is filed in ts order. */
   post(message: Omit<PgMessage, 'ts'> & { ts?: string }): PgMessage {
     const full: PgMessage = { ...message, ts: message.ts ?? this.nextTs() };
-    this.messages.push(full);
+    let at = this.messages.length;
+    while (at > 0 && Number(this.messages[at - 1]?.ts) > Number(full.ts)) at--;
+    this.messages.splice(at, 0, full);
+    if (full.ephemeralTo !== undefined && Number.isFinite(this.keepEphemerals)) {
+      this.ephemerals.push(full);
+      const dropped = this.ephemerals.length > this.keepEphemerals ? this.ephemerals.shift() : undefined;
+      if (dropped) this.messages.splice(this.messages.indexOf(dropped), 1);
+    }
     this.changed({ kind: 'messages', channel: full.channel });
     return full;
   }

@@ -121,7 +121,7 @@ describe("the app's jobs", () => {
   afterEach(() => bench.close());
 
   it('post the digest on the tick; stop() waits for the pass in progress', async () => {
-    await link(bench.store, 'C1');
+    await link(bench, 'C1');
     bench.clock.set('2026-03-10T08:00:00Z');
     const { logger, clock, sleep } = bench.deps();
     const timer = manualTimer();

@@ -32,7 +32,7 @@ describe('planningAccessFor: which token reads the digest', () => {
   afterEach(() => bench.close());
 
   const whoReads = async (adminToken?: string) => {
-    const channel = await link(bench.store, 'C1');
+    const channel = await link(bench, 'C1');
     const access = await planningAccessFor({
       store: bench.store,
       clients: bench.clients,

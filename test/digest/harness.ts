@@ -1,32 +1,37 @@
 /**
  * In-process test bench for the scheduler: a store (SQLite in memory or a PostgreSQL schema), a
- * planning service answered by undici's MockAgent, Slack answered by nock, a settable clock and a
- * logger whose lines the test can read.
+ * planning service answered by undici's MockAgent, Slack played by the playground's fake Slack on
+ * loopback (its clock is the bench's, so message ts fall on the bench's days), a settable clock
+ * and a logger whose lines the test can read.
  */
 import { Writable } from 'node:stream';
-import nock from 'nock';
 import { MockAgent } from 'undici';
 import { type Clients, createClients } from '../../src/clients.js';
 import { createDigestScheduler, type DigestSchedulerDeps } from '../../src/digest/scheduler.js';
 import { createLogger } from '../../src/logger.js';
 import type { FeatureLite, TaskExpanded } from '../../src/planning/models.js';
+import { FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
+import { Workspace } from '../../src/playground/workspace.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 import { withPgSchema } from '../helpers/postgres.js';
 
-export const SLACK_URL = 'http://slack.test';
 export const PLANNING_URL = 'http://planning.test';
 export const BOT_TOKEN = 'xoxb-digest-test-token';
 export const PLANNING_TOKEN = 'planning-test-token';
 
 export type Backend = 'sqlite' | 'postgres';
 
+/** A message Slack accepted from chat.postMessage, as the app sent it. */
 export interface Posted {
   channel: string;
+  /** The ts Slack gave it. */
+  ts: string;
   text: string;
   blocks: unknown[];
   metadata: { event_type: string; event_payload: Record<string, unknown> };
   unfurl_links: string;
   unfurl_media: string;
+  /** The bot token it was posted with. */
   token?: string;
 }
 
@@ -34,8 +39,10 @@ export interface Bench {
   store: Store;
   /** Answers the planning service's calls (pass as a client's dispatcher). */
   agent: MockAgent;
-  /** The client factory: planning calls go to `agent`, Slack calls to the nock'd Slack. */
+  /** The client factory: planning calls go to `agent`, Slack calls to the fake Slack. */
   clients: Clients;
+  /** Slack: its workspace (channels, messages, DMs), every call, and answers to replace (a 429, an error). */
+  slack: FakeSlack;
   clock: { now: number; set(iso: string): void; advance(ms: number): void };
   /** Features the planning mock serves for every channel. */
   features: FeatureLite[];
@@ -49,16 +56,14 @@ export interface Bench {
   taskReads: string[];
   /** Status the planning mock answers with (200 = serve the data). */
   planningStatus: number;
-  /** Slack: messages posted, and replies to play before answering ok (e.g. a 429). */
-  posted: Posted[];
-  slackReplies: { status: number; headers?: Record<string, string>; body?: unknown }[];
-  /** conversations.history answers: the messages returned (all pages in one). */
-  history: unknown[];
-  historyCalls: number;
-  /** Errors conversations.history answers first, one per call (e.g. `not_in_channel`). */
-  historyErrors: string[];
+  /** Messages Slack accepted from chat.postMessage, in order. */
+  readonly posted: Posted[];
+  /** conversations.history calls made. */
+  readonly historyCalls: number;
   /** Channels conversations.join was called for. */
-  joined: string[];
+  readonly joined: string[];
+  /** A Slack person, with their DM with the app (`D<id>`). */
+  person(id: string): void;
   logLines: string[];
   sleeps: number[];
   deps(overrides?: Partial<DigestSchedulerDeps>): DigestSchedulerDeps;
@@ -96,9 +101,13 @@ export async function openBench(backend: Backend): Promise<Bench> {
       },
     }),
   });
+  const slack = await startFakeSlack({
+    workspace: new Workspace({ team: { id: 'T1', name: 'Digest', domain: 'digest' }, now: () => clock.now }),
+    tokens: [BOT_TOKEN],
+  });
   const clients = createClients({
     planningUrl: `${PLANNING_URL}/v1`,
-    slackApiUrl: `${SLACK_URL}/api/`,
+    slackApiUrl: slack.apiUrl,
     logger,
     planningOptions: { dispatcher: agent, retries: 0 },
   });
@@ -106,6 +115,7 @@ export async function openBench(backend: Backend): Promise<Bench> {
     store,
     agent,
     clients,
+    slack,
     clock,
     features: [],
     tasks: new Map(),
@@ -113,12 +123,31 @@ export async function openBench(backend: Backend): Promise<Bench> {
     experiences: new Map(),
     taskReads: [],
     planningStatus: 200,
-    posted: [],
-    slackReplies: [],
-    history: [],
-    historyCalls: 0,
-    historyErrors: [],
-    joined: [],
+    get posted() {
+      return slack
+        .called('chat.postMessage')
+        .filter(FakeSlack.accepted)
+        .map((c) => ({
+          channel: String(c.body.channel),
+          ts: String(c.answer?.ts),
+          text: String(c.body.text ?? ''),
+          blocks: (c.body.blocks ?? []) as unknown[],
+          metadata: c.body.metadata as Posted['metadata'],
+          unfurl_links: String(c.body.unfurl_links),
+          unfurl_media: String(c.body.unfurl_media),
+          ...(c.token ? { token: c.token } : {}),
+        }));
+    },
+    get historyCalls() {
+      return slack.called('conversations.history').length;
+    },
+    get joined() {
+      return slack.called('conversations.join').map((c) => String(c.body.channel));
+    },
+    person(id) {
+      slack.workspace.addUser({ id, name: id.toLowerCase() });
+      slack.workspace.imWith(id, `D${id}`);
+    },
     logLines,
     sleeps: [],
     deps: (overrides = {}) => ({
@@ -135,7 +164,7 @@ export async function openBench(backend: Backend): Promise<Bench> {
     }),
     scheduler: (overrides) => createDigestScheduler(bench.deps(overrides)),
     async close() {
-      nock.cleanAll();
+      await slack.close();
       await agent.close();
       await store.close();
       await pg?.drop();
@@ -175,56 +204,30 @@ export async function openBench(backend: Backend): Promise<Bench> {
     })
     .persist();
 
-  nock(SLACK_URL)
-    .persist()
-    .post('/api/chat.postMessage')
-    .reply(function (_uri, body) {
-      const next = bench.slackReplies.shift();
-      if (next && next.status !== 200) return [next.status, next.body ?? '', next.headers ?? {}];
-      const form = new URLSearchParams(String(body));
-      const auth = this.req.headers.authorization;
-      bench.posted.push({
-        channel: form.get('channel') ?? '',
-        text: form.get('text') ?? '',
-        blocks: JSON.parse(form.get('blocks') ?? '[]'),
-        metadata: JSON.parse(form.get('metadata') ?? '{}'),
-        unfurl_links: form.get('unfurl_links') ?? '',
-        unfurl_media: form.get('unfurl_media') ?? '',
-        token: typeof auth === 'string' ? auth : undefined,
-      });
-      return [
-        200,
-        next?.body ?? { ok: true, channel: form.get('channel'), ts: `${1000 + bench.posted.length}.000100` },
-      ];
-    })
-    .post('/api/conversations.open')
-    .reply((_uri, body) => [
-      200,
-      { ok: true, channel: { id: `D_${new URLSearchParams(String(body)).get('users')}` } },
-    ])
-    .post('/api/conversations.history')
-    .reply(() => {
-      bench.historyCalls += 1;
-      const error = bench.historyErrors.shift();
-      if (error) return [200, { ok: false, error }];
-      return [200, { ok: true, messages: bench.history, has_more: false }];
-    })
-    .post('/api/conversations.join')
-    .reply((_uri, body) => {
-      const channel = new URLSearchParams(String(body)).get('channel') ?? '';
-      bench.joined.push(channel);
-      return [200, { ok: true, channel: { id: channel } }];
-    });
   return bench;
 }
 
-/** Links a Slack channel with the digest on. */
+/**
+ * Links a Slack channel with the digest on; the channel exists in Slack with the bot in it (unless
+ * `botInChannel` is false: the bot then posts there with chat:write.public, never having joined).
+ */
 export async function link(
-  store: Store,
+  bench: Bench,
   slackChannelId: string,
-  settings: { digestTime?: string; timeZone?: string; weekdaysOnly?: boolean; workspaceId?: string } = {},
+  settings: {
+    digestTime?: string;
+    timeZone?: string;
+    weekdaysOnly?: boolean;
+    workspaceId?: string;
+    botInChannel?: boolean;
+  } = {},
 ) {
-  return store.links.upsert({
+  const bot = bench.slack.workspace.bot.userId;
+  bench.slack.workspace.addChannel({
+    id: slackChannelId,
+    members: settings.botInChannel === false ? ['U1'] : ['U1', bot],
+  });
+  return bench.store.links.upsert({
     workspaceId: settings.workspaceId ?? 'T1',
     slackChannelId,
     teamId: 'team-1',

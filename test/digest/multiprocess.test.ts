@@ -1,17 +1,17 @@
 /**
  * Exactly once across PROCESSES on PostgreSQL: schedulers run as child processes (fixtures/
- * scheduler-process.ts) against one schema, the sandbox as the planning service and a local fake
- * Slack API, and every channel gets exactly one digest per local day — with two schedulers racing,
- * with a process killed after its claim or after its post, with Slack answering 429, and with the
- * service failing.
+ * scheduler-process.ts) against one schema, the sandbox as the planning service and the
+ * playground's fake Slack on loopback, and every channel gets exactly one digest per local day —
+ * with two schedulers racing, with a process killed after its claim or after its post, with Slack
+ * answering 429, and with the service failing.
  */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type FakeSlack, startFakeSlack } from '../../bench/lib/digest-fake-slack.js';
 import type { TickReport } from '../../src/digest/scheduler.js';
 import { createPlanningClient } from '../../src/planning/index.js';
+import { FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
@@ -21,6 +21,8 @@ const KEY = Buffer.alloc(32, 3).toString('base64');
 // Long enough that a healthy process on a loaded machine finishes within it, short enough to wait out.
 const LEASE_MS = 6_000;
 const CHANNELS = ['C1', 'C2', 'C3', 'C4', 'C5', 'C6'];
+/** The bot token the scheduler processes post with (fixtures/scheduler-process.ts). */
+const BOT_TOKEN = 'xoxb-fake-bot-token';
 
 describeWithPostgres('digest scheduler across processes (PostgreSQL)', () => {
   let pg: PgSchema;
@@ -36,7 +38,9 @@ describeWithPostgres('digest scheduler across processes (PostgreSQL)', () => {
       keyring: createKeyring({ current: KEY }),
     });
     sandbox = await startSandbox({ seed: 'minimal' });
-    slack = await startFakeSlack();
+    slack = await startFakeSlack({ tokens: [BOT_TOKEN] });
+    // The linked channels, with the bot in them (it reads their history after a crash).
+    for (const id of CHANNELS) slack.workspace.addChannel({ id, members: [slack.workspace.bot.userId] });
 
     const planning = createPlanningClient({ baseUrl: sandbox.url, token: sandbox.ownerToken });
     const teams = await planning.teams.listAll();
@@ -77,7 +81,7 @@ describeWithPostgres('digest scheduler across processes (PostgreSQL)', () => {
       pgSchema: pg.schema,
       key: KEY,
       planningUrl: sandbox.url,
-      slackApiUrl: slack.url,
+      slackApiUrl: slack.apiUrl,
       tickAt,
       leaseMs: LEASE_MS,
       retryBaseMs: extra.retryBaseMs ?? 1_000,
@@ -110,10 +114,25 @@ describeWithPostgres('digest scheduler across processes (PostgreSQL)', () => {
     });
   }
 
+  /** Messages Slack accepted from chat.postMessage: channel, ts, text, metadata and the fields sent. */
+  const posts = () =>
+    slack
+      .called('chat.postMessage')
+      .filter(FakeSlack.accepted)
+      .map((c) => ({
+        channel: String(c.body.channel),
+        ts: String(c.answer?.ts),
+        text: String(c.body.text ?? ''),
+        metadata: c.body.metadata as
+          | { event_type: string; event_payload: Record<string, unknown> }
+          | undefined,
+        fields: c.body,
+      }));
+
   /** Digests posted per channel for a local date. */
   function postsFor(localDate: string): Record<string, number> {
     const counts: Record<string, number> = {};
-    for (const post of slack.posts) {
+    for (const post of posts()) {
       if (post.metadata?.event_payload.local_date !== localDate) continue;
       counts[post.channel] = (counts[post.channel] ?? 0) + 1;
     }
@@ -129,7 +148,7 @@ describeWithPostgres('digest scheduler across processes (PostgreSQL)', () => {
     ]);
     expect((a.report?.posted ?? 0) + (b.report?.posted ?? 0)).toBe(CHANNELS.length);
     expect(postsFor('2026-03-10')).toEqual(oncePerChannel);
-    const post = slack.posts[0];
+    const post = posts()[0];
     expect(post?.metadata?.event_type).toBe('planning_digest');
     expect(post?.fields.unfurl_links).toBe('false');
     expect(post?.text).toContain('1 feature');
@@ -152,7 +171,7 @@ describeWithPostgres('digest scheduler across processes (PostgreSQL)', () => {
   it('a process killed after posting, before recording: the next finds the message and does not post again', async () => {
     const at = '2026-03-12T08:30:00Z';
     expect((await runProcess(at, { die: 'after-post' })).killed).toBe(true);
-    const orphan = slack.posts.filter((p) => p.metadata?.event_payload.local_date === '2026-03-12');
+    const orphan = posts().filter((p) => p.metadata?.event_payload.local_date === '2026-03-12');
     expect(orphan.length).toBeGreaterThanOrEqual(1);
     // Depending on how fast it starts, this one finds the orphans held (lease) or already recovers them.
     const next = await runProcess(at);
@@ -174,12 +193,12 @@ describeWithPostgres('digest scheduler across processes (PostgreSQL)', () => {
   }, 90_000);
 
   it('Slack 429 with Retry-After during a run: waited for, and each digest posted once', async () => {
-    slack.rateLimitNext(2, 1);
-    const before = slack.calls.get('chat.postMessage') ?? 0;
+    slack.rateLimit('chat.postMessage', 1, 2);
+    const before = slack.counts.get('chat.postMessage') ?? 0;
     const { report } = await runProcess('2026-03-13T08:30:00Z');
     expect(report).toMatchObject({ posted: CHANNELS.length, failed: 0 });
     expect(postsFor('2026-03-13')).toEqual(oncePerChannel);
-    expect((slack.calls.get('chat.postMessage') ?? 0) - before).toBe(CHANNELS.length + 2);
+    expect((slack.counts.get('chat.postMessage') ?? 0) - before).toBe(CHANNELS.length + 2);
   }, 90_000);
 
   it('service 5xx during a run: logged, nothing posted, retried later and posted once', async () => {

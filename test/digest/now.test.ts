@@ -13,14 +13,14 @@ describe('postDigestNow', () => {
     bench = await openBench('sqlite');
     bench.features = [feature({ id: 'f1', heading: 'Login' })];
     bench.clock.set('2026-03-10T10:00:00Z');
-    const access = await bench.deps().planningClientFor(await link(bench.store, 'C1'));
+    const access = await bench.deps().planningClientFor(await link(bench, 'C1'));
     if (!access) throw new Error('no access');
     planning = access;
   });
   afterEach(() => bench.close());
 
   it('posts at once, marked on demand, without using the day’s claim', async () => {
-    const channel = await link(bench.store, 'C1');
+    const channel = await link(bench, 'C1');
     const result = await postDigestNow(channel, {
       store: bench.store,
       slack: slack(),
@@ -42,7 +42,7 @@ describe('postDigestNow', () => {
   });
 
   it('never runs two at once for one channel, and frees the channel afterwards', async () => {
-    const channel = await link(bench.store, 'C1');
+    const channel = await link(bench, 'C1');
     const deps = { store: bench.store, slack: slack(), planning };
     const [a, b] = await Promise.all([postDigestNow(channel, deps), postDigestNow(channel, deps)]);
     expect([a.status, b.status].sort()).toEqual(['busy', 'posted']);
@@ -51,7 +51,7 @@ describe('postDigestNow', () => {
   });
 
   it('frees the channel after a failure too, and posts nothing', async () => {
-    const channel = await link(bench.store, 'C1');
+    const channel = await link(bench, 'C1');
     bench.planningStatus = 500;
     const deps = { store: bench.store, slack: slack(), planning };
     await expect(postDigestNow(channel, deps)).rejects.toThrow();

@@ -51,6 +51,7 @@ describe('sendPeerGradeNotices', () => {
       ['U1', 'token-u1'],
       ['U2', 'token-u2'],
     ]) {
+      bench.person(user as string);
       await bench.store.identities.save({
         workspaceId: 'T1',
         slackUserId: user as string,
@@ -91,7 +92,7 @@ describe('sendPeerGradeNotices', () => {
     bench.experiences.set('token-u1', [experience('n1', 3)]);
     expect(await send('2026-03-11T09:00:00Z')).toEqual({ checked: 2, notified: 1, failed: 0 });
     expect(bench.posted).toEqual([
-      expect.objectContaining({ channel: 'D_U1', text: expect.stringContaining('2 new peer grades') }),
+      expect.objectContaining({ channel: 'DU1', text: expect.stringContaining('2 new peer grades') }),
     ]);
 
     // Same day again: already checked, nothing sent twice.
@@ -109,7 +110,7 @@ describe('sendPeerGradeNotices', () => {
     bench.experiences.set('token-u1', [experience('n1', 4)]);
     bench.experiences.set('token-u2', [experience('n1', 2)]);
     expect(await send('2026-03-11T09:00:00Z')).toEqual({ checked: 2, notified: 1, failed: 0 });
-    expect(bench.posted).toEqual([expect.objectContaining({ channel: 'D_U2' })]);
+    expect(bench.posted).toEqual([expect.objectContaining({ channel: 'DU2' })]);
     expect((await bench.store.digests.lastPosted('T1', peerGradeKey('U1')))?.snapshot).toBe('{"n1":4}');
   });
 });

@@ -106,7 +106,7 @@ function limitsSuite(backend: Backend) {
   }
 
   async function linkMany(workspaceId: string, count: number) {
-    for (let i = 1; i <= count; i++) await link(bench.store, `C_${workspaceId}_${i}`, { workspaceId });
+    for (let i = 1; i <= count; i++) await link(bench, `C_${workspaceId}_${i}`, { workspaceId });
   }
 
   /** Each link its own organization, counted by workspace: only the workspace limit can bind. */

@@ -22,8 +22,8 @@ function schedulerSuite(backend: Backend) {
   afterEach(() => bench.close());
 
   it('posts each due digest once, at the local time, with the digest metadata and unfurls off', async () => {
-    await link(bench.store, 'C_BERLIN', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
-    await link(bench.store, 'C_NY', { digestTime: '09:00', timeZone: 'America/New_York' });
+    await link(bench, 'C_BERLIN', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    await link(bench, 'C_NY', { digestTime: '09:00', timeZone: 'America/New_York' });
     const scheduler = bench.scheduler();
 
     // Tuesday 10 March 2026, 08:59 in Berlin.
@@ -37,7 +37,7 @@ function schedulerSuite(backend: Backend) {
     expect(bench.posted).toHaveLength(1);
     const [post] = bench.posted;
     expect(post?.channel).toBe('C_BERLIN');
-    expect(post?.token).toBe(`Bearer ${BOT_TOKEN}`);
+    expect(post?.token).toBe(BOT_TOKEN);
     expect(post?.metadata).toEqual({
       event_type: DIGEST_EVENT_TYPE,
       event_payload: { local_date: '2026-03-10', channel: 'C_BERLIN' },
@@ -63,7 +63,7 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('next day: one line when nothing changed, the full digest with "advanced" when something did', async () => {
-    await link(bench.store, 'C1');
+    await link(bench, 'C1');
     const scheduler = bench.scheduler();
     bench.clock.set('2026-03-10T08:00:00Z');
     await scheduler.tick();
@@ -82,8 +82,8 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('skips weekends unless the link includes them', async () => {
-    await link(bench.store, 'C_WEEKDAYS', { weekdaysOnly: true });
-    await link(bench.store, 'C_ALL', { weekdaysOnly: false });
+    await link(bench, 'C_WEEKDAYS', { weekdaysOnly: true });
+    await link(bench, 'C_ALL', { weekdaysOnly: false });
     // Saturday 14 March 2026.
     bench.clock.set('2026-03-14T10:00:00Z');
     await bench.scheduler().tick();
@@ -91,8 +91,8 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('two schedulers ticking together post once', async () => {
-    await link(bench.store, 'C1');
-    await link(bench.store, 'C2');
+    await link(bench, 'C1');
+    await link(bench, 'C2');
     bench.clock.set('2026-03-10T08:30:00Z');
     const reports = await Promise.all([bench.scheduler().tick(), bench.scheduler().tick()]);
     expect(reports.reduce((n, r) => n + r.posted, 0)).toBe(2);
@@ -100,12 +100,8 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('Slack 429 during a run: waits Retry-After, then posts once', async () => {
-    await link(bench.store, 'C1');
-    bench.slackReplies.push({
-      status: 429,
-      headers: { 'retry-after': '7' },
-      body: { ok: false, error: 'ratelimited' },
-    });
+    await link(bench, 'C1');
+    bench.slack.rateLimit('chat.postMessage', 7);
     bench.clock.set('2026-03-10T08:00:00Z');
     const report = await bench.scheduler().tick();
     expect(report).toMatchObject({ posted: 1, failed: 0 });
@@ -115,7 +111,7 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('service 5xx during a run: logged, nothing posted, retried later and posted once', async () => {
-    await link(bench.store, 'C1');
+    await link(bench, 'C1');
     bench.planningStatus = 503;
     const scheduler = bench.scheduler({ retryBaseMs: 5 * MINUTE });
     bench.clock.set('2026-03-10T08:00:00Z');
@@ -138,7 +134,7 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('crash after posting, before recording: the next attempt finds the message and does not post again', async () => {
-    await link(bench.store, 'C1');
+    await link(bench, 'C1');
     bench.clock.set('2026-03-10T08:00:00Z');
     // The first process "dies" as it records: its claim stays taken until the lease runs out.
     const dying = bench.scheduler({
@@ -157,10 +153,8 @@ function schedulerSuite(backend: Backend) {
     });
     await dying.tick();
     expect(bench.posted).toHaveLength(1);
-    bench.history = [
-      { type: 'message', text: 'unrelated', ts: '999.1' },
-      { type: 'message', ts: bench.posted[0] && '1001.000100', metadata: bench.posted[0]?.metadata },
-    ];
+    // The digest it posted is in the channel's history, after someone's message.
+    bench.slack.workspace.post({ channel: 'C1', user: 'U1', text: 'unrelated' });
 
     // Within the lease nobody else may take it.
     bench.clock.advance(5 * MINUTE);
@@ -174,7 +168,7 @@ function schedulerSuite(backend: Backend) {
 
   /** C1's claim for 2026-03-10 left by a process that died (its lease runs out 10 minutes later). */
   async function claimedByADeadProcess() {
-    await link(bench.store, 'C1');
+    await link(bench, 'C1');
     bench.clock.set('2026-03-10T08:00:00Z');
     await bench.store.digests.claim({
       workspaceId: 'T1',
@@ -185,24 +179,30 @@ function schedulerSuite(backend: Backend) {
     });
   }
 
+  /** A digest message the bot posted in C1 (as a process that died before recording it would have). */
+  function postedEarlier(event_payload: Record<string, unknown>) {
+    const { bot } = bench.slack.workspace;
+    bench.slack.workspace.post({
+      channel: 'C1',
+      user: bot.userId,
+      botId: bot.botId,
+      text: 'Digest',
+      metadata: { event_type: DIGEST_EVENT_TYPE, event_payload },
+    });
+  }
+
   /** ...after posting its digest, and the lease has run out. */
   async function postedThenDied() {
     await claimedByADeadProcess();
-    bench.history = [
-      {
-        ts: '1.1',
-        metadata: {
-          event_type: DIGEST_EVENT_TYPE,
-          event_payload: { local_date: '2026-03-10', channel: 'C1' },
-        },
-      },
-    ];
+    postedEarlier({ local_date: '2026-03-10', channel: 'C1' });
     bench.clock.advance(11 * MINUTE);
   }
 
   it('a later attempt in a public channel the bot posted in without joining: joins, reads, posts nothing twice', async () => {
     await postedThenDied();
-    bench.historyErrors.push('not_in_channel');
+    // The bot posted there with chat:write.public and never joined: reading the history takes membership.
+    const c1 = bench.slack.workspace.channels.get('C1')!;
+    c1.members = c1.members.filter((m) => m !== bench.slack.workspace.bot.userId);
     expect(await bench.scheduler().tick()).toMatchObject({ recovered: 1, posted: 0 });
     expect(bench.joined).toEqual(['C1']);
     expect(bench.historyCalls).toBe(2);
@@ -211,7 +211,11 @@ function schedulerSuite(backend: Backend) {
 
   it('history unreadable (an install without the history scopes): warns how to fix it and posts', async () => {
     await postedThenDied();
-    bench.historyErrors.push('missing_scope');
+    bench.slack.fail('conversations.history', {
+      ok: false,
+      error: 'missing_scope',
+      needed: 'channels:history',
+    });
     expect(await bench.scheduler().tick()).toMatchObject({ posted: 1, failed: 0 });
     expect(bench.posted).toHaveLength(1);
     expect(bench.logLines.find((l) => l.includes('cannot read the channel history'))).toContain(
@@ -222,22 +226,8 @@ function schedulerSuite(backend: Backend) {
   it('crash after claiming, before posting: the next attempt posts once', async () => {
     await claimedByADeadProcess();
     // A message of another date, and an on-demand one of today, are not today's digest.
-    bench.history = [
-      {
-        ts: '1.1',
-        metadata: {
-          event_type: DIGEST_EVENT_TYPE,
-          event_payload: { local_date: '2026-03-09', channel: 'C1' },
-        },
-      },
-      {
-        ts: '1.2',
-        metadata: {
-          event_type: DIGEST_EVENT_TYPE,
-          event_payload: { local_date: '2026-03-10', channel: 'C1', on_demand: true },
-        },
-      },
-    ];
+    postedEarlier({ local_date: '2026-03-09', channel: 'C1' });
+    postedEarlier({ local_date: '2026-03-10', channel: 'C1', on_demand: true });
     bench.clock.advance(11 * MINUTE);
     expect(await bench.scheduler().tick()).toMatchObject({ posted: 1, recovered: 0 });
     expect(bench.posted).toHaveLength(1);
@@ -245,7 +235,7 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('a workspace without a bot token fails loudly, posts nothing, and gives the day up after the attempts', async () => {
-    await link(bench.store, 'C1');
+    await link(bench, 'C1');
     const scheduler = bench.scheduler({
       botTokenFor: async () => undefined,
       maxAttempts: 2,
@@ -265,7 +255,7 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('DST in New York: 02:30 on the spring-forward day posts once, at 03:00 EDT; 01:30 on fall-back once', async () => {
-    await link(bench.store, 'C_NY', {
+    await link(bench, 'C_NY', {
       digestTime: '02:30',
       timeZone: 'America/New_York',
       weekdaysOnly: false,
@@ -294,7 +284,8 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('with the peer-grade notices after each pass, DMs a person their new peer-grade count once a day, in the first digest pass', async () => {
-    await link(bench.store, 'C1', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    await link(bench, 'C1', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    bench.person('U1');
     await bench.store.identities.save({
       workspaceId: 'T1',
       slackUserId: 'U1',
@@ -339,7 +330,7 @@ function schedulerSuite(backend: Backend) {
       };
     };
     const scheduler = replica();
-    const dms = () => bench.posted.filter((p) => p.channel === 'D_U1');
+    const dms = () => bench.posted.filter((p) => p.channel === 'DU1');
 
     bench.experiences.set('token-u1', peerGrades(1));
     bench.clock.set('2026-03-10T07:59:00Z');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mrkdwnToHtml, plainToHtml, withHtml } from '../../src/playground/mrkdwn.js';
 import { Workspace } from '../../src/playground/workspace.js';
 
-const ws = new Workspace();
+const ws = new Workspace({ seed: 'demo' });
 
 describe('playground mrkdwn rendering', () => {
   it('renders Slack mrkdwn: bold, italic, strike, code, links, mentions, emoji', () => {

@@ -106,8 +106,7 @@ describe('admin forms refused to non-admins at submission', () => {
   /** Submits `form` as `who` and checks that nothing happened but a refusal in the modal. */
   async function refused(form: AdminForm, who: string) {
     const { view, values } = await form.view(h);
-    const viewId = `V-${who}-${form.name.length}`;
-    h.slack.views.set(viewId, view as unknown as Record<string, unknown>);
+    const viewId = await h.openedModal(who, view);
     const invitationsBefore = (await h.owner().invitations.list()).invitations.length;
     const teamsBefore = (await h.owner().teams.listAll()).teams.length;
     const before = {
@@ -157,11 +156,11 @@ describe('admin forms refused to non-admins at submission', () => {
     await h.connect('U1', 'owner');
     const form = FORMS[2]!;
     const { view, values } = await form.view(h);
-    h.slack.views.set('V-admin', view as unknown as Record<string, unknown>);
-    await h.submit('V-admin', values, { user: 'U1' });
+    const viewId = await h.openedModal('U1', view);
+    await h.submit(viewId, values, { user: 'U1' });
     await h.slack.waitFor(
       'views.update',
-      (b) => b.view_id === 'V-admin' && json(b.view).includes('Shadow team'),
+      (b) => b.view_id === viewId && json(b.view).includes('Shadow team'),
     );
     expect((await h.owner().teams.listAll()).teams.map((t) => t.teamName)).toContain('Shadow team');
   });

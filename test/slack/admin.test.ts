@@ -10,7 +10,7 @@ import { type FormRequest, formActionId } from '../../src/slack/admin/common.js'
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
 import { FIELD, type Field } from '../../src/slack/kit/ids.js';
 import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
-import { choice, eventually, Harness, submitted, TEAM, text, user } from './harness.js';
+import { choice, eventually, Harness, submitted, TEAM, text, user, viewIdOf } from './harness.js';
 
 const createClient = (baseUrl: string, token: string) => createPlanningClient({ baseUrl, token, retries: 0 });
 
@@ -29,13 +29,13 @@ async function updated(h: Harness, viewId: string, match: (view: View) => boolea
   return call.body.view as View;
 }
 
-/** A button pressed in the modal view `viewId` as it was last sent (same hash unless told). */
+/** A button pressed in the modal view `viewId` as Slack shows it now (its current hash unless told). */
 function press(
   h: Harness,
   viewId: string,
   actionId: string,
   value: string,
-  { as = ADMIN, hash = `${viewId}-shown` }: { as?: string; hash?: string } = {},
+  { as = ADMIN, hash }: { as?: string; hash?: string } = {},
 ) {
   const view = h.slack.views.get(viewId);
   if (!view) throw new Error(`no view ${viewId}`);
@@ -60,22 +60,25 @@ async function openAdmin(h: Harness, as = ADMIN) {
   return rootId;
 }
 
+/** The id of the next view the app pushes from `since` (an index into the recorded calls). */
+async function pushed(h: Harness, since: number) {
+  return viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
+}
+
 /** Pushes a section from the root view; resolves with the section view's id once it is filled. */
-async function openSection(h: Harness, rootId: string, name: string) {
-  const before = h.slack.called('views.push').length;
-  await press(h, rootId, ADMIN_ACTION.section, name);
-  await eventually(() => h.slack.called('views.push').length > before, 'a pushed section');
-  const pushedId = `V${[...h.slack.views.keys()].length}`;
+async function openSection(h: Harness, rootId: string, name: string, as = ADMIN) {
+  const since = h.slack.calls.length;
+  await press(h, rootId, ADMIN_ACTION.section, name, { as });
+  const pushedId = await pushed(h, since);
   await updated(h, pushedId, (v) => v.callback_id === ADMIN_VIEW.section);
   return pushedId;
 }
 
 /** Opens a form from a section view; resolves with the form view's id once it is shown. */
-async function openForm(h: Harness, sectionId: string, request: FormRequest, callbackId: string) {
-  const before = h.slack.called('views.push').length;
-  await press(h, sectionId, formActionId(request.f), json(request));
-  await eventually(() => h.slack.called('views.push').length > before, 'a pushed form');
-  const formId = `V${[...h.slack.views.keys()].length}`;
+async function openForm(h: Harness, sectionId: string, request: FormRequest, callbackId: string, as = ADMIN) {
+  const since = h.slack.calls.length;
+  await press(h, sectionId, formActionId(request.f), json(request), { as });
+  const formId = await pushed(h, since);
   await eventually(() => h.slack.views.get(formId)?.callback_id === callbackId, `the ${request.f} form`);
   return formId;
 }
@@ -216,15 +219,16 @@ describe('Administering from Slack', () => {
 
     // Revoke, sent three times (Slack's retry, a double click: same view, same hash): applied once.
     const value = json({ id: created!.id, n: 'Summer interns' });
+    const shown = String(h.slack.views.get(sectionId)?.hash);
     const revokedAnswers = () =>
       h.slack
         .called('views.update')
         .filter((c) => c.body.view_id === sectionId && json(c.body.view).includes('is revoked')).length;
-    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: 'H-revoke' });
-    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: 'H-revoke' });
+    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: shown });
+    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: shown });
     await eventually(() => revokedAnswers() >= 1, 'the revoke answered');
     // Once done, a late copy shows the same outcome instead of acting (or saying it is gone).
-    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: 'H-revoke' });
+    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: shown });
     await eventually(() => revokedAnswers() >= 2, 'the late copy answered');
     expect((await h.owner().invitations.list()).invitations).toHaveLength(0);
     const answers = h.slack.called('views.update').filter((c) => c.body.view_id === sectionId);
@@ -244,7 +248,7 @@ describe('Administering from Slack', () => {
     expect(people).toContain('Regenerate the token?');
 
     const value = json({ id: h.sandbox.memberId, n: 'member' });
-    await press(h, sectionId, ADMIN_ACTION.regenerate, value, { hash: 'H-regen' });
+    await press(h, sectionId, ADMIN_ACTION.regenerate, value);
     const after = await updated(h, sectionId, (v) => json(v).includes('has a new token'));
     expect(json(after)).toContain('stored for <@U3>');
     const stored = await h.store.identities.get(TEAM, 'U3');
@@ -256,7 +260,7 @@ describe('Administering from Slack', () => {
     const whoami = await h.slack.waitFor('respond', (b) => json(b).includes('You act as'));
     expect(json(whoami.body)).toContain('Connection: OK');
 
-    await press(h, sectionId, ADMIN_ACTION.closeAccount, value, { hash: 'H-close' });
+    await press(h, sectionId, ADMIN_ACTION.closeAccount, value);
     await updated(h, sectionId, (v) => json(v).includes('is closed'));
     const closed = await h.owner().serviceAccounts.read(h.sandbox.memberId);
     expect(closed.closedTime).toBeGreaterThan(0);
@@ -281,7 +285,7 @@ describe('Administering from Slack', () => {
     const sectionId = await openSection(h, rootId, 'people');
     expect(json(h.slack.views.get(sectionId))).toContain('<@U6>');
     const value = json({ id: provisioned.serviceAccountId, n: 'newbie' });
-    await press(h, sectionId, ADMIN_ACTION.closeAccount, value, { hash: 'H-close' });
+    await press(h, sectionId, ADMIN_ACTION.closeAccount, value);
     await updated(h, sectionId, (v) => json(v).includes('<@U6> can no longer act'));
 
     // Not renewed (which would re-open it) behind the admin's back.
@@ -294,7 +298,7 @@ describe('Administering from Slack', () => {
     );
 
     // Re-opened by the admin: the person works again, without pasting anything.
-    await press(h, sectionId, ADMIN_ACTION.regenerate, value, { hash: 'H-reopen' });
+    await press(h, sectionId, ADMIN_ACTION.regenerate, value);
     await updated(h, sectionId, (v) => json(v).includes('stored for <@U6>'));
     const before = h.slack.called('respond').length;
     await h.command('whoami', 'U6');
@@ -370,15 +374,14 @@ describe('Administering from Slack', () => {
     const sectionId = await openSection(h, rootId, 'billing');
     expect(json(h.slack.views.get(sectionId))).toContain('no subscription');
     const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
-    const before = h.slack.called('views.push').length;
+    const since = h.slack.calls.length;
     await press(
       h,
       sectionId,
       ADMIN_ACTION.checkout,
       json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
     );
-    await eventually(() => h.slack.called('views.push').length > before, 'the checkout view');
-    const checkoutId = `V${[...h.slack.views.keys()].length}`;
+    const checkoutId = await pushed(h, since);
     const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
     const expires = /expires on \*([^*]+)\*/.exec(json(view))?.[1];
     expect(expires).toMatch(/\(America\/New_York\)$/);
@@ -395,8 +398,8 @@ describe('Administering from Slack', () => {
     h.slack.users.set('U4', { id: 'U4', name: 'slack-admin', isAdmin: true });
     await h.connect('U4', 'member');
     const rootId = await openAdmin(h, 'U4');
-    const sectionId = await openSection(h, rootId, 'notions');
-    const formId = await openForm(h, sectionId, { f: 'newNotion' }, ADMIN_VIEW.name);
+    const sectionId = await openSection(h, rootId, 'notions', 'U4');
+    const formId = await openForm(h, sectionId, { f: 'newNotion' }, ADMIN_VIEW.name, 'U4');
     const before = h.slack.called('views.push').length;
     expect(before).toBeGreaterThan(0);
     await submit(h, formId, [[ADMIN_FIELD.name, text('Rust')]], 'U4');
@@ -462,7 +465,7 @@ describe('Administering from Slack', () => {
     expect(json(channel)).toContain('<@U3>');
 
     const member = json({ id: h.sandbox.memberId, t: teamId, c: channelId, n: 'member' });
-    await press(h, sectionId, ADMIN_ACTION.addProspect, member, { hash: 'H-add' });
+    await press(h, sectionId, ADMIN_ACTION.addProspect, member);
     await updated(h, sectionId, (v) => json(v).includes('joined the channel'));
     let members = (await h.owner().channels.listMembers(teamId, channelId)).members.map((m) => m.id);
     expect(members).toContain(h.sandbox.memberId);
@@ -472,7 +475,7 @@ describe('Administering from Slack', () => {
     const shown = await updated(h, teamsOf, (v) => json(v).includes('is in'));
     expect(json(shown)).toContain('Core team');
 
-    await press(h, sectionId, ADMIN_ACTION.removeChannelMember, member, { hash: 'H-remove' });
+    await press(h, sectionId, ADMIN_ACTION.removeChannelMember, member);
     await updated(h, sectionId, (v) => json(v).includes('left the channel'));
     members = (await h.owner().channels.listMembers(teamId, channelId)).members.map((m) => m.id);
     expect(members).not.toContain(h.sandbox.memberId);
@@ -490,15 +493,11 @@ describe('Administering from Slack', () => {
     expect(billing).not.toContain(ADMIN_ACTION.checkout);
     expect(billing).toMatch(/<https?:[^|]+\|[^>]*paid>/);
 
-    await press(h, sectionId, ADMIN_ACTION.changePlan, json({ id: plans[1]!.id, n: 'Next plan' }), {
-      hash: 'H-change',
-    });
+    await press(h, sectionId, ADMIN_ACTION.changePlan, json({ id: plans[1]!.id, n: 'Next plan' }));
     await updated(h, sectionId, (v) => json(v).includes('The subscription is now on'));
     expect((await h.owner().billing.subscriptionRead())?.pricePlan?.id).toBe(plans[1]!.id);
 
-    await press(h, sectionId, ADMIN_ACTION.cancelSubscription, json({ id: plans[1]!.id }), {
-      hash: 'H-cancel',
-    });
+    await press(h, sectionId, ADMIN_ACTION.cancelSubscription, json({ id: plans[1]!.id }));
     const cancelled = await updated(h, sectionId, (v) => json(v).includes('The subscription is cancelled'));
     expect(json(cancelled)).toContain('was cancelled; it ends');
     expect((await h.owner().billing.subscriptionRead())?.status).toBe('cancelled');

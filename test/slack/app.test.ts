@@ -11,30 +11,35 @@ describe('the Slack app over HTTP', () => {
   });
   afterEach(() => h.close());
 
-  const connectCommand = new URLSearchParams({
-    team_id: TEAM,
-    user_id: 'U1',
-    channel_id: 'C1',
-    command: '/plan',
-    text: 'connect',
-    trigger_id: 't1',
-    response_url: 'https://slack.test/respond/x',
-  }).toString();
+  /** `/plan connect` from U1 in C1, with a trigger id and a response_url Slack issued. */
+  const connectCommand = () => {
+    h.slack.channel('C1', 'U1');
+    return new URLSearchParams({
+      team_id: TEAM,
+      user_id: 'U1',
+      channel_id: 'C1',
+      command: '/plan',
+      text: 'connect',
+      trigger_id: h.slack.trigger('U1'),
+      response_url: h.slack.responseUrl({ channel: 'C1', user: 'U1' }),
+    }).toString();
+  };
   const form = 'application/x-www-form-urlencoded';
 
   it.each([
-    ['a wrong signature', () => sign(connectCommand, undefined, 'not-the-secret')],
+    ['a wrong signature', (body: string) => sign(body, undefined, 'not-the-secret')],
     [
       'a stale timestamp (6 minutes old)',
-      () => sign(connectCommand, Math.floor(Date.now() / 1000) - 360, SIGNING_SECRET),
+      (body: string) => sign(body, Math.floor(Date.now() / 1000) - 360, SIGNING_SECRET),
     ],
     ['no signature at all', () => ({})],
   ])('refuses a request with %s (401) and does nothing', async (_what, headers) => {
     const before = h.slack.calls.length;
-    const res = await h.post(connectCommand, form, headers());
+    const connect = connectCommand();
+    const res = await h.post(connect, form, headers(connect));
     expect(res.status).toBe(401);
     // A correctly signed twin is accepted: the refusal is about the signature alone.
-    expect((await h.post(connectCommand, form)).status).toBe(200);
+    expect((await h.post(connect, form)).status).toBe(200);
     await h.slack.waitFor('views.open');
     expect(h.slack.calls.slice(before).filter((c) => c.method === 'views.open')).toHaveLength(1);
   });

@@ -1,13 +1,15 @@
 /**
  * The live-card mechanism on its own: remembered cards updated in place (and forgotten when their
  * message is gone), and a press applied once — serialized per entity, refused on a stale card, and
- * turned into "deleted" when the entity is gone. A fake Slack client records what was sent.
+ * turned into "deleted" when the entity is gone. Slack is the playground's fake Slack on loopback,
+ * called with a real WebClient; its call log says what was sent.
  */
-import type { WebClient } from '@slack/web-api';
+import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { md, message, section } from '../../src/blockkit/index.js';
 import { createLogger } from '../../src/logger.js';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
+import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import type { ActionArgs } from '../../src/slack/bolt/routes.js';
 import { postCard, updateCards } from '../../src/slack/kit/live-cards.js';
 import { type LiveCard, pressCard, type Shown } from '../../src/slack/kit/press.js';
@@ -19,33 +21,15 @@ interface Thing {
   state: string;
 }
 
-class FakeSlack {
-  readonly sent: { method: string; args: Record<string, unknown> }[] = [];
-  readonly gone = new Set<string>();
-  private ts = 0;
-  readonly client = {
-    chat: {
-      postMessage: async (args: Record<string, unknown>) => {
-        this.sent.push({ method: 'postMessage', args });
-        return { ok: true, ts: `${++this.ts}.0`, channel: args.channel };
-      },
-      update: async (args: Record<string, unknown>) => {
-        this.sent.push({ method: 'update', args });
-        if (this.gone.has(String(args.ts))) {
-          throw Object.assign(new Error('An API error occurred: message_not_found'), {
-            code: 'slack_webapi_platform_error',
-            data: { ok: false, error: 'message_not_found' },
-          });
-        }
-        return { ok: true };
-      },
-    },
-  } as unknown as WebClient;
-  updates = () => this.sent.filter((s) => s.method === 'update');
-}
+const TOKEN = 'xoxb-cards-test';
+
+/** What the app sent Slack: posts and updates, their bodies as sent. */
+const sent = (method: 'chat.postMessage' | 'chat.update') => slack.called(method).map((c) => c.body);
+const updates = () => sent('chat.update');
 
 let store: Store;
 let slack: FakeSlack;
+let client: WebClient;
 let svc: Services;
 let things: Map<string, Thing>;
 const ref = { workspaceId: 'T1', kind: 'task' as const, entityId: 'x1' };
@@ -56,12 +40,17 @@ beforeEach(async () => {
     sqliteFile: ':memory:',
     keyring: createKeyring({ current: Buffer.alloc(32, 3).toString('base64') }),
   });
-  slack = new FakeSlack();
+  slack = await startFakeSlack({ tokens: [TOKEN] });
+  for (const id of ['C1', 'C2']) slack.workspace.addChannel({ id });
+  client = new WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
   const logger = createLogger({ level: 'debug', destination: { write: (l: string) => logs.push(l) } });
   svc = { deps: { store, logger } } as unknown as Services;
   things = new Map([['x1', { id: 'x1', state: 'idle' }]]);
 });
-afterEach(() => store.close());
+afterEach(async () => {
+  await store.close();
+  await slack.close();
+});
 
 const card: LiveCard<Thing> = {
   ref,
@@ -81,7 +70,7 @@ const card: LiveCard<Thing> = {
 function pressArgs() {
   const said: Record<string, unknown>[] = [];
   const args = {
-    client: slack.client,
+    client,
     respond: async (m: Record<string, unknown>) => void said.push(m),
     context: {
       planning: { workspaceId: 'T1', slackUserId: 'U1', acting: async () => ({}), other: async () => ({}) },
@@ -100,37 +89,34 @@ const advance = (shown: Shown, to: string) => ({
 
 describe('remembered cards', () => {
   it('are updated in place after a change, and forgotten when their message is gone', async () => {
-    await postCard(
-      svc.deps,
-      slack.client,
-      ref,
-      { channel: 'C1', threadTs: '9.9' },
-      card.render(things.get('x1')!),
-    );
-    await postCard(svc.deps, slack.client, ref, { channel: 'C2' }, card.render(things.get('x1')!));
-    expect(slack.sent[0]?.args).toMatchObject({ channel: 'C1', thread_ts: '9.9' });
+    await postCard(svc.deps, client, ref, { channel: 'C1', threadTs: '9.9' }, card.render(things.get('x1')!));
+    await postCard(svc.deps, client, ref, { channel: 'C2' }, card.render(things.get('x1')!));
+    expect(sent('chat.postMessage')[0]).toMatchObject({ channel: 'C1', thread_ts: '9.9' });
     expect(await store.cards.list('T1', 'task', 'x1')).toHaveLength(2);
+    const [inC1, inC2] = slack.called('chat.postMessage').map((c) => String(c.answer?.ts));
 
-    slack.gone.add('2.0');
-    expect(await updateCards(svc.deps, slack.client, ref, card.render({ id: 'x1', state: 'done' }))).toBe(1);
-    expect(slack.updates().map((u) => [u.args.channel, u.args.ts, u.args.text])).toEqual([
-      ['C1', '1.0', 'Thing is done'],
-      ['C2', '2.0', 'Thing is done'],
+    // Someone deletes the copy in C2.
+    slack.workspace.remove(slack.workspace.find('C2', inC2!)!);
+    expect(await updateCards(svc.deps, client, ref, card.render({ id: 'x1', state: 'done' }))).toBe(1);
+    expect(updates().map((u) => [u.channel, u.ts, u.text])).toEqual([
+      ['C1', inC1, 'Thing is done'],
+      ['C2', inC2, 'Thing is done'],
     ]);
-    expect((await store.cards.list('T1', 'task', 'x1')).map((c) => c.messageTs)).toEqual(['1.0']);
+    expect(slack.workspace.find('C1', inC1!)?.text).toBe('Thing is done');
+    expect((await store.cards.list('T1', 'task', 'x1')).map((c) => c.messageTs)).toEqual([inC1]);
   });
 });
 
 describe('a press on a live card', () => {
   beforeEach(async () => {
-    await postCard(svc.deps, slack.client, ref, { channel: 'C1' }, card.render(things.get('x1')!));
+    await postCard(svc.deps, client, ref, { channel: 'C1' }, card.render(things.get('x1')!));
   });
 
   it('applies the change once and updates every card', async () => {
     const p = pressArgs();
     await pressCard(svc, p.args, card, advance({ state: 'idle' }, 'started'));
     expect(things.get('x1')?.state).toBe('started');
-    expect(slack.updates().map((u) => u.args.text)).toEqual(['Thing is started']);
+    expect(updates().map((u) => u.text)).toEqual(['Thing is started']);
     expect(p.text()).toContain('Now started.');
   });
 
@@ -177,7 +163,7 @@ describe('a press on a live card', () => {
     things.delete('x1');
     const p = pressArgs();
     await pressCard(svc, p.args, card, advance({ state: 'idle' }, 'started'));
-    expect(slack.updates().map((u) => u.args.text)).toEqual([':wastebasket: This thing was deleted.']);
+    expect(updates().map((u) => u.text)).toEqual([':wastebasket: This thing was deleted.']);
     expect(await store.cards.list('T1', 'task', 'x1')).toEqual([]);
     expect(p.text()).toContain('no longer exists');
   });
@@ -195,7 +181,7 @@ describe('a press on a live card', () => {
         });
       },
     });
-    expect(slack.updates()).toEqual([]);
+    expect(updates()).toEqual([]);
     expect(p.text()).toContain('The planning service refused');
     // The lock is released: the next press goes through.
     await pressCard(svc, pressArgs().args, card, advance({ state: 'idle' }, 'started'));

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_FIELD, ACCOUNT_VIEW } from '../../src/slack/account/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
-import { choice, eventually, Harness, TEAM, text } from './harness.js';
+import { choice, eventually, Harness, TEAM, text, viewIdOf } from './harness.js';
 
 const everything = (h: Harness) => JSON.stringify(h.slack.calls) + h.logs.join('');
 
@@ -47,7 +47,7 @@ describe('/plan', () => {
       await h.command('connect');
       const open = await h.slack.waitFor('views.open');
       expect((open.body.view as { callback_id: string }).callback_id).toBe(ACCOUNT_VIEW.connect);
-      await h.submit('V1', [[ACCOUNT_FIELD.token, text(` ${h.sandbox.memberToken} `)]]);
+      await h.submit(viewIdOf(open), [[ACCOUNT_FIELD.token, text(` ${h.sandbox.memberToken} `)]]);
       await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('You now act as'));
       const identity = await h.store.identities.get(TEAM, 'U1');
       expect(identity).toMatchObject({
@@ -62,15 +62,15 @@ describe('/plan', () => {
 
     it('refuses a malformed token on its field, and a refused token under the form', async () => {
       await h.command('connect');
-      await h.slack.waitFor('views.open');
-      const bad = await h.submit('V1', [[ACCOUNT_FIELD.token, text('not a token')]]);
+      const viewId = viewIdOf(await h.slack.waitFor('views.open'));
+      const bad = await h.submit(viewId, [[ACCOUNT_FIELD.token, text('not a token')]]);
       expect(bad.json()).toMatchObject({
         response_action: 'errors',
         errors: { [ACCOUNT_FIELD.token.block]: expect.stringContaining('not a service-account token') },
       });
 
       const expired = await h.sandbox.issueToken(h.sandbox.memberId, { expiresAt: Date.now() - 60_000 });
-      await h.submit('V1', [[ACCOUNT_FIELD.token, text(expired)]]);
+      await h.submit(viewId, [[ACCOUNT_FIELD.token, text(expired)]]);
       const view = await h.slack.waitFor('views.update', (b) =>
         JSON.stringify(b.view).includes('refused this token'),
       );
@@ -86,11 +86,13 @@ describe('/plan', () => {
       await h.command('connect admin', 'UADMIN');
       const open = await h.slack.waitFor('views.open');
       expect((open.body.view as { callback_id: string }).callback_id).toBe(ACCOUNT_VIEW.connectAdmin);
-      await h.submit('V1', [[ACCOUNT_FIELD.token, text(h.sandbox.memberToken)]], { user: 'UADMIN' });
+      await h.submit(viewIdOf(open), [[ACCOUNT_FIELD.token, text(h.sandbox.memberToken)]], {
+        user: 'UADMIN',
+      });
       await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('not an owner or admin'));
       expect((await h.store.workspaces.get(TEAM))?.adminToken).toBeUndefined();
 
-      await h.submit('V1', [[ACCOUNT_FIELD.token, text(h.sandbox.adminToken)]], {
+      await h.submit(viewIdOf(open), [[ACCOUNT_FIELD.token, text(h.sandbox.adminToken)]], {
         user: 'UADMIN',
         hash: 'again',
       });
@@ -177,7 +179,7 @@ describe('/plan', () => {
         {
           type: 'block_actions',
           container: { type: 'view', view_id: viewId },
-          view: { ...view, id: viewId, hash: 'h', state: { values: {} } },
+          view: { ...view, state: { values: {} } },
           actions: [
             {
               type: 'static_select',

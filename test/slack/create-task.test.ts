@@ -254,8 +254,6 @@ describe('Create task in a channel without a link', () => {
       container: { type: 'view', view_id: viewId },
       view: {
         ...view,
-        id: viewId,
-        hash: 'h1',
         state: { values: {} },
         title: { type: 'plain_text', text: 'Create task' },
       },

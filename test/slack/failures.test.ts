@@ -8,7 +8,7 @@ import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { FAILED_OPTION, SLOW_OPTION } from '../../src/slack/kit/options.js';
 import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, external, Harness, text, user } from './harness.js';
+import { choice, external, Harness, submitted, text, user, viewIdOf } from './harness.js';
 
 const HOSTILE = '<!channel> ping <@U2> <https://evil.test|click>';
 
@@ -69,6 +69,8 @@ describe('failures around a form', () => {
 
   it('Slack failing after the task exists: told so by DM, and pressing Create again makes no second task', async () => {
     const viewId = await openForm(h);
+    // The form as the person pressed Create on it (the ack then shows a working view in its place).
+    const form = h.slack.views.get(viewId)!;
     const update = h.slack.responder('views.update');
     h.slack.on('views.update', () => ({ httpStatus: 500 }));
     await h.submit(viewId, fill(h, 'Only once'));
@@ -79,7 +81,11 @@ describe('failures around a form', () => {
     expect(JSON.stringify(h.slack.calls)).not.toContain('nothing was saved');
 
     h.slack.on('views.update', update);
-    await h.submit(viewId, fill(h, 'Only once'), { hash: `${viewId}-again` });
+    // Create pressed again on that form: another submission of it (its own hash).
+    await h.interact({
+      type: 'view_submission',
+      view: submitted(viewId, form, fill(h, 'Only once'), `${viewId}-again`),
+    });
     await h.slack.waitFor(
       'views.update',
       (b) => b.view_id === viewId && JSON.stringify(b.view).includes('created'),
@@ -177,8 +183,10 @@ describe('user text never reaches Slack as markup', () => {
       container: { type: 'message' },
       channel: { id: 'C1' },
     });
-    await h.slack.waitFor('views.open', (b) => JSON.stringify(b.view).includes(FEEDBACK_VIEW.feedback));
-    const formId = `V${h.slack.called('views.open').length}`;
+    const open = await h.slack.waitFor('views.open', (b) =>
+      JSON.stringify(b.view).includes(FEEDBACK_VIEW.feedback),
+    );
+    const formId = viewIdOf(open);
     await h.submit(formId, [
       [FEEDBACK_FIELD.issue, choice('value', 'Value')],
       [FEEDBACK_FIELD.message, text('<!here> look')],

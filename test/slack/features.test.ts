@@ -15,11 +15,9 @@ import {
 } from '../../src/slack/features/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, type SlackCall, TEAM, text } from './harness.js';
+import { choice, eventually, external, Harness, TEAM, text } from './harness.js';
 
 let h: Harness;
-/** Messages posted, by the ts Slack gave them. */
-const posts = new Map<string, Record<string, unknown>>();
 const radio = (value: string): ViewStateValue => ({
   type: 'radio_buttons',
   selected_option: { value, text: { type: 'plain_text', text: value } },
@@ -33,19 +31,12 @@ const users = (...ids: string[]): ViewStateValue => ({ type: 'multi_users_select
 type Block = { type: string; block_id?: string; accessory?: Element; elements?: Element[] };
 type Element = { action_id: string; value?: string; options?: { value: string }[]; confirm?: unknown };
 
-/** The first call of `method` after `since` (an index into the recorded calls) that matches. */
-async function next(
+/** The first call of `method` after `since` (an index into the recorded calls) that matches, once Slack accepted it. */
+const next = (
   method: string,
   since: number,
   match: (body: Record<string, unknown>) => boolean = () => true,
-) {
-  let found: SlackCall | undefined;
-  await eventually(() => {
-    found = h.slack.calls.slice(since).find((c) => c.method === method && match(c.body));
-    return found !== undefined;
-  }, `a ${method} call`);
-  return found as SlackCall;
-}
+) => h.slack.waitFor(method, match, { since });
 const mark = () => h.slack.calls.length;
 const has = (what: string) => (b: Record<string, unknown>) => JSON.stringify(b).includes(what);
 const callbackIs = (id: string) => (b: Record<string, unknown>) =>
@@ -57,12 +48,17 @@ async function form(since: number, callbackId: string) {
   return call.body.view_id as string;
 }
 
-/** The card as it is now in Slack: the last post or update of the message `ts`. */
+/** The card in C1 as it is now in Slack: its post with the last update applied. */
 function cardAt(ts: string) {
-  const last =
-    h.slack.calls.filter((c) => c.method === 'chat.update' && c.body.ts === ts).at(-1)?.body ?? posts.get(ts);
-  if (!last) throw new Error(`no card ${ts}`);
-  return { type: 'message', ts, blocks: last.blocks as Block[], metadata: last.metadata, text: last.text };
+  const card = h.slack.message('C1', ts);
+  if (!card) throw new Error(`no card ${ts}`);
+  return {
+    type: 'message',
+    ts,
+    blocks: (card.blocks ?? []) as Block[],
+    metadata: card.metadata,
+    text: card.text,
+  };
 }
 
 function buttonOf(blocks: Block[], actionId: string): Element | undefined {
@@ -168,13 +164,6 @@ beforeEach(async () => {
   await h.connect('U1', 'member');
   await h.connect('U2', 'admin');
   await h.link();
-  let seq = 0;
-  posts.clear();
-  h.slack.on('chat.postMessage', (b) => {
-    const ts = `1700001000.${String(++seq).padStart(6, '0')}`;
-    posts.set(ts, b);
-    return { ok: true, ts, channel: b.channel };
-  });
 });
 afterEach(() => h.close());
 
@@ -264,7 +253,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
     await next('chat.update', since, (b) => b.ts === ts && has('1 task is not done')(b));
 
     // The task is done, with its card's own state buttons; the feature card counts it each time.
-    const taskTs = [...posts.entries()].find(([, b]) => b === taskCard.body)?.[0] as string;
+    const taskTs = String(taskCard.answer?.ts);
     for (const [label, counted] of [
       ['Start', '1 task is not done'],
       ['Send to review', '1 task is not done'],

@@ -9,7 +9,7 @@ import {
 import { VIEW } from '../../src/slack/kit/ids.js';
 import { liveTaskCard } from '../../src/slack/tasks/card.js';
 import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { choice, Harness, TEAM, text } from './harness.js';
+import { choice, Harness, TEAM, text, viewIdOf } from './harness.js';
 
 describe('Give feedback on a task card, and reply', () => {
   let h: Harness;
@@ -48,7 +48,7 @@ describe('Give feedback on a task card, and reply', () => {
     expect((open.body.view as { callback_id: string }).callback_id).toBe(FEEDBACK_VIEW.feedback);
 
     await h.submit(
-      'V1',
+      viewIdOf(open),
       [
         [FEEDBACK_FIELD.issue, choice('testing', 'Testing')],
         [FEEDBACK_FIELD.message, text('Needs <tests> & docs')],
@@ -83,7 +83,7 @@ describe('Give feedback on a task card, and reply', () => {
       (b) => (b.view as { callback_id: string }).callback_id === FEEDBACK_VIEW.reply,
     );
     expect(replyForm).toBeDefined();
-    await h.submit('V2', [[FEEDBACK_FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
+    await h.submit(viewIdOf(replyForm), [[FEEDBACK_FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
     const told = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DUAUTHOR');
     expect(JSON.stringify(told.body.blocks)).toContain('Added them');
     const after = await h
@@ -99,10 +99,10 @@ describe('Give feedback on a task card, and reply', () => {
     [{ delayMs: 2_500 }, 'did not answer in time'],
   ])('when the service answers %o, says so, keeps the text typed, and DMs nobody', async (fault, why) => {
     await onMessage(card());
-    await h.slack.waitFor('views.open');
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
     h.sandbox.inject({ operationId: 'taskFeedbackCreate', ...fault });
     await h.submit(
-      'V1',
+      viewId,
       [
         [FEEDBACK_FIELD.issue, choice('security')],
         [FEEDBACK_FIELD.message, text('Typed words')],
@@ -121,13 +121,13 @@ describe('Give feedback on a task card, and reply', () => {
   it('shows an author who is not connected Connect in place of the form as it opens; creates nothing', async () => {
     await h.store.identities.delete(TEAM, 'UAUTHOR');
     await onMessage(card());
-    await h.slack.waitFor('views.open');
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
     const shown = await h.slack.waitFor('views.update', (b) =>
       JSON.stringify(b.view).includes('connect_open'),
     );
-    expect(shown.body.view_id).toBe('V1');
+    expect(shown.body.view_id).toBe(viewId);
     expect(JSON.stringify(shown.body.view)).toContain('not connected');
-    expect((h.slack.views.get('V1') as { callback_id: string }).callback_id).toBe(VIEW.info);
+    expect((h.slack.views.get(viewId) as { callback_id: string }).callback_id).toBe(VIEW.info);
     expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(0);
     expect(h.slack.called('chat.postMessage')).toEqual([]);
   });
@@ -159,14 +159,14 @@ describe('Give feedback on a task card, and reply', () => {
 
   it('refuses an empty or too long message and records nothing', async () => {
     await onMessage(card());
-    await h.slack.waitFor('views.open');
-    const empty = await h.submit('V1', [[FEEDBACK_FIELD.issue, choice('value')]], { user: 'UAUTHOR' });
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
+    const empty = await h.submit(viewId, [[FEEDBACK_FIELD.issue, choice('value')]], { user: 'UAUTHOR' });
     expect(empty.json()).toEqual({
       response_action: 'errors',
       errors: { [FEEDBACK_FIELD.message.block]: 'Write your feedback.' },
     });
     const long = await h.submit(
-      'V1',
+      viewId,
       [
         [FEEDBACK_FIELD.issue, choice('value')],
         [FEEDBACK_FIELD.message, text('x'.repeat(513))],
@@ -182,14 +182,14 @@ describe('Give feedback on a task card, and reply', () => {
 
   it('records one feedback for a double submission', async () => {
     await onMessage(card());
-    await h.slack.waitFor('views.open');
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
     const values: Parameters<Harness['submit']>[1] = [
       [FEEDBACK_FIELD.issue, choice('misc')],
       [FEEDBACK_FIELD.message, text('once')],
     ];
     await Promise.all([
-      h.submit('V1', values, { user: 'UAUTHOR' }),
-      h.submit('V1', values, { user: 'UAUTHOR' }),
+      h.submit(viewId, values, { user: 'UAUTHOR' }),
+      h.submit(viewId, values, { user: 'UAUTHOR' }),
     ]);
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('Feedback sent'));
     expect(h.sandbox.requests.count('taskFeedbackCreate')).toBe(1);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/index.js';
 import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
 import { VIEW } from '../../src/slack/kit/ids.js';
-import { choice, eventually, external, Harness, submitted, TEAM, user } from './harness.js';
+import { choice, eventually, external, Harness, submitted, TEAM, user, viewIdOf } from './harness.js';
 
 describe('Grade a peer’s notion', () => {
   let h: Harness;
@@ -20,7 +20,7 @@ describe('Grade a peer’s notion', () => {
     await h.interact({ type: 'shortcut', callback_id: GRADE_SHORTCUT.gradePeer }, 'UGRADER');
     const open = await h.slack.waitFor('views.open');
     expect((open.body.view as { callback_id: string }).callback_id).toBe(GRADE_VIEW.grade);
-    return 'V1';
+    return viewIdOf(open);
   }
 
   const form = (peer: string, grade = '7') =>
@@ -244,9 +244,9 @@ describe('Grade a peer with provisioning on', () => {
   it('provisions a service account for a peer who has none, and records the grade for it', async () => {
     h.slack.users.set('UNEW', { id: 'UNEW', name: 'newcomer', realName: 'New Comer' });
     await h.interact({ type: 'shortcut', callback_id: GRADE_SHORTCUT.gradePeer }, 'UGRADER');
-    await h.slack.waitFor('views.open');
+    const open = await h.slack.waitFor('views.open');
     await h.submit(
-      'V1',
+      viewIdOf(open),
       [
         [GRADE_FIELD.peer, user('UNEW')],
         [GRADE_FIELD.notion, external(notionId, 'TypeScript')],

@@ -1,151 +1,132 @@
 /**
  * End-to-end harness: the real Bolt app in HTTP mode on a loopback port, the planning sandbox as
- * the service, a SQLite store in a temp dir, and Slack's Web API (and response_urls) answered by
- * nock at SLACK_API_URL with every call recorded. Requests are signed like Slack signs them.
+ * the service, a SQLite store in a temp dir, and Slack — its Web API, response_urls and uploads —
+ * played by the playground's fake Slack (`src/playground/fake-slack.ts`) on another loopback port,
+ * with every call recorded. Requests are signed like Slack signs them, and the harness sets the
+ * world up as Slack would have it for what it sends: the acting person and the channel exist (the
+ * person in it), the message a button or shortcut is on exists, each request carries a trigger id
+ * and a response_url the fake issued, and an ack to a form submission is applied to the person's
+ * modals as Slack applies it.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ViewStateValue } from '@slack/bolt';
-import nock from 'nock';
 import { request } from 'undici';
 import { createClients } from '../../src/clients.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
+import { FakeSlack, type SlackCall } from '../../src/playground/fake-slack.js';
+import { viewObject } from '../../src/playground/web-api.js';
+import { type GuestKind, type PgMessage, Workspace } from '../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import type { Field } from '../../src/slack/kit/ids.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 
+export type { SlackCall };
+
 export const SIGNING_SECRET = 'test-signing-secret';
 export const TEAM = 'T0TEST';
+/** The workspace's own address: permalinks start with it. */
 export const SLACK_ORIGIN = 'https://slack.test';
 const BOT_TOKEN = 'xoxb-test-bot-token';
+/** Slack's trigger ids live 3 s; a busy CI machine may take longer between a request and the app's views.open. */
+const TRIGGER_TTL_MS = 60_000;
 
-/** One recorded Slack call: the Web API method (or `respond` for a response_url) and its body. */
-export interface SlackCall {
-  method: string;
-  body: Record<string, unknown>;
-}
-
-/** A Slack user the fake `users.info` knows. */
+/** A Slack person: what users.info says of them (default: a full member of TEAM in Paris). */
 export interface FakeUser {
   id: string;
   name: string;
   realName?: string;
+  displayName?: string;
   isAdmin?: boolean;
+  isOwner?: boolean;
   tz?: string;
   /** Slack's own facts that decide who may get an account (default: a full member of TEAM). */
   teamId?: string;
   /** Enterprise Grid organization of the user. */
   enterpriseId?: string;
-  guest?: 'multi-channel' | 'single-channel';
+  guest?: GuestKind;
   bot?: boolean;
   deleted?: boolean;
   stranger?: boolean;
+  /** The profile photo's address. */
+  photo?: string;
 }
 
-/** Answers a Web API call: its JSON, or `{ httpStatus }` for an HTTP-level failure. */
-type Responder = (body: Record<string, unknown>) => Record<string, unknown>;
-
-/** Form fields whose values are JSON (blocks, view…), as the WebClient encodes them. */
-function parseBody(raw: unknown): Record<string, unknown> {
-  if (raw && typeof raw === 'object') return raw as Record<string, unknown>;
-  const text = String(raw ?? '');
-  if (text.startsWith('{')) return JSON.parse(text) as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(text)) {
-    out[key] = /^[[{]/.test(value) ? JSON.parse(value) : value;
-  }
-  return out;
+/** The id of the view a views.open or views.push call opened (from Slack's answer). */
+export function viewIdOf(call: SlackCall): string {
+  const id = (call.answer?.view as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'string')
+    throw new Error(`${call.method} opened no view: ${JSON.stringify(call.answer)}`);
+  return id;
 }
 
-/** The fake Slack: records calls, answers each method plausibly, lets tests override answers. */
-export class FakeSlack {
-  readonly calls: SlackCall[] = [];
-  readonly users = new Map<string, FakeUser>();
-  private readonly responders = new Map<string, Responder>();
-  private viewCount = 0;
-  /** Last view sent for each view id (views.open assigns ids V1, V2…). */
-  readonly views = new Map<string, Record<string, unknown>>();
+/** The fake Slack as the tests see it: the shared fake, with people and views by id. */
+export class TestSlack extends FakeSlack {
+  /** People: `set` makes one (and their DM with the app, `D<id>`) as Slack has them. */
+  readonly users = {
+    set: (id: string, user: FakeUser) => this.person({ ...user, id }),
+    get: (id: string) => this.workspace.users.get(id),
+    has: (id: string) => this.workspace.users.has(id),
+  };
 
-  constructor() {
-    const ok = (extra: Record<string, unknown> = {}) => ({ ok: true, ...extra });
-    this.on('auth.test', () => ok({ user_id: 'UBOT', bot_id: 'BBOT', team_id: TEAM, team: 'Test' }));
-    this.on('views.open', (body) => {
-      const id = `V${++this.viewCount}`;
-      this.views.set(id, body.view as Record<string, unknown>);
-      return ok({ view: { id, hash: `${id}-h0` } });
+  /** Views as Slack shows them now (with their id and current hash), by view id. */
+  readonly views = {
+    get: (id: string): Record<string, unknown> | undefined => {
+      const v = this.workspace.views.get(id);
+      return v ? viewObject(this.workspace, v) : undefined;
+    },
+    keys: () => this.workspace.views.keys(),
+  };
+
+  /** Adds or changes a person, and opens their DM with the app. */
+  person(user: FakeUser) {
+    const { id } = user;
+    this.workspace.addUser({
+      id,
+      name: user.name,
+      realName: user.realName ?? user.name,
+      displayName: user.displayName ?? '',
+      isAdmin: Boolean(user.isAdmin),
+      isOwner: Boolean(user.isOwner),
+      guest: user.guest ?? false,
+      isBot: Boolean(user.bot),
+      tz: user.tz ?? this.workspace.tz,
+      ...(user.teamId ? { teamId: user.teamId } : {}),
+      ...(user.enterpriseId ? { enterpriseId: user.enterpriseId } : {}),
+      ...(user.deleted ? { deleted: true } : {}),
+      ...(user.stranger ? { stranger: true } : {}),
+      ...(user.photo ? { photo: user.photo } : {}),
     });
-    // A pushed view gets its own id, like an opened one.
-    this.on('views.push', (body) => {
-      const id = `V${++this.viewCount}`;
-      this.views.set(id, body.view as Record<string, unknown>);
-      return ok({ view: { id, hash: `${id}-h0` } });
-    });
-    this.on('views.update', (body) => {
-      const id = String(body.view_id);
-      this.views.set(id, body.view as Record<string, unknown>);
-      return ok({ view: { id, hash: `${id}-h${this.calls.length}` } });
-    });
-    this.on('chat.postMessage', (body) => ok({ ts: `${Date.now() / 1000}`, channel: body.channel }));
-    this.on('chat.getPermalink', (body) =>
-      ok({
-        permalink: `${SLACK_ORIGIN}/archives/${body.channel}/p${String(body.message_ts).replace('.', '')}`,
-      }),
-    );
-    this.on('conversations.open', (body) => ok({ channel: { id: `D${body.users}` } }));
-    this.on('users.info', (body) => {
-      const user = this.users.get(String(body.user));
-      if (!user) return { ok: false, error: 'user_not_found' };
-      return ok({
-        user: {
-          id: user.id,
-          team_id: user.teamId ?? TEAM,
-          name: user.name,
-          is_admin: Boolean(user.isAdmin),
-          is_owner: false,
-          is_restricted: user.guest !== undefined,
-          is_ultra_restricted: user.guest === 'single-channel',
-          is_bot: Boolean(user.bot),
-          deleted: Boolean(user.deleted),
-          ...(user.stranger ? { is_stranger: true } : {}),
-          ...(user.enterpriseId ? { enterprise_user: { enterprise_id: user.enterpriseId } } : {}),
-          tz: user.tz ?? 'Europe/Paris',
-          profile: { real_name: user.realName ?? user.name, display_name: '' },
-        },
-      });
-    });
+    if (!user.bot) this.workspace.imWith(id, `D${id}`);
+    return this.workspace.users.get(id);
   }
 
-  on(method: string, responder: Responder) {
-    this.responders.set(method, responder);
+  /** A person who acts (sends a command, presses a button) exists in Slack: made when unknown. */
+  ensurePerson(id: string) {
+    if (!this.workspace.users.has(id)) this.person({ id, name: `user-${id}` });
   }
 
-  /** The current answer of `method` (to put back after a test replaced it). */
-  responder(method: string): Responder {
-    return this.responders.get(method) ?? (() => ({ ok: true }));
+  /** A channel (a public one unless it exists), with `members` in it. */
+  channel(id: string, ...members: string[]) {
+    if (id.startsWith('D')) return this.workspace.channels.get(id);
+    return this.workspace.addChannel({ id, members });
   }
 
-  answer(method: string, body: Record<string, unknown>): Record<string, unknown> {
-    this.calls.push({ method, body });
-    return (this.responders.get(method) ?? (() => ({ ok: true })))(body);
+  /** The message at `ts` in `channel` as Slack has it now (its last update applied). */
+  message(channel: string, ts: string): PgMessage | undefined {
+    return this.workspace.find(channel, ts);
   }
 
-  called(method: string): SlackCall[] {
-    return this.calls.filter((c) => c.method === method);
-  }
-
-  /** Waits (bounded) until a call of `method` matching `match` was made; returns it. */
-  async waitFor(method: string, match: (body: Record<string, unknown>) => boolean = () => true) {
-    let found: SlackCall | undefined;
-    await eventually(() => {
-      found = this.calls.find((c) => c.method === method && match(c.body));
-      return found !== undefined;
-    }, `a ${method} call`);
-    return found as SlackCall;
+  /** A message the app posted earlier (a card, a digest), put straight into the channel; its ts. */
+  postAsBot(channel: string, message: Omit<PgMessage, 'ts' | 'channel' | 'user'> & { ts?: string }): string {
+    this.channel(channel);
+    const ws = this.workspace;
+    return ws.post({ ...message, channel, user: ws.bot.userId, botId: ws.bot.botId }).ts;
   }
 }
 
@@ -186,28 +167,9 @@ export interface Fixture {
   featureHeading: string;
 }
 
-/** Answers Slack's Web API and response_urls from `slack`; nothing else may leave the machine. */
-function mockSlack(slack: FakeSlack) {
-  nock.disableNetConnect();
-  nock.enableNetConnect(/127\.0\.0\.1|localhost/);
-  nock(SLACK_ORIGIN)
-    .persist()
-    .post(/^\/api\/[\w.]+$/)
-    .reply((uri, body) => {
-      const answer = slack.answer(uri.replace('/api/', ''), parseBody(body));
-      // A responder may answer at the HTTP level (a 500), as Slack does when it fails.
-      return typeof answer.httpStatus === 'number' ? [answer.httpStatus, 'error'] : [200, answer];
-    })
-    .post(/^\/respond\//)
-    .reply(200, (_uri, body) => {
-      slack.answer('respond', parseBody(body));
-      return { ok: true };
-    });
-}
-
 export class Harness {
   private constructor(
-    readonly slack: FakeSlack,
+    readonly slack: TestSlack,
     readonly sandbox: Sandbox,
     readonly store: Store,
     readonly app: SlackApp,
@@ -225,6 +187,16 @@ export class Harness {
       sqliteFile: join(dir, 'store.sqlite'),
       keyring: createKeyring({ current: key }),
     });
+    const slack = new TestSlack({
+      workspace: new Workspace({
+        team: { id: TEAM, name: 'Test', domain: 'test', url: `${SLACK_ORIGIN}/` },
+        bot: { userId: 'UBOT', botId: 'BBOT', appId: 'A1', name: 'Team Planning' },
+        tz: 'Europe/Paris',
+      }),
+      tokens: options.oauth ? [] : [BOT_TOKEN],
+      triggerTtlMs: TRIGGER_TTL_MS,
+    });
+    await slack.listen();
     const config = loadConfig({
       NODE_ENV: 'test',
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -235,7 +207,7 @@ export class Harness {
             SLACK_STATE_SECRET: 'state-secret',
           }
         : { SLACK_BOT_TOKEN: BOT_TOKEN }),
-      SLACK_API_URL: `${SLACK_ORIGIN}/api/`,
+      SLACK_API_URL: slack.apiUrl,
       PLANNING_API_URL: sandbox.url,
       ENCRYPTION_KEY: key,
       PORT: '0',
@@ -258,8 +230,6 @@ export class Harness {
       featureHeading: 'Login page',
     };
 
-    const slack = new FakeSlack();
-    mockSlack(slack);
     const app = createSlackApp({
       config,
       store,
@@ -304,8 +274,7 @@ export class Harness {
     await this.sandbox.close();
     await this.store.close();
     await closePlanningPools();
-    nock.cleanAll();
-    nock.enableNetConnect();
+    await this.slack.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 
@@ -324,10 +293,7 @@ export class Harness {
     const id = { member: this.sandbox.memberId, admin: this.sandbox.adminId, owner: this.sandbox.ownerId }[
       who
     ];
-    this.slack.users.set(
-      slackUserId,
-      this.slack.users.get(slackUserId) ?? { id: slackUserId, name: `user-${slackUserId}` },
-    );
+    this.slack.ensurePerson(slackUserId);
     return this.store.identities.save({
       workspaceId: TEAM,
       slackUserId,
@@ -339,8 +305,25 @@ export class Harness {
     });
   }
 
-  /** Links a Slack channel to the fixture's planning channel (as `/plan link` would). */
+  /**
+   * A modal the app opened for `user` earlier — before a deploy, or before they were demoted — as
+   * Slack holds it: opened through the Web API with a trigger of theirs. Resolves with its view id.
+   */
+  async openedModal(user: string, view: unknown): Promise<string> {
+    this.slack.ensurePerson(user);
+    const res = await request(`${this.slack.apiUrl}views.open`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${BOT_TOKEN}`, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ trigger_id: this.slack.trigger(user), view }),
+    });
+    const answer = (await res.body.json()) as { ok: boolean; view?: { id: string }; error?: string };
+    if (!answer.ok || !answer.view) throw new Error(`views.open refused the modal: ${answer.error}`);
+    return answer.view.id;
+  }
+
+  /** Links a Slack channel to the fixture's planning channel (as `/plan link` would, from inside it). */
   link(slackChannelId = 'C1', createdBy = 'U1') {
+    this.slack.channel(slackChannelId, createdBy);
     const { teamId, channelId } = this.fixture;
     return this.store.links.upsert({ workspaceId: TEAM, slackChannelId, teamId, channelId, createdBy });
   }
@@ -360,6 +343,8 @@ export class Harness {
 
   /** `/plan <text>` from `user` in `channel`. */
   command(text: string, user = 'U1', channel = 'C1', team = TEAM) {
+    this.slack.ensurePerson(user);
+    this.slack.channel(channel, user);
     const body = new URLSearchParams({
       token: 'legacy',
       team_id: team,
@@ -372,30 +357,102 @@ export class Harness {
       text,
       api_app_id: 'A1',
       is_enterprise_install: 'false',
-      response_url: `${SLACK_ORIGIN}/respond/${randomBytes(4).toString('hex')}`,
-      trigger_id: `trigger-${randomBytes(4).toString('hex')}`,
+      response_url: this.slack.responseUrl({ channel, user }),
+      trigger_id: this.slack.trigger(user),
     }).toString();
     return this.post(body, 'application/x-www-form-urlencoded');
   }
 
-  /** An interactivity payload (`payload=<json>`), with team/user filled in. */
-  interact(payload: Record<string, unknown>, user = 'U1', extraHeaders: Record<string, string> = {}) {
+  /**
+   * An interactivity payload (`payload=<json>`), with team, user, a trigger id and a response_url
+   * filled in (the payload's own fields win). What it acts on is made to exist as in Slack: the
+   * channel with the person in it, the message (a message Slack has not seen is put there as the
+   * app's own — a card or digest it posted before), and for a modal's button the view on top of the
+   * person's stack. The ack of a view_submission is applied to the person's modals.
+   */
+  async interact(payload: Record<string, unknown>, user = 'U1', extraHeaders: Record<string, string> = {}) {
+    const context = this.world(payload, user);
     const full = {
       api_app_id: 'A1',
       token: 'legacy',
       is_enterprise_install: false,
       team: { id: TEAM, domain: 'test' },
       user: { id: user, name: `user-${user}`, team_id: TEAM },
-      trigger_id: `trigger-${randomBytes(4).toString('hex')}`,
-      response_url: `${SLACK_ORIGIN}/respond/${randomBytes(4).toString('hex')}`,
+      trigger_id: this.slack.trigger(user),
+      response_url: this.slack.responseUrl(context.target),
       ...payload,
     };
     const body = new URLSearchParams({ payload: JSON.stringify(full) }).toString();
-    return this.post(body, 'application/x-www-form-urlencoded', { ...sign(body), ...extraHeaders });
+    const res = await this.post(body, 'application/x-www-form-urlencoded', {
+      ...sign(body),
+      ...extraHeaders,
+    });
+    if (context.submitted && res.status === 200) {
+      const { view, version } = context.submitted;
+      let ack = {};
+      try {
+        ack = res.body ? (JSON.parse(res.body) as Record<string, unknown>) : {};
+      } catch {
+        // An empty or plain-text ack closes the view, as in Slack.
+      }
+      this.slack.applyViewAck(user, view, version, ack);
+    }
+    return res;
   }
 
-  /** An Events API callback. */
+  /** Makes what `payload` acts on exist, as Slack would have it; where its replies go. */
+  private world(payload: Record<string, unknown>, user: string) {
+    const ws = this.slack.workspace;
+    this.slack.ensurePerson(user);
+    const container = (payload.container ?? {}) as Record<string, unknown>;
+    const channelId =
+      (payload.channel as { id?: unknown } | undefined)?.id ?? container.channel_id ?? undefined;
+    const channel = typeof channelId === 'string' ? this.slack.channel(channelId, user) : undefined;
+    const message = payload.message as Record<string, unknown> | undefined;
+    const ephemeral = container.is_ephemeral === true;
+    const ts = typeof message?.ts === 'string' ? message.ts : undefined;
+    if (channel && ts && !ephemeral && !ws.find(channel.id, ts)) {
+      const byPerson = typeof message?.user === 'string' && message.bot_id === undefined;
+      ws.post({
+        channel: channel.id,
+        ts,
+        user: byPerson ? String(message?.user) : ws.bot.userId,
+        ...(byPerson ? {} : { botId: ws.bot.botId }),
+        text: typeof message?.text === 'string' ? message.text : '',
+        ...(Array.isArray(message?.blocks) ? { blocks: message.blocks } : {}),
+        ...(typeof message?.thread_ts === 'string' ? { threadTs: message.thread_ts } : {}),
+        ...(message?.metadata ? { metadata: message.metadata as PgMessage['metadata'] } : {}),
+      });
+    }
+    // A channel picked in a form is one the person could pick: it exists.
+    const state = (payload.view as { state?: { values?: unknown } } | undefined)?.state?.values ?? {};
+    for (const block of Object.values(state as Record<string, Record<string, Record<string, unknown>>>)) {
+      for (const element of Object.values(block ?? {})) {
+        const picked = element?.selected_conversation ?? element?.selected_channel;
+        if (typeof picked === 'string' && /^[CG]/.test(picked)) this.slack.channel(picked, user);
+      }
+    }
+    const viewId =
+      (payload.view as { id?: unknown } | undefined)?.id ?? (container.view_id as string | undefined);
+    const view = typeof viewId === 'string' ? ws.views.get(viewId) : undefined;
+    const mine = view && view.type === 'modal' && view.user === user ? view : undefined;
+    if (mine && payload.type === 'block_actions') this.slack.backTo(user, mine.id);
+    const threadTs = typeof message?.thread_ts === 'string' ? message.thread_ts : undefined;
+    return {
+      target: {
+        channel: channel?.id ?? ws.imWith(user, `D${user}`).id,
+        user,
+        ...(ts ? { source: { ts, ephemeral } } : {}),
+        ...(threadTs ? { threadTs } : {}),
+      },
+      submitted:
+        mine && payload.type === 'view_submission' ? { view: mine, version: mine.version } : undefined,
+    };
+  }
+
+  /** An Events API callback; a user_change is Slack's own record changing first. */
   event(event: Record<string, unknown>, headers: Record<string, string> = {}) {
+    if (event.type === 'user_change') this.userChanged(event.user as Record<string, unknown>);
     const body = JSON.stringify({
       token: 'legacy',
       team_id: TEAM,
@@ -408,13 +465,27 @@ export class Harness {
     return this.post(body, 'application/json', { ...sign(body), ...headers });
   }
 
-  /** Submits the modal last sent for `viewId` with the given field values. */
+  private userChanged(changed: Record<string, unknown> | undefined) {
+    const known = typeof changed?.id === 'string' ? this.slack.workspace.users.get(changed.id) : undefined;
+    if (!known || !changed) return;
+    const profile = (changed.profile ?? {}) as Record<string, unknown>;
+    if (typeof changed.tz === 'string') known.tz = changed.tz;
+    if (typeof changed.deleted === 'boolean') known.deleted = changed.deleted;
+    if (typeof profile.display_name === 'string') known.displayName = profile.display_name;
+    if (typeof profile.real_name === 'string') known.realName = profile.real_name;
+    if (typeof profile.image_original === 'string') known.photo = profile.image_original;
+  }
+
+  /**
+   * Submits the modal `viewId` as Slack has it now, with the given field values and its current
+   * hash (unless `hash` says otherwise); the ack is applied to the person's modals.
+   */
   submit(
     viewId: string,
     values: [Field, ViewStateValue][],
     {
       user = 'U1',
-      hash = `${viewId}-submitted`,
+      hash,
       headers = {},
     }: { user?: string; hash?: string; headers?: Record<string, string> } = {},
   ) {
@@ -428,12 +499,12 @@ export class Harness {
   }
 }
 
-/** The view as Slack sends it back on submission: ids, metadata, blocks and the state values. */
+/** The view as Slack sends it back on submission: ids, metadata, blocks, its hash and the state values. */
 export function submitted(
   viewId: string,
   view: Record<string, unknown>,
   values: [Field, ViewStateValue][],
-  hash = `${viewId}-submitted`,
+  hash = typeof view.hash === 'string' ? view.hash : `${viewId}-submitted`,
 ) {
   const blocks = (view.blocks ?? []) as { block_id?: string }[];
   const state: Record<string, Record<string, ViewStateValue>> = {};

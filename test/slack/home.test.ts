@@ -2,8 +2,6 @@
  * The Home tab over signed HTTP: app_home_opened → views.publish at once, then filled from one
  * snapshot read with the person's own token.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { readPngSize } from '../../src/planning/png.js';
@@ -68,23 +66,6 @@ describe('Home tab', () => {
     const notion = await owner.notions.create({ value: 'TypeScript' });
     await member.experiences.evaluate(notion.id, 6);
     await owner.experiences.evaluatePeer(notion.id, 8, h.sandbox.memberId);
-    // Slack's file upload: an upload URL on another host (a loopback server here), then the bytes posted there.
-    const uploaded: Buffer[] = [];
-    const files = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        uploaded.push(Buffer.concat(chunks));
-        res.end('OK');
-      });
-    });
-    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-    const { port } = files.address() as AddressInfo;
-    h.slack.on('files.getUploadURLExternal', () => ({
-      ok: true,
-      upload_url: `http://127.0.0.1:${port}/upload/v1/abc`,
-      file_id: 'F0CHART',
-    }));
     await open('UMEM');
     const [first, filled] = await published('UMEM');
     expect(first).toContain('Loading…');
@@ -94,9 +75,11 @@ describe('Home tab', () => {
     expect(filled).toContain(FEEDBACK_ACTION.replyOpen);
     expect(filled).toContain('Login page'); // the fixture's feature, by stage
     expect(filled).toContain('*TypeScript* — you *6* · peers *8* (1 grade)');
-    expect(filled).toContain('"slack_file":{"id":"F0CHART"}');
+    // Slack's file upload: an upload URL, the bytes posted there, then the upload completed.
+    const fileId = String((await h.slack.waitFor('files.getUploadURLExternal')).answer?.file_id);
+    expect(filled).toContain(`"slack_file":{"id":"${fileId}"}`);
     expect(h.slack.called('files.completeUploadExternal')[0]?.body.files).toEqual([
-      { id: 'F0CHART', title: 'My experience: self vs peers' },
+      { id: fileId, title: 'My experience: self vs peers' },
     ]);
     expect(filled).toContain(ACCOUNT_ACTION.disconnect);
     expect(filled).toContain(HOME_ACTION.notifyKinds);
@@ -106,8 +89,9 @@ describe('Home tab', () => {
     expect(filled).not.toContain(ADMIN_ACTION.openModal);
     expect(JSON.parse(filled!).blocks.length).toBeLessThanOrEqual(100);
     // The chart is a PNG the app drew.
-    expect(readPngSize(uploaded[0]!)).toMatchObject({ width: 560 });
-    files.close();
+    expect(readPngSize(h.slack.workspace.files.get(fileId)?.bytes ?? Buffer.alloc(0))).toMatchObject({
+      width: 560,
+    });
   });
 
   it('moves a task with the task card’s own state button from the Home tab, then redraws the tab', async () => {

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FEEDBACK_FIELD, FEEDBACK_SHORTCUT } from '../../src/slack/feedback/ids.js';
 import { deliverHeld } from '../../src/slack/kit/notify.js';
 import { liveTaskCard } from '../../src/slack/tasks/card.js';
-import { choice, eventually, Harness, TEAM, text } from './harness.js';
+import { choice, eventually, Harness, TEAM, text, viewIdOf } from './harness.js';
 
 describe('Notification preferences and quiet hours', () => {
   let h: Harness;
@@ -31,7 +31,7 @@ describe('Notification preferences and quiet hours', () => {
       bot_id: 'BBOT',
       ...liveTaskCard({ coords, heading: 'Ship it', state: 'idle', authorSlackId: 'UAUTHOR' }),
     };
-    const opened = h.slack.called('views.open').length;
+    const since = h.slack.calls.length;
     await h.interact(
       {
         type: 'message_action',
@@ -42,8 +42,7 @@ describe('Notification preferences and quiet hours', () => {
       },
       'UAUTHOR',
     );
-    await h.slack.waitFor('views.open', () => h.slack.called('views.open').length > opened);
-    const viewId = `V${opened + 1}`;
+    const viewId = viewIdOf(await h.slack.waitFor('views.open', undefined, { since }));
     await h.submit(
       viewId,
       [

@@ -14,11 +14,14 @@ describe('OAuth install for many workspaces', () => {
     const install = await request(`${h.url}/slack/install`);
     expect(install.statusCode).toBe(302);
     const authorize = new URL(String(install.headers.location));
-    expect(authorize.origin + authorize.pathname).toBe('https://slack.test/oauth/v2/authorize');
+    // SLACK_API_URL's host serves the authorize page too (GovSlack, the fake here).
+    expect(authorize.origin + authorize.pathname).toBe(`${h.slack.url}/oauth/v2/authorize`);
     expect(authorize.searchParams.get('scope')?.split(',')).toEqual([...BOT_SCOPES]);
     const state = authorize.searchParams.get('state')!;
     const cookie = String(install.headers['set-cookie']).split(';')[0]!;
 
+    // Slack issues the bot token as it answers the code exchange.
+    h.slack.acceptToken('xoxb-installed-token');
     h.slack.on('oauth.v2.access', () => ({
       ok: true,
       app_id: 'A1',

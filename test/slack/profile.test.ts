@@ -97,13 +97,7 @@ describe('profile follows Slack on user_change', () => {
   it('gives an account the app provisions the Slack photo as its avatar', async () => {
     await h.close();
     h = await Harness.start({ provisioning: true });
-    h.slack.users.set('UNEW', { id: 'UNEW', name: 'newbie', realName: 'New Person' });
-    const info = h.slack.responder('users.info');
-    h.slack.on('users.info', (body) => {
-      const answer = info(body) as { user?: { profile?: Record<string, unknown> } };
-      if (answer.user?.profile) answer.user.profile.image_original = photoUrl;
-      return answer;
-    });
+    h.slack.users.set('UNEW', { id: 'UNEW', name: 'newbie', realName: 'New Person', photo: photoUrl });
     await h.command('whoami', 'UNEW');
     await h.slack.waitFor('respond');
     await eventually(() => h.sandbox.requests.count('accountAvatar') === 1, 'the avatar of the new account');

@@ -1,11 +1,11 @@
 /**
- * Socket Mode end to end: the app opens its connection through a loopback Slack (apps.connections.open
- * on SLACK_API_URL, then a real WebSocket server), receives a slash command as an envelope, acks it
- * over the socket, and answers at the command's response_url after calling the planning sandbox.
+ * Socket Mode end to end: the app opens its connection through the fake Slack on loopback
+ * (apps.connections.open on SLACK_API_URL, then a real WebSocket server), receives a slash command
+ * as an envelope, acks it over the socket, and answers at the command's response_url after calling
+ * the planning sandbox.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,8 @@ import { createClients } from '../../src/clients.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { closePlanningPools } from '../../src/planning/index.js';
+import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
+import { Workspace } from '../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
@@ -22,12 +24,7 @@ import { eventually } from './harness.js';
 
 const TEAM = 'T0SOCKET';
 const APP_TOKEN = 'xapp-1-socket-test-token';
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
+const BOT_TOKEN = 'xoxb-socket-test';
 
 describe('Socket Mode', () => {
   let dir: string;
@@ -35,14 +32,9 @@ describe('Socket Mode', () => {
   let store: Store;
   let app: SlackApp | undefined;
   let wss: WebSocketServer;
-  let slackHttp: ReturnType<typeof createServer>;
-  /** Web API methods called, with the Authorization they carried; response_url bodies. */
-  const calls: { method: string; auth: string }[] = [];
-  const responses: Record<string, unknown>[] = [];
+  let slack: FakeSlack;
 
   beforeEach(async () => {
-    calls.length = 0;
-    responses.length = 0;
     dir = mkdtempSync(join(tmpdir(), 'socket-mode-'));
     sandbox = await startSandbox({ seed: 'minimal' });
     store = await openStore({
@@ -61,22 +53,16 @@ describe('Socket Mode', () => {
     wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise((resolve) => wss.once('listening', resolve));
     const wsUrl = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/link`;
-    slackHttp = createServer(async (req, res) => {
-      const body = await readBody(req);
-      res.setHeader('content-type', 'application/json');
-      if (req.url?.startsWith('/respond/')) {
-        responses.push(JSON.parse(body) as Record<string, unknown>);
-        res.end('{"ok":true}');
-        return;
-      }
-      const method = (req.url ?? '').replace('/api/', '');
-      calls.push({ method, auth: String(req.headers.authorization ?? '') });
-      if (method === 'apps.connections.open') res.end(JSON.stringify({ ok: true, url: wsUrl }));
-      else if (method === 'auth.test')
-        res.end(JSON.stringify({ ok: true, user_id: 'UBOT', bot_id: 'B1', team_id: TEAM }));
-      else res.end('{"ok":true}');
+    slack = await startFakeSlack({
+      workspace: new Workspace({ team: { id: TEAM, name: 'Socket', domain: 'socket' } }),
+      tokens: [BOT_TOKEN, APP_TOKEN],
     });
-    await new Promise<void>((resolve) => slackHttp.listen(0, '127.0.0.1', resolve));
+    slack.workspace.addUser({ id: 'U1', name: 'ana' });
+    slack.workspace.addChannel({ id: 'C1', members: ['U1'] });
+    // The one call the fake does not serve itself: Socket Mode's connection URL, for the app token only.
+    slack.on('apps.connections.open', (_body, { token }) =>
+      token === APP_TOKEN ? { ok: true, url: wsUrl } : { ok: false, error: 'not_allowed_token_type' },
+    );
   });
 
   afterEach(async () => {
@@ -84,8 +70,7 @@ describe('Socket Mode', () => {
     app = undefined;
     for (const client of wss.clients) client.terminate();
     await new Promise((resolve) => wss.close(resolve));
-    slackHttp.closeAllConnections();
-    await new Promise((resolve) => slackHttp.close(resolve));
+    await slack.close();
     await sandbox.close();
     await store.close();
     await closePlanningPools();
@@ -93,12 +78,12 @@ describe('Socket Mode', () => {
   });
 
   it('connects through SLACK_API_URL, acks a slash command over the socket, then answers it', async () => {
-    const slackApiUrl = `http://127.0.0.1:${(slackHttp.address() as AddressInfo).port}/api/`;
+    const slackApiUrl = slack.apiUrl;
     const config = loadConfig({
       NODE_ENV: 'test',
       SLACK_SOCKET_MODE: 'true',
       SLACK_APP_TOKEN: APP_TOKEN,
-      SLACK_BOT_TOKEN: 'xoxb-socket-test',
+      SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_API_URL: slackApiUrl,
       PLANNING_API_URL: sandbox.url,
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -132,7 +117,7 @@ describe('Socket Mode', () => {
     });
     await app.start();
     const socket = await connected;
-    expect(calls.find((c) => c.method === 'apps.connections.open')?.auth).toBe(`Bearer ${APP_TOKEN}`);
+    expect(slack.called('apps.connections.open')[0]?.token).toBe(APP_TOKEN);
 
     const received: { envelope_id?: string }[] = [];
     socket.on('message', (data) => received.push(JSON.parse(String(data)) as { envelope_id?: string }));
@@ -152,14 +137,14 @@ describe('Socket Mode', () => {
           command: '/plan',
           text: 'whoami',
           api_app_id: 'A1',
-          response_url: `${slackApiUrl.replace('/api/', '')}/respond/1`,
-          trigger_id: 'trigger-1',
+          response_url: slack.responseUrl({ channel: 'C1', user: 'U1' }),
+          trigger_id: slack.trigger('U1'),
         },
       }),
     );
     await eventually(() => received.some((m) => m.envelope_id === 'envelope-1'), 'the ack over the socket');
-    await eventually(() => responses.length > 0, 'the answer at the response_url');
-    expect(JSON.stringify(responses[0])).toContain('You act as');
+    const answer = await slack.waitFor('respond');
+    expect(JSON.stringify(answer.body)).toContain('You act as');
     expect(sandbox.requests.count('accountRead')).toBe(1);
   });
 });

@@ -10,7 +10,7 @@ import { FIELD } from '../../src/slack/kit/ids.js';
 import { ASSIGN_ME } from '../../src/slack/tasks/assign.js';
 import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { TASKS_PAGE_SIZE } from '../../src/slack/tasks/list.js';
-import { eventually, external, Harness, submitted, TEAM, text } from './harness.js';
+import { eventually, external, Harness, submitted, TEAM, text, viewIdOf } from './harness.js';
 
 interface Block {
   type: string;
@@ -126,13 +126,6 @@ beforeEach(async () => {
   await h.connect('U2', 'admin');
   await h.connect('U3', 'owner');
   await h.link();
-  // views.push (Edit on a minute entry) opens a view on top, like views.open.
-  let pushed = 0;
-  h.slack.on('views.push', (body) => {
-    const id = `P${++pushed}`;
-    h.slack.views.set(id, body.view as Record<string, unknown>);
-    return { ok: true, view: { id, hash: `${id}-h0` } };
-  });
 });
 afterEach(() => h.close());
 
@@ -140,12 +133,14 @@ describe('the live task card', () => {
   it('a state change is applied once and reflected on every posted card; retries and double clicks change nothing more', async () => {
     await createTask();
     // A copy of the card posted elsewhere (e.g. in a channel list) is remembered too.
+    const copy = h.slack.message('C1', cardTs)!;
+    const copyTs = h.slack.postAsBot('C2', { text: copy.text, blocks: copy.blocks ?? [] });
     await h.store.cards.record({
       workspaceId: TEAM,
       kind: 'task',
       entityId: coords.taskId,
       slackChannelId: 'C2',
-      messageTs: '1700000009.000900',
+      messageTs: copyTs,
     });
     const start = buttonOf(lastCard(), TASK_ACTION.stateForward);
     expect(start.text?.text).toBe('Start');
@@ -159,7 +154,7 @@ describe('the live task card', () => {
     };
     expect((await h.interact(payload)).status).toBe(200);
     await eventually(async () => (await readTask()).state === 'in progress', 'the task started');
-    const updated = await h.slack.waitFor('chat.update', (b) => b.ts === '1700000009.000900');
+    const updated = await h.slack.waitFor('chat.update', (b) => b.ts === copyTs);
     expect(json(updated.body.blocks)).toContain('in progress');
     await h.slack.waitFor('chat.update', (b) => b.ts === cardTs && json(b.blocks).includes('Send to review'));
 
@@ -271,7 +266,7 @@ describe('Give feedback from the card', () => {
       'views.open',
       (b) => (b.view as { callback_id?: string }).callback_id === FEEDBACK_VIEW.feedback,
     );
-    const viewId = ((await open) && [...h.slack.views.keys()].at(-1)) as string;
+    const viewId = viewIdOf(open);
     await h.submit(viewId, [
       [
         FEEDBACK_FIELD.issue,
@@ -526,10 +521,14 @@ describe('Details and the minutes', () => {
     await pressInModal(detailsId, forged);
     await said('The planning service refused');
     const forgedEdit = { ...forged, action_id: TASK_ACTION.minuteEditOpen };
+    const since = h.slack.calls.length;
     await pressInModal(detailsId, forgedEdit);
+    const secondEditId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
     const editTheirs = await h.slack.waitFor(
       'views.update',
-      (b) => b.view_id === 'P2' && (b.view as { callback_id?: string }).callback_id === TASK_VIEW.minuteEdit,
+      (b) =>
+        b.view_id === secondEditId &&
+        (b.view as { callback_id?: string }).callback_id === TASK_VIEW.minuteEdit,
     );
     expect(json(editTheirs.body.view)).toContain('Theirs');
     await h.submit(String(editTheirs.body.view_id), [[TASK_FIELD.minuteText, text('Hijacked')]]);
