@@ -3,7 +3,7 @@ import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
 import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from './ids.js';
 import { gradesSubcommand } from './my-grades.js';
-import { notionOptions } from './notions.js';
+import { notionOptions } from './notion-options.js';
 import { gradePeerShortcut, gradeSubcommand, gradeSubmission } from './peer-grade.js';
 
 export const gradeRoutes: TopicRoutes<Services> = {
