@@ -180,11 +180,11 @@ export const read = {
    * The private_metadata: what the form carries (ids), checked by `schema`, its errors shown on
    * `on`. Read as JSON unless `parse` says how (undefined when absent or not JSON).
    */
-  metadata: <S extends z.ZodType>(
+  metadata: <S extends z.ZodType, P = unknown>(
     on: Field,
     schema: S,
-    parse: (privateMetadata: string) => unknown = parseJson,
-  ): FormInput<unknown, S> => ({
+    parse: (privateMetadata: string) => P = parseJson as (privateMetadata: string) => P,
+  ): FormInput<NoInfer<P>, S> => ({
     on,
     schema,
     read: ({ privateMetadata }) => parse(privateMetadata),
