@@ -1,17 +1,19 @@
 /**
- * Forms declared once. A form lists its inputs once — where each is (its field: block and action
- * id), how its raw value is read (a value, an option's label, the selected options, people, a
- * checkbox, the private_metadata), its zod schema, and so the block its errors show on — and that
- * one list reads a submitted modal, checks it, and turns zod's issues into Slack's
- * `response_action: 'errors'` map (block id → the first message for it).
+ * Forms declared once. A form lists each input once: its field (block and action id: its errors
+ * show on that block), how its raw value is read (`read.value`, `.label`, `.option`, `.values`,
+ * `.options`, `.number`, `.users`, `.checked`, `.metadata` for the private_metadata) and its zod
+ * schema. That one list reads a submitted modal, checks it, and turns zod's issues into Slack's
+ * `response_action: 'errors'` map (block id → the first message for it). Rules across inputs are the
+ * form's zod refinements, shown on the input their path names.
  *
  * ```ts
- * const Heading = form({
+ * const Rename = form({
  *   meta: read.metadata(FIELD.heading, TaskCoords), // a bad private_metadata is said on the heading
  *   heading: read.value(FIELD.heading, z.string({ error: 'Write a heading.' }).trim().min(1)),
  *   notify: read.checked(NOTIFY_FIELD, 'notify'),
  * });
- * Heading.parse(view.state.values, view.private_metadata); // FormResult<{ meta: TaskCoords; heading: string; notify: boolean }>
+ * Rename.parse(view.state.values, view.private_metadata);
+ * // FormResult<{ meta: TaskCoords; heading: string; notify: boolean }>
  * ```
  */
 import type { ViewStateValue } from '@slack/bolt';
@@ -44,7 +46,7 @@ export function fieldValue(values: StateValues, field: Field): string | undefine
 }
 
 /** The text shown for the selected option (e.g. a notion's name), if any. */
-export function fieldLabel(values: StateValues, field: Field): string | undefined {
+function fieldLabel(values: StateValues, field: Field): string | undefined {
   return stateOf(values, field).value?.selected_option?.text.text;
 }
 
@@ -245,38 +247,6 @@ export function form<I extends Inputs, S extends z.ZodType = z.ZodObject<ShapeOf
   };
 
   return { schema: schema as z.ZodType<z.output<S>>, input, parse };
-}
-
-/** The values of a multi-choice field (checkboxes). */
-export function fieldValues(values: StateValues, field: Field): string[] {
-  return fieldOptions(values, field).map((o) => o.value);
-}
-
-/** The block id a field has in this submission (with its suffix, if any). */
-export function blockIdOf(values: StateValues, field: Field): string {
-  return stateOf(values, field).blockId;
-}
-
-/**
- * Validates `input` with `schema`; each issue's first path key names the form field it belongs to
- * (`fields[key]`), whose block gets the message.
- */
-export function validateForm<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  values: StateValues,
-  fields: Record<string, Field>,
-): FormResult<z.output<S>> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const key = String(issue.path[0] ?? '');
-    const field = fields[key];
-    const blockId = field ? blockIdOf(values, field) : Object.values(fields)[0]?.block;
-    if (blockId && !(blockId in errors)) errors[blockId] = issue.message;
-  }
-  return { ok: false, errors };
 }
 
 /** The options of a static select in a view's blocks (to rebuild the view without fetching them again). */
