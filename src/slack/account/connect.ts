@@ -8,7 +8,7 @@ import { md } from '../../blockkit/index.js';
 import { type Account, orgIdFromToken, UnauthorizedError } from '../../planning/index.js';
 import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
 import { orgName, roleIn } from '../kit/planning-account.js';
@@ -18,19 +18,20 @@ import { FormProblem, submission } from '../kit/submission.js';
 import { connectModal } from './blocks.js';
 import { ACCOUNT_FIELD } from './ids.js';
 
-const TokenForm = z.object({
-  token: z
-    .string({ error: 'Paste a token.' })
-    .trim()
-    .regex(/^[\w-]+\.[\w-]+\.[\w-]*$/, 'That is not a service-account token (three parts separated by dots).')
-    .refine((t) => orgIdFromToken(t) !== undefined, 'This token names no organization.'),
+const TokenForm = form({
+  token: read.value(
+    ACCOUNT_FIELD.token,
+    z
+      .string({ error: 'Paste a token.' })
+      .trim()
+      .regex(
+        /^[\w-]+\.[\w-]+\.[\w-]*$/,
+        'That is not a service-account token (three parts separated by dots).',
+      )
+      .refine((t) => orgIdFromToken(t) !== undefined, 'This token names no organization.'),
+  ),
 });
-export type TokenForm = z.infer<typeof TokenForm>;
-
-export const parseToken = (values: StateValues) =>
-  validateForm(TokenForm, { token: fieldValue(values, ACCOUNT_FIELD.token) }, values, {
-    token: ACCOUNT_FIELD.token,
-  });
+export type TokenForm = FormOutput<typeof TokenForm>;
 
 /** The account behind a token; a refused token is a problem of the form, not of the user's identity. */
 export async function readAccount(svc: Services, token: string): Promise<Account> {
@@ -51,7 +52,7 @@ export const connectSubmission = submission<TokenForm>({
   title: 'Connect your account',
   working: 'Checking the token…',
   idempotent: false,
-  parse: parseToken,
+  parse: TokenForm.parse,
   retry: (_data, problem) => connectModal({ problem }),
   run: async (svc, { token }, args) => {
     const planning = planningOf(args.context);
@@ -94,7 +95,7 @@ export const connectAdminSubmission = submission<TokenForm>({
   title: 'Connect organization',
   working: 'Checking the token…',
   idempotent: false,
-  parse: parseToken,
+  parse: TokenForm.parse,
   retry: (_data, problem) => connectModal({ admin: true, problem }),
   run: async (svc, { token }, args) => {
     const planning = planningOf(args.context);

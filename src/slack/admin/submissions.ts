@@ -10,7 +10,7 @@ import { slackErrorCode } from '../../clients.js';
 import { ASSIGNABLE_ROLES, LIMITS } from '../../planning/index.js';
 import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { notify, toldText } from '../kit/notify.js';
 import type { Services } from '../kit/services.js';
@@ -64,42 +64,54 @@ async function done(
   return { text: md`:white_check_mark: ${text}` };
 }
 
-const number = (values: StateValues, field: typeof ADMIN_FIELD.inviteDays) => {
-  const raw = fieldValue(values, field);
-  return raw === undefined ? undefined : Number(raw);
-};
-
 // ---------------------------------------------------------------------------------------------
 // Invitation (new or edited)
 // ---------------------------------------------------------------------------------------------
 
-const InvitationInput = z
-  .object({
-    meta: metaField,
-    teamId: z.string({ error: 'Choose a team.' }).refine((v) => v !== 'none', 'Choose a team.'),
-    name: z
-      .string({ error: 'Name the invitation.' })
-      .trim()
-      .min(LIMITS.inviteName.min, `At least ${LIMITS.inviteName.min} characters.`)
-      .max(LIMITS.inviteName.max, `At most ${LIMITS.inviteName.max} characters.`),
-    role: z.enum(ASSIGNABLE_ROLES, { error: 'Choose a role.' }),
-    days: z
-      .number({ error: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.` })
-      .int(`A whole number of days.`)
-      .min(LIMITS.inviteExpireDays.min, `At least ${LIMITS.inviteExpireDays.min} day.`)
-      .max(LIMITS.inviteExpireDays.max, `At most ${LIMITS.inviteExpireDays.max} days.`)
-      .optional(),
-    uses: z
-      .number({ error: `Between 0 and ${LIMITS.inviteUsesMax.max}; 0 = unlimited.` })
-      .int('A whole number.')
-      .min(LIMITS.inviteUsesMax.min, '0 (unlimited) or more.')
-      .max(LIMITS.inviteUsesMax.max, `At most ${LIMITS.inviteUsesMax.max}.`),
-  })
-  .refine((v) => v.meta.f === 'editInvite' || v.days !== undefined, {
-    path: ['days'],
-    message: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.`,
-  });
-type InvitationInput = z.infer<typeof InvitationInput>;
+const InvitationInput = form(
+  {
+    meta: read.metadata(ADMIN_FIELD.inviteTeam, metaField, formMetaOf),
+    teamId: read.value(
+      ADMIN_FIELD.inviteTeam,
+      z.string({ error: 'Choose a team.' }).refine((v) => v !== 'none', 'Choose a team.'),
+    ),
+    name: read.value(
+      ADMIN_FIELD.inviteName,
+      z
+        .string({ error: 'Name the invitation.' })
+        .trim()
+        .min(LIMITS.inviteName.min, `At least ${LIMITS.inviteName.min} characters.`)
+        .max(LIMITS.inviteName.max, `At most ${LIMITS.inviteName.max} characters.`),
+    ),
+    role: read.value(ADMIN_FIELD.inviteRole, z.enum(ASSIGNABLE_ROLES, { error: 'Choose a role.' })),
+    days: read.number(
+      ADMIN_FIELD.inviteDays,
+      z
+        .number({ error: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.` })
+        .int(`A whole number of days.`)
+        .min(LIMITS.inviteExpireDays.min, `At least ${LIMITS.inviteExpireDays.min} day.`)
+        .max(LIMITS.inviteExpireDays.max, `At most ${LIMITS.inviteExpireDays.max} days.`)
+        .optional(),
+    ),
+    uses: read.number(
+      ADMIN_FIELD.inviteUses,
+      z
+        .number({ error: `Between 0 and ${LIMITS.inviteUsesMax.max}; 0 = unlimited.` })
+        .int('A whole number.')
+        .min(LIMITS.inviteUsesMax.min, '0 (unlimited) or more.')
+        .max(LIMITS.inviteUsesMax.max, `At most ${LIMITS.inviteUsesMax.max}.`),
+    ),
+  },
+  {
+    // A new invitation expires; an edited one may keep no expiry.
+    refine: (f) =>
+      f.refine((v) => v.meta.f === 'editInvite' || v.days !== undefined, {
+        path: ['days'],
+        message: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.`,
+      }),
+  },
+);
+type InvitationInput = FormOutput<typeof InvitationInput>;
 
 const teamsOf = (view: ViewOutput) => teamChoices(view.blocks, ADMIN_FIELD.inviteTeam);
 
@@ -107,27 +119,7 @@ export const invitationSubmission: SubmissionSpec<InvitationInput> = {
   action: 'admin invitation',
   title: 'Invitation',
   working: 'Saving the invitation…',
-  parse: (values, privateMetadata) =>
-    validateForm(
-      InvitationInput,
-      {
-        meta: formMetaOf(privateMetadata),
-        teamId: fieldValue(values, ADMIN_FIELD.inviteTeam),
-        name: fieldValue(values, ADMIN_FIELD.inviteName),
-        role: fieldValue(values, ADMIN_FIELD.inviteRole),
-        days: number(values, ADMIN_FIELD.inviteDays),
-        uses: number(values, ADMIN_FIELD.inviteUses),
-      },
-      values,
-      {
-        meta: ADMIN_FIELD.inviteTeam,
-        teamId: ADMIN_FIELD.inviteTeam,
-        name: ADMIN_FIELD.inviteName,
-        role: ADMIN_FIELD.inviteRole,
-        days: ADMIN_FIELD.inviteDays,
-        uses: ADMIN_FIELD.inviteUses,
-      },
-    ),
+  parse: InvitationInput.parse,
   retry: (data, problem, view) =>
     invitationForm({
       meta: data.meta,
@@ -169,20 +161,27 @@ export const invitationSubmission: SubmissionSpec<InvitationInput> = {
 // Sharing an invitation
 // ---------------------------------------------------------------------------------------------
 
-const ShareInput = z
-  .object({
-    meta: metaField,
-    channel: z
-      .string()
-      .regex(/^[CGD][A-Z0-9]+$/, 'Choose a channel from the list.')
-      .optional(),
-    person: slackUserId('Choose a person.').optional(),
-  })
-  .refine((v) => Boolean(v.channel) !== Boolean(v.person), {
-    path: ['channel'],
-    message: 'Choose a channel or a person (one of them).',
-  });
-type ShareInput = z.infer<typeof ShareInput>;
+const ShareInput = form(
+  {
+    meta: read.metadata(ADMIN_FIELD.shareChannel, metaField, formMetaOf),
+    channel: read.value(
+      ADMIN_FIELD.shareChannel,
+      z
+        .string()
+        .regex(/^[CGD][A-Z0-9]+$/, 'Choose a channel from the list.')
+        .optional(),
+    ),
+    person: read.value(ADMIN_FIELD.sharePerson, slackUserId('Choose a person.').optional()),
+  },
+  {
+    refine: (f) =>
+      f.refine((v) => Boolean(v.channel) !== Boolean(v.person), {
+        path: ['channel'],
+        message: 'Choose a channel or a person (one of them).',
+      }),
+  },
+);
+type ShareInput = FormOutput<typeof ShareInput>;
 
 /** Where an invitation's link leads: the service's own page for it (see README, "Administering"). */
 export function invitationUrl(planningUrl: string, inviteId: string): string {
@@ -193,21 +192,7 @@ export const shareSubmission: SubmissionSpec<ShareInput> = {
   action: 'admin share invitation',
   title: 'Share invitation',
   working: 'Sharing the invitation…',
-  parse: (values, privateMetadata) =>
-    validateForm(
-      ShareInput,
-      {
-        meta: formMetaOf(privateMetadata),
-        channel: fieldValue(values, ADMIN_FIELD.shareChannel),
-        person: fieldValue(values, ADMIN_FIELD.sharePerson),
-      },
-      values,
-      {
-        meta: ADMIN_FIELD.shareChannel,
-        channel: ADMIN_FIELD.shareChannel,
-        person: ADMIN_FIELD.sharePerson,
-      },
-    ),
+  parse: ShareInput.parse,
   retry: (data, problem) => shareForm(data.meta, problem),
   run: async (svc, data, args) => {
     const planning = planningOf(args.context);
@@ -260,21 +245,30 @@ export const shareSubmission: SubmissionSpec<ShareInput> = {
 // One name: teams, channels, notions, accounts
 // ---------------------------------------------------------------------------------------------
 
-const NameInput = z
-  .object({
-    meta: metaField.refine((m) => isNameForm(m.f), 'This form is from an older version.'),
-    name: z.string({ error: 'Write a name.' }).trim().min(1, 'Write a name.'),
-    description: z.string().trim().max(LIMITS.channelDesc).optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (!isNameForm(v.meta.f)) return;
-    const spec = NAME_FORMS[v.meta.f];
-    if (v.name.length < spec.min)
-      ctx.addIssue({ code: 'custom', path: ['name'], message: `At least ${spec.min} characters.` });
-    if (v.name.length > spec.max)
-      ctx.addIssue({ code: 'custom', path: ['name'], message: `At most ${spec.max} characters.` });
-  });
-type NameInput = z.infer<typeof NameInput>;
+const NameInput = form(
+  {
+    meta: read.metadata(
+      ADMIN_FIELD.name,
+      metaField.refine((m) => isNameForm(m.f), 'This form is from an older version.'),
+      formMetaOf,
+    ),
+    name: read.value(ADMIN_FIELD.name, z.string({ error: 'Write a name.' }).trim().min(1, 'Write a name.')),
+    description: read.value(ADMIN_FIELD.description, z.string().trim().max(LIMITS.channelDesc).optional()),
+  },
+  {
+    // Each kind of name has its own length (a team's, a channel's, a notion's…).
+    refine: (f) =>
+      f.superRefine((v, ctx) => {
+        if (!isNameForm(v.meta.f)) return;
+        const spec = NAME_FORMS[v.meta.f];
+        if (v.name.length < spec.min)
+          ctx.addIssue({ code: 'custom', path: ['name'], message: `At least ${spec.min} characters.` });
+        if (v.name.length > spec.max)
+          ctx.addIssue({ code: 'custom', path: ['name'], message: `At most ${spec.max} characters.` });
+      }),
+  },
+);
+type NameInput = FormOutput<typeof NameInput>;
 
 async function applyName(
   acting: Acting,
@@ -318,17 +312,7 @@ export const nameSubmission: SubmissionSpec<NameInput> = {
   action: 'admin name',
   title: 'Saving',
   working: 'Saving…',
-  parse: (values, privateMetadata) =>
-    validateForm(
-      NameInput,
-      {
-        meta: formMetaOf(privateMetadata),
-        name: fieldValue(values, ADMIN_FIELD.name),
-        description: fieldValue(values, ADMIN_FIELD.description),
-      },
-      values,
-      { meta: ADMIN_FIELD.name, name: ADMIN_FIELD.name, description: ADMIN_FIELD.description },
-    ),
+  parse: NameInput.parse,
   retry: (data, problem) =>
     nameForm(
       { ...data.meta, f: data.meta.f as NameFormKind },
@@ -351,23 +335,21 @@ export const nameSubmission: SubmissionSpec<NameInput> = {
 // A Slack person: team and channel members, a person's teams
 // ---------------------------------------------------------------------------------------------
 
-const PersonInput = z.object({
-  meta: metaField.refine((m) => isPersonForm(m.f), 'This form is from an older version.'),
-  person: slackUserId('Choose a person.'),
+const PersonInput = form({
+  meta: read.metadata(
+    ADMIN_FIELD.person,
+    metaField.refine((m) => isPersonForm(m.f), 'This form is from an older version.'),
+    formMetaOf,
+  ),
+  person: read.value(ADMIN_FIELD.person, slackUserId('Choose a person.')),
 });
-type PersonInput = z.infer<typeof PersonInput>;
+type PersonInput = FormOutput<typeof PersonInput>;
 
 export const personSubmission: SubmissionSpec<PersonInput> = {
   action: 'admin person',
   title: 'Members',
   working: 'Working…',
-  parse: (values, privateMetadata) =>
-    validateForm(
-      PersonInput,
-      { meta: formMetaOf(privateMetadata), person: fieldValue(values, ADMIN_FIELD.person) },
-      values,
-      { meta: ADMIN_FIELD.person, person: ADMIN_FIELD.person },
-    ),
+  parse: PersonInput.parse,
   retry: (data, problem) =>
     personForm({ ...data.meta, f: data.meta.f as PersonFormKind }, data.person, problem),
   run: async (svc, data, args) => {
@@ -417,13 +399,16 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
 // Linking a Slack channel: the existing link modal, for the channel picked here
 // ---------------------------------------------------------------------------------------------
 
-const LinkPickInput = z.object({
-  meta: metaField,
-  channel: z
-    .string({ error: 'Choose a Slack channel.' })
-    .regex(/^[CG][A-Z0-9]+$/, 'Choose a channel from the list.'),
+const LinkPickInput = form({
+  meta: read.metadata(ADMIN_FIELD.slackChannel, metaField, formMetaOf),
+  channel: read.value(
+    ADMIN_FIELD.slackChannel,
+    z
+      .string({ error: 'Choose a Slack channel.' })
+      .regex(/^[CG][A-Z0-9]+$/, 'Choose a channel from the list.'),
+  ),
 });
-type LinkPickInput = z.infer<typeof LinkPickInput>;
+type LinkPickInput = FormOutput<typeof LinkPickInput>;
 
 export const linkPickSubmission: SubmissionSpec<LinkPickInput> = {
   action: 'admin link pick',
@@ -431,13 +416,7 @@ export const linkPickSubmission: SubmissionSpec<LinkPickInput> = {
   working: 'Loading the teams…',
   // Choosing the channel changes nothing: the link is saved by the link form that follows.
   idempotent: false,
-  parse: (values, privateMetadata) =>
-    validateForm(
-      LinkPickInput,
-      { meta: formMetaOf(privateMetadata), channel: fieldValue(values, ADMIN_FIELD.slackChannel) },
-      values,
-      { meta: ADMIN_FIELD.slackChannel, channel: ADMIN_FIELD.slackChannel },
-    ),
+  parse: LinkPickInput.parse,
   retry: (data, problem) => linkPickForm(data.meta, problem),
   run: async (svc, data, args) => {
     const acting = await planningOf(args.context).acting();

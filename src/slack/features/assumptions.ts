@@ -5,11 +5,11 @@ import { inline, input, type Mrkdwn, md, modal, section, textInput } from '../..
 import { LIMITS } from '../../planning/models.js';
 import { type ActionArgs, actionValue, type OptionsArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, NO_CHOICE, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, NO_CHOICE, read, type StateValues } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { formProblem, loadModal } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
-import { parseCarried, parseJson } from '../kit/round-trip.js';
+import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import {
@@ -20,9 +20,9 @@ import {
   featureCoordsFrom,
   parseFeatureButton,
 } from './card.js';
-import { assumptionOption, EvidenceMeta } from './evidence.js';
+import { assumptionOption, EvidenceMeta, EvidenceSubmission } from './evidence.js';
 import { openExperimentForm } from './experiments.js';
-import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
+import { FEATURE_VIEW } from './ids.js';
 import { gone, type Req, readOnly, refreshFeatureCards, refusedOnForm, request, stale } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -129,24 +129,19 @@ export async function assumptionMenuAction(svc: Services, args: ActionArgs) {
   else await openExperimentForm(svc, req, coords, chosen.assmId);
 }
 
-const AssumptionSubmission = z.object({
-  meta: AssumptionFormMeta,
-  heading: z
-    .string({ error: 'Write the assumption.' })
-    .trim()
-    .min(1, 'Write the assumption.')
-    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
+const AssumptionSubmission = form({
+  meta: read.metadata(FIELD.heading, AssumptionFormMeta),
+  heading: read.value(
+    FIELD.heading,
+    z
+      .string({ error: 'Write the assumption.' })
+      .trim()
+      .min(1, 'Write the assumption.')
+      .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
+  ),
 });
 
-type AssumptionSubmission = z.infer<typeof AssumptionSubmission>;
-
-const parse = (values: StateValues, privateMetadata: string) =>
-  validateForm(
-    AssumptionSubmission,
-    { meta: parseJson(privateMetadata), heading: fieldValue(values, FIELD.heading) },
-    values,
-    { meta: FIELD.heading, heading: FIELD.heading },
-  );
+type AssumptionSubmission = FormOutput<typeof AssumptionSubmission>;
 
 async function run(svc: Services, data: AssumptionSubmission, args: SubmitArgs) {
   const acting = await planningOf(args.context).acting();
@@ -174,19 +169,16 @@ export const assumptionSubmission = submission({
   action: 'assumption',
   title: ASSUMPTION_TITLE,
   working: 'Saving the assumption…',
-  parse,
+  parse: AssumptionSubmission.parse,
   run,
   retry,
 });
 
-const DeleteSubmission = z.object({ meta: AssumptionRef });
+const DeleteSubmission = form({ meta: read.metadata(FIELD.heading, AssumptionRef) });
 
-type DeleteSubmission = z.infer<typeof DeleteSubmission>;
+type DeleteSubmission = FormOutput<typeof DeleteSubmission>;
 
 const TITLE = 'Delete assumption';
-
-const parseDelete = (values: StateValues, privateMetadata: string) =>
-  validateForm(DeleteSubmission, { meta: parseJson(privateMetadata) }, values, { meta: FIELD.heading });
 
 async function runDelete(svc: Services, data: DeleteSubmission, args: SubmitArgs) {
   const acting = await planningOf(args.context).acting();
@@ -205,7 +197,7 @@ export const assumptionDeleteSubmission = submission({
   action: 'assumption-delete',
   title: TITLE,
   working: 'Deleting the assumption…',
-  parse: parseDelete,
+  parse: DeleteSubmission.parse,
   run: runDelete,
   retry: retryDelete,
 });
@@ -213,8 +205,10 @@ export const assumptionDeleteSubmission = submission({
 export async function assumptionOptions(svc: Services, args: OptionsArgs) {
   const view = (args.body as BlockSuggestion).view;
   const meta = parseCarried(EvidenceMeta, view?.private_metadata);
+  // The evidence form's own reading: the card's feature, else the one picked so far.
   const featureId =
-    meta?.featureId ?? fieldValue((view?.state?.values ?? {}) as StateValues, FEATURE_FIELD.evidenceFeature);
+    meta &&
+    EvidenceSubmission.input((view?.state?.values ?? {}) as StateValues, view?.private_metadata).featureId;
   if (!meta || !featureId || featureId === NO_CHOICE) {
     await args.ack({ options: [] });
     return;

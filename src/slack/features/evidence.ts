@@ -22,7 +22,7 @@ import { NotFoundError } from '../../planning/index.js';
 import { type Assumption, LIMITS } from '../../planning/models.js';
 import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { choice, fieldValue, type StateValues, validateForm } from '../kit/form.js';
+import { choice, type FormOutput, form, read } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
 import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
@@ -135,38 +135,24 @@ export function evidenceModal(form: {
   });
 }
 
-const EvidenceSubmission = z.object({
-  meta: EvidenceMeta,
-  featureId: choice('Choose the feature.'),
-  assmId: choice('Choose the assumption.'),
-  evidence: z
-    .string({ error: 'There is nothing to log.' })
-    .trim()
-    .min(1, 'There is nothing to log.')
-    .max(LIMITS.details, `At most ${LIMITS.details} characters.`),
+export const EvidenceSubmission = form({
+  meta: read.metadata(FIELD.details, EvidenceMeta),
+  // Known when the message is in a feature card's thread; else picked in the form.
+  featureId: read.value(FEATURE_FIELD.evidenceFeature, choice('Choose the feature.'), {
+    map: (picked, meta) => (parseJson(meta) as { featureId?: string } | undefined)?.featureId ?? picked,
+  }),
+  assmId: read.value(FEATURE_FIELD.assumption, choice('Choose the assumption.')),
+  evidence: read.value(
+    FIELD.details,
+    z
+      .string({ error: 'There is nothing to log.' })
+      .trim()
+      .min(1, 'There is nothing to log.')
+      .max(LIMITS.details, `At most ${LIMITS.details} characters.`),
+  ),
 });
 
-type EvidenceSubmission = z.infer<typeof EvidenceSubmission>;
-
-function parse(values: StateValues, privateMetadata: string) {
-  const meta = parseJson(privateMetadata) as { featureId?: string } | undefined;
-  return validateForm(
-    EvidenceSubmission,
-    {
-      meta,
-      featureId: meta?.featureId ?? fieldValue(values, FEATURE_FIELD.evidenceFeature),
-      assmId: fieldValue(values, FEATURE_FIELD.assumption),
-      evidence: fieldValue(values, FIELD.details),
-    },
-    values,
-    {
-      meta: FIELD.details,
-      featureId: FEATURE_FIELD.evidenceFeature,
-      assmId: FEATURE_FIELD.assumption,
-      evidence: FIELD.details,
-    },
-  );
-}
+type EvidenceSubmission = FormOutput<typeof EvidenceSubmission>;
 
 async function run(svc: Services, data: EvidenceSubmission, args: SubmitArgs) {
   const acting = await planningOf(args.context).acting();
@@ -198,7 +184,7 @@ export const evidenceSubmission = submission({
   action: 'evidence',
   title: EVIDENCE_TITLE,
   working: 'Logging the evidence…',
-  parse,
+  parse: EvidenceSubmission.parse,
   run,
   retry,
 });

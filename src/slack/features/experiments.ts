@@ -5,10 +5,9 @@ import { inline, input, type Mrkdwn, md, modal, option, section, textInput } fro
 import { EXPERIMENT_STATES, type ExperimentState, LIMITS } from '../../planning/models.js';
 import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, fieldValues, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { formProblem, loadModal } from '../kit/modal.js';
-import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import type { FeatureCoords } from './card.js';
@@ -114,40 +113,24 @@ export function openExperimentForm(svc: Services, req: Req, coords: FeatureCoord
   });
 }
 
-const ExperimentSubmission = z.object({
-  meta: AssumptionRef,
-  state: z.enum(EXPERIMENT_STATES, { error: 'Choose the state of the experiment.' }),
-  confirmed: z.boolean(),
-  details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-  participants: z.array(slackUserId('Choose people from the list.')).max(50, 'At most 50 participants.'),
+const ExperimentSubmission = form({
+  meta: read.metadata(FEATURE_FIELD.experimentState, AssumptionRef),
+  state: read.value(
+    FEATURE_FIELD.experimentState,
+    z.enum(EXPERIMENT_STATES, { error: 'Choose the state of the experiment.' }),
+  ),
+  confirmed: read.checked(FEATURE_FIELD.confirmed, 'confirmed'),
+  details: read.value(
+    FIELD.details,
+    z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
+  ),
+  participants: read.users(
+    FEATURE_FIELD.participants,
+    z.array(slackUserId('Choose people from the list.')).max(50, 'At most 50 participants.'),
+  ),
 });
 
-type ExperimentSubmission = z.infer<typeof ExperimentSubmission>;
-
-function selectedUsers(values: StateValues): string[] {
-  const state = values[FEATURE_FIELD.participants.block]?.[FEATURE_FIELD.participants.action];
-  return state?.selected_users ?? [];
-}
-
-const parse = (values: StateValues, privateMetadata: string) =>
-  validateForm(
-    ExperimentSubmission,
-    {
-      meta: parseJson(privateMetadata),
-      state: fieldValue(values, FEATURE_FIELD.experimentState),
-      confirmed: fieldValues(values, FEATURE_FIELD.confirmed).includes('confirmed'),
-      details: fieldValue(values, FIELD.details),
-      participants: selectedUsers(values),
-    },
-    values,
-    {
-      meta: FEATURE_FIELD.experimentState,
-      state: FEATURE_FIELD.experimentState,
-      confirmed: FEATURE_FIELD.confirmed,
-      details: FIELD.details,
-      participants: FEATURE_FIELD.participants,
-    },
-  );
+type ExperimentSubmission = FormOutput<typeof ExperimentSubmission>;
 
 async function run(svc: Services, data: ExperimentSubmission, args: SubmitArgs) {
   const planning = planningOf(args.context);
@@ -184,7 +167,7 @@ export const experimentSubmission = submission({
   action: 'experiment',
   title: EXPERIMENT_TITLE,
   working: 'Saving the experiment…',
-  parse,
+  parse: ExperimentSubmission.parse,
   run,
   retry,
 });

@@ -16,7 +16,7 @@ import { type Channel, FEATURE_FOCI, type FeatureFocus, LIMITS, type Team } from
 import type { Subcommand } from '../bolt/routes.js';
 import { type ActionArgs, actionValue, type GlobalShortcutArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
 import { postCard } from '../kit/live-cards.js';
 import { notice } from '../kit/messages.js';
@@ -185,59 +185,50 @@ export async function featureEditAction(svc: Services, args: ActionArgs) {
   await openFeatureEdit(request(svc, args, 'edit feature open'), value);
 }
 
-const FeatureSubmission = z.object({
-  meta: FeatureFormMeta,
-  teamId: z.string().optional(),
-  channelId: z.string().optional(),
-  heading: z
-    .string({ error: 'A feature needs a heading.' })
-    .trim()
-    .min(1, 'A feature needs a heading.')
-    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
-  details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-  priority: z.coerce
-    .number({ error: 'Choose a priority from 1 to 10.' })
-    .int('Choose a priority from 1 to 10.')
-    .min(LIMITS.priority.min, 'Choose a priority from 1 to 10.')
-    .max(LIMITS.priority.max, 'Choose a priority from 1 to 10.'),
-  focus: z.enum(FEATURE_FOCI, { error: 'Choose one of the three foci.' }).optional(),
-});
+const FeatureSubmission = form(
+  {
+    meta: read.metadata(FIELD.heading, FeatureFormMeta),
+    teamId: read.value(FIELD.team, z.string().optional()),
+    channelId: read.value(FIELD.channel, z.string().optional()),
+    heading: read.value(
+      FIELD.heading,
+      z
+        .string({ error: 'A feature needs a heading.' })
+        .trim()
+        .min(1, 'A feature needs a heading.')
+        .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
+    ),
+    details: read.value(
+      FIELD.details,
+      z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
+    ),
+    priority: read.value(
+      FEATURE_FIELD.priority,
+      z.coerce
+        .number({ error: 'Choose a priority from 1 to 10.' })
+        .int('Choose a priority from 1 to 10.')
+        .min(LIMITS.priority.min, 'Choose a priority from 1 to 10.')
+        .max(LIMITS.priority.max, 'Choose a priority from 1 to 10.'),
+    ),
+    focus: read.value(
+      FEATURE_FIELD.focus,
+      z.enum(FEATURE_FOCI, { error: 'Choose one of the three foci.' }).optional(),
+    ),
+  },
+  {
+    /** A new feature needs its planning team and channel (an edit keeps the feature's). */
+    refine: (f) =>
+      f.superRefine((d, ctx) => {
+        if (d.meta.mode !== 'new') return;
+        if (!d.teamId || d.teamId === 'none')
+          ctx.addIssue({ code: 'custom', path: ['teamId'], message: 'Choose a planning team.' });
+        else if (!d.channelId || d.channelId === 'none')
+          ctx.addIssue({ code: 'custom', path: ['channelId'], message: 'Choose a planning channel.' });
+      }),
+  },
+);
 
-type FeatureSubmission = z.infer<typeof FeatureSubmission>;
-
-/** A new feature needs its planning team and channel (an edit keeps the feature's). */
-const checked = FeatureSubmission.superRefine((d, ctx) => {
-  if (d.meta.mode !== 'new') return;
-  if (!d.teamId || d.teamId === 'none')
-    ctx.addIssue({ code: 'custom', path: ['teamId'], message: 'Choose a planning team.' });
-  else if (!d.channelId || d.channelId === 'none')
-    ctx.addIssue({ code: 'custom', path: ['channelId'], message: 'Choose a planning channel.' });
-});
-
-function parse(values: StateValues, privateMetadata: string) {
-  return validateForm(
-    checked,
-    {
-      meta: parseJson(privateMetadata),
-      teamId: fieldValue(values, FIELD.team),
-      channelId: fieldValue(values, FIELD.channel),
-      heading: fieldValue(values, FIELD.heading),
-      details: fieldValue(values, FIELD.details),
-      priority: fieldValue(values, FEATURE_FIELD.priority),
-      focus: fieldValue(values, FEATURE_FIELD.focus),
-    },
-    values,
-    {
-      meta: FIELD.heading,
-      teamId: FIELD.team,
-      channelId: FIELD.channel,
-      heading: FIELD.heading,
-      details: FIELD.details,
-      priority: FEATURE_FIELD.priority,
-      focus: FEATURE_FIELD.focus,
-    },
-  );
-}
+type FeatureSubmission = FormOutput<typeof FeatureSubmission>;
 
 async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
   const planning = planningOf(args.context);
@@ -320,7 +311,7 @@ export const featureSubmission = submission({
   action: 'feature',
   title: FEATURE_TITLE,
   working: 'Saving the feature…',
-  parse,
+  parse: FeatureSubmission.parse,
   run,
   retry,
 });
@@ -356,13 +347,14 @@ export const featureSubcommand: Subcommand<Services> = {
 /** Picking a team in the feature form: its channels, the rest as typed. */
 export function featureTeamPicked(svc: Services, args: ActionArgs) {
   return redrawForTeam(svc, args, (picked, view, values) => {
-    const priority = Number(fieldValue(values, FEATURE_FIELD.priority));
-    const focus = fieldValue(values, FEATURE_FIELD.focus);
+    const typed = FeatureSubmission.input(values, view.private_metadata);
+    const priority = Number(typed.priority);
+    const { focus } = typed;
     return featureModal({
       ...picked,
       meta: FeatureFormMeta.parse(parseJson(view.private_metadata)),
-      heading: fieldValue(values, FIELD.heading),
-      details: fieldValue(values, FIELD.details),
+      heading: typed.heading,
+      details: typed.details,
       ...(Number.isInteger(priority) ? { priority } : {}),
       ...(focus === 'firmitas' || focus === 'utilitas' || focus === 'venustas' ? { focus } : {}),
     });

@@ -8,10 +8,9 @@ import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { FEEDBACK_ISSUES } from '../../planning/index.js';
 import { type ActionArgs, actionValue, type MessageShortcutArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { type ModalRequest, modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify, toldText } from '../kit/notify.js';
-import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { connectBeforeForm, viewSurface } from '../kit/surfaces.js';
@@ -39,29 +38,22 @@ export async function openFeedbackForm(
   }
 }
 
-const FeedbackForm = z.object({
-  coords: TaskCoords,
-  issue: z.enum(FEEDBACK_ISSUES, { error: 'Choose what the feedback is about.' }),
-  message: minuteText('feedback'),
+const FeedbackForm = form({
+  coords: read.metadata(FEEDBACK_FIELD.message, TaskCoords),
+  issue: read.value(
+    FEEDBACK_FIELD.issue,
+    z.enum(FEEDBACK_ISSUES, { error: 'Choose what the feedback is about.' }),
+  ),
+  message: read.value(FEEDBACK_FIELD.message, minuteText('feedback')),
 });
 
-type FeedbackForm = z.infer<typeof FeedbackForm>;
+type FeedbackForm = FormOutput<typeof FeedbackForm>;
 
 export const feedbackSubmission = submission<FeedbackForm>({
   action: 'feedback',
   title: FEEDBACK_TITLE,
   working: 'Sending your feedback…',
-  parse: (values: StateValues, meta) =>
-    validateForm(
-      FeedbackForm,
-      {
-        coords: parseJson(meta),
-        issue: fieldValue(values, FEEDBACK_FIELD.issue),
-        message: fieldValue(values, FEEDBACK_FIELD.message),
-      },
-      values,
-      { coords: FEEDBACK_FIELD.message, issue: FEEDBACK_FIELD.issue, message: FEEDBACK_FIELD.message },
-    ),
+  parse: FeedbackForm.parse,
   retry: (data, problem) =>
     feedbackModal({ coords: data.coords, issue: data.issue, message: data.message, problem }),
   run: async (svc, { coords: c, issue, message }, args) => {

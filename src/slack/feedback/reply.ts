@@ -1,35 +1,28 @@
 /** Reply submission (the assignee, from the feedback DM): tasks.feedbackReply, then a DM to the author. */
-import { z } from 'zod';
 import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify, toldText } from '../kit/notify.js';
-import { parseCarried, parseJson } from '../kit/round-trip.js';
+import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { refreshTaskCards } from '../tasks/index.js';
 import { FEEDBACK_STALE, FeedbackRef, replyDm, replyModal } from './blocks.js';
 import { FEEDBACK_FIELD } from './ids.js';
 
-const ReplyForm = z.object({ ref: FeedbackRef, reply: minuteText('reply') });
-type ReplyForm = z.infer<typeof ReplyForm>;
+const ReplyForm = form({
+  ref: read.metadata(FEEDBACK_FIELD.reply, FeedbackRef),
+  reply: read.value(FEEDBACK_FIELD.reply, minuteText('reply')),
+});
+type ReplyForm = FormOutput<typeof ReplyForm>;
 
 export const replySubmission = submission<ReplyForm>({
   action: 'reply',
   title: 'Reply to feedback',
   working: 'Sending your reply…',
-  parse: (values: StateValues, meta) =>
-    validateForm(
-      ReplyForm,
-      { ref: parseJson(meta), reply: fieldValue(values, FEEDBACK_FIELD.reply) },
-      values,
-      {
-        ref: FEEDBACK_FIELD.reply,
-        reply: FEEDBACK_FIELD.reply,
-      },
-    ),
+  parse: ReplyForm.parse,
   retry: (data, problem) => replyModal({ ref: data.ref, reply: data.reply, problem }),
   run: async (svc, { ref, reply }, args) => {
     const planning = planningOf(args.context);

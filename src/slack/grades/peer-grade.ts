@@ -8,7 +8,7 @@ import { joinMd, type Mrkdwn, md } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/index.js';
 import type { GlobalShortcutArgs, Subcommand } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
-import { fieldLabel, fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
@@ -17,17 +17,20 @@ import { connectBeforeForm, viewSurface } from '../kit/surfaces.js';
 import { GRADE_TITLE, gradeModal } from './blocks.js';
 import { GRADE_FIELD } from './ids.js';
 
-export const GradeInput = z.object({
-  peer: slackUserId('Choose whom to grade.'),
-  notionId: z.string({ error: 'Choose a notion.' }).min(1),
-  notionName: z.string().optional(),
-  grade: z.coerce
-    .number({ error: 'Choose a grade.' })
-    .int()
-    .min(LIMITS.grade.min, `From ${LIMITS.grade.min} to ${LIMITS.grade.max}.`)
-    .max(LIMITS.grade.max, `From ${LIMITS.grade.min} to ${LIMITS.grade.max}.`),
+/** A grade, picked in the form or typed after `/plan grade`. */
+const Grade = z.coerce
+  .number({ error: 'Choose a grade.' })
+  .int()
+  .min(LIMITS.grade.min, `From ${LIMITS.grade.min} to ${LIMITS.grade.max}.`)
+  .max(LIMITS.grade.max, `From ${LIMITS.grade.min} to ${LIMITS.grade.max}.`);
+
+const GradeInput = form({
+  peer: read.value(GRADE_FIELD.peer, slackUserId('Choose whom to grade.')),
+  notionId: read.value(GRADE_FIELD.notion, z.string({ error: 'Choose a notion.' }).min(1)),
+  notionName: read.label(GRADE_FIELD.notion, z.string().optional()),
+  grade: read.value(GRADE_FIELD.grade, Grade),
 });
-export type GradeInput = z.infer<typeof GradeInput>;
+export type GradeInput = FormOutput<typeof GradeInput>;
 
 /** Records the grade as the acting user; returns the confirmation. */
 export async function recordGrade(planning: PlanningContext, data: GradeInput): Promise<Mrkdwn> {
@@ -46,18 +49,7 @@ export const gradeSubmission = submission<GradeInput>({
   action: 'grade',
   title: GRADE_TITLE,
   working: 'Recording your grade…',
-  parse: (values: StateValues) =>
-    validateForm(
-      GradeInput,
-      {
-        peer: fieldValue(values, GRADE_FIELD.peer),
-        notionId: fieldValue(values, GRADE_FIELD.notion),
-        notionName: fieldLabel(values, GRADE_FIELD.notion),
-        grade: fieldValue(values, GRADE_FIELD.grade),
-      },
-      values,
-      { peer: GRADE_FIELD.peer, notionId: GRADE_FIELD.notion, grade: GRADE_FIELD.grade },
-    ),
+  parse: GradeInput.parse,
   retry: (data, problem) =>
     gradeModal({
       peer: data.peer,
@@ -109,7 +101,7 @@ export const gradeSubcommand: Subcommand<Services> = {
       await reply(notice(md`I could not read that. ${USAGE}`));
       return;
     }
-    const gradeCheck = GradeInput.shape.grade.safeParse(parsed.grade);
+    const gradeCheck = Grade.safeParse(parsed.grade);
     if (!gradeCheck.success) {
       await reply(notice(md`\`${parsed.grade}\` is not a grade: give a whole number from 1 to 10.`));
       return;

@@ -13,7 +13,7 @@ import { DIGEST_TIME_PATTERN, isValidTimeZone } from '../../digest/time.js';
 import { DIGEST_DEFAULTS } from '../../store/index.js';
 import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldLabel, fieldValue, fieldValues, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { FIELD } from '../kit/ids.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
@@ -51,54 +51,37 @@ export async function linkModalFor(
   });
 }
 
-const LinkForm = z.object({
-  slackChannelId: z.string().min(1),
-  teamId: z
-    .string({ error: 'Choose a planning team.' })
-    .min(1)
-    .refine((v) => v !== 'none', 'Choose a planning team.'),
-  channelId: z
-    .string({ error: 'Choose a planning channel.' })
-    .min(1)
-    .refine((v) => v !== 'none', 'Choose a planning channel.'),
-  teamName: z.string().optional(),
-  channelName: z.string().optional(),
-  digestTime: z.string({ error: 'Choose a time.' }).regex(DIGEST_TIME_PATTERN, 'Choose a time.'),
-  timeZone: z
-    .string({ error: 'Choose a time zone.' })
-    .refine(isValidTimeZone, 'Choose a time zone from the list.'),
-  weekdaysOnly: z.boolean(),
-  digestEnabled: z.boolean(),
+const LinkForm = form({
+  slackChannelId: read.metadata(FIELD.team, z.string().min(1), (text) => parseCarried(LinkMeta, text)?.ch),
+  teamId: read.value(
+    FIELD.team,
+    z
+      .string({ error: 'Choose a planning team.' })
+      .min(1)
+      .refine((v) => v !== 'none', 'Choose a planning team.'),
+  ),
+  channelId: read.value(
+    FIELD.channel,
+    z
+      .string({ error: 'Choose a planning channel.' })
+      .min(1)
+      .refine((v) => v !== 'none', 'Choose a planning channel.'),
+  ),
+  teamName: read.label(FIELD.team, z.string().optional()),
+  channelName: read.label(FIELD.channel, z.string().optional()),
+  digestTime: read.value(
+    LINK_FIELD.digestTime,
+    z.string({ error: 'Choose a time.' }).regex(DIGEST_TIME_PATTERN, 'Choose a time.'),
+  ),
+  timeZone: read.value(
+    LINK_FIELD.timeZone,
+    z.string({ error: 'Choose a time zone.' }).refine(isValidTimeZone, 'Choose a time zone from the list.'),
+  ),
+  weekdaysOnly: read.checked(LINK_FIELD.digestOptions, DIGEST_CHOICES.weekdaysOnly),
+  digestEnabled: read.checked(LINK_FIELD.digestOptions, DIGEST_CHOICES.enabled),
 });
 
-type LinkForm = z.infer<typeof LinkForm>;
-
-function parse(values: StateValues, privateMetadata: string) {
-  const meta = parseCarried(LinkMeta, privateMetadata);
-  const checks = fieldValues(values, LINK_FIELD.digestOptions);
-  return validateForm(
-    LinkForm,
-    {
-      slackChannelId: meta?.ch,
-      teamId: fieldValue(values, FIELD.team),
-      channelId: fieldValue(values, FIELD.channel),
-      teamName: fieldLabel(values, FIELD.team),
-      channelName: fieldLabel(values, FIELD.channel),
-      digestTime: fieldValue(values, LINK_FIELD.digestTime),
-      timeZone: fieldValue(values, LINK_FIELD.timeZone),
-      weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),
-      digestEnabled: checks.includes(DIGEST_CHOICES.enabled),
-    },
-    values,
-    {
-      slackChannelId: FIELD.team,
-      teamId: FIELD.team,
-      channelId: FIELD.channel,
-      digestTime: LINK_FIELD.digestTime,
-      timeZone: LINK_FIELD.timeZone,
-    },
-  );
-}
+type LinkForm = FormOutput<typeof LinkForm>;
 
 /** The form again with the options it had. */
 function linkRetry(data: LinkForm, problem: Mrkdwn, view: ViewOutput) {
@@ -121,7 +104,7 @@ export const linkSubmission = submission<LinkForm>({
   title: LINK_TITLE,
   working: 'Saving the link…',
   idempotent: false,
-  parse,
+  parse: LinkForm.parse,
   retry: linkRetry,
   run: async (svc, data, args) => {
     const planning = planningOf(args.context);
@@ -162,14 +145,14 @@ export const linkSubcommand: Subcommand<Services> = {
 /** Picking a team in the link form: its channels, the digest settings as typed. */
 export function linkTeamPicked(svc: Services, args: ActionArgs) {
   return redrawForTeam(svc, args, (picked, view, values) => {
-    const checks = fieldValues(values, LINK_FIELD.digestOptions);
+    const typed = LinkForm.input(values, view.private_metadata);
     return linkModal({
       ...picked,
-      slackChannelId: parseCarried(LinkMeta, view.private_metadata)?.ch ?? '',
-      digestTime: fieldValue(values, LINK_FIELD.digestTime) ?? DIGEST_DEFAULTS.digestTime,
-      timeZone: fieldValue(values, LINK_FIELD.timeZone) ?? DIGEST_DEFAULTS.timeZone,
-      weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),
-      digestEnabled: checks.includes(DIGEST_CHOICES.enabled),
+      slackChannelId: typed.slackChannelId ?? '',
+      digestTime: typed.digestTime ?? DIGEST_DEFAULTS.digestTime,
+      timeZone: typed.timeZone ?? DIGEST_DEFAULTS.timeZone,
+      weekdaysOnly: typed.weekdaysOnly,
+      digestEnabled: typed.digestEnabled,
     });
   });
 }

@@ -14,9 +14,8 @@ import {
 import { type Candidate, LIMITS } from '../../planning/models.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { formProblem } from '../kit/modal.js';
-import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
@@ -97,34 +96,28 @@ export const taskAssignOpenAction = (svc: Services, args: ActionArgs) =>
 
 const PICK_ONE = 'Pick a candidate, yourself, or someone in the workspace.';
 
-const AssignForm = z
-  .object({
-    coords: TaskCoords,
-    candidate: z.string().min(1).optional(),
-    member: slackUserId(PICK_ONE).optional(),
-  })
-  .refine((f) => (f.candidate === undefined) !== (f.member === undefined), {
-    message: `${PICK_ONE} (Only one.)`,
-    path: ['candidate'],
-  });
+const AssignForm = form(
+  {
+    coords: read.metadata(TASK_FIELD.candidate, TaskCoords),
+    candidate: read.value(TASK_FIELD.candidate, z.string().min(1).optional()),
+    member: read.value(TASK_FIELD.assignee, slackUserId(PICK_ONE).optional()),
+  },
+  {
+    refine: (f) =>
+      f.refine((v) => (v.candidate === undefined) !== (v.member === undefined), {
+        message: `${PICK_ONE} (Only one.)`,
+        path: ['candidate'],
+      }),
+  },
+);
 
-type AssignForm = z.infer<typeof AssignForm>;
+type AssignForm = FormOutput<typeof AssignForm>;
 
 export const taskAssignSubmission = submission<AssignForm>({
   action: 'task-assign',
   title: ASSIGN_TITLE,
   working: 'Assigning…',
-  parse: (values: StateValues, meta) =>
-    validateForm(
-      AssignForm,
-      {
-        coords: parseJson(meta),
-        candidate: fieldValue(values, TASK_FIELD.candidate),
-        member: fieldValue(values, TASK_FIELD.assignee),
-      },
-      values,
-      { coords: TASK_FIELD.candidate, candidate: TASK_FIELD.candidate, member: TASK_FIELD.assignee },
-    ),
+  parse: AssignForm.parse,
   // The candidates are read again when the picker is reopened: the form says why it failed.
   retry: (data, problem) =>
     assignModal({ coords: data.coords, heading: 'this task', candidates: [], problem }),

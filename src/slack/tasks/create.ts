@@ -31,7 +31,7 @@ import {
 } from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
-import { fieldLabel, fieldValue, type StateValues, slackUserId, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read, type StateValues, slackUserId } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { postCard } from '../kit/live-cards.js';
 import { formProblem, loadModal, modalRequest } from '../kit/modal.js';
@@ -142,50 +142,35 @@ export function createTaskModal(form: TaskForm): ModalView {
   });
 }
 
-const TaskSubmission = z.object({
-  meta: TaskModalMeta,
-  teamId: z.string({ error: 'Choose a planning team.' }).min(1),
-  channelId: z.string({ error: 'Choose a planning channel.' }).min(1),
-  featureId: z.string({ error: 'Choose a feature.' }).min(1),
-  featureHeading: z.string().optional(),
-  heading: z
-    .string({ error: 'A task needs a heading.' })
-    .trim()
-    .min(1, 'A task needs a heading.')
-    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
-  details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-  assignee: slackUserId('Choose an assignee.').optional(),
+/** A linked Slack channel's form has no team and channel to pick: its metadata says them. */
+const linkOf = (privateMetadata: string) => (parseJson(privateMetadata) as TaskModalMeta | undefined)?.link;
+
+const TaskSubmission = form({
+  meta: read.metadata(FIELD.heading, TaskModalMeta),
+  teamId: read.value(FIELD.team, z.string({ error: 'Choose a planning team.' }).min(1), {
+    map: (picked, meta) => linkOf(meta)?.teamId ?? picked,
+  }),
+  channelId: read.value(FIELD.channel, z.string({ error: 'Choose a planning channel.' }).min(1), {
+    map: (picked, meta) => linkOf(meta)?.channelId ?? picked,
+  }),
+  featureId: read.value(TASK_FIELD.feature, z.string({ error: 'Choose a feature.' }).min(1)),
+  featureHeading: read.label(TASK_FIELD.feature, z.string().optional()),
+  heading: read.value(
+    FIELD.heading,
+    z
+      .string({ error: 'A task needs a heading.' })
+      .trim()
+      .min(1, 'A task needs a heading.')
+      .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
+  ),
+  details: read.value(
+    FIELD.details,
+    z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
+  ),
+  assignee: read.value(TASK_FIELD.assignee, slackUserId('Choose an assignee.').optional()),
 });
 
-type TaskSubmission = z.infer<typeof TaskSubmission>;
-
-function parse(values: StateValues, privateMetadata: string) {
-  const meta = parseJson(privateMetadata);
-  const link = (meta as TaskModalMeta | undefined)?.link;
-  return validateForm(
-    TaskSubmission,
-    {
-      meta,
-      teamId: link?.teamId ?? fieldValue(values, FIELD.team),
-      channelId: link?.channelId ?? fieldValue(values, FIELD.channel),
-      featureId: fieldValue(values, TASK_FIELD.feature),
-      featureHeading: fieldLabel(values, TASK_FIELD.feature),
-      heading: fieldValue(values, FIELD.heading),
-      details: fieldValue(values, FIELD.details),
-      assignee: fieldValue(values, TASK_FIELD.assignee),
-    },
-    values,
-    {
-      meta: FIELD.heading,
-      teamId: FIELD.team,
-      channelId: FIELD.channel,
-      featureId: TASK_FIELD.feature,
-      heading: FIELD.heading,
-      details: FIELD.details,
-      assignee: TASK_FIELD.assignee,
-    },
-  );
-}
+type TaskSubmission = FormOutput<typeof TaskSubmission>;
 
 async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
   const { client, context, body } = args;
@@ -302,7 +287,7 @@ export const createTaskSubmission = submission({
   action: 'create-task',
   title: TASK_TITLE,
   working: 'Creating the task…',
-  parse,
+  parse: TaskSubmission.parse,
   run,
   retry,
 });
@@ -395,23 +380,26 @@ export async function featureAddTaskAction(svc: Services, args: ActionArgs) {
 
 /** Picking a team in the create-task form: its channels, the heading, details and assignee as typed. */
 export function createTaskTeamPicked(svc: Services, args: ActionArgs) {
-  return redrawForTeam(svc, args, (picked, view, values) =>
-    createTaskModal({
+  return redrawForTeam(svc, args, (picked, view, values) => {
+    const typed = TaskSubmission.input(values, view.private_metadata);
+    return createTaskModal({
       ...picked,
       meta: TaskModalMeta.parse(parseJson(view.private_metadata)),
-      heading: fieldValue(values, FIELD.heading) ?? '',
-      details: fieldValue(values, FIELD.details) ?? '',
-      assignee: fieldValue(values, TASK_FIELD.assignee),
-    }),
-  );
+      heading: typed.heading ?? '',
+      details: typed.details ?? '',
+      assignee: typed.assignee,
+    });
+  });
 }
 
 export async function featureOptions(svc: Services, args: OptionsArgs) {
   const view = (args.body as BlockSuggestion).view;
-  const meta = parseCarried(TaskModalMeta, view?.private_metadata);
-  const values = (view?.state?.values ?? {}) as StateValues;
-  const teamId = meta ? (meta.link?.teamId ?? fieldValue(values, FIELD.team)) : undefined;
-  const channelId = meta ? (meta.link?.channelId ?? fieldValue(values, FIELD.channel)) : undefined;
+  // The form's own reading: the linked planning channel, else the team and channel picked so far.
+  const typed = parseCarried(TaskModalMeta, view?.private_metadata)
+    ? TaskSubmission.input((view?.state?.values ?? {}) as StateValues, view?.private_metadata)
+    : undefined;
+  const teamId = typed?.teamId;
+  const channelId = typed?.channelId;
   if (!teamId || !channelId) {
     await args.ack({ options: [] });
     return;

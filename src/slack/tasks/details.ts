@@ -21,11 +21,11 @@ import { LIMITS, NotFoundError } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import type { SlackDeps } from '../kit/deps.js';
-import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
 import { formProblem, loadingView } from '../kit/modal.js';
-import { parseCarried, parseJson } from '../kit/round-trip.js';
+import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
@@ -255,21 +255,18 @@ export async function minuteDeleteAction(svc: Services, args: ActionArgs) {
   }
 }
 
-const MinuteForm = z.object({ ref: MinuteRef, text: minuteText('text') });
+const MinuteForm = form({
+  ref: read.metadata(TASK_FIELD.minuteText, MinuteRef),
+  text: read.value(TASK_FIELD.minuteText, minuteText('text')),
+});
 
-type MinuteForm = z.infer<typeof MinuteForm>;
+type MinuteForm = FormOutput<typeof MinuteForm>;
 
 export const minuteEditSubmission = submission<MinuteForm>({
   action: 'minute-edit',
   title: 'Edit entry',
   working: 'Saving…',
-  parse: (values: StateValues, meta) =>
-    validateForm(
-      MinuteForm,
-      { ref: parseJson(meta), text: fieldValue(values, TASK_FIELD.minuteText) },
-      values,
-      { ref: TASK_FIELD.minuteText, text: TASK_FIELD.minuteText },
-    ),
+  parse: MinuteForm.parse,
   retry: (data, problem) => minuteEditModal({ ref: data.ref, text: data.text, problem }),
   run: async (_svc, { ref: r, text }, args) => {
     const { planning } = await planningOf(args.context).acting();

@@ -19,11 +19,11 @@ import {
 import { LIMITS } from '../../planning/models.js';
 import type { ActionArgs, MessageShortcutArgs, OptionsArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldLabel, fieldValue, minuteText, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { COMMAND } from '../kit/ids.js';
 import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
-import { parseCarried, parseJson } from '../kit/round-trip.js';
+import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { prefillDiscovery } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
@@ -104,49 +104,31 @@ export const taskDiscoveryOpenAction = (svc: Services, args: ActionArgs) =>
     return discoveryModal({ meta: { c }, heading: task.heading, text: '' });
   });
 
-const DiscoveryForm = z.object({
-  meta: DiscoveryMeta,
-  coords: TaskCoords,
-  picked: z.object({ value: z.string(), label: z.string() }).optional(),
-  text: minuteText('discovery'),
+/** The task: the one the form is for, else the one picked among the planning channel's tasks. */
+function formTask(picked: string | undefined, privateMetadata: string) {
+  const meta = parseCarried(DiscoveryMeta, privateMetadata);
+  const task = picked ? parseTaskOptionValue(picked) : undefined;
+  return meta?.c ?? (meta?.l && task ? { ...meta.l, ...task } : undefined);
+}
+
+const DiscoveryForm = form({
+  meta: read.metadata(TASK_FIELD.discovery, DiscoveryMeta, (text) => parseCarried(DiscoveryMeta, text)),
+  coords: read.value(TASK_FIELD.discoveryTask, TaskCoords, { map: formTask, message: 'Choose a task.' }),
+  /** Kept to show the form again with the task picked. */
+  picked: read.option(
+    TASK_FIELD.discoveryTask,
+    z.object({ value: z.string(), label: z.string() }).optional(),
+  ),
+  text: read.value(TASK_FIELD.discovery, minuteText('discovery')),
 });
 
-type DiscoveryForm = z.infer<typeof DiscoveryForm>;
-
-function parse(values: StateValues, privateMetadata: string) {
-  const meta = DiscoveryMeta.safeParse(parseJson(privateMetadata));
-  const pickedValue = fieldValue(values, TASK_FIELD.discoveryTask);
-  const picked = pickedValue ? parseTaskOptionValue(pickedValue) : undefined;
-  const coords = meta.success
-    ? (meta.data.c ?? (meta.data.l && picked ? { ...meta.data.l, ...picked } : undefined))
-    : undefined;
-  return validateForm(
-    DiscoveryForm,
-    {
-      meta: meta.success ? meta.data : undefined,
-      coords,
-      picked: pickedValue
-        ? { value: pickedValue, label: fieldLabel(values, TASK_FIELD.discoveryTask) ?? pickedValue }
-        : undefined,
-      text: fieldValue(values, TASK_FIELD.discovery),
-    },
-    values,
-    { meta: TASK_FIELD.discovery, coords: TASK_FIELD.discoveryTask, text: TASK_FIELD.discovery },
-  );
-}
+type DiscoveryForm = FormOutput<typeof DiscoveryForm>;
 
 export const discoverySubmission = submission<DiscoveryForm>({
   action: 'discovery',
   title: DISCOVERY_TITLE,
   working: 'Logging the discovery…',
-  parse: (values, meta) => {
-    const parsed = parse(values, meta);
-    if (parsed.ok || !parsed.errors[TASK_FIELD.discoveryTask.block]) return parsed;
-    return {
-      ok: false,
-      errors: { ...parsed.errors, [TASK_FIELD.discoveryTask.block]: 'Choose a task.' },
-    };
-  },
+  parse: DiscoveryForm.parse,
   retry: (data, problem) =>
     discoveryModal({
       meta: data.meta,

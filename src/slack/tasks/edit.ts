@@ -4,10 +4,9 @@ import { input, type Mrkdwn, md, modal, option, SLACK_LIMITS, textInput } from '
 import { LIMITS } from '../../planning/models.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { fieldValue, type StateValues, validateForm } from '../kit/form.js';
+import { type FormOutput, form, read } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { formProblem } from '../kit/modal.js';
-import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
@@ -73,47 +72,33 @@ export const taskEditOpenAction = (svc: Services, args: ActionArgs) =>
     });
   });
 
-const EditForm = z.object({
-  coords: TaskCoords,
-  heading: z
-    .string({ error: 'A task needs a heading.' })
-    .trim()
-    .min(1, 'A task needs a heading.')
-    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
-  details: z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-  notions: z.array(z.object({ id: z.string().min(1), value: z.string() })),
+const EditForm = form({
+  coords: read.metadata(FIELD.heading, TaskCoords),
+  heading: read.value(
+    FIELD.heading,
+    z
+      .string({ error: 'A task needs a heading.' })
+      .trim()
+      .min(1, 'A task needs a heading.')
+      .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
+  ),
+  details: read.value(
+    FIELD.details,
+    z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
+  ),
+  // The notions picked, with their names (to show the form again as it was).
+  notions: read.options(TASK_FIELD.notions, z.array(z.object({ id: z.string().min(1), value: z.string() })), {
+    map: (picked) => picked.map((o) => ({ id: o.value, value: o.label })),
+  }),
 });
 
-type EditForm = z.infer<typeof EditForm>;
-
-/** The notions picked in the multi-select, with their labels (to show the form again as it was). */
-function pickedNotions(values: StateValues) {
-  const state = Object.entries(values).find(([id]) => id === TASK_FIELD.notions.block)?.[1];
-  const selected = state?.[TASK_FIELD.notions.action]?.selected_options ?? [];
-  return selected.map((o) => ({ id: o.value, value: o.text.text }));
-}
+type EditForm = FormOutput<typeof EditForm>;
 
 export const taskEditSubmission = submission<EditForm>({
   action: 'task-edit',
   title: EDIT_TITLE,
   working: 'Saving…',
-  parse: (values: StateValues, meta) =>
-    validateForm(
-      EditForm,
-      {
-        coords: parseJson(meta),
-        heading: fieldValue(values, FIELD.heading),
-        details: fieldValue(values, FIELD.details),
-        notions: pickedNotions(values),
-      },
-      values,
-      {
-        coords: FIELD.heading,
-        heading: FIELD.heading,
-        details: FIELD.details,
-        notions: TASK_FIELD.notions,
-      },
-    ),
+  parse: EditForm.parse,
   retry: (data, problem) =>
     taskEditModal({
       coords: data.coords,
