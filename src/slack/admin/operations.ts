@@ -10,6 +10,7 @@
  */
 import { joinMd, Mrkdwn, md, mention, modal } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
+import type { OnceState } from '../../store/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
@@ -161,9 +162,9 @@ export async function applyOperation(svc: Services, args: ActionArgs): Promise<v
   const planning = planningOf(args.context);
   const log = { action: action.action_id, workspaceId: planning.workspaceId };
   const key = `admin:${action.action_id}:${planning.workspaceId}:${view.id}:${view.hash}:${target.id}`;
-  let claim: Awaited<ReturnType<typeof svc.deps.store.interactions.begin>>;
+  let claim: OnceState;
   try {
-    claim = await svc.deps.store.interactions.begin(key, OPERATION_TTL_MS);
+    claim = await svc.deps.store.once.begin(key, OPERATION_TTL_MS);
   } catch (error) {
     svc.deps.logger.error({ ...log, err: error }, 'store failed before an admin operation');
     await showPlace(svc, args, { id: view.id }, place, {
@@ -186,13 +187,13 @@ export async function applyOperation(svc: Services, args: ActionArgs): Promise<v
     const applied = await operation(svc, acting, target);
     acting = applied.acting ?? acting;
     flash = { ok: applied.said };
-    await svc.deps.store.interactions
+    await svc.deps.store.once
       .finish(key, applied.said.text)
       .catch((error: unknown) =>
         svc.deps.logger.error({ ...log, err: error }, 'could not record an admin operation'),
       );
   } catch (error) {
-    await svc.deps.store.interactions
+    await svc.deps.store.once
       .abandon(key)
       .catch((e: unknown) =>
         svc.deps.logger.error({ ...log, err: e }, 'could not release an admin operation key'),
