@@ -11,6 +11,7 @@ import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
+import { peopleOf } from '../kit/people.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { showFailure, viewSurface } from '../kit/surfaces.js';
@@ -77,17 +78,6 @@ export async function goTo(svc: Services, args: ActionArgs, place: AdminPlace | 
   await showPlace(svc, args, { id: view.id, hash: view.hash }, place);
 }
 
-/** Which Slack user of the workspace acts as each planning user (by service account or user id). */
-export async function slackUsersByPlanningUser(svc: Services, workspaceId: string) {
-  const identities = await svc.deps.store.identities.listByWorkspace(workspaceId);
-  const byUser = new Map<string, string>();
-  for (const identity of identities) {
-    byUser.set(identity.planningUserId, identity.slackUserId);
-    byUser.set(identity.serviceAccountId, identity.slackUserId);
-  }
-  return (planningUserId: string) => byUser.get(planningUserId);
-}
-
 const paging = (place: AdminPlace) => ({ pageNumber: place.p, pageSize: PAGE_SIZE });
 
 export async function renderPlace(
@@ -99,12 +89,14 @@ export async function renderPlace(
   const { planning } = acting;
   switch (place.s) {
     case 'people': {
-      const [page, slackUserOf] = await Promise.all([
-        planning.serviceAccounts.list(paging(place)),
-        slackUsersByPlanningUser(svc, acting.workspaceId),
-      ]);
+      const page = await planning.serviceAccounts.list(paging(place));
+      const people = await peopleOf(
+        svc.deps,
+        acting.workspaceId,
+        page.serviceAccounts.map((account) => account.id),
+      );
       const rows = page.serviceAccounts.map((account) => {
-        const slackUserId = slackUserOf(account.id);
+        const slackUserId = people.slackUserOf(account.id);
         return slackUserId ? { account, slackUserId } : { account };
       });
       return peopleView(place, rows, page.total, flash);
@@ -129,12 +121,17 @@ export async function renderPlace(
     }
     case 'channel': {
       if (!place.t || !place.c) return renderPlace(svc, acting, { s: 'teams', p: 1 }, flash);
-      const [team, members, prospects, slackUserOf] = await Promise.all([
+      const [team, members, prospects] = await Promise.all([
         planning.teams.read(place.t),
         planning.channels.listMembers(place.t, place.c, paging(place)),
         planning.channels.listProspects(place.t, place.c, {}),
-        slackUsersByPlanningUser(svc, acting.workspaceId),
       ]);
+      const shownProspects = prospects.prospects.slice(0, 10);
+      const people = await peopleOf(
+        svc.deps,
+        acting.workspaceId,
+        [...members.members, ...shownProspects].map((person) => person.id),
+      );
       return channelView(
         place,
         {
@@ -142,8 +139,8 @@ export async function renderPlace(
           channelId: place.c,
           members: members.members,
           total: members.total,
-          prospects: prospects.prospects.slice(0, 10),
-          slackUserOf,
+          prospects: shownProspects,
+          slackUserOf: people.slackUserOf,
         },
         flash,
       );

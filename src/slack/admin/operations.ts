@@ -17,6 +17,7 @@ import { explainFailure } from '../kit/failures.js';
 import { type Acting, CLOSED_BY_ADMIN } from '../kit/identity.js';
 import { VIEW } from '../kit/ids.js';
 import { connectBlocks } from '../kit/messages.js';
+import { peopleOf } from '../kit/people.js';
 import type { Services } from '../kit/services.js';
 import { type Flash, placeOf, type Target, targetOf } from './common.js';
 import { ADMIN_ACTION } from './ids.js';
@@ -43,13 +44,12 @@ const named = (target: Target) => target.n || target.id;
 
 /** The Slack users of this workspace whose stored identity is the account (usually one, or none). */
 async function holdersOf(svc: Services, acting: Acting, accountId: string) {
-  const identities = await svc.deps.store.identities.listByWorkspace(acting.workspaceId);
-  return identities.filter((i) => i.serviceAccountId === accountId || i.planningUserId === accountId);
+  return (await peopleOf(svc.deps, acting.workspaceId, [accountId])).everyoneActingAs(accountId);
 }
 
-const mentions = (holders: { slackUserId: string }[]) =>
+const mentions = (holders: readonly string[]) =>
   joinMd(
-    holders.map((h) => mention(h.slackUserId)),
+    holders.map((slackUserId) => mention(slackUserId)),
     ', ',
   );
 
@@ -59,7 +59,7 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     const holders = await holdersOf(svc, acting, target.id);
     // Their stored identity stops at once and is not renewed behind the admin's back (identity.ts).
     for (const holder of holders) {
-      await svc.deps.store.identities.markInvalid(acting.workspaceId, holder.slackUserId, CLOSED_BY_ADMIN);
+      await svc.deps.store.identities.markInvalid(acting.workspaceId, holder, CLOSED_BY_ADMIN);
     }
     return {
       said:
@@ -83,9 +83,9 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     }
     // Stored at once (valid again if it was closed), so the next command works; it is never shown.
     for (const holder of holders) {
-      await svc.deps.store.identities.rotateToken(acting.workspaceId, holder.slackUserId, token);
+      await svc.deps.store.identities.rotateToken(acting.workspaceId, holder, token);
     }
-    const self = holders.some((h) => h.slackUserId === acting.slackUserId);
+    const self = holders.includes(acting.slackUserId);
     return {
       said: md`*${named(target)}* has a new token, stored for ${mentions(holders)}, who keep working as before.`,
       ...(self ? { acting: { ...acting, planning: svc.deps.clients.planning(token) } } : {}),

@@ -25,13 +25,14 @@ import { fieldValue, minuteText, type StateValues, validateForm } from '../kit/f
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
 import { formProblem, loadingView } from '../kit/modal.js';
+import { peopleOf } from '../kit/people.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
 import { TaskCoords, type TaskView, taskFacts } from './card.js';
 import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from './ids.js';
-import { openTaskModal, readTaskView, refreshTaskCards, slackIdsOf } from './live.js';
+import { openTaskModal, readTaskView, refreshTaskCards } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Details: the task and its minutes
@@ -292,12 +293,15 @@ export async function readTaskDetails(deps: Pick<SlackDeps, 'store'>, acting: Ac
   const { task } = view;
   const discoveries = task.minute?.discoveries ?? [];
   const feedback = task.minute?.feedback ?? [];
-  const people = await slackIdsOf(deps, acting.workspaceId, [
+  const people = await peopleOf(deps, acting.workspaceId, [
     ...discoveries.map((d) => d.authorUserId),
     ...feedback.map((f) => f.authorUserId),
   ]);
   const me = acting.identity.planningUserId;
-  const author = (id: string | undefined) => (id && people.get(id) ? { authorSlackId: people.get(id) } : {});
+  const author = (id: string | undefined) => {
+    const authorSlackId = people.slackUserOf(id);
+    return authorSlackId ? { authorSlackId } : {};
+  };
   const entries: MinuteEntry[] = [
     ...discoveries.map(
       (d): MinuteEntry => ({

@@ -21,12 +21,12 @@ import type { Acting } from '../kit/identity.js';
 import { COMMAND } from '../kit/ids.js';
 import { notice, type Reply } from '../kit/messages.js';
 import { matches } from '../kit/options.js';
+import { peopleOf } from '../kit/people.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { respondSurface, showFailure } from '../kit/surfaces.js';
 import { pressValue, type TaskView, taskFacts, taskStateButtons } from './card.js';
 import { TASK_ACTION, TASK_LIST_BLOCK_PREFIX } from './ids.js';
-import { slackIdsOf } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // `/plan tasks`
@@ -169,13 +169,13 @@ export async function tasksPage(
     tasks.push(...(await channelTasks(acting, link.teamId, link.channelId)));
   }
   const kept = tasks.filter(keep(filter, acting.identity.planningUserId));
-  const people = await slackIdsOf(
+  const people = await peopleOf(
     deps,
     acting.workspaceId,
     kept.map((t) => t.assigneeUserId),
   );
   const shown = kept.map((t) => {
-    const slackId = t.assigneeUserId ? people.get(t.assigneeUserId) : undefined;
+    const slackId = people.slackUserOf(t.assigneeUserId);
     return slackId ? { ...t, assigneeSlackId: slackId } : t;
   });
   return tasksListMessage(shown, filter, page, query);
