@@ -4,7 +4,7 @@
  */
 import type { Button, KnownBlock } from '@slack/types';
 import { z } from 'zod';
-import { actions, button, context, type Mrkdwn, md, plural } from '../../blockkit/index.js';
+import { actions, button, context, cutToLength, type Mrkdwn, md, plural } from '../../blockkit/index.js';
 import { parseCarried } from '../kit/round-trip.js';
 import { ADMIN_ACTION } from './ids.js';
 
@@ -136,5 +136,8 @@ export function formButton(text: string, request: FormRequest, style?: 'primary'
   });
 }
 
-/** A name as buttons carry it: short, for sentences only. */
-export const shortName = (name: string | undefined) => (name ?? '').slice(0, 80);
+/**
+ * A name as buttons carry it: short, for sentences only. Cut to the length the carried values'
+ * schemas allow (`n`: 80), never in the middle of a character.
+ */
+export const shortName = (name: string | undefined) => cutToLength(name ?? '', 80);

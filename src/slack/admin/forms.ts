@@ -27,6 +27,7 @@ import {
   FormRequest as FormRequestSchema,
   formActionId,
   placeOf,
+  shortName,
 } from './common.js';
 import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 
@@ -358,7 +359,7 @@ export async function pushForm(svc: Services, args: ActionArgs): Promise<void> {
     const id = meta.id;
     await load(async ({ planning }) => {
       const account = await planning.serviceAccounts.read(id);
-      return nameForm({ ...meta, f, n: (account.userName ?? meta.n ?? '').slice(0, 80) });
+      return nameForm({ ...meta, f, n: shortName(account.userName ?? meta.n) });
     });
   } else if (f === 'share') {
     await pushModal(req, shareForm(meta));

@@ -6,6 +6,7 @@
  * retried event or another replica does not apply it twice, and unrelated profile edits do nothing.
  */
 import { createHash } from 'node:crypto';
+import { cut } from '../../blockkit/index.js';
 import { fetchPhoto, toAvatarPng } from './avatar.js';
 import type { SlackDeps } from './deps.js';
 
@@ -30,7 +31,7 @@ export function serviceAccountName(
     .replace(/\s+/g, ' ')
     .trim();
   const name = clean.length >= 3 ? clean : `${clean ? `${clean} ` : ''}slack-${slackUserId}`.trim();
-  return Array.from(name).slice(0, 64).join('').trim();
+  return cut(name, 64).trim();
 }
 
 /** How long an applied profile version is remembered. */
