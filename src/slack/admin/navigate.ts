@@ -27,7 +27,7 @@ const isSection = (name: string | undefined): name is SectionName => Boolean(nam
 /** Pushes the section named by the root view's button. */
 export async function pushSection(svc: Services, args: ActionArgs, name: string | undefined): Promise<void> {
   if (!isSection(name)) return;
-  const place: AdminPlace = { s: name, p: 1 };
+  const place: AdminPlace = { section: name, page: 1 };
   await loadModal(
     {
       ...modalRequest(svc, args, args.body.trigger_id, `admin ${name}`),
@@ -64,7 +64,7 @@ export async function showPlace(
     // A newer view is already shown (another click was quicker): it stays.
     if (slackErrorCode(error) === 'hash_conflict') return;
     await showFailure(svc.deps, viewSurface(args.client, view.id, placeTitle(place)), error, {
-      action: `admin ${place.s}`,
+      action: `admin ${place.section}`,
       workspaceId: planning.workspaceId,
       slackUserId: planning.slackUserId,
     });
@@ -78,7 +78,7 @@ export async function goTo(svc: Services, args: ActionArgs, place: AdminPlace | 
   await showPlace(svc, args, { id: view.id, hash: view.hash }, place);
 }
 
-const paging = (place: AdminPlace) => ({ pageNumber: place.p, pageSize: PAGE_SIZE });
+const paging = (place: AdminPlace) => ({ pageNumber: place.page, pageSize: PAGE_SIZE });
 
 export async function renderPlace(
   svc: Services,
@@ -87,7 +87,7 @@ export async function renderPlace(
   flash?: Flash,
 ): Promise<ModalView> {
   const { planning } = acting;
-  switch (place.s) {
+  switch (place.section) {
     case 'people': {
       const page = await planning.serviceAccounts.list(paging(place));
       const people = await peopleOf(
@@ -116,15 +116,16 @@ export async function renderPlace(
       return teamsView(place, page.teams, page.total, flash);
     }
     case 'team': {
-      if (!place.t) return renderPlace(svc, acting, { s: 'teams', p: 1 }, flash);
-      return teamView(place, await planning.teams.read(place.t), flash);
+      if (!place.teamId) return renderPlace(svc, acting, { section: 'teams', page: 1 }, flash);
+      return teamView(place, await planning.teams.read(place.teamId), flash);
     }
     case 'channel': {
-      if (!place.t || !place.c) return renderPlace(svc, acting, { s: 'teams', p: 1 }, flash);
+      if (!place.teamId || !place.channelId)
+        return renderPlace(svc, acting, { section: 'teams', page: 1 }, flash);
       const [team, members, prospects] = await Promise.all([
-        planning.teams.read(place.t),
-        planning.channels.listMembers(place.t, place.c, paging(place)),
-        planning.channels.listProspects(place.t, place.c, {}),
+        planning.teams.read(place.teamId),
+        planning.channels.listMembers(place.teamId, place.channelId, paging(place)),
+        planning.channels.listProspects(place.teamId, place.channelId, {}),
       ]);
       const shownProspects = prospects.prospects.slice(0, 10);
       const people = await peopleOf(
@@ -136,7 +137,7 @@ export async function renderPlace(
         place,
         {
           team,
-          channelId: place.c,
+          channelId: place.channelId,
           members: members.members,
           total: members.total,
           prospects: shownProspects,
@@ -148,7 +149,7 @@ export async function renderPlace(
     case 'notions': {
       const page = await planning.notions.search({
         ...paging(place),
-        ...(place.q ? { searchTerm: place.q } : {}),
+        ...(place.search ? { searchTerm: place.search } : {}),
       });
       return notionsView(place, page.notions, page.total, flash);
     }

@@ -40,7 +40,7 @@ interface Applied {
 
 type Operation = (svc: Services, acting: Acting, target: Target) => Promise<Applied>;
 
-const named = (target: Target) => target.n || target.id;
+const named = (target: Target) => target.name || target.id;
 
 /** The Slack users of this workspace whose stored identity is the account (usually one, or none). */
 async function holdersOf(svc: Services, acting: Acting, accountId: string) {
@@ -103,12 +103,12 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   },
 
   [ADMIN_ACTION.deleteChannel]: async (_svc, acting, target) => {
-    if (!target.t) throw new AdminRefusal(md`This button no longer says which team the channel is in.`);
+    if (!target.teamId) throw new AdminRefusal(md`This button no longer says which team the channel is in.`);
     try {
-      await acting.planning.channels.delete(target.t, target.id);
+      await acting.planning.channels.delete(target.teamId, target.id);
     } catch (error) {
       if (error instanceof ForbiddenError) {
-        const team = await acting.planning.teams.read(target.t).catch(() => undefined);
+        const team = await acting.planning.teams.read(target.teamId).catch(() => undefined);
         if (team?.channels.find((c) => c.id === target.id)?.isDefault)
           throw new AdminRefusal(DEFAULT_CHANNEL_RULE);
       }
@@ -123,16 +123,16 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   },
 
   [ADMIN_ACTION.removeChannelMember]: async (_svc, acting, target) => {
-    if (!target.t || !target.c)
+    if (!target.teamId || !target.channelId)
       throw new AdminRefusal(md`This button no longer says which channel it is about.`);
-    await acting.planning.channels.unassign(target.t, target.c, target.id);
+    await acting.planning.channels.unassign(target.teamId, target.channelId, target.id);
     return { said: md`*${named(target)}* left the channel.` };
   },
 
   [ADMIN_ACTION.addProspect]: async (_svc, acting, target) => {
-    if (!target.t || !target.c)
+    if (!target.teamId || !target.channelId)
       throw new AdminRefusal(md`This button no longer says which channel it is about.`);
-    await acting.planning.channels.assign(target.t, target.c, target.id);
+    await acting.planning.channels.assign(target.teamId, target.channelId, target.id);
     return { said: md`*${named(target)}* joined the channel.` };
   },
 

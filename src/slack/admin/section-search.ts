@@ -17,7 +17,7 @@ function searched(place: AdminPlace, values: StateValues): AdminPlace {
   const q = fieldValue(values, ADMIN_FIELD.search)?.trim();
   // Within what the place's schema takes back (`q`: 256), never in the middle of a character.
   const term = q ? cutToLength(q, 256) : undefined;
-  return { s: place.s, p: 1, ...(term ? { q: term } : {}) };
+  return { section: place.section, page: 1, ...(term ? { search: term } : {}) };
 }
 
 /** Enter in the search box. */

@@ -46,9 +46,13 @@ const metaField = z.custom<FormMeta>(
 
 /** Shows the section view the form came from again, with `flash` on top (best effort). */
 async function refreshParent(svc: Services, args: SubmitArgs, meta: FormMeta, flash: Flash, acting: Acting) {
-  if (!meta.v || !meta.at) return;
-  await showPlace(svc, args, { id: meta.v }, meta.at, flash, acting).catch((error: unknown) =>
-    svc.deps.logger.warn({ action: `admin ${meta.f}`, err: error }, 'could not refresh the admin section'),
+  if (!meta.parentViewId || !meta.parentPlace) return;
+  await showPlace(svc, args, { id: meta.parentViewId }, meta.parentPlace, flash, acting).catch(
+    (error: unknown) =>
+      svc.deps.logger.warn(
+        { action: `admin ${meta.form}`, err: error },
+        'could not refresh the admin section',
+      ),
   );
 }
 
@@ -95,7 +99,7 @@ const InvitationInput = z
       .min(LIMITS.inviteUsesMax.min, '0 (unlimited) or more.')
       .max(LIMITS.inviteUsesMax.max, `At most ${LIMITS.inviteUsesMax.max}.`),
   })
-  .refine((v) => v.meta.f === 'editInvite' || v.days !== undefined, {
+  .refine((v) => v.meta.form === 'editInvite' || v.days !== undefined, {
     path: ['days'],
     message: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.`,
   });
@@ -150,7 +154,7 @@ export const invitationSubmission: SubmissionSpec<InvitationInput> = {
       inviteUsesMax: data.uses,
       ...(data.days !== undefined ? { inviteExpireDays: data.days } : {}),
     };
-    if (data.meta.f === 'editInvite' && data.meta.id) {
+    if (data.meta.form === 'editInvite' && data.meta.id) {
       await acting.planning.invitations.update(data.meta.id, payload);
       return done(svc, args, data.meta, acting, md`The invitation *${data.name}* is saved.`);
     }
@@ -262,13 +266,13 @@ export const shareSubmission: SubmissionSpec<ShareInput> = {
 
 const NameInput = z
   .object({
-    meta: metaField.refine((m) => isNameForm(m.f), 'This form is from an older version.'),
+    meta: metaField.refine((m) => isNameForm(m.form), 'This form is from an older version.'),
     name: z.string({ error: 'Write a name.' }).trim().min(1, 'Write a name.'),
     description: z.string().trim().max(LIMITS.channelDesc).optional(),
   })
   .superRefine((v, ctx) => {
-    if (!isNameForm(v.meta.f)) return;
-    const spec = NAME_FORMS[v.meta.f];
+    if (!isNameForm(v.meta.form)) return;
+    const spec = NAME_FORMS[v.meta.form];
     if (v.name.length < spec.min)
       ctx.addIssue({ code: 'custom', path: ['name'], message: `At least ${spec.min} characters.` });
     if (v.name.length > spec.max)
@@ -278,7 +282,7 @@ type NameInput = z.infer<typeof NameInput>;
 
 async function applyName(
   acting: Acting,
-  meta: FormMeta & { f: NameFormKind },
+  meta: FormMeta & { form: NameFormKind },
   name: string,
   description?: string,
 ) {
@@ -289,7 +293,7 @@ async function applyName(
     return value;
   };
   const desc = description ? { channelDesc: description } : {};
-  switch (meta.f) {
+  switch (meta.form) {
     case 'renameAccount':
       await p.serviceAccounts.update(need(meta.id), { userName: name });
       return md`The account is now called *${name}*.`;
@@ -297,13 +301,13 @@ async function applyName(
       await p.teams.create({ teamName: name });
       return md`The team *${name}* is created, with its default channel.`;
     case 'renameTeam':
-      await p.teams.update(need(meta.t), { teamName: name });
+      await p.teams.update(need(meta.teamId), { teamName: name });
       return md`The team is now called *${name}*.`;
     case 'newChannel':
-      await p.channels.create(need(meta.t), { channelName: name, ...desc });
+      await p.channels.create(need(meta.teamId), { channelName: name, ...desc });
       return md`The channel *${name}* is created.`;
     case 'renameChannel':
-      await p.channels.update(need(meta.t), need(meta.c), { channelName: name, ...desc });
+      await p.channels.update(need(meta.teamId), need(meta.channelId), { channelName: name, ...desc });
       return md`The channel is now called *${name}*.`;
     case 'newNotion':
       await p.notions.create({ value: name });
@@ -331,7 +335,7 @@ export const nameSubmission: SubmissionSpec<NameInput> = {
     ),
   retry: (data, problem) =>
     nameForm(
-      { ...data.meta, f: data.meta.f as NameFormKind },
+      { ...data.meta, form: data.meta.form as NameFormKind },
       { name: data.name, ...(data.description ? { description: data.description } : {}) },
       problem,
     ),
@@ -339,7 +343,7 @@ export const nameSubmission: SubmissionSpec<NameInput> = {
     const acting = await planningOf(args.context).acting();
     const said = await applyName(
       acting,
-      { ...data.meta, f: data.meta.f as NameFormKind },
+      { ...data.meta, form: data.meta.form as NameFormKind },
       data.name,
       data.description,
     );
@@ -352,7 +356,7 @@ export const nameSubmission: SubmissionSpec<NameInput> = {
 // ---------------------------------------------------------------------------------------------
 
 const PersonInput = z.object({
-  meta: metaField.refine((m) => isPersonForm(m.f), 'This form is from an older version.'),
+  meta: metaField.refine((m) => isPersonForm(m.form), 'This form is from an older version.'),
   person: slackUserId('Choose a person.'),
 });
 type PersonInput = z.infer<typeof PersonInput>;
@@ -369,13 +373,13 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
       { meta: ADMIN_FIELD.person, person: ADMIN_FIELD.person },
     ),
   retry: (data, problem) =>
-    personForm({ ...data.meta, f: data.meta.f as PersonFormKind }, data.person, problem),
+    personForm({ ...data.meta, form: data.meta.form as PersonFormKind }, data.person, problem),
   run: async (svc, data, args) => {
     const planning = planningOf(args.context);
     const acting = await planning.acting();
     const { meta, person } = data;
-    const team = meta.t;
-    const where = md`*${meta.n || team || ''}*`;
+    const team = meta.teamId;
+    const where = md`*${meta.name || team || ''}*`;
     // Reading or removing never creates an account for someone; adding may (as any other use).
     const known = async () => {
       const identity = await svc.deps.store.identities.get(planning.workspaceId, person);
@@ -383,7 +387,7 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
         throw new FormProblem(md`${mention(person)} has no planning account here, so is in no team.`);
       return identity.planningUserId;
     };
-    switch (meta.f as PersonFormKind) {
+    switch (meta.form as PersonFormKind) {
       case 'personTeams': {
         const userId = await known();
         const page = await acting.planning.teams.listUser(userId, { pageSize: 100 });
@@ -404,9 +408,9 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
         return done(svc, args, meta, acting, md`${mention(person)} joined the team ${where}.`);
       }
       case 'channelAdd': {
-        if (!team || !meta.c) throw new FormProblem(md`This form no longer says which channel.`);
+        if (!team || !meta.channelId) throw new FormProblem(md`This form no longer says which channel.`);
         const identity = await planning.other(person);
-        await acting.planning.channels.assign(team, meta.c, identity.planningUserId);
+        await acting.planning.channels.assign(team, meta.channelId, identity.planningUserId);
         return done(svc, args, meta, acting, md`${mention(person)} joined the channel ${where}.`);
       }
     }
