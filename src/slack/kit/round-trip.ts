@@ -50,3 +50,14 @@ export function wireValue<Wire extends z.ZodType, Named>(
 export function toWire<Named>(schema: { toWire(value: Named): unknown }, value: Named): string {
   return JSON.stringify(schema.toWire(value));
 }
+
+/**
+ * {@link toWire}, with the wire value checked by the wire schema first (throwing as its `parse`
+ * does): for writers that refuse to hand Slack a value they could not read back.
+ */
+export function toCheckedWire<Wire extends z.ZodType, Named>(
+  schema: WireValue<Wire, Named>,
+  value: Named,
+): string {
+  return JSON.stringify(schema.in.parse(schema.toWire(value)));
+}

@@ -79,7 +79,7 @@ function parse(values: StateValues, privateMetadata: string) {
   return validateForm(
     LinkForm,
     {
-      slackChannelId: meta?.ch,
+      slackChannelId: meta?.slackChannelId,
       teamId: fieldValue(values, FIELD.team),
       channelId: fieldValue(values, FIELD.channel),
       teamName: fieldLabel(values, FIELD.team),
@@ -165,7 +165,7 @@ export function linkTeamPicked(svc: Services, args: ActionArgs) {
     const checks = fieldValues(values, LINK_FIELD.digestOptions);
     return linkModal({
       ...picked,
-      slackChannelId: parseCarried(LinkMeta, view.private_metadata)?.ch ?? '',
+      slackChannelId: parseCarried(LinkMeta, view.private_metadata)?.slackChannelId ?? '',
       digestTime: fieldValue(values, LINK_FIELD.digestTime) ?? DIGEST_DEFAULTS.digestTime,
       timeZone: fieldValue(values, LINK_FIELD.timeZone) ?? DIGEST_DEFAULTS.timeZone,
       weekdaysOnly: checks.includes(DIGEST_CHOICES.weekdaysOnly),

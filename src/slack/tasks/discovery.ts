@@ -23,7 +23,7 @@ import { fieldLabel, fieldValue, minuteText, type StateValues, validateForm } fr
 import { COMMAND } from '../kit/ids.js';
 import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
-import { parseCarried, parseJson } from '../kit/round-trip.js';
+import { parseCarried, parseJson, toCheckedWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { prefillDiscovery } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
@@ -35,13 +35,40 @@ import { openTaskModal, refreshTaskCards } from './live.js';
 // Log discovery
 // ---------------------------------------------------------------------------------------------
 
-/** What the discovery modal remembers: the task when known, else the planning channel to pick from. */
-export const DiscoveryMeta = z.object({
-  c: TaskCoords.optional(),
-  l: z.object({ teamId: z.string(), channelId: z.string() }).optional(),
-});
+/** What the discovery modal remembers, as code reads it (see {@link DiscoveryMeta}). */
+export interface DiscoveryMeta {
+  /** The task, when the modal was opened for one. */
+  task?: TaskCoords;
+  /** Else the linked planning channel whose tasks the modal offers. */
+  planningChannel?: { teamId: string; channelId: string };
+}
 
-export type DiscoveryMeta = z.infer<typeof DiscoveryMeta>;
+/** The discovery modal's private_metadata; on the wire `c` the task, `l` the planning channel. */
+export const DiscoveryMeta = wireValue(
+  z.object({
+    c: TaskCoords.optional(),
+    l: z.object({ teamId: z.string(), channelId: z.string() }).optional(),
+  }),
+  (w): DiscoveryMeta => ({
+    ...(w.c ? { task: w.c } : {}),
+    ...(w.l ? { planningChannel: w.l } : {}),
+  }),
+  ({ task, planningChannel }) => ({
+    ...(task
+      ? {
+          c: {
+            teamId: task.teamId,
+            channelId: task.channelId,
+            featureId: task.featureId,
+            taskId: task.taskId,
+          },
+        }
+      : {}),
+    ...(planningChannel
+      ? { l: { teamId: planningChannel.teamId, channelId: planningChannel.channelId } }
+      : {}),
+  }),
+);
 
 export const DISCOVERY_TITLE = 'Log discovery';
 
@@ -62,7 +89,7 @@ export function discoveryModal(form: {
   picked?: { value: string; label: string };
   problem?: Mrkdwn;
 }): ModalView {
-  const where: KnownBlock[] = form.meta.c
+  const where: KnownBlock[] = form.meta.task
     ? [section(md`On task *${inline(form.heading ?? 'this task', LIMITS.heading)}*`)]
     : [
         input('Task', TASK_FIELD.discoveryTask.block, {
@@ -78,7 +105,7 @@ export function discoveryModal(form: {
     title: DISCOVERY_TITLE,
     submit: 'Log',
     close: 'Cancel',
-    privateMetadata: JSON.stringify(DiscoveryMeta.parse(form.meta)),
+    privateMetadata: toCheckedWire(DiscoveryMeta, form.meta),
     blocks: [
       ...where,
       input(
@@ -101,7 +128,7 @@ export function discoveryLogged(by: string, heading: string, text: string) {
 export const taskDiscoveryOpenAction = (svc: Services, args: ActionArgs) =>
   openTaskModal(svc, args, 'task discovery open', DISCOVERY_TITLE, async ({ planning }, c) => {
     const task = await planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
-    return discoveryModal({ meta: { c }, heading: task.heading, text: '' });
+    return discoveryModal({ meta: { task: c }, heading: task.heading, text: '' });
   });
 
 const DiscoveryForm = z.object({
@@ -114,16 +141,18 @@ const DiscoveryForm = z.object({
 type DiscoveryForm = z.infer<typeof DiscoveryForm>;
 
 function parse(values: StateValues, privateMetadata: string) {
-  const meta = DiscoveryMeta.safeParse(parseJson(privateMetadata));
+  const wire = parseJson(privateMetadata);
+  const meta = DiscoveryMeta.safeParse(wire);
   const pickedValue = fieldValue(values, TASK_FIELD.discoveryTask);
   const picked = pickedValue ? parseTaskOptionValue(pickedValue) : undefined;
   const coords = meta.success
-    ? (meta.data.c ?? (meta.data.l && picked ? { ...meta.data.l, ...picked } : undefined))
+    ? (meta.data.task ??
+      (meta.data.planningChannel && picked ? { ...meta.data.planningChannel, ...picked } : undefined))
     : undefined;
   return validateForm(
     DiscoveryForm,
     {
-      meta: meta.success ? meta.data : undefined,
+      meta: meta.success ? wire : undefined,
       coords,
       picked: pickedValue
         ? { value: pickedValue, label: fieldLabel(values, TASK_FIELD.discoveryTask) ?? pickedValue }
@@ -215,11 +244,14 @@ export async function logDiscoveryShortcut(svc: Services, args: MessageShortcutA
       );
       if (task) {
         const read = await service.tasks.read(task.teamId, task.channelId, task.featureId, task.taskId);
-        return discoveryModal({ meta: { c: task }, heading: read.heading, text });
+        return discoveryModal({ meta: { task }, heading: read.heading, text });
       }
       const link = await svc.deps.store.links.get(planning.workspaceId, channel);
       if (!link) return noticeView(DISCOVERY_TITLE, NOT_LINKED);
-      return discoveryModal({ meta: { l: { teamId: link.teamId, channelId: link.channelId } }, text });
+      return discoveryModal({
+        meta: { planningChannel: { teamId: link.teamId, channelId: link.channelId } },
+        text,
+      });
     },
   );
 }
@@ -245,7 +277,10 @@ async function taskOf(
 }
 
 export async function taskOptions(svc: Services, args: OptionsArgs) {
-  const link = parseCarried(DiscoveryMeta, (args.body as BlockSuggestion).view?.private_metadata)?.l;
+  const link = parseCarried(
+    DiscoveryMeta,
+    (args.body as BlockSuggestion).view?.private_metadata,
+  )?.planningChannel;
   if (!link) {
     await args.ack({ options: [] });
     return;
