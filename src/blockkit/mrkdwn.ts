@@ -31,6 +31,22 @@ export function cut(text: string, max: number): string {
   return chars.length <= max ? text : chars.slice(0, Math.max(0, max)).join('');
 }
 
+/**
+ * Cuts `text` to at most `max` UTF-16 code units — JavaScript's `length`, what a schema's `.max()`
+ * counts — without splitting a code point: for text that must pass such a check when it comes back,
+ * like a name carried in a button's value. (An emoji is two units, so it may keep fewer characters
+ * than {@link cut}.)
+ */
+export function cutToLength(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let kept = '';
+  for (const char of text) {
+    if (kept.length + char.length > max) break;
+    kept += char;
+  }
+  return kept;
+}
+
 /** Cuts `text` to at most `max` characters (code points), ending with "…" when it was cut. */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -21,7 +21,7 @@ import {
   section,
 } from '../blockkit/index.js';
 import { FEATURE_STAGES, type FeatureLite, type FeatureStage, type Task } from '../planning/models.js';
-import { nextStage } from '../planning/stages.js';
+import { nextStage, STAGE_NAMES } from '../planning/stages.js';
 import { type AdvanceButtonValue, advanceConfirm, DIGEST_ACTIONS, DIGEST_BLOCKS } from './ids.js';
 import { buildSnapshot, type DigestData, type DigestSnapshot, type PreviousDigest } from './snapshot.js';
 import { formatLocal } from './time.js';
@@ -29,13 +29,6 @@ import { formatLocal } from './time.js';
 /** Features that can advance get their own row with an Advance button, up to this many. */
 export const ADVANCE_BUTTONS = 5;
 const HEADING_CHARS = 120;
-
-const STAGE_LABELS: Record<FeatureStage, string> = {
-  planning: 'Planning',
-  validation: 'Validation',
-  execution: 'Execution',
-  'deep context': 'Deep context',
-};
 
 export interface DigestContext {
   /** The channel's local date the digest is for, `YYYY-MM-DD`. */
@@ -84,14 +77,14 @@ export function composeDigest(data: DigestData, context: DigestContext): Compose
     blocks.push(
       ...listSection(
         md`New since the last digest`,
-        facts.created.map((f) => md`${featureLine(f)} — _${STAGE_LABELS[f.stage]}_`),
+        facts.created.map((f) => md`${featureLine(f)} — _${STAGE_NAMES[f.stage]}_`),
         { blockId: DIGEST_BLOCKS.newFeatures },
       ),
       ...listSection(
         md`Advanced since the last digest`,
         facts.advanced.map(
           ({ feature, from }) =>
-            md`${featureLine(feature)}: ${STAGE_LABELS[from]} → *${STAGE_LABELS[feature.stage]}*`,
+            md`${featureLine(feature)}: ${STAGE_NAMES[from]} → *${STAGE_NAMES[feature.stage]}*`,
         ),
         { blockId: DIGEST_BLOCKS.advanced },
       ),
@@ -197,12 +190,12 @@ export function stageCounts(features: readonly FeatureLite[]): Record<FeatureSta
 }
 
 function stageSummary(counts: Record<FeatureStage, number>, total: number): string {
-  return `${plural(total, 'feature')} — ${FEATURE_STAGES.map((s) => `${counts[s]} ${STAGE_LABELS[s].toLowerCase()}`).join(', ')}`;
+  return `${plural(total, 'feature')} — ${FEATURE_STAGES.map((s) => `${counts[s]} ${STAGE_NAMES[s].toLowerCase()}`).join(', ')}`;
 }
 
 function stagesText(counts: Record<FeatureStage, number>, total: number): Mrkdwn {
   if (total === 0) return md`*Features by stage*\nNo features in this channel yet.`;
-  const rows = FEATURE_STAGES.map((s) => md`• ${STAGE_LABELS[s]}: *${counts[s]}*`);
+  const rows = FEATURE_STAGES.map((s) => md`• ${STAGE_NAMES[s]}: *${counts[s]}*`);
   return md`*Features by stage* (${total})\n${joinMd(rows)}`;
 }
 
@@ -221,7 +214,7 @@ function canAdvanceBlocks(data: DigestData, features: FeatureLite[]): KnownBlock
     };
     const next = nextStage(feature.stage);
     blocks.push(
-      section(md`${featureLine(feature)} — _${STAGE_LABELS[feature.stage]}_`, {
+      section(md`${featureLine(feature)} — _${STAGE_NAMES[feature.stage]}_`, {
         blockId: `${DIGEST_BLOCKS.canAdvance}_${index}`,
         accessory: button('Advance', DIGEST_ACTIONS.advanceFeature, {
           value: JSON.stringify(value),
@@ -234,7 +227,7 @@ function canAdvanceBlocks(data: DigestData, features: FeatureLite[]): KnownBlock
   blocks.push(
     ...listSection(
       md`Also ready to advance`,
-      rest.map((f) => md`${featureLine(f)} — _${STAGE_LABELS[f.stage]}_`),
+      rest.map((f) => md`${featureLine(f)} — _${STAGE_NAMES[f.stage]}_`),
       { blockId: `${DIGEST_BLOCKS.canAdvance}_more` },
     ),
   );

@@ -1,9 +1,9 @@
 /**
  * `/plan digest now`: a digest posted at once. It is not the day's digest — no claim is used, the
  * schedule still posts later — but two "now"s for one channel never run together, across replicas
- * too: the processed-interactions key is the lock, released when the post is done.
+ * too: a store lock per channel, released when the post is done.
  */
-import type { ChannelLink, DigestClaimsRepo, ProcessedInteractionsRepo } from '../store/index.js';
+import type { ChannelLink, DigestClaimsRepo, LocksRepo } from '../store/index.js';
 import { composeDigest } from './compose.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import type { PlanningAccess } from './scheduler.js';
@@ -14,7 +14,7 @@ import { localDateOf } from './time.js';
 export interface DigestNowDeps {
   store: {
     digests: Pick<DigestClaimsRepo, 'lastPosted'>;
-    interactions: Pick<ProcessedInteractionsRepo, 'begin' | 'abandon'>;
+    locks: LocksRepo;
   };
   slack: WebClient;
   planning: PlanningAccess;
@@ -28,9 +28,8 @@ export type DigestNowResult = { status: 'posted'; ts: string; unchanged: boolean
 
 /** Posts the link's digest now, compared with the last scheduled one. */
 export async function postDigestNow(link: ChannelLink, deps: DigestNowDeps): Promise<DigestNowResult> {
-  const key = `digest-now:${link.workspaceId}:${link.slackChannelId}`;
-  const lock = await deps.store.interactions.begin(key, deps.lockMs ?? 2 * 60_000);
-  if (lock.state !== 'new') return { status: 'busy' };
+  const lock = `digest-now:${link.workspaceId}:${link.slackChannelId}`;
+  if (!(await deps.store.locks.acquire(lock, deps.lockMs ?? 2 * 60_000))) return { status: 'busy' };
   try {
     const localDate = localDateOf(deps.now ?? new Date(), link.timeZone);
     const last = await deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
@@ -44,6 +43,6 @@ export async function postDigestNow(link: ChannelLink, deps: DigestNowDeps): Pro
     const ts = await postDigest(deps.slack, link.slackChannelId, localDate, composed, { onDemand: true });
     return { status: 'posted', ts, unchanged: composed.unchanged };
   } finally {
-    await deps.store.interactions.abandon(key);
+    await deps.store.locks.release(lock);
   }
 }

@@ -1,13 +1,13 @@
 /**
- * Deletes what the store no longer needs, so tables do not grow for ever: interaction keys whose
- * retry window is over, and digest claims older than `keepDays` (each link's latest posted digest
+ * Deletes what the store no longer needs, so tables do not grow for ever: once keys whose retry
+ * window is over and locks whose lease ran out, digest claims older than `keepDays` (each link's latest posted digest
  * stays: the next digest compares against it), and cards posted longer ago than `cardDays`. Runs once at start and then every `intervalMs`;
  * replicas doing it at the same time only delete the same rows.
  */
 import type { DigestClaimsRepo } from './digest-claims.js';
 import type { StoreLogger } from './logger.js';
 import type { PostedCardsRepo } from './posted-cards.js';
-import type { ProcessedInteractionsRepo } from './processed-interactions.js';
+import type { OnceRepo } from './processed-interactions.js';
 
 export interface HousekeepingOptions {
   /** Between runs, ms. Default one hour. */
@@ -19,7 +19,8 @@ export interface HousekeepingOptions {
 }
 
 export interface HousekeepingResult {
-  interactions: number;
+  /** Expired once keys and lock leases (one table). */
+  keys: number;
   digestClaims: number;
   cards: number;
 }
@@ -33,7 +34,7 @@ export interface Housekeeping {
 
 export function startHousekeeping(
   store: {
-    interactions: Pick<ProcessedInteractionsRepo, 'purgeExpired'>;
+    once: Pick<OnceRepo, 'purgeExpired'>;
     digests: Pick<DigestClaimsRepo, 'purgeOlderThan'>;
     cards: Pick<PostedCardsRepo, 'purgeOlderThan'>;
   },
@@ -43,13 +44,13 @@ export function startHousekeeping(
   let running: Promise<unknown> = Promise.resolve();
   const runOnce = async (): Promise<HousekeepingResult> => {
     const result = {
-      interactions: await store.interactions.purgeExpired(),
+      keys: await store.once.purgeExpired(),
       digestClaims: await store.digests.purgeOlderThan(options.keepDays ?? 30),
       cards: await store.cards.purgeOlderThan(options.cardDays ?? 180),
     };
-    if (result.interactions + result.digestClaims + result.cards > 0) {
+    if (result.keys + result.digestClaims + result.cards > 0) {
       logger.info(
-        `Store housekeeping: removed ${result.interactions} expired interaction keys, ${result.digestClaims} old digest claims, ${result.cards} old cards`,
+        `Store housekeeping: removed ${result.keys} expired once keys and locks, ${result.digestClaims} old digest claims, ${result.cards} old cards`,
       );
     }
     return result;

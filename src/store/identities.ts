@@ -24,6 +24,13 @@ export interface Identity {
   updatedAt: Date;
 }
 
+/** Which Slack user acts as a planning user: an identity without its token. */
+export interface PlanningUserLink {
+  slackUserId: string;
+  planningUserId: string;
+  serviceAccountId: string;
+}
+
 export type IdentityInput = Pick<
   Identity,
   'workspaceId' | 'slackUserId' | 'serviceAccountId' | 'planningUserId' | 'orgId' | 'token' | 'origin'
@@ -31,8 +38,13 @@ export type IdentityInput = Pick<
 
 export interface IdentitiesRepo {
   get(workspaceId: string, slackUserId: string): Promise<Identity | undefined>;
-  /** The Slack user acting as a planning user (the first by Slack user id if several do). */
-  findByPlanningUser(workspaceId: string, planningUserId: string): Promise<Identity | undefined>;
+  /**
+   * The Slack users of the workspace acting as any of these planning users — an id is matched as a
+   * planning user id or a service-account id (a service account is a planning user of the same id) —
+   * ordered by Slack user id; several may act as one. One query for up to
+   * {@link PLANNING_USERS_PER_QUERY} ids; tokens are not read.
+   */
+  findByPlanningUsers(workspaceId: string, planningUserIds: readonly string[]): Promise<PlanningUserLink[]>;
   /** Creates or replaces the user's identity; a replaced one becomes valid again. */
   save(input: IdentityInput): Promise<Identity>;
   /** Replaces the token in place (regenerate) and marks it valid; false when there is no identity. */
@@ -43,6 +55,9 @@ export interface IdentitiesRepo {
   /** Every identity of the workspace, by Slack user id. */
   listByWorkspace(workspaceId: string): Promise<Identity[]>;
 }
+
+/** Ids per query of {@link IdentitiesRepo.findByPlanningUsers}: far below either database's bound. */
+export const PLANNING_USERS_PER_QUERY = 500;
 
 const id = z.string().min(1);
 const identityInput = z.object({
@@ -81,13 +96,28 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
       return row && toIdentity(row);
     },
 
-    async findByPlanningUser(workspaceId, planningUserId) {
-      const row = await inWorkspace(workspaceId)
-        .where('planning_user_id', '=', planningUserId)
-        .orderBy('slack_user_id')
-        .limit(1)
-        .executeTakeFirst();
-      return row && toIdentity(row);
+    async findByPlanningUsers(workspaceId, planningUserIds) {
+      const ids = [...new Set(planningUserIds)];
+      const found = new Map<string, PlanningUserLink>();
+      for (let start = 0; start < ids.length; start += PLANNING_USERS_PER_QUERY) {
+        const chunk = ids.slice(start, start + PLANNING_USERS_PER_QUERY);
+        const rows = await db
+          .selectFrom('identities')
+          .select(['slack_user_id', 'planning_user_id', 'service_account_id'])
+          .where('workspace_id', '=', workspaceId)
+          .where((eb) => eb.or([eb('planning_user_id', 'in', chunk), eb('service_account_id', 'in', chunk)]))
+          .orderBy('slack_user_id')
+          .execute();
+        for (const row of rows) {
+          found.set(row.slack_user_id, {
+            slackUserId: row.slack_user_id,
+            planningUserId: row.planning_user_id,
+            serviceAccountId: row.service_account_id,
+          });
+        }
+      }
+      // Several chunks: one identity may match in two of them, and each chunk is ordered alone.
+      return [...found.values()].sort((a, b) => (a.slackUserId < b.slackUserId ? -1 : 1));
     },
 
     async save(input) {

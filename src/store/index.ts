@@ -1,6 +1,6 @@
 /**
- * The storage layer: installations, workspace settings, identities, channel links, digest claims
- * and processed interactions, on SQLite (default) or PostgreSQL, with tokens encrypted at rest.
+ * The storage layer: installations, workspace settings, identities, channel links, digest claims,
+ * once keys and locks, on SQLite (default) or PostgreSQL, with tokens encrypted at rest.
  *
  * Every repository method that concerns a workspace takes its id first (see {@link workspaceIdFor})
  * and never returns another workspace's rows.
@@ -25,7 +25,7 @@ import { type StoreLogger, silentLogger } from './logger.js';
 import { migrateToLatest } from './migrate.js';
 import { createNotificationsRepo, type NotificationsRepo } from './notifications.js';
 import { createPostedCardsRepo, type PostedCardsRepo } from './posted-cards.js';
-import { createProcessedInteractionsRepo, type ProcessedInteractionsRepo } from './processed-interactions.js';
+import { createLocksRepo, createOnceRepo, type LocksRepo, type OnceRepo } from './processed-interactions.js';
 import { type ReencryptResult, reencryptAll } from './reencrypt.js';
 import type { Database } from './schema.js';
 import { createTaskOriginsRepo, type TaskOriginsRepo } from './task-origins.js';
@@ -67,7 +67,10 @@ export interface Store {
   identities: IdentitiesRepo;
   links: ChannelLinksRepo;
   digests: DigestClaimsRepo;
-  interactions: ProcessedInteractionsRepo;
+  /** Work done once however often it is asked for (a submission, an operation, a held DM). */
+  once: OnceRepo;
+  /** Work one replica does at a time (a card press, a digest posted now, provisioning). */
+  locks: LocksRepo;
   /** Cards posted for tasks and features, updated in place after a change. */
   cards: PostedCardsRepo;
   /** Where and by whom tasks were created from Slack. */
@@ -102,7 +105,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     identities: createIdentitiesRepo(context),
     links: createChannelLinksRepo(context),
     digests: createDigestClaimsRepo(context, options.digestMaxAttempts ?? DEFAULT_MAX_DIGEST_ATTEMPTS),
-    interactions: createProcessedInteractionsRepo(context),
+    once: createOnceRepo(context),
+    locks: createLocksRepo(context),
     cards: createPostedCardsRepo(context),
     taskOrigins: createTaskOriginsRepo(context),
     notifications: createNotificationsRepo(context),

@@ -6,6 +6,8 @@ import {
   capOptions,
   channelMention,
   context,
+  cut,
+  cutToLength,
   escapeMrkdwn,
   header,
   inline,
@@ -39,6 +41,25 @@ describe('truncate', () => {
     const cut = truncate(emoji, 24);
     expect(Array.from(cut)).toHaveLength(24);
     expect(cut.endsWith('…')).toBe(true);
+  });
+});
+
+describe('cut and cutToLength', () => {
+  it('cut keeps at most max code points, never half an emoji', () => {
+    expect(cut('abcdef', 4)).toBe('abcd');
+    expect(cut('😀'.repeat(5), 3)).toBe('😀😀😀');
+  });
+
+  it('cutToLength keeps at most max UTF-16 units (what a schema .max() counts), never half an emoji', () => {
+    expect(cutToLength('short', 80)).toBe('short');
+    expect(cutToLength('x'.repeat(100), 80)).toBe('x'.repeat(80));
+    // 79 units then an emoji of two: the emoji would make 81, so it goes whole.
+    const name = `${'x'.repeat(79)}😀tail`;
+    expect(cutToLength(name, 80)).toBe('x'.repeat(79));
+    const emoji = cutToLength('😀'.repeat(60), 80);
+    expect(emoji).toBe('😀'.repeat(40));
+    expect(emoji.length).toBe(80);
+    expect(cut('😀'.repeat(60), 80).length).toBe(120); // what cut would have kept: too long for max(80)
   });
 });
 

@@ -38,7 +38,7 @@ const FORMS: AdminForm[] = [
     name: 'a new invitation',
     view: async (h) => ({
       view: invitationForm({
-        meta: { f: 'invite' },
+        meta: { form: 'invite' },
         teams: [{ id: h.fixture.teamId, teamName: 'Core team' }],
       }),
       values: [
@@ -62,7 +62,7 @@ const FORMS: AdminForm[] = [
         inviteExpireDays: 3,
       });
       return {
-        view: shareForm({ f: 'share', id: invitation.id, n: 'Existing' }),
+        view: shareForm({ form: 'share', id: invitation.id, name: 'Existing' }),
         values: [[ADMIN_FIELD.sharePerson, user('U7')]],
       };
     },
@@ -71,7 +71,7 @@ const FORMS: AdminForm[] = [
   {
     name: 'a new team (one name)',
     view: async () => ({
-      view: nameForm({ f: 'newTeam' }),
+      view: nameForm({ form: 'newTeam' }),
       values: [[ADMIN_FIELD.name, text('Shadow team')]],
     }),
     operations: ['teamCreate'],
@@ -79,7 +79,7 @@ const FORMS: AdminForm[] = [
   {
     name: 'adding a Slack person to a team',
     view: async (h) => ({
-      view: personForm({ f: 'teamAdd', t: h.fixture.teamId, n: 'Core team' }),
+      view: personForm({ form: 'teamAdd', teamId: h.fixture.teamId, name: 'Core team' }),
       values: [[ADMIN_FIELD.person, user('U7')]],
     }),
     operations: ['teamAssign', 'serviceAccountCreate'],
@@ -87,7 +87,7 @@ const FORMS: AdminForm[] = [
   {
     name: 'picking a Slack channel to link',
     view: async () => ({
-      view: linkPickForm({ f: 'link' }),
+      view: linkPickForm({ form: 'link' }),
       values: [[ADMIN_FIELD.slackChannel, conversation('C42')]],
     }),
     operations: ['teamListAll'],

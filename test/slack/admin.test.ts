@@ -6,9 +6,10 @@ import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatLocal } from '../../src/digest/time.js';
 import { createPlanningClient } from '../../src/planning/index.js';
-import { type FormRequest, formActionId } from '../../src/slack/admin/common.js';
+import { FormRequest, formActionId } from '../../src/slack/admin/common.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
 import { FIELD, type Field } from '../../src/slack/kit/ids.js';
+import { toWire } from '../../src/slack/kit/round-trip.js';
 import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
 import { choice, eventually, Harness, submitted, TEAM, text, user, viewIdOf } from './harness.js';
 
@@ -77,9 +78,9 @@ async function openSection(h: Harness, rootId: string, name: string, as = ADMIN)
 /** Opens a form from a section view; resolves with the form view's id once it is shown. */
 async function openForm(h: Harness, sectionId: string, request: FormRequest, callbackId: string, as = ADMIN) {
   const since = h.slack.calls.length;
-  await press(h, sectionId, formActionId(request.f), json(request), { as });
+  await press(h, sectionId, formActionId(request.form), toWire(FormRequest, request), { as });
   const formId = await pushed(h, since);
-  await eventually(() => h.slack.views.get(formId)?.callback_id === callbackId, `the ${request.f} form`);
+  await eventually(() => h.slack.views.get(formId)?.callback_id === callbackId, `the ${request.form} form`);
   return formId;
 }
 
@@ -135,7 +136,7 @@ describe('Administering from Slack', () => {
     expect(json(h.slack.views.get(sectionId))).toContain('No invitation on this page');
 
     // Create: bad input first, answered on its fields without any call.
-    const formId = await openForm(h, sectionId, { f: 'invite' }, ADMIN_VIEW.invitation);
+    const formId = await openForm(h, sectionId, { form: 'invite' }, ADMIN_VIEW.invitation);
     const bad = await submit(h, formId, [
       [ADMIN_FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
       [ADMIN_FIELD.inviteName, text('ab')],
@@ -171,7 +172,7 @@ describe('Administering from Slack', () => {
     const shareId = await openForm(
       h,
       sectionId,
-      { f: 'share', id: created!.id, n: 'Spring interns' },
+      { form: 'share', id: created!.id, name: 'Spring interns' },
       ADMIN_VIEW.share,
     );
     await submit(h, shareId, [[ADMIN_FIELD.shareChannel, conversation('C7')]]);
@@ -188,7 +189,7 @@ describe('Administering from Slack', () => {
     const dmShareId = await openForm(
       h,
       sectionId,
-      { f: 'share', id: created!.id, n: 'Spring interns' },
+      { form: 'share', id: created!.id, name: 'Spring interns' },
       ADMIN_VIEW.share,
     );
     const neither = await submit(h, dmShareId, []);
@@ -202,7 +203,7 @@ describe('Administering from Slack', () => {
     const editId = await openForm(
       h,
       sectionId,
-      { f: 'editInvite', id: created!.id, n: 'Spring interns' },
+      { form: 'editInvite', id: created!.id, name: 'Spring interns' },
       ADMIN_VIEW.invitation,
     );
     expect(json(h.slack.views.get(editId))).toContain('Spring interns');
@@ -317,7 +318,7 @@ describe('Administering from Slack', () => {
     await h.connect('U3', 'member');
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'teams');
-    const newTeam = await openForm(h, sectionId, { f: 'newTeam' }, ADMIN_VIEW.name);
+    const newTeam = await openForm(h, sectionId, { form: 'newTeam' }, ADMIN_VIEW.name);
     await submit(h, newTeam, [[ADMIN_FIELD.name, text('Platform')]]);
     await updated(h, newTeam, (v) => json(v).includes('is created'));
     const team = (await h.owner().teams.listAll()).teams.find((t) => t.teamName === 'Platform');
@@ -329,7 +330,7 @@ describe('Administering from Slack', () => {
     const newChannel = await openForm(
       h,
       sectionId,
-      { f: 'newChannel', t: team!.id, n: 'Platform' },
+      { form: 'newChannel', teamId: team!.id, name: 'Platform' },
       ADMIN_VIEW.name,
     );
     await submit(h, newChannel, [
@@ -340,7 +341,12 @@ describe('Administering from Slack', () => {
     const read = await h.owner().teams.read(team!.id);
     expect(read.channels.map((c) => c.channelName)).toContain('Infra');
 
-    const add = await openForm(h, sectionId, { f: 'teamAdd', t: team!.id, n: 'Platform' }, ADMIN_VIEW.person);
+    const add = await openForm(
+      h,
+      sectionId,
+      { form: 'teamAdd', teamId: team!.id, name: 'Platform' },
+      ADMIN_VIEW.person,
+    );
     await submit(h, add, [[ADMIN_FIELD.person, user('U3')]]);
     await updated(h, add, (v) => json(v).includes('joined the team'));
     const teams = await h.owner().teams.listUser(h.sandbox.memberId);
@@ -399,7 +405,7 @@ describe('Administering from Slack', () => {
     await h.connect('U4', 'member');
     const rootId = await openAdmin(h, 'U4');
     const sectionId = await openSection(h, rootId, 'notions', 'U4');
-    const formId = await openForm(h, sectionId, { f: 'newNotion' }, ADMIN_VIEW.name, 'U4');
+    const formId = await openForm(h, sectionId, { form: 'newNotion' }, ADMIN_VIEW.name, 'U4');
     const before = h.slack.called('views.push').length;
     expect(before).toBeGreaterThan(0);
     await submit(h, formId, [[ADMIN_FIELD.name, text('Rust')]], 'U4');
@@ -437,7 +443,7 @@ describe('Administering from Slack', () => {
   it('links a Slack channel from the admin modal through the link form', async () => {
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'teams');
-    const pickId = await openForm(h, sectionId, { f: 'link' }, ADMIN_VIEW.linkPick);
+    const pickId = await openForm(h, sectionId, { form: 'link' }, ADMIN_VIEW.linkPick);
     await submit(h, pickId, [[ADMIN_FIELD.slackChannel, conversation('C42')]]);
     const form = await updated(h, pickId, (v) => v.callback_id === LINK_VIEW.link);
     expect(json(form)).toContain('<#C42>');
@@ -470,7 +476,7 @@ describe('Administering from Slack', () => {
     let members = (await h.owner().channels.listMembers(teamId, channelId)).members.map((m) => m.id);
     expect(members).toContain(h.sandbox.memberId);
 
-    const teamsOf = await openForm(h, sectionId, { f: 'personTeams' }, ADMIN_VIEW.person);
+    const teamsOf = await openForm(h, sectionId, { form: 'personTeams' }, ADMIN_VIEW.person);
     await submit(h, teamsOf, [[ADMIN_FIELD.person, user('U3')]]);
     const shown = await updated(h, teamsOf, (v) => json(v).includes('is in'));
     expect(json(shown)).toContain('Core team');

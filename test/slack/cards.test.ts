@@ -12,7 +12,7 @@ import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
 import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import type { ActionArgs } from '../../src/slack/bolt/routes.js';
 import { postCard, updateCards } from '../../src/slack/kit/live-cards.js';
-import { type LiveCard, pressCard, type Shown } from '../../src/slack/kit/press.js';
+import { type LiveCard, PRESS_LOCK_PREFIX, pressCard, type Shown } from '../../src/slack/kit/press.js';
 import type { Services } from '../../src/slack/kit/services.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 
@@ -149,7 +149,7 @@ describe('a press on a live card', () => {
     await expect
       .poll(async () => {
         const keys = await store.db.selectFrom('processed_interactions').select('key').execute();
-        return keys.some((k) => k.key.startsWith('card-press:'));
+        return keys.some((k) => k.key.startsWith(PRESS_LOCK_PREFIX));
       })
       .toBe(true);
     await pressCard(svc, second.args, card, advance({ state: 'idle' }, 'twice'));

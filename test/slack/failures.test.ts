@@ -46,8 +46,8 @@ describe('failures around a form', () => {
 
   it('a store failure gives the form back with what was typed and one sentence; nothing is created', async () => {
     const viewId = await openForm(h);
-    const begin = h.store.interactions.begin;
-    h.store.interactions.begin = async () => {
+    const begin = h.store.once.begin;
+    h.store.once.begin = async () => {
       throw new Error('SQLITE_READONLY: attempt to write a readonly database');
     };
     await h.submit(viewId, fill(h, 'My typed heading'));
@@ -61,7 +61,7 @@ describe('failures around a form', () => {
     expect(h.sandbox.requests.count('taskCreate')).toBe(0);
     expect(h.logs.join('')).not.toContain(h.sandbox.memberToken);
 
-    h.store.interactions.begin = begin;
+    h.store.once.begin = begin;
     await h.submit(viewId, fill(h, 'My typed heading'), { hash: `${viewId}-again` });
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('created'));
     expect(await h.tasksOfFeature()).toHaveLength(1);

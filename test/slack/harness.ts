@@ -24,6 +24,7 @@ import { type GuestKind, type PgMessage, Workspace } from '../../src/playground/
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import type { Field } from '../../src/slack/kit/ids.js';
+import { PRESS_LOCK_PREFIX } from '../../src/slack/kit/press.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 
 export type { SlackCall };
@@ -261,11 +262,12 @@ export class Harness {
     return (await this.owner().tasks.list(teamId, channelId, featureId)).tasks;
   }
 
-  /** Resolves once no card press holds its lock (cards/press.ts): a next press will be applied. */
+  /** Resolves once no card press holds its lock (kit/press.ts): a next press will be applied. */
   pressesSettled() {
     return eventually(async () => {
+      // Locks are rows of this table (store/processed-interactions.ts), deleted when released.
       const keys = await this.store.db.selectFrom('processed_interactions').select('key').execute();
-      return !keys.some((k) => k.key.startsWith('card-press:'));
+      return !keys.some((k) => k.key.startsWith(PRESS_LOCK_PREFIX));
     }, 'the press to finish');
   }
 

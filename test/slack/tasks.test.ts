@@ -315,7 +315,7 @@ describe('Assign…', () => {
       (b) => b.view_id === viewId && json(b.view).includes('is assigned to'),
     );
     expect((await readTask()).assigneeUserId).toBe(top.userId);
-    const slackOfTop = (await h.store.identities.findByPlanningUser(TEAM, top.userId))?.slackUserId;
+    const slackOfTop = (await h.store.identities.findByPlanningUsers(TEAM, [top.userId]))[0]?.slackUserId;
     await h.slack.waitFor(
       'chat.update',
       (b) => b.ts === cardTs && json(b.blocks).includes(`<@${slackOfTop}>`),

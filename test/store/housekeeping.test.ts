@@ -5,7 +5,7 @@ import { forEachBackend, manualClock, newKeyring } from './backends.js';
 const DAY = 24 * 60 * 60_000;
 
 forEachBackend('store housekeeping', (backend) => {
-  it('removes expired interaction keys and old digest claims, keeping what is still needed', async () => {
+  it('removes expired once keys and locks and old digest claims, keeping what is still needed', async () => {
     const clock = manualClock(Date.UTC(2025, 0, 1, 8));
     const store = await backend.open({ keyring: newKeyring(), now: clock.now });
     const digest = async (slackChannelId: string, localDate: string, status: 'posted' | 'failed') => {
@@ -25,18 +25,19 @@ forEachBackend('store housekeeping', (backend) => {
     await digest('C1', '2025-01-02', 'failed');
     await digest('C1', '2025-02-20', 'posted');
     await digest('C2', '2025-01-01', 'posted'); // C2's latest posted digest: kept however old
-    await store.interactions.begin('old', 60_000);
+    await store.once.begin('old', 60_000);
+    await store.locks.acquire('old-lock', 60_000);
     const card = { workspaceId: 'T1', kind: 'task' as const, slackChannelId: 'C1' };
     await store.cards.record({ ...card, entityId: 'task-1', messageTs: '1.1' });
     clock.advance(60 * DAY);
     await store.cards.record({ ...card, entityId: 'task-2', messageTs: '2.1' });
-    await store.interactions.begin('fresh', 60_000);
+    await store.once.begin('fresh', 60_000);
 
     const logs: string[] = [];
     const housekeeping = startHousekeeping(store, { info: (m) => logs.push(m), warn: (m) => logs.push(m) });
     await housekeeping.stop(); // waits for the run made at start
     expect(logs).toEqual([
-      'Store housekeeping: removed 1 expired interaction keys, 2 old digest claims, 0 old cards',
+      'Store housekeeping: removed 2 expired once keys and locks, 2 old digest claims, 0 old cards',
     ]);
 
     const rows = await store.db
@@ -47,11 +48,11 @@ forEachBackend('store housekeeping', (backend) => {
       'C1/2025-02-20',
       'C2/2025-01-01',
     ]);
-    expect(await store.interactions.begin('fresh', 60_000)).toEqual({ state: 'pending' });
-    expect(await housekeeping.runOnce()).toEqual({ interactions: 0, digestClaims: 0, cards: 0 });
+    expect(await store.once.begin('fresh', 60_000)).toEqual({ state: 'pending' });
+    expect(await housekeeping.runOnce()).toEqual({ keys: 0, digestClaims: 0, cards: 0 });
     // Cards are kept 180 days: task-1's goes first.
     clock.advance(150 * DAY);
-    expect(await housekeeping.runOnce()).toEqual({ interactions: 1, digestClaims: 0, cards: 1 });
+    expect(await housekeeping.runOnce()).toEqual({ keys: 1, digestClaims: 0, cards: 1 });
     expect((await store.cards.list('T1', 'task', 'task-2')).map((c) => c.messageTs)).toEqual(['2.1']);
   });
 });
@@ -60,7 +61,7 @@ it('a failing run is logged, not thrown', async () => {
   const warnings: string[] = [];
   const housekeeping = startHousekeeping(
     {
-      interactions: { purgeExpired: async () => Promise.reject(new Error('database is locked')) },
+      once: { purgeExpired: async () => Promise.reject(new Error('database is locked')) },
       digests: { purgeOlderThan: async () => 0 },
       cards: { purgeOlderThan: async () => 0 },
     },

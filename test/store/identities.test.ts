@@ -1,5 +1,12 @@
 import { expect, it } from 'vitest';
-import { type IdentityInput, StoreValidationError } from '../../src/store/index.js';
+import {
+  createIdentitiesRepo,
+  type IdentityInput,
+  PLANNING_USERS_PER_QUERY,
+  type PlanningUserLink,
+  type Store,
+  StoreValidationError,
+} from '../../src/store/index.js';
 import { forEachBackend, manualClock, newKeyring } from './backends.js';
 
 const input = (
@@ -16,6 +23,31 @@ const input = (
   origin: 'provisioned',
   ...extra,
 });
+
+/** What findByPlanningUsers answers for the identity `input` makes. */
+const link = (
+  workspaceId: string,
+  slackUserId: string,
+  extra: Partial<IdentityInput> = {},
+): PlanningUserLink => {
+  const { planningUserId, serviceAccountId } = input(workspaceId, slackUserId, extra);
+  return { slackUserId, planningUserId, serviceAccountId };
+};
+
+/** A repository over the store's database that counts the queries it sends. */
+function counted(store: Store) {
+  const counter = { queries: 0 };
+  const db = store.db.withPlugin({
+    transformQuery: (args) => {
+      counter.queries += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  // Another keyring than the store's: any token this repository decrypted would fail to.
+  const repo = createIdentitiesRepo({ db, keyring: newKeyring(), now: Date.now });
+  return { repo, counter };
+}
 
 forEachBackend('identities', (backend) => {
   it('saves and reads an identity with its token decrypted', async () => {
@@ -84,9 +116,11 @@ forEachBackend('identities', (backend) => {
     await store.identities.save(input('T1', 'U1'));
     await store.identities.save(input('T2', 'U1', { planningUserId: 'pu-T1-U1' })); // same ids elsewhere
 
-    expect((await store.identities.findByPlanningUser('T1', 'pu-T1-U1'))?.slackUserId).toBe('U1');
-    expect((await store.identities.findByPlanningUser('T2', 'pu-T1-U1'))?.workspaceId).toBe('T2');
-    expect(await store.identities.findByPlanningUser('T2', 'pu-T1-U2')).toBeUndefined();
+    expect(await store.identities.findByPlanningUsers('T1', ['pu-T1-U1'])).toEqual([link('T1', 'U1')]);
+    expect(await store.identities.findByPlanningUsers('T2', ['pu-T1-U1'])).toEqual([
+      link('T2', 'U1', { planningUserId: 'pu-T1-U1' }),
+    ]);
+    expect(await store.identities.findByPlanningUsers('T2', ['pu-T1-U2'])).toEqual([]);
     expect((await store.identities.listByWorkspace('T1')).map((i) => i.slackUserId)).toEqual(['U1', 'U2']);
     expect((await store.identities.get('T2', 'U1'))?.token).toBe('token-T2-U1');
 
@@ -95,6 +129,59 @@ forEachBackend('identities', (backend) => {
     expect(await store.identities.get('T1', 'U1')).toBeUndefined();
     expect(await store.identities.get('T2', 'U1')).toBeDefined();
     expect(await store.identities.listByWorkspace('T3')).toEqual([]);
+  });
+
+  it('finds the Slack users of many planning users with one query, this workspace only', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    for (const user of ['U1', 'U2', 'U3']) await store.identities.save(input('T1', user));
+    // Another workspace with the very same planning users and Slack ids.
+    for (const user of ['U1', 'U2', 'U3']) {
+      await store.identities.save(input('T2', user, { planningUserId: `pu-T1-${user}` }));
+    }
+    const { repo, counter } = counted(store);
+
+    const found = await repo.findByPlanningUsers('T1', ['pu-T1-U3', 'pu-T1-U1', 'unknown', 'pu-T1-U1']);
+    expect(found).toEqual([link('T1', 'U1'), link('T1', 'U3')]);
+    expect(counter.queries).toBe(1);
+    // Tokens are not read: this repository's keyring is not the store's, so decrypting one would throw.
+    expect(found.every((l) => !('token' in l))).toBe(true);
+
+    expect(await repo.findByPlanningUsers('T1', ['unknown', 'pu-T9-U1'])).toEqual([]);
+    expect(await repo.findByPlanningUsers('T3', ['pu-T1-U1'])).toEqual([]);
+    counter.queries = 0;
+    expect(await repo.findByPlanningUsers('T1', [])).toEqual([]);
+    expect(counter.queries).toBe(0);
+  });
+
+  it('matches a service-account id too, and every Slack user acting as one account', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const shared = { serviceAccountId: 'sa-shared', planningUserId: 'pu-shared' };
+    await store.identities.save(input('T1', 'U2', shared));
+    await store.identities.save(input('T1', 'U1', shared)); // the same token pasted by two people
+    await store.identities.save(input('T1', 'U3'));
+
+    const both = [link('T1', 'U1', shared), link('T1', 'U2', shared)];
+    expect(await store.identities.findByPlanningUsers('T1', ['pu-shared'])).toEqual(both);
+    expect(await store.identities.findByPlanningUsers('T1', ['sa-shared'])).toEqual(both);
+    expect(await store.identities.findByPlanningUsers('T1', ['sa-T1-U3', 'pu-shared'])).toEqual([
+      ...both,
+      link('T1', 'U3'),
+    ]);
+  });
+
+  it('more ids than one query takes: one query per chunk, each identity once, in order', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    // U2 is found by its planning user id in the first chunk and its account id in the second.
+    await store.identities.save(input('T1', 'U2', { planningUserId: 'p-0000', serviceAccountId: 'p-9999' }));
+    await store.identities.save(input('T1', 'U1', { planningUserId: 'p-9998', serviceAccountId: 'sa-1' }));
+    const ids = Array.from(
+      { length: PLANNING_USERS_PER_QUERY + 2 },
+      (_, i) => `p-${String(i).padStart(4, '0')}`,
+    );
+    ids.push('p-9999', 'p-9998');
+    const { repo, counter } = counted(store);
+    expect((await repo.findByPlanningUsers('T1', ids)).map((l) => l.slackUserId)).toEqual(['U1', 'U2']);
+    expect(counter.queries).toBe(2);
   });
 
   it('refuses bad input with a clear error and writes nothing', async () => {

@@ -74,8 +74,8 @@ describe('SQLite store', () => {
   it('runs in memory', async () => {
     const store = await openStore({ sqliteFile: ':memory:', keyring: newKeyring() });
     stores.push(store);
-    await store.interactions.begin('k', 1000);
-    expect(await store.interactions.begin('k', 1000)).toEqual({ state: 'pending' });
+    await store.once.begin('k', 1000);
+    expect(await store.once.begin('k', 1000)).toEqual({ state: 'pending' });
     expect(existsSync(join(dir, 'planning.sqlite'))).toBe(false);
   });
 });

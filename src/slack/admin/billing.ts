@@ -23,6 +23,7 @@ import {
   flashBlocks,
   pager,
   placeTitle,
+  placeValue,
   shortName,
   targetOf,
   targetValue,
@@ -92,7 +93,7 @@ export function billingView(place: AdminPlace, data: BillingData, flash?: Flash)
             accessory: button('Cancel subscription', ADMIN_ACTION.cancelSubscription, {
               value: targetValue({
                 id: live.pricePlan?.id ?? 'subscription',
-                n: shortName(planName(live.pricePlan)),
+                name: shortName(planName(live.pricePlan)),
               }),
               style: 'danger',
               confirm: {
@@ -111,7 +112,7 @@ export function billingView(place: AdminPlace, data: BillingData, flash?: Flash)
   for (const plan of data.plans.filter((p) => p.isEnabled !== false).slice(0, 20)) {
     const name = shortName(planName(plan));
     const text = md`*${planName(plan)}* — ${priceText(plan)}${plan.usersMax ? ` · up to ${plan.usersMax} people` : ''}${plan.id === current ? ' · _current plan_' : ''}`;
-    const value = targetValue({ id: plan.id, n: name });
+    const value = targetValue({ id: plan.id, name });
     const accessory =
       plan.id === current
         ? undefined
@@ -134,7 +135,7 @@ export function billingView(place: AdminPlace, data: BillingData, flash?: Flash)
   return modal({
     callbackId: ADMIN_VIEW.section,
     title: placeTitle(place),
-    privateMetadata: JSON.stringify(place),
+    privateMetadata: placeValue(place),
     blocks,
   });
 }
@@ -183,7 +184,7 @@ export async function pushCheckout(svc: Services, args: ActionArgs): Promise<voi
         slackUserFacts(args.client, slackUserId),
       ]);
       return checkoutView(
-        target.n || planName({ id: target.id }),
+        target.name || planName({ id: target.id }),
         checkout,
         facts.timeZone ?? FALLBACK_TIME_ZONE,
       );

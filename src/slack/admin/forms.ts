@@ -17,25 +17,50 @@ import {
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
 import { formProblem, loadModal, modalRequest, pushModal } from '../kit/modal.js';
-import { parseCarried } from '../kit/round-trip.js';
+import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { teamOption } from '../kit/team-channel.js';
 import {
-  AdminPlace,
+  type AdminPlace,
+  AdminPlaceWire,
   FORM_KINDS,
   FormRequest,
-  FormRequest as FormRequestSchema,
+  FormRequestWire,
   formActionId,
+  formRequestFromWire,
+  formRequestToWire,
+  placeFromWire,
   placeOf,
+  placeToWire,
+  shortName,
 } from './common.js';
 import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 
+/** A form's private_metadata as code reads it (see {@link FormMeta}). */
+export interface FormMeta extends FormRequest {
+  /** The section view the form was pushed from, shown again after a change. */
+  parentViewId?: string;
+  parentPlace?: AdminPlace;
+}
+
 /** A form's private_metadata: what it is for, and the section view (id and place) it came from. */
-export const FormMeta = FormRequest.extend({ v: z.string().optional(), at: AdminPlace.optional() });
-export type FormMeta = z.infer<typeof FormMeta>;
+export const FormMeta = wireValue(
+  // On the wire: the form's request, `v` the section view's id, `at` its place.
+  FormRequestWire.extend({ v: z.string().optional(), at: AdminPlaceWire.optional() }),
+  ({ v, at, ...request }): FormMeta => ({
+    ...formRequestFromWire(request),
+    ...(v !== undefined ? { parentViewId: v } : {}),
+    ...(at !== undefined ? { parentPlace: placeFromWire(at) } : {}),
+  }),
+  ({ parentViewId, parentPlace, ...request }) => ({
+    ...formRequestToWire(request),
+    ...(parentViewId !== undefined ? { v: parentViewId } : {}),
+    ...(parentPlace !== undefined ? { at: placeToWire(parentPlace) } : {}),
+  }),
+);
 export const formMetaOf = (text: string | undefined) => parseCarried(FormMeta, text);
 
-const meta = (m: FormMeta) => JSON.stringify(m);
+const meta = (m: FormMeta) => toWire(FormMeta, m);
 const problemBlocks = (problem?: Mrkdwn): KnownBlock[] => (problem ? [formProblem(problem)] : []);
 
 const roleOption = (role: string) => option(role === 'admin' ? 'Admin' : 'Member', role);
@@ -140,7 +165,7 @@ export function shareForm(m: FormMeta, problem?: Mrkdwn): ModalView {
     privateMetadata: meta(m),
     blocks: [
       section(
-        md`Share the link of *${m.n || 'this invitation'}* in a channel or with one person. Each reader sees its expiry in their own time zone.`,
+        md`Share the link of *${m.name || 'this invitation'}* in a channel or with one person. Each reader sees its expiry in their own time zone.`,
       ),
       input(
         'In a channel',
@@ -198,21 +223,21 @@ export type NameFormKind = keyof typeof NAME_FORMS;
 export const isNameForm = (kind: string): kind is NameFormKind => kind in NAME_FORMS;
 
 export function nameForm(
-  m: FormMeta & { f: NameFormKind },
+  m: FormMeta & { form: NameFormKind },
   typed?: { name?: string; description?: string },
   problem?: Mrkdwn,
 ): ModalView {
-  const spec = NAME_FORMS[m.f];
-  const initial = typed?.name ?? (m.f.startsWith('rename') ? m.n : undefined);
-  const channel = m.f === 'newChannel' || m.f === 'renameChannel';
+  const spec = NAME_FORMS[m.form];
+  const initial = typed?.name ?? (m.form.startsWith('rename') ? m.name : undefined);
+  const channel = m.form === 'newChannel' || m.form === 'renameChannel';
   return modal({
     callbackId: ADMIN_VIEW.name,
     title: spec.title,
-    submit: m.f.startsWith('new') ? 'Create' : 'Save',
+    submit: m.form.startsWith('new') ? 'Create' : 'Save',
     close: 'Back',
     privateMetadata: meta(m),
     blocks: [
-      ...(m.f === 'newChannel' && m.n ? [section(md`A new channel in *${m.n}*.`)] : []),
+      ...(m.form === 'newChannel' && m.name ? [section(md`A new channel in *${m.name}*.`)] : []),
       input(
         spec.label,
         ADMIN_FIELD.name.block,
@@ -247,16 +272,16 @@ export type PersonFormKind = keyof typeof PERSON_FORMS;
 export const isPersonForm = (kind: string): kind is PersonFormKind => kind in PERSON_FORMS;
 
 export function personForm(
-  m: FormMeta & { f: PersonFormKind },
+  m: FormMeta & { form: PersonFormKind },
   picked?: string,
   problem?: Mrkdwn,
 ): ModalView {
-  const spec = PERSON_FORMS[m.f];
+  const spec = PERSON_FORMS[m.form];
   const where =
-    m.f === 'teamAdd' || m.f === 'teamRemove'
-      ? md`Team *${m.n || m.t || ''}*.`
-      : m.f === 'channelAdd'
-        ? md`Channel *${m.n || m.c || ''}*; they join its team too if they are not in it.`
+    m.form === 'teamAdd' || m.form === 'teamRemove'
+      ? md`Team *${m.name || m.teamId || ''}*.`
+      : m.form === 'channelAdd'
+        ? md`Channel *${m.name || m.channelId || ''}*; they join its team too if they are not in it.`
         : md`Every team the person is in.`;
   return modal({
     callbackId: ADMIN_VIEW.person,
@@ -315,9 +340,9 @@ export async function findInvitation(planning: PlanningClient, inviteId: string)
 
 /** The form's title while it loads. */
 function titleOf(request: FormRequest): string {
-  if (isNameForm(request.f)) return NAME_FORMS[request.f].title;
-  if (isPersonForm(request.f)) return PERSON_FORMS[request.f].title;
-  return OTHER_TITLES[request.f as keyof typeof OTHER_TITLES] ?? 'Administration';
+  if (isNameForm(request.form)) return NAME_FORMS[request.form].title;
+  if (isPersonForm(request.form)) return PERSON_FORMS[request.form].title;
+  return OTHER_TITLES[request.form as keyof typeof OTHER_TITLES] ?? 'Administration';
 }
 
 const OTHER_TITLES = {
@@ -331,21 +356,25 @@ const OTHER_TITLES = {
 export const FORM_ACTION_IDS = FORM_KINDS.map(formActionId);
 
 export async function pushForm(svc: Services, args: ActionArgs): Promise<void> {
-  const request = parseCarried(FormRequestSchema, actionValue(args.action));
+  const request = parseCarried(FormRequest, actionValue(args.action));
   if (!request) return;
   const view = args.body.view;
-  const at = placeOf(view?.private_metadata);
-  const meta: FormMeta = { ...request, ...(view ? { v: view.id } : {}), ...(at ? { at } : {}) };
-  const req = modalRequest(svc, args, args.body.trigger_id, `admin form ${request.f}`);
+  const parentPlace = placeOf(view?.private_metadata);
+  const meta: FormMeta = {
+    ...request,
+    ...(view ? { parentViewId: view.id } : {}),
+    ...(parentPlace ? { parentPlace } : {}),
+  };
+  const req = modalRequest(svc, args, args.body.trigger_id, `admin form ${request.form}`);
 
   const load = (build: (acting: Acting) => Promise<ModalView>) =>
     loadModal({ ...req, title: titleOf(request), push: true }, build);
-  const f = meta.f;
-  if (f === 'invite') {
+  const form = meta.form;
+  if (form === 'invite') {
     await load(async ({ planning }) =>
       invitationForm({ meta, teams: (await planning.teams.listAll({ pageSize: 100 })).teams }),
     );
-  } else if (f === 'editInvite' && meta.id) {
+  } else if (form === 'editInvite' && meta.id) {
     const id = meta.id;
     await load(async ({ planning }) => {
       const [invitation, teams] = await Promise.all([
@@ -354,19 +383,19 @@ export async function pushForm(svc: Services, args: ActionArgs): Promise<void> {
       ]);
       return invitationForm({ meta, teams: teams.teams, invitation });
     });
-  } else if (f === 'renameAccount' && meta.id) {
+  } else if (form === 'renameAccount' && meta.id) {
     const id = meta.id;
     await load(async ({ planning }) => {
       const account = await planning.serviceAccounts.read(id);
-      return nameForm({ ...meta, f, n: (account.userName ?? meta.n ?? '').slice(0, 80) });
+      return nameForm({ ...meta, form, name: shortName(account.userName ?? meta.name) });
     });
-  } else if (f === 'share') {
+  } else if (form === 'share') {
     await pushModal(req, shareForm(meta));
-  } else if (f === 'link') {
+  } else if (form === 'link') {
     await pushModal(req, linkPickForm(meta));
-  } else if (isNameForm(f)) {
-    await pushModal(req, nameForm({ ...meta, f }));
-  } else if (isPersonForm(f)) {
-    await pushModal(req, personForm({ ...meta, f }));
+  } else if (isNameForm(form)) {
+    await pushModal(req, nameForm({ ...meta, form }));
+  } else if (isPersonForm(form)) {
+    await pushModal(req, personForm({ ...meta, form }));
   }
 }

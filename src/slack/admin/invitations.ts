@@ -20,6 +20,7 @@ import {
   formButton,
   pager,
   placeTitle,
+  placeValue,
   shortName,
   targetValue,
 } from './common.js';
@@ -51,7 +52,7 @@ export function invitationsView(
   const blocks: KnownBlock[] = [
     ...flashBlocks(flash),
     section(md`Invitation links let people join the organization in a team.`, {
-      accessory: formButton('New invitation', { f: 'invite' }, 'primary'),
+      accessory: formButton('New invitation', { form: 'invite' }, 'primary'),
     }),
   ];
   for (const invitation of invitations) {
@@ -60,10 +61,10 @@ export function invitationsView(
       section(invitationLine(invitation, invitation.teamId ? teamNames.get(invitation.teamId) : undefined)),
       actions(
         undefined,
-        formButton('Share', { f: 'share', id: invitation.id, n: name }, 'primary'),
-        formButton('Edit', { f: 'editInvite', id: invitation.id, n: name }),
+        formButton('Share', { form: 'share', id: invitation.id, name }, 'primary'),
+        formButton('Edit', { form: 'editInvite', id: invitation.id, name }),
         button('Revoke', ADMIN_ACTION.revokeInvitation, {
-          value: targetValue({ id: invitation.id, n: name }),
+          value: targetValue({ id: invitation.id, name }),
           style: 'danger',
           confirm: {
             title: 'Revoke the invitation?',
@@ -80,7 +81,7 @@ export function invitationsView(
   return modal({
     callbackId: ADMIN_VIEW.section,
     title: placeTitle(place),
-    privateMetadata: JSON.stringify(place),
+    privateMetadata: placeValue(place),
     blocks,
   });
 }

@@ -11,6 +11,7 @@ import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
+import { peopleOf } from '../kit/people.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { showFailure, viewSurface } from '../kit/surfaces.js';
@@ -26,7 +27,7 @@ const isSection = (name: string | undefined): name is SectionName => Boolean(nam
 /** Pushes the section named by the root view's button. */
 export async function pushSection(svc: Services, args: ActionArgs, name: string | undefined): Promise<void> {
   if (!isSection(name)) return;
-  const place: AdminPlace = { s: name, p: 1 };
+  const place: AdminPlace = { section: name, page: 1 };
   await loadModal(
     {
       ...modalRequest(svc, args, args.body.trigger_id, `admin ${name}`),
@@ -63,7 +64,7 @@ export async function showPlace(
     // A newer view is already shown (another click was quicker): it stays.
     if (slackErrorCode(error) === 'hash_conflict') return;
     await showFailure(svc.deps, viewSurface(args.client, view.id, placeTitle(place)), error, {
-      action: `admin ${place.s}`,
+      action: `admin ${place.section}`,
       workspaceId: planning.workspaceId,
       slackUserId: planning.slackUserId,
     });
@@ -77,18 +78,7 @@ export async function goTo(svc: Services, args: ActionArgs, place: AdminPlace | 
   await showPlace(svc, args, { id: view.id, hash: view.hash }, place);
 }
 
-/** Which Slack user of the workspace acts as each planning user (by service account or user id). */
-export async function slackUsersByPlanningUser(svc: Services, workspaceId: string) {
-  const identities = await svc.deps.store.identities.listByWorkspace(workspaceId);
-  const byUser = new Map<string, string>();
-  for (const identity of identities) {
-    byUser.set(identity.planningUserId, identity.slackUserId);
-    byUser.set(identity.serviceAccountId, identity.slackUserId);
-  }
-  return (planningUserId: string) => byUser.get(planningUserId);
-}
-
-const paging = (place: AdminPlace) => ({ pageNumber: place.p, pageSize: PAGE_SIZE });
+const paging = (place: AdminPlace) => ({ pageNumber: place.page, pageSize: PAGE_SIZE });
 
 export async function renderPlace(
   svc: Services,
@@ -97,14 +87,16 @@ export async function renderPlace(
   flash?: Flash,
 ): Promise<ModalView> {
   const { planning } = acting;
-  switch (place.s) {
+  switch (place.section) {
     case 'people': {
-      const [page, slackUserOf] = await Promise.all([
-        planning.serviceAccounts.list(paging(place)),
-        slackUsersByPlanningUser(svc, acting.workspaceId),
-      ]);
+      const page = await planning.serviceAccounts.list(paging(place));
+      const people = await peopleOf(
+        svc.deps,
+        acting.workspaceId,
+        page.serviceAccounts.map((account) => account.id),
+      );
       const rows = page.serviceAccounts.map((account) => {
-        const slackUserId = slackUserOf(account.id);
+        const slackUserId = people.slackUserOf(account.id);
         return slackUserId ? { account, slackUserId } : { account };
       });
       return peopleView(place, rows, page.total, flash);
@@ -124,26 +116,32 @@ export async function renderPlace(
       return teamsView(place, page.teams, page.total, flash);
     }
     case 'team': {
-      if (!place.t) return renderPlace(svc, acting, { s: 'teams', p: 1 }, flash);
-      return teamView(place, await planning.teams.read(place.t), flash);
+      if (!place.teamId) return renderPlace(svc, acting, { section: 'teams', page: 1 }, flash);
+      return teamView(place, await planning.teams.read(place.teamId), flash);
     }
     case 'channel': {
-      if (!place.t || !place.c) return renderPlace(svc, acting, { s: 'teams', p: 1 }, flash);
-      const [team, members, prospects, slackUserOf] = await Promise.all([
-        planning.teams.read(place.t),
-        planning.channels.listMembers(place.t, place.c, paging(place)),
-        planning.channels.listProspects(place.t, place.c, {}),
-        slackUsersByPlanningUser(svc, acting.workspaceId),
+      if (!place.teamId || !place.channelId)
+        return renderPlace(svc, acting, { section: 'teams', page: 1 }, flash);
+      const [team, members, prospects] = await Promise.all([
+        planning.teams.read(place.teamId),
+        planning.channels.listMembers(place.teamId, place.channelId, paging(place)),
+        planning.channels.listProspects(place.teamId, place.channelId, {}),
       ]);
+      const shownProspects = prospects.prospects.slice(0, 10);
+      const people = await peopleOf(
+        svc.deps,
+        acting.workspaceId,
+        [...members.members, ...shownProspects].map((person) => person.id),
+      );
       return channelView(
         place,
         {
           team,
-          channelId: place.c,
+          channelId: place.channelId,
           members: members.members,
           total: members.total,
-          prospects: prospects.prospects.slice(0, 10),
-          slackUserOf,
+          prospects: shownProspects,
+          slackUserOf: people.slackUserOf,
         },
         flash,
       );
@@ -151,7 +149,7 @@ export async function renderPlace(
     case 'notions': {
       const page = await planning.notions.search({
         ...paging(place),
-        ...(place.q ? { searchTerm: place.q } : {}),
+        ...(place.search ? { searchTerm: place.search } : {}),
       });
       return notionsView(place, page.notions, page.total, flash);
     }

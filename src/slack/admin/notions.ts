@@ -9,6 +9,7 @@ import {
   formButton,
   pager,
   placeTitle,
+  placeValue,
   shortName,
   targetValue,
 } from './common.js';
@@ -23,14 +24,14 @@ export function notionsView(
   const blocks: KnownBlock[] = [
     ...flashBlocks(flash),
     section(md`The notions (skills) people grade themselves and their peers on.`, {
-      accessory: formButton('New notion', { f: 'newNotion' }, 'primary'),
+      accessory: formButton('New notion', { form: 'newNotion' }, 'primary'),
     }),
     input(
       'Search',
       ADMIN_FIELD.search.block,
       textInput(ADMIN_FIELD.search.action, {
         max: 256,
-        value: place.q,
+        value: place.search,
         placeholder: 'Part of a notion, then Enter or Search',
         dispatchOnEnter: true,
       }),
@@ -43,9 +44,9 @@ export function notionsView(
       section(md`*${notion.value ?? notion.id}*`),
       actions(
         undefined,
-        formButton('Rename', { f: 'renameNotion', id: notion.id, n: name }),
+        formButton('Rename', { form: 'renameNotion', id: notion.id, name }),
         button('Delete', ADMIN_ACTION.deleteNotion, {
-          value: targetValue({ id: notion.id, n: name }),
+          value: targetValue({ id: notion.id, name }),
           style: 'danger',
           confirm: {
             title: 'Delete the notion?',
@@ -58,7 +59,9 @@ export function notionsView(
     );
   }
   if (notions.length === 0) {
-    blocks.push(section(place.q ? md`No notion matches “${place.q}”.` : md`No notion on this page.`));
+    blocks.push(
+      section(place.search ? md`No notion matches “${place.search}”.` : md`No notion on this page.`),
+    );
   }
   blocks.push(...pager(place, notions.length, total, 'notion'));
   return modal({
@@ -66,7 +69,7 @@ export function notionsView(
     title: placeTitle(place),
     // The search box is an input: Slack shows inputs only in a view with a submit button.
     submit: 'Search',
-    privateMetadata: JSON.stringify(place),
+    privateMetadata: placeValue(place),
     blocks,
   });
 }

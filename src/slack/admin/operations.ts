@@ -10,12 +10,14 @@
  */
 import { joinMd, Mrkdwn, md, mention, modal } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
+import type { OnceState } from '../../store/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
 import { type Acting, CLOSED_BY_ADMIN } from '../kit/identity.js';
 import { VIEW } from '../kit/ids.js';
 import { connectBlocks } from '../kit/messages.js';
+import { peopleOf } from '../kit/people.js';
 import type { Services } from '../kit/services.js';
 import { type Flash, placeOf, type Target, targetOf } from './common.js';
 import { ADMIN_ACTION } from './ids.js';
@@ -38,17 +40,16 @@ interface Applied {
 
 type Operation = (svc: Services, acting: Acting, target: Target) => Promise<Applied>;
 
-const named = (target: Target) => target.n || target.id;
+const named = (target: Target) => target.name || target.id;
 
 /** The Slack users of this workspace whose stored identity is the account (usually one, or none). */
 async function holdersOf(svc: Services, acting: Acting, accountId: string) {
-  const identities = await svc.deps.store.identities.listByWorkspace(acting.workspaceId);
-  return identities.filter((i) => i.serviceAccountId === accountId || i.planningUserId === accountId);
+  return (await peopleOf(svc.deps, acting.workspaceId, [accountId])).everyoneActingAs(accountId);
 }
 
-const mentions = (holders: { slackUserId: string }[]) =>
+const mentions = (holders: readonly string[]) =>
   joinMd(
-    holders.map((h) => mention(h.slackUserId)),
+    holders.map((slackUserId) => mention(slackUserId)),
     ', ',
   );
 
@@ -58,7 +59,7 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     const holders = await holdersOf(svc, acting, target.id);
     // Their stored identity stops at once and is not renewed behind the admin's back (identity.ts).
     for (const holder of holders) {
-      await svc.deps.store.identities.markInvalid(acting.workspaceId, holder.slackUserId, CLOSED_BY_ADMIN);
+      await svc.deps.store.identities.markInvalid(acting.workspaceId, holder, CLOSED_BY_ADMIN);
     }
     return {
       said:
@@ -82,9 +83,9 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     }
     // Stored at once (valid again if it was closed), so the next command works; it is never shown.
     for (const holder of holders) {
-      await svc.deps.store.identities.rotateToken(acting.workspaceId, holder.slackUserId, token);
+      await svc.deps.store.identities.rotateToken(acting.workspaceId, holder, token);
     }
-    const self = holders.some((h) => h.slackUserId === acting.slackUserId);
+    const self = holders.includes(acting.slackUserId);
     return {
       said: md`*${named(target)}* has a new token, stored for ${mentions(holders)}, who keep working as before.`,
       ...(self ? { acting: { ...acting, planning: svc.deps.clients.planning(token) } } : {}),
@@ -102,12 +103,12 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   },
 
   [ADMIN_ACTION.deleteChannel]: async (_svc, acting, target) => {
-    if (!target.t) throw new AdminRefusal(md`This button no longer says which team the channel is in.`);
+    if (!target.teamId) throw new AdminRefusal(md`This button no longer says which team the channel is in.`);
     try {
-      await acting.planning.channels.delete(target.t, target.id);
+      await acting.planning.channels.delete(target.teamId, target.id);
     } catch (error) {
       if (error instanceof ForbiddenError) {
-        const team = await acting.planning.teams.read(target.t).catch(() => undefined);
+        const team = await acting.planning.teams.read(target.teamId).catch(() => undefined);
         if (team?.channels.find((c) => c.id === target.id)?.isDefault)
           throw new AdminRefusal(DEFAULT_CHANNEL_RULE);
       }
@@ -122,16 +123,16 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   },
 
   [ADMIN_ACTION.removeChannelMember]: async (_svc, acting, target) => {
-    if (!target.t || !target.c)
+    if (!target.teamId || !target.channelId)
       throw new AdminRefusal(md`This button no longer says which channel it is about.`);
-    await acting.planning.channels.unassign(target.t, target.c, target.id);
+    await acting.planning.channels.unassign(target.teamId, target.channelId, target.id);
     return { said: md`*${named(target)}* left the channel.` };
   },
 
   [ADMIN_ACTION.addProspect]: async (_svc, acting, target) => {
-    if (!target.t || !target.c)
+    if (!target.teamId || !target.channelId)
       throw new AdminRefusal(md`This button no longer says which channel it is about.`);
-    await acting.planning.channels.assign(target.t, target.c, target.id);
+    await acting.planning.channels.assign(target.teamId, target.channelId, target.id);
     return { said: md`*${named(target)}* joined the channel.` };
   },
 
@@ -161,9 +162,9 @@ export async function applyOperation(svc: Services, args: ActionArgs): Promise<v
   const planning = planningOf(args.context);
   const log = { action: action.action_id, workspaceId: planning.workspaceId };
   const key = `admin:${action.action_id}:${planning.workspaceId}:${view.id}:${view.hash}:${target.id}`;
-  let claim: Awaited<ReturnType<typeof svc.deps.store.interactions.begin>>;
+  let claim: OnceState;
   try {
-    claim = await svc.deps.store.interactions.begin(key, OPERATION_TTL_MS);
+    claim = await svc.deps.store.once.begin(key, OPERATION_TTL_MS);
   } catch (error) {
     svc.deps.logger.error({ ...log, err: error }, 'store failed before an admin operation');
     await showPlace(svc, args, { id: view.id }, place, {
@@ -186,13 +187,13 @@ export async function applyOperation(svc: Services, args: ActionArgs): Promise<v
     const applied = await operation(svc, acting, target);
     acting = applied.acting ?? acting;
     flash = { ok: applied.said };
-    await svc.deps.store.interactions
+    await svc.deps.store.once
       .finish(key, applied.said.text)
       .catch((error: unknown) =>
         svc.deps.logger.error({ ...log, err: error }, 'could not record an admin operation'),
       );
   } catch (error) {
-    await svc.deps.store.interactions
+    await svc.deps.store.once
       .abandon(key)
       .catch((e: unknown) =>
         svc.deps.logger.error({ ...log, err: e }, 'could not release an admin operation key'),

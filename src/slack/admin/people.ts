@@ -9,6 +9,7 @@ import {
   formButton,
   pager,
   placeTitle,
+  placeValue,
   shortName,
   targetValue,
 } from './common.js';
@@ -39,12 +40,12 @@ export function peopleView(
   for (const row of rows) {
     const { account } = row;
     const name = shortName(account.userName);
-    const value = targetValue({ id: account.id, n: name });
+    const value = targetValue({ id: account.id, name });
     blocks.push(
       section(personLine(row)),
       actions(
         undefined,
-        formButton('Rename', { f: 'renameAccount', id: account.id, n: name }),
+        formButton('Rename', { form: 'renameAccount', id: account.id, name }),
         button(account.closedTime ? 'Re-open' : 'Regenerate token', ADMIN_ACTION.regenerate, {
           value,
           confirm: {
@@ -77,7 +78,7 @@ export function peopleView(
   return modal({
     callbackId: ADMIN_VIEW.section,
     title: placeTitle(place),
-    privateMetadata: JSON.stringify(place),
+    privateMetadata: placeValue(place),
     blocks,
   });
 }

@@ -4,7 +4,7 @@
  * acked with a loading view then filled). Both show page 1 of the results.
  */
 
-import { cut } from '../../blockkit/index.js';
+import { cutToLength } from '../../blockkit/index.js';
 import type { ActionArgs, ViewHandler } from '../bolt/routes.js';
 import { fieldValue, type StateValues } from '../kit/form.js';
 import { loadingView } from '../kit/modal.js';
@@ -15,8 +15,9 @@ import { showPlace } from './navigate.js';
 
 function searched(place: AdminPlace, values: StateValues): AdminPlace {
   const q = fieldValue(values, ADMIN_FIELD.search)?.trim();
-  const term = q ? cut(q, 256) : undefined;
-  return { s: place.s, p: 1, ...(term ? { q: term } : {}) };
+  // Within what the place's schema takes back (`q`: 256), never in the middle of a character.
+  const term = q ? cutToLength(q, 256) : undefined;
+  return { section: place.section, page: 1, ...(term ? { search: term } : {}) };
 }
 
 /** Enter in the search box. */

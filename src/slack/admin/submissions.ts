@@ -46,9 +46,13 @@ const metaField = z.custom<FormMeta>(
 
 /** Shows the section view the form came from again, with `flash` on top (best effort). */
 async function refreshParent(svc: Services, args: SubmitArgs, meta: FormMeta, flash: Flash, acting: Acting) {
-  if (!meta.v || !meta.at) return;
-  await showPlace(svc, args, { id: meta.v }, meta.at, flash, acting).catch((error: unknown) =>
-    svc.deps.logger.warn({ action: `admin ${meta.f}`, err: error }, 'could not refresh the admin section'),
+  if (!meta.parentViewId || !meta.parentPlace) return;
+  await showPlace(svc, args, { id: meta.parentViewId }, meta.parentPlace, flash, acting).catch(
+    (error: unknown) =>
+      svc.deps.logger.warn(
+        { action: `admin ${meta.form}`, err: error },
+        'could not refresh the admin section',
+      ),
   );
 }
 
@@ -105,7 +109,7 @@ const InvitationInput = form(
   {
     // A new invitation expires; an edited one may keep no expiry.
     refine: (f) =>
-      f.refine((v) => v.meta.f === 'editInvite' || v.days !== undefined, {
+      f.refine((v) => v.meta.form === 'editInvite' || v.days !== undefined, {
         path: ['days'],
         message: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.`,
       }),
@@ -142,7 +146,7 @@ export const invitationSubmission: SubmissionSpec<InvitationInput> = {
       inviteUsesMax: data.uses,
       ...(data.days !== undefined ? { inviteExpireDays: data.days } : {}),
     };
-    if (data.meta.f === 'editInvite' && data.meta.id) {
+    if (data.meta.form === 'editInvite' && data.meta.id) {
       await acting.planning.invitations.update(data.meta.id, payload);
       return done(svc, args, data.meta, acting, md`The invitation *${data.name}* is saved.`);
     }
@@ -249,7 +253,7 @@ const NameInput = form(
   {
     meta: read.metadata(
       ADMIN_FIELD.name,
-      metaField.refine((m) => isNameForm(m.f), 'This form is from an older version.'),
+      metaField.refine((m) => isNameForm(m.form), 'This form is from an older version.'),
       formMetaOf,
     ),
     name: read.value(ADMIN_FIELD.name, z.string({ error: 'Write a name.' }).trim().min(1, 'Write a name.')),
@@ -259,8 +263,8 @@ const NameInput = form(
     // Each kind of name has its own length (a team's, a channel's, a notion's…).
     refine: (f) =>
       f.superRefine((v, ctx) => {
-        if (!isNameForm(v.meta.f)) return;
-        const spec = NAME_FORMS[v.meta.f];
+        if (!isNameForm(v.meta.form)) return;
+        const spec = NAME_FORMS[v.meta.form];
         if (v.name.length < spec.min)
           ctx.addIssue({ code: 'custom', path: ['name'], message: `At least ${spec.min} characters.` });
         if (v.name.length > spec.max)
@@ -272,7 +276,7 @@ type NameInput = FormOutput<typeof NameInput>;
 
 async function applyName(
   acting: Acting,
-  meta: FormMeta & { f: NameFormKind },
+  meta: FormMeta & { form: NameFormKind },
   name: string,
   description?: string,
 ) {
@@ -283,7 +287,7 @@ async function applyName(
     return value;
   };
   const desc = description ? { channelDesc: description } : {};
-  switch (meta.f) {
+  switch (meta.form) {
     case 'renameAccount':
       await p.serviceAccounts.update(need(meta.id), { userName: name });
       return md`The account is now called *${name}*.`;
@@ -291,13 +295,13 @@ async function applyName(
       await p.teams.create({ teamName: name });
       return md`The team *${name}* is created, with its default channel.`;
     case 'renameTeam':
-      await p.teams.update(need(meta.t), { teamName: name });
+      await p.teams.update(need(meta.teamId), { teamName: name });
       return md`The team is now called *${name}*.`;
     case 'newChannel':
-      await p.channels.create(need(meta.t), { channelName: name, ...desc });
+      await p.channels.create(need(meta.teamId), { channelName: name, ...desc });
       return md`The channel *${name}* is created.`;
     case 'renameChannel':
-      await p.channels.update(need(meta.t), need(meta.c), { channelName: name, ...desc });
+      await p.channels.update(need(meta.teamId), need(meta.channelId), { channelName: name, ...desc });
       return md`The channel is now called *${name}*.`;
     case 'newNotion':
       await p.notions.create({ value: name });
@@ -315,7 +319,7 @@ export const nameSubmission: SubmissionSpec<NameInput> = {
   parse: NameInput.parse,
   retry: (data, problem) =>
     nameForm(
-      { ...data.meta, f: data.meta.f as NameFormKind },
+      { ...data.meta, form: data.meta.form as NameFormKind },
       { name: data.name, ...(data.description ? { description: data.description } : {}) },
       problem,
     ),
@@ -323,7 +327,7 @@ export const nameSubmission: SubmissionSpec<NameInput> = {
     const acting = await planningOf(args.context).acting();
     const said = await applyName(
       acting,
-      { ...data.meta, f: data.meta.f as NameFormKind },
+      { ...data.meta, form: data.meta.form as NameFormKind },
       data.name,
       data.description,
     );
@@ -338,7 +342,7 @@ export const nameSubmission: SubmissionSpec<NameInput> = {
 const PersonInput = form({
   meta: read.metadata(
     ADMIN_FIELD.person,
-    metaField.refine((m) => isPersonForm(m.f), 'This form is from an older version.'),
+    metaField.refine((m) => isPersonForm(m.form), 'This form is from an older version.'),
     formMetaOf,
   ),
   person: read.value(ADMIN_FIELD.person, slackUserId('Choose a person.')),
@@ -351,13 +355,13 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
   working: 'Working…',
   parse: PersonInput.parse,
   retry: (data, problem) =>
-    personForm({ ...data.meta, f: data.meta.f as PersonFormKind }, data.person, problem),
+    personForm({ ...data.meta, form: data.meta.form as PersonFormKind }, data.person, problem),
   run: async (svc, data, args) => {
     const planning = planningOf(args.context);
     const acting = await planning.acting();
     const { meta, person } = data;
-    const team = meta.t;
-    const where = md`*${meta.n || team || ''}*`;
+    const team = meta.teamId;
+    const where = md`*${meta.name || team || ''}*`;
     // Reading or removing never creates an account for someone; adding may (as any other use).
     const known = async () => {
       const identity = await svc.deps.store.identities.get(planning.workspaceId, person);
@@ -365,7 +369,7 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
         throw new FormProblem(md`${mention(person)} has no planning account here, so is in no team.`);
       return identity.planningUserId;
     };
-    switch (meta.f as PersonFormKind) {
+    switch (meta.form as PersonFormKind) {
       case 'personTeams': {
         const userId = await known();
         const page = await acting.planning.teams.listUser(userId, { pageSize: 100 });
@@ -386,9 +390,9 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
         return done(svc, args, meta, acting, md`${mention(person)} joined the team ${where}.`);
       }
       case 'channelAdd': {
-        if (!team || !meta.c) throw new FormProblem(md`This form no longer says which channel.`);
+        if (!team || !meta.channelId) throw new FormProblem(md`This form no longer says which channel.`);
         const identity = await planning.other(person);
-        await acting.planning.channels.assign(team, meta.c, identity.planningUserId);
+        await acting.planning.channels.assign(team, meta.channelId, identity.planningUserId);
         return done(svc, args, meta, acting, md`${mention(person)} joined the channel ${where}.`);
       }
     }

@@ -21,12 +21,13 @@ import {
   formButton,
   pager,
   placeTitle,
+  placeValue,
   shortName,
   targetValue,
 } from './common.js';
 import { ADMIN_ACTION, ADMIN_VIEW } from './ids.js';
 
-const go = (place: AdminPlace) => JSON.stringify(place);
+const go = placeValue;
 
 /** Why a default channel cannot go: said in the confirmation and when the service refuses. */
 export const DEFAULT_CHANNEL_RULE = md`A team's default channel cannot be deleted or left without the team: delete the team instead, or delete another channel.`;
@@ -42,9 +43,9 @@ export function teamsView(
     section(md`The organization's teams. Open one for its channels and members.`),
     actions(
       'teams_tools',
-      formButton('New team', { f: 'newTeam' }, 'primary'),
-      formButton("A person's teams", { f: 'personTeams' }),
-      formButton('Link a Slack channel', { f: 'link' }),
+      formButton('New team', { form: 'newTeam' }, 'primary'),
+      formButton("A person's teams", { form: 'personTeams' }),
+      formButton('Link a Slack channel', { form: 'link' }),
     ),
   ];
   for (const team of teams) {
@@ -53,10 +54,10 @@ export function teamsView(
       section(md`*${team.teamName ?? team.id}*`),
       actions(
         undefined,
-        button('Open', ADMIN_ACTION.open, { value: go({ s: 'team', p: 1, t: team.id }) }),
-        formButton('Rename', { f: 'renameTeam', t: team.id, n: name }),
+        button('Open', ADMIN_ACTION.open, { value: go({ section: 'team', page: 1, teamId: team.id }) }),
+        formButton('Rename', { form: 'renameTeam', teamId: team.id, name }),
         button('Delete', ADMIN_ACTION.deleteTeam, {
-          value: targetValue({ id: team.id, n: name }),
+          value: targetValue({ id: team.id, name }),
           style: 'danger',
           confirm: {
             title: 'Delete the team?',
@@ -80,10 +81,10 @@ export function teamView(place: AdminPlace, team: TeamExpanded, flash?: Flash): 
     section(md`*${team.teamName ?? team.id}* · ${plural(team.channels.length, 'channel')}`),
     actions(
       'team_tools',
-      button('◀ Teams', ADMIN_ACTION.back, { value: go({ s: 'teams', p: 1 }) }),
-      formButton('New channel', { f: 'newChannel', t: team.id, n: name }, 'primary'),
-      formButton('Add member', { f: 'teamAdd', t: team.id, n: name }),
-      formButton('Remove member', { f: 'teamRemove', t: team.id, n: name }),
+      button('◀ Teams', ADMIN_ACTION.back, { value: go({ section: 'teams', page: 1 }) }),
+      formButton('New channel', { form: 'newChannel', teamId: team.id, name }, 'primary'),
+      formButton('Add member', { form: 'teamAdd', teamId: team.id, name }),
+      formButton('Remove member', { form: 'teamRemove', teamId: team.id, name }),
     ),
   ];
   for (const channel of team.channels.slice(0, 40)) {
@@ -95,11 +96,16 @@ export function teamView(place: AdminPlace, team: TeamExpanded, flash?: Flash): 
       actions(
         undefined,
         button('Members', ADMIN_ACTION.open, {
-          value: go({ s: 'channel', p: 1, t: team.id, c: channel.id }),
+          value: go({ section: 'channel', page: 1, teamId: team.id, channelId: channel.id }),
         }),
-        formButton('Rename', { f: 'renameChannel', t: team.id, c: channel.id, n: channelName }),
+        formButton('Rename', {
+          form: 'renameChannel',
+          teamId: team.id,
+          channelId: channel.id,
+          name: channelName,
+        }),
         button('Delete', ADMIN_ACTION.deleteChannel, {
-          value: targetValue({ id: channel.id, t: team.id, n: channelName }),
+          value: targetValue({ id: channel.id, teamId: team.id, name: channelName }),
           style: 'danger',
           confirm: {
             title: 'Delete the channel?',
@@ -136,14 +142,18 @@ export interface ChannelPeople {
 export function channelView(place: AdminPlace, people: ChannelPeople, flash?: Flash): ModalView {
   const { team, channelId } = people;
   const channel = team.channels.find((c) => c.id === channelId);
-  const where = { t: team.id, c: channelId };
+  const where = { teamId: team.id, channelId };
   const blocks: KnownBlock[] = [
     ...flashBlocks(flash),
     section(md`*${team.teamName ?? team.id} › ${channel?.channelName ?? channelId}*`),
     actions(
       'channel_tools',
-      button('◀ Team', ADMIN_ACTION.back, { value: go({ s: 'team', p: 1, t: team.id }) }),
-      formButton('Add member', { f: 'channelAdd', ...where, n: shortName(channel?.channelName) }, 'primary'),
+      button('◀ Team', ADMIN_ACTION.back, { value: go({ section: 'team', page: 1, teamId: team.id }) }),
+      formButton(
+        'Add member',
+        { form: 'channelAdd', ...where, name: shortName(channel?.channelName) },
+        'primary',
+      ),
     ),
     section(md`*Members*`),
   ];
@@ -151,7 +161,7 @@ export function channelView(place: AdminPlace, people: ChannelPeople, flash?: Fl
     blocks.push(
       section(personName(member, people.slackUserOf(member.id)), {
         accessory: button('Remove', ADMIN_ACTION.removeChannelMember, {
-          value: targetValue({ id: member.id, ...where, n: shortName(member.userName) }),
+          value: targetValue({ id: member.id, ...where, name: shortName(member.userName) }),
           confirm: {
             title: 'Remove from the channel?',
             text: md`*${member.userName ?? member.id}* leaves this channel (not the team).`,
@@ -170,7 +180,7 @@ export function channelView(place: AdminPlace, people: ChannelPeople, flash?: Fl
       blocks.push(
         section(personName(prospect, people.slackUserOf(prospect.id)), {
           accessory: button('Add', ADMIN_ACTION.addProspect, {
-            value: targetValue({ id: prospect.id, ...where, n: shortName(prospect.userName) }),
+            value: targetValue({ id: prospect.id, ...where, name: shortName(prospect.userName) }),
           }),
         }),
       );
@@ -199,7 +209,7 @@ function sectionModal(place: AdminPlace, blocks: KnownBlock[]): ModalView {
   return modal({
     callbackId: ADMIN_VIEW.section,
     title: placeTitle(place),
-    privateMetadata: JSON.stringify(place),
+    privateMetadata: placeValue(place),
     blocks,
   });
 }

@@ -18,6 +18,7 @@ import { type CardRef, updateCards } from '../kit/live-cards.js';
 import { notice } from '../kit/messages.js';
 import { type ModalRequest, modalRequest, noticeView } from '../kit/modal.js';
 import { notify } from '../kit/notify.js';
+import { peopleOf, slackUserOf } from '../kit/people.js';
 import { type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem } from '../kit/submission.js';
@@ -49,11 +50,7 @@ export async function readFeatureView(
     ...feature.assumptions.flatMap((a) => a.experiment?.authorUserIds ?? []),
     ...Object.values(participants).flat(),
   ]);
-  const people: Record<string, string> = {};
-  for (const planningUserId of authors) {
-    const who = await svc.deps.store.identities.findByPlanningUser(acting.workspaceId, planningUserId);
-    if (who) people[planningUserId] = who.slackUserId;
-  }
+  const people = (await peopleOf(svc.deps, acting.workspaceId, authors)).asRecord();
   return { coords, feature, people, participants };
 }
 
@@ -185,12 +182,12 @@ async function tellAuthor(
 ) {
   if (!authorUserId || authorUserId === acting.identity.planningUserId) return;
   try {
-    const author = await svc.deps.store.identities.findByPlanningUser(acting.workspaceId, authorUserId);
+    const author = await slackUserOf(svc.deps, acting.workspaceId, authorUserId);
     if (!author) return;
     await notify(
       svc.deps,
       client,
-      { workspaceId: acting.workspaceId, slackUserId: author.slackUserId },
+      { workspaceId: acting.workspaceId, slackUserId: author },
       'featureAdvanced',
       notice(text),
     );

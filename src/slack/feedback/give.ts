@@ -11,6 +11,7 @@ import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { type ModalRequest, modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify, toldText } from '../kit/notify.js';
+import { slackUserOf } from '../kit/people.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { connectBeforeForm, viewSurface } from '../kit/surfaces.js';
@@ -70,14 +71,12 @@ export const feedbackSubmission = submission<FeedbackForm>({
     let told: Mrkdwn = md`The task has no assignee connected in Slack, so nobody was notified.`;
     try {
       const task = await service.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
-      const assignee = task.assigneeUserId
-        ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, task.assigneeUserId)
-        : undefined;
-      if (assignee && assignee.slackUserId !== planning.slackUserId) {
+      const assignee = await slackUserOf(svc.deps, planning.workspaceId, task.assigneeUserId);
+      if (assignee && assignee !== planning.slackUserId) {
         const outcome = await notify(
           svc.deps,
           args.client,
-          { workspaceId: planning.workspaceId, slackUserId: assignee.slackUserId },
+          { workspaceId: planning.workspaceId, slackUserId: assignee },
           'feedback',
           feedbackDm({
             ref: { ...c, feedbackId: feedback.id },
@@ -87,7 +86,7 @@ export const feedbackSubmission = submission<FeedbackForm>({
             message,
           }),
         );
-        told = toldText(assignee.slackUserId, outcome, md`was told and can reply`);
+        told = toldText(assignee, outcome, md`was told and can reply`);
       }
     } catch (error) {
       svc.deps.logger.warn({ action: 'feedback notify', err: error }, 'could not notify the assignee');

@@ -5,6 +5,7 @@ import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify, toldText } from '../kit/notify.js';
+import { slackUserOf } from '../kit/people.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
@@ -40,21 +41,19 @@ export const replySubmission = submission<ReplyForm>({
     await refreshTaskCards(svc.deps, args.client, acting, ref);
     let told: Mrkdwn = md`The feedback's author is not connected in Slack, so nobody was notified.`;
     try {
-      const author = feedback.authorUserId
-        ? await svc.deps.store.identities.findByPlanningUser(planning.workspaceId, feedback.authorUserId)
-        : undefined;
-      if (author && author.slackUserId !== planning.slackUserId) {
+      const author = await slackUserOf(svc.deps, planning.workspaceId, feedback.authorUserId);
+      if (author && author !== planning.slackUserId) {
         const task = await service.tasks
           .read(ref.teamId, ref.channelId, ref.featureId, ref.taskId)
           .catch(() => undefined);
         const outcome = await notify(
           svc.deps,
           args.client,
-          { workspaceId: planning.workspaceId, slackUserId: author.slackUserId },
+          { workspaceId: planning.workspaceId, slackUserId: author },
           'reply',
           replyDm({ replierSlackId: planning.slackUserId, reply, taskHeading: task?.heading }),
         );
-        told = toldText(author.slackUserId, outcome, md`was told`);
+        told = toldText(author, outcome, md`was told`);
       }
     } catch (error) {
       svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');

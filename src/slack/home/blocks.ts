@@ -11,6 +11,7 @@ import {
   button,
   channelMention,
   context,
+  cut,
   divider,
   header,
   homeView,
@@ -112,7 +113,7 @@ function waitingBlocks(s: HomeSnapshot): KnownBlock[] {
     blocks.push({
       type: 'section',
       text: mrkdwn(
-        md`:speech_balloon: Feedback on *${inline(f.taskHeading, 150)}*\n${quote(f.message.slice(0, 300))}`,
+        md`:speech_balloon: Feedback on *${inline(f.taskHeading, 150)}*\n${quote(cut(f.message, 300))}`,
       ),
       accessory: button('Reply', FEEDBACK_ACTION.replyOpen, {
         value: JSON.stringify(FeedbackRef.parse(f.ref)),

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import sharp from 'sharp';
 import { request } from 'undici';
+import { truncate } from '../../blockkit/index.js';
 import type { ExperienceRow } from './snapshot.js';
 
 const MAX_ROWS = 10;
@@ -29,7 +30,7 @@ export function chartSvg(rows: readonly ExperienceRow[]): string {
   const bars = shown
     .map((r, i) => {
       const y = 30 + i * ROW;
-      const name = r.notion.length > 22 ? `${r.notion.slice(0, 21)}…` : r.notion;
+      const name = truncate(r.notion, 22);
       const self =
         r.self === undefined
           ? ''

@@ -123,7 +123,7 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
   }
 
   /**
-   * Provisions once across replicas: the store key is taken by one of them; the others wait
+   * Provisions once across replicas: the store lock is taken by one of them; the others wait
    * (bounded) for its account — a user's first command reaching two replicas (a Slack retry) must
    * not answer "not connected" on the one that lost — and take over if it gave up.
    */
@@ -134,15 +134,14 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     home: Home,
     acting: boolean,
   ): Promise<Identity | undefined> {
-    const key = `provision:${workspaceId}:${slackUserId}`;
+    const lock = `provision:${workspaceId}:${slackUserId}`;
     const until = Date.now() + PROVISIONING_WAIT_MS;
     for (let waited = false; ; waited = true) {
-      const claim = await store.interactions.begin(key, 60_000);
-      if (claim.state === 'new') {
+      if (await store.locks.acquire(lock, 60_000)) {
         try {
           return await provision(workspaceId, slackUserId, slack, home, acting);
         } finally {
-          await store.interactions.abandon(key);
+          await store.locks.release(lock);
         }
       }
       const identity = await store.identities.get(workspaceId, slackUserId);

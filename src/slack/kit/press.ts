@@ -1,7 +1,7 @@
 /**
  * A button on a live card that changes its entity: a task's state, Assign to me, Advance, Delete
  * after its confirmation dialog. A press is applied once:
- * - presses on one entity are serialized across replicas (a store key); one arriving while another
+ * - presses on one entity are serialized across replicas (`store.locks`); one arriving while another
  *   is applied is told so and does nothing;
  * - the button carries what the card showed (`Shown`); a press made on a card that no longer shows
  *   the entity as it is — changed elsewhere, or the second click of a double click — refreshes the
@@ -58,12 +58,15 @@ export function sameShown(a: Shown, b: Shown): boolean {
 /** A lock lives this long if the process dies holding it. */
 const PRESS_LOCK_MS = 60_000;
 
+/** What every press lock's key starts with (`card-press:<workspace>:<kind>:<entity>`), as shipped. */
+export const PRESS_LOCK_PREFIX = 'card-press:';
+
 export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCard<T>, press: Press<T>) {
   const { deps } = svc;
   const planning = planningOf(args.context);
   const surface = privateSurface(args, planning.slackUserId);
   const { ref, noun } = card;
-  const lock = `card-press:${ref.workspaceId}:${ref.kind}:${ref.entityId}`;
+  const lock = `${PRESS_LOCK_PREFIX}${ref.workspaceId}:${ref.kind}:${ref.entityId}`;
   const replacePressed = async (after: T | undefined) => {
     if (!press.pressedMessage || !args.respond) return;
     await args.respond({ replace_original: true, ...press.pressedMessage(after) });
@@ -101,8 +104,7 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
   let answer: Mrkdwn | undefined;
   let failure: { error: unknown } | undefined;
   try {
-    const claim = await deps.store.interactions.begin(lock, PRESS_LOCK_MS);
-    if (claim.state !== 'new') {
+    if (!(await deps.store.locks.acquire(lock, PRESS_LOCK_MS))) {
       answer = md`Someone is changing this ${noun} right now; the card shows it in a moment.`;
     } else {
       held = true;
@@ -112,8 +114,8 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     failure = { error };
   } finally {
     if (held) {
-      await deps.store.interactions
-        .abandon(lock)
+      await deps.store.locks
+        .release(lock)
         .catch((error: unknown) => deps.logger.error({ err: error }, 'could not release a card lock'));
     }
   }

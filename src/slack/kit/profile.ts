@@ -2,10 +2,11 @@
  * The person's service account follows their Slack profile: its name is the Slack display name
  * (account.update) and its avatar the Slack profile photo (account.avatar), both with the person's
  * own token. Applied on connect (pasted or provisioned) and when `user_change` brings a profile whose name or photo differ
- * from the last one applied: the version (a hash of the two) is taken as an interaction key, so a
+ * from the last one applied: the version (a hash of the two) is applied once (`store.once`), so a
  * retried event or another replica does not apply it twice, and unrelated profile edits do nothing.
  */
 import { createHash } from 'node:crypto';
+import { cut } from '../../blockkit/index.js';
 import { fetchPhoto, toAvatarPng } from './avatar.js';
 import type { SlackDeps } from './deps.js';
 
@@ -30,7 +31,7 @@ export function serviceAccountName(
     .replace(/\s+/g, ' ')
     .trim();
   const name = clean.length >= 3 ? clean : `${clean ? `${clean} ` : ''}slack-${slackUserId}`.trim();
-  return Array.from(name).slice(0, 64).join('').trim();
+  return cut(name, 64).trim();
 }
 
 /** How long an applied profile version is remembered. */
@@ -60,12 +61,12 @@ export async function followSlackProfile(
       .digest('hex')
       .slice(0, 24);
     const taken = `profile:${workspaceId}:${slackUserId}:${version}`;
-    if ((await store.interactions.begin(taken, VERSION_TTL_MS)).state !== 'new') return 'unchanged';
+    if ((await store.once.begin(taken, VERSION_TTL_MS)).state !== 'new') return 'unchanged';
     key = taken;
     const planning = clients.planning(identity.token);
     await planning.account.update({ userName });
     if (photo) await planning.account.avatar({ avatar: await toAvatarPng(await fetchPhoto(photo)) });
-    await store.interactions.finish(taken, 'applied');
+    await store.once.finish(taken, 'applied');
     logger.info(
       { workspaceId, serviceAccountId: identity.serviceAccountId, avatar: Boolean(photo) },
       'profile followed Slack',
@@ -73,7 +74,7 @@ export async function followSlackProfile(
     return 'applied';
   } catch (error) {
     if (key) {
-      await store.interactions
+      await store.once
         .abandon(key)
         .catch((failure: unknown) => logger.warn({ err: failure }, 'profile: could not release its key'));
     }

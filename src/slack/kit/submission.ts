@@ -100,7 +100,7 @@ async function complete<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec
   let recorded: Recorded;
   try {
     if (key) {
-      const claim = await deps.store.interactions.begin(key, SUBMISSION_TTL_MS);
+      const claim = await deps.store.once.begin(key, SUBMISSION_TTL_MS);
       if (claim.state === 'pending') return; // the first submission is still working and will update the view
       if (claim.state === 'done') {
         await show(svc, args, JSON.parse(claim.result) as Recorded, log);
@@ -121,7 +121,7 @@ async function complete<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec
     };
   } catch (error) {
     if (key) {
-      await deps.store.interactions
+      await deps.store.once
         .abandon(key)
         .catch((e: unknown) => deps.logger.error({ ...log, err: e }, 'could not release a submission key'));
     }
@@ -146,7 +146,7 @@ async function complete<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec
 
   // Done: from here nothing may undo it. A retry must see this outcome, not do the work again.
   if (key) {
-    await deps.store.interactions
+    await deps.store.once
       .finish(key, JSON.stringify(recorded))
       .catch((error: unknown) =>
         deps.logger.error({ ...log, err: error }, 'could not record a finished submission'),

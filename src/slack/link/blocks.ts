@@ -17,6 +17,7 @@ import {
 } from '../../blockkit/index.js';
 import type { Channel, Team } from '../../planning/models.js';
 import { formProblem } from '../kit/modal.js';
+import { toCheckedWire, wireValue } from '../kit/round-trip.js';
 import { teamChannelInputs } from '../kit/team-channel.js';
 import { LINK_FIELD, LINK_VIEW } from './ids.js';
 
@@ -34,8 +35,18 @@ export interface LinkForm {
   problem?: Mrkdwn;
 }
 
-/** What the link modal carries in its private_metadata. */
-export const LinkMeta = z.object({ ch: z.string().min(1) });
+/** What the link modal carries in its private_metadata, as code reads it (see {@link LinkMeta}). */
+export interface LinkMeta {
+  /** The Slack channel being linked. */
+  slackChannelId: string;
+}
+
+/** What the link modal carries in its private_metadata; on the wire `ch` the Slack channel. */
+export const LinkMeta = wireValue(
+  z.object({ ch: z.string().min(1) }),
+  (w): LinkMeta => ({ slackChannelId: w.ch }),
+  (meta) => ({ ch: meta.slackChannelId }),
+);
 
 export const DIGEST_CHOICES = { weekdaysOnly: 'weekdays_only', enabled: 'enabled' } as const;
 
@@ -61,7 +72,7 @@ export function linkModal(form: LinkForm): ModalView {
     title: LINK_TITLE,
     submit: 'Link',
     close: 'Cancel',
-    privateMetadata: JSON.stringify(LinkMeta.parse({ ch: form.slackChannelId })),
+    privateMetadata: toCheckedWire(LinkMeta, { slackChannelId: form.slackChannelId }),
     blocks: [
       section(md`Link ${channelMention(form.slackChannelId)} to a planning team and channel.`),
       ...(form.teams.length === 0

@@ -52,7 +52,11 @@ export async function linkModalFor(
 }
 
 const LinkForm = form({
-  slackChannelId: read.metadata(FIELD.team, z.string().min(1), (text) => parseCarried(LinkMeta, text)?.ch),
+  slackChannelId: read.metadata(
+    FIELD.team,
+    z.string().min(1),
+    (text) => parseCarried(LinkMeta, text)?.slackChannelId,
+  ),
   teamId: read.value(
     FIELD.team,
     z

@@ -16,7 +16,7 @@ import {
 } from '../../blockkit/index.js';
 import { LIMITS, TASK_STATES, type TaskState } from '../../planning/models.js';
 import type { Shown } from '../kit/press.js';
-import { parseCarried } from '../kit/round-trip.js';
+import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import { TASK_ACTION, TASK_CARD_BLOCK_PREFIX, TASK_CARD_EVENT } from './ids.js';
 
 /** Where a task lives in the service. */
@@ -106,27 +106,57 @@ export function describeTaskChange(before: Shown, after: Shown): Mrkdwn {
   return parts.length > 0 ? joinMd(parts, ' and ') : md`it changed`;
 }
 
-/** What every button of a task carries: its coordinates and what its card showed. */
+/**
+ * What every button of a task carries, on the wire: its coordinates, `s` and `a` the state and
+ * assignee its card showed, `to` the state a state button moves to, `l` pressed in a `/plan tasks`
+ * list. Code reads it through {@link TaskButton}; this wire schema stays a plain object because
+ * test/slack/wire-ids.test.ts widens it to show that its freeze can fail.
+ */
 export const TaskPress = TaskCoords.extend({
   s: z.enum(TASK_STATES),
   a: z.string(),
-  /** The state a state button moves to. */
   to: z.enum(TASK_STATES).optional(),
-  /** Pressed in a `/plan tasks` list (an ephemeral message), not on a remembered card. */
   l: z.literal(1).optional(),
 });
 
-export type TaskPress = z.infer<typeof TaskPress>;
+/** A task button's value as code reads it (see {@link TaskPress}). */
+export interface TaskButton {
+  coords: TaskCoords;
+  /** What the card showed: the press applies only if the task still is so (kit/press.ts). */
+  shown: { state: TaskState; assignee: string };
+  /** The state a state button moves to. */
+  to?: TaskState;
+  /** Pressed in a `/plan tasks` list (an ephemeral message), not on a remembered card. */
+  inList: boolean;
+}
+
+export const TaskButton = wireValue(
+  TaskPress,
+  ({ s, a, to, l, ...coords }): TaskButton => ({
+    coords,
+    shown: { state: s, assignee: a },
+    ...(to !== undefined ? { to } : {}),
+    inList: l === 1,
+  }),
+  ({ coords, shown, to, inList }) => ({
+    teamId: coords.teamId,
+    channelId: coords.channelId,
+    featureId: coords.featureId,
+    taskId: coords.taskId,
+    s: shown.state,
+    a: shown.assignee,
+    ...(to ? { to } : {}),
+    ...(inList ? { l: 1 as const } : {}),
+  }),
+);
 
 export function pressValue(task: TaskView, extra: { to?: TaskState; list?: boolean } = {}): string {
-  const value: TaskPress = {
-    ...TaskCoords.parse(task.coords),
-    s: task.state,
-    a: task.assigneeUserId ?? '',
+  return toWire(TaskButton, {
+    coords: TaskCoords.parse(task.coords),
+    shown: { state: task.state, assignee: task.assigneeUserId ?? '' },
     ...(extra.to ? { to: extra.to } : {}),
-    ...(extra.list ? { l: 1 as const } : {}),
-  };
-  return JSON.stringify(value);
+    inList: Boolean(extra.list),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -25,13 +25,14 @@ import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
 import { formProblem, loadingView } from '../kit/modal.js';
-import { parseCarried } from '../kit/round-trip.js';
+import { peopleOf } from '../kit/people.js';
+import { parseCarried, toCheckedWire, toWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
 import { TaskCoords, type TaskView, taskFacts } from './card.js';
 import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from './ids.js';
-import { openTaskModal, readTaskView, refreshTaskCards, slackIdsOf } from './live.js';
+import { openTaskModal, readTaskView, refreshTaskCards } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Details: the task and its minutes
@@ -58,10 +59,27 @@ export interface TaskDetails extends TaskView {
   entries: readonly MinuteEntry[];
 }
 
-/** What a minute entry's Edit and Delete buttons carry. */
-export const MinuteRef = TaskCoords.extend({ k: z.enum(['d', 'f']), id: z.string().min(1) });
+/** A minute entry as its buttons and edit form point at it, as code reads it (see {@link MinuteRef}). */
+export interface MinuteRef {
+  coords: TaskCoords;
+  kind: MinuteEntry['kind'];
+  /** The discovery's or the feedback's id. */
+  id: string;
+}
 
-export type MinuteRef = z.infer<typeof MinuteRef>;
+/** What a minute entry's Edit and Delete buttons carry; on the wire `k` is `d`(iscovery) or `f`(eedback). */
+export const MinuteRef = wireValue(
+  TaskCoords.extend({ k: z.enum(['d', 'f']), id: z.string().min(1) }),
+  ({ k, id, ...coords }): MinuteRef => ({ coords, kind: k === 'd' ? 'discovery' : 'feedback', id }),
+  ({ coords, kind, id }) => ({
+    teamId: coords.teamId,
+    channelId: coords.channelId,
+    featureId: coords.featureId,
+    taskId: coords.taskId,
+    k: kind === 'discovery' ? ('d' as const) : ('f' as const),
+    id,
+  }),
+);
 
 export const DETAILS_TITLE = 'Task details';
 
@@ -124,8 +142,7 @@ export function taskDetailsModal(task: TaskDetails): ModalView {
   for (const e of newest) {
     const blocks: KnownBlock[] = [section(entryText(e))];
     if (e.own) {
-      const ref: MinuteRef = { ...coords, k: e.kind === 'discovery' ? 'd' : 'f', id: e.id };
-      const value = JSON.stringify(ref);
+      const value = toWire(MinuteRef, { coords, kind: e.kind, id: e.id });
       blocks.push(
         actions(
           undefined,
@@ -158,16 +175,16 @@ export function taskDetailsModal(task: TaskDetails): ModalView {
 
 /** The edit form of one's own discovery or feedback. */
 export function minuteEditModal(form: { ref: MinuteRef; text: string; problem?: Mrkdwn }): ModalView {
-  const what = form.ref.k === 'd' ? 'discovery' : 'feedback';
+  const what = form.ref.kind;
   return modal({
     callbackId: TASK_VIEW.minuteEdit,
-    title: form.ref.k === 'd' ? 'Edit discovery' : 'Edit feedback',
+    title: what === 'discovery' ? 'Edit discovery' : 'Edit feedback',
     submit: 'Save',
     close: 'Cancel',
-    privateMetadata: JSON.stringify(MinuteRef.parse(form.ref)),
+    privateMetadata: toCheckedWire(MinuteRef, form.ref),
     blocks: [
       input(
-        form.ref.k === 'd' ? 'Discovery' : 'Feedback',
+        what === 'discovery' ? 'Discovery' : 'Feedback',
         TASK_FIELD.minuteText.block,
         textInput(TASK_FIELD.minuteText.action, {
           multiline: true,
@@ -191,7 +208,7 @@ const GONE = md`That entry no longer exists (it was deleted).`;
 export async function minuteEditOpenAction(svc: Services, args: ActionArgs) {
   const planning = planningOf(args.context);
   const ref = parseCarried(MinuteRef, actionValue(args.action));
-  const title = ref?.k === 'd' ? 'Edit discovery' : 'Edit feedback';
+  const title = ref?.kind === 'discovery' ? 'Edit discovery' : 'Edit feedback';
   let viewId: string | undefined;
   try {
     const pushed = await args.client.views.push({
@@ -201,9 +218,9 @@ export async function minuteEditOpenAction(svc: Services, args: ActionArgs) {
     viewId = pushed.view?.id;
     if (!ref || !viewId)
       throw new NotFoundError('stale minute button', { operation: 'tasks.read', method: 'GET', path: '' });
-    const { task } = await readTaskDetails(svc.deps, await planning.acting(), ref);
+    const { task } = await readTaskDetails(svc.deps, await planning.acting(), ref.coords);
     const entry =
-      ref.k === 'd'
+      ref.kind === 'discovery'
         ? task.minute?.discoveries.find((d) => d.id === ref.id)?.details
         : task.minute?.feedback.find((f) => f.id === ref.id)?.message;
     if (entry === undefined)
@@ -233,19 +250,19 @@ export async function minuteDeleteAction(svc: Services, args: ActionArgs) {
     const acting = await planning.acting();
     const { tasks } = acting.planning;
     try {
-      if (ref.k === 'd')
-        await tasks.discoveryDelete(ref.teamId, ref.channelId, ref.featureId, ref.taskId, ref.id);
-      else await tasks.feedbackDelete(ref.teamId, ref.channelId, ref.featureId, ref.taskId, ref.id);
+      const { teamId, channelId, featureId, taskId } = ref.coords;
+      if (ref.kind === 'discovery') await tasks.discoveryDelete(teamId, channelId, featureId, taskId, ref.id);
+      else await tasks.feedbackDelete(teamId, channelId, featureId, taskId, ref.id);
     } catch (error) {
       // Already gone (a retry, a double click): nothing left to do but show the minutes as they are.
       if (!(error instanceof NotFoundError)) throw error;
     }
     const viewId = args.body.view?.id;
     if (viewId) {
-      const { details } = await readTaskDetails(svc.deps, acting, ref);
+      const { details } = await readTaskDetails(svc.deps, acting, ref.coords);
       await args.client.views.update({ view_id: viewId, view: taskDetailsModal(details) });
     }
-    await refreshTaskCards(svc.deps, args.client, acting, ref);
+    await refreshTaskCards(svc.deps, args.client, acting, ref.coords);
   } catch (error) {
     await showFailure(svc.deps, surface, error, {
       action: 'minute delete',
@@ -270,16 +287,13 @@ export const minuteEditSubmission = submission<MinuteForm>({
   retry: (data, problem) => minuteEditModal({ ref: data.ref, text: data.text, problem }),
   run: async (_svc, { ref: r, text }, args) => {
     const { planning } = await planningOf(args.context).acting();
-    if (r.k === 'd') {
-      await planning.tasks.discoveryUpdate(r.teamId, r.channelId, r.featureId, r.taskId, r.id, {
-        details: text,
-      });
+    const { teamId, channelId, featureId, taskId } = r.coords;
+    if (r.kind === 'discovery') {
+      await planning.tasks.discoveryUpdate(teamId, channelId, featureId, taskId, r.id, { details: text });
     } else {
-      await planning.tasks.feedbackUpdate(r.teamId, r.channelId, r.featureId, r.taskId, r.id, {
-        message: text,
-      });
+      await planning.tasks.feedbackUpdate(teamId, channelId, featureId, taskId, r.id, { message: text });
     }
-    return { text: md`:white_check_mark: Your ${r.k === 'd' ? 'discovery' : 'feedback'} is saved.` };
+    return { text: md`:white_check_mark: Your ${r.kind} is saved.` };
   },
 });
 
@@ -289,12 +303,15 @@ export async function readTaskDetails(deps: Pick<SlackDeps, 'store'>, acting: Ac
   const { task } = view;
   const discoveries = task.minute?.discoveries ?? [];
   const feedback = task.minute?.feedback ?? [];
-  const people = await slackIdsOf(deps, acting.workspaceId, [
+  const people = await peopleOf(deps, acting.workspaceId, [
     ...discoveries.map((d) => d.authorUserId),
     ...feedback.map((f) => f.authorUserId),
   ]);
   const me = acting.identity.planningUserId;
-  const author = (id: string | undefined) => (id && people.get(id) ? { authorSlackId: people.get(id) } : {});
+  const author = (id: string | undefined) => {
+    const authorSlackId = people.slackUserOf(id);
+    return authorSlackId ? { authorSlackId } : {};
+  };
   const entries: MinuteEntry[] = [
     ...discoveries.map(
       (d): MinuteEntry => ({

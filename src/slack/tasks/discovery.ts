@@ -23,7 +23,7 @@ import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { COMMAND } from '../kit/ids.js';
 import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
-import { parseCarried } from '../kit/round-trip.js';
+import { parseCarried, toCheckedWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { prefillDiscovery } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
@@ -35,13 +35,40 @@ import { openTaskModal, refreshTaskCards } from './live.js';
 // Log discovery
 // ---------------------------------------------------------------------------------------------
 
-/** What the discovery modal remembers: the task when known, else the planning channel to pick from. */
-export const DiscoveryMeta = z.object({
-  c: TaskCoords.optional(),
-  l: z.object({ teamId: z.string(), channelId: z.string() }).optional(),
-});
+/** What the discovery modal remembers, as code reads it (see {@link DiscoveryMeta}). */
+export interface DiscoveryMeta {
+  /** The task, when the modal was opened for one. */
+  task?: TaskCoords;
+  /** Else the linked planning channel whose tasks the modal offers. */
+  planningChannel?: { teamId: string; channelId: string };
+}
 
-export type DiscoveryMeta = z.infer<typeof DiscoveryMeta>;
+/** The discovery modal's private_metadata; on the wire `c` the task, `l` the planning channel. */
+export const DiscoveryMeta = wireValue(
+  z.object({
+    c: TaskCoords.optional(),
+    l: z.object({ teamId: z.string(), channelId: z.string() }).optional(),
+  }),
+  (w): DiscoveryMeta => ({
+    ...(w.c ? { task: w.c } : {}),
+    ...(w.l ? { planningChannel: w.l } : {}),
+  }),
+  ({ task, planningChannel }) => ({
+    ...(task
+      ? {
+          c: {
+            teamId: task.teamId,
+            channelId: task.channelId,
+            featureId: task.featureId,
+            taskId: task.taskId,
+          },
+        }
+      : {}),
+    ...(planningChannel
+      ? { l: { teamId: planningChannel.teamId, channelId: planningChannel.channelId } }
+      : {}),
+  }),
+);
 
 export const DISCOVERY_TITLE = 'Log discovery';
 
@@ -62,7 +89,7 @@ export function discoveryModal(form: {
   picked?: { value: string; label: string };
   problem?: Mrkdwn;
 }): ModalView {
-  const where: KnownBlock[] = form.meta.c
+  const where: KnownBlock[] = form.meta.task
     ? [section(md`On task *${inline(form.heading ?? 'this task', LIMITS.heading)}*`)]
     : [
         input('Task', TASK_FIELD.discoveryTask.block, {
@@ -78,7 +105,7 @@ export function discoveryModal(form: {
     title: DISCOVERY_TITLE,
     submit: 'Log',
     close: 'Cancel',
-    privateMetadata: JSON.stringify(DiscoveryMeta.parse(form.meta)),
+    privateMetadata: toCheckedWire(DiscoveryMeta, form.meta),
     blocks: [
       ...where,
       input(
@@ -101,18 +128,19 @@ export function discoveryLogged(by: string, heading: string, text: string) {
 export const taskDiscoveryOpenAction = (svc: Services, args: ActionArgs) =>
   openTaskModal(svc, args, 'task discovery open', DISCOVERY_TITLE, async ({ planning }, c) => {
     const task = await planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
-    return discoveryModal({ meta: { c }, heading: task.heading, text: '' });
+    return discoveryModal({ meta: { task: c }, heading: task.heading, text: '' });
   });
 
 /** The task: the one the form is for, else the one picked among the planning channel's tasks. */
 function formTask(picked: string | undefined, privateMetadata: string) {
   const meta = parseCarried(DiscoveryMeta, privateMetadata);
   const task = picked ? parseTaskOptionValue(picked) : undefined;
-  return meta?.c ?? (meta?.l && task ? { ...meta.l, ...task } : undefined);
+  return meta?.task ?? (meta?.planningChannel && task ? { ...meta.planningChannel, ...task } : undefined);
 }
 
 const DiscoveryForm = form({
-  meta: read.metadata(TASK_FIELD.discovery, DiscoveryMeta, (text) => parseCarried(DiscoveryMeta, text)),
+  // Read as JSON: the schema turns what Slack carried into named fields.
+  meta: read.metadata(TASK_FIELD.discovery, DiscoveryMeta),
   coords: read.value(TASK_FIELD.discoveryTask, TaskCoords, { map: formTask, message: 'Choose a task.' }),
   /** Kept to show the form again with the task picked. */
   picked: read.option(
@@ -197,11 +225,14 @@ export async function logDiscoveryShortcut(svc: Services, args: MessageShortcutA
       );
       if (task) {
         const read = await service.tasks.read(task.teamId, task.channelId, task.featureId, task.taskId);
-        return discoveryModal({ meta: { c: task }, heading: read.heading, text });
+        return discoveryModal({ meta: { task }, heading: read.heading, text });
       }
       const link = await svc.deps.store.links.get(planning.workspaceId, channel);
       if (!link) return noticeView(DISCOVERY_TITLE, NOT_LINKED);
-      return discoveryModal({ meta: { l: { teamId: link.teamId, channelId: link.channelId } }, text });
+      return discoveryModal({
+        meta: { planningChannel: { teamId: link.teamId, channelId: link.channelId } },
+        text,
+      });
     },
   );
 }
@@ -227,7 +258,10 @@ async function taskOf(
 }
 
 export async function taskOptions(svc: Services, args: OptionsArgs) {
-  const link = parseCarried(DiscoveryMeta, (args.body as BlockSuggestion).view?.private_metadata)?.l;
+  const link = parseCarried(
+    DiscoveryMeta,
+    (args.body as BlockSuggestion).view?.private_metadata,
+  )?.planningChannel;
   if (!link) {
     await args.ack({ options: [] });
     return;

@@ -21,12 +21,12 @@ import type { Acting } from '../kit/identity.js';
 import { COMMAND } from '../kit/ids.js';
 import { notice, type Reply } from '../kit/messages.js';
 import { matches } from '../kit/options.js';
-import { parseCarried } from '../kit/round-trip.js';
+import { peopleOf } from '../kit/people.js';
+import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { respondSurface, showFailure } from '../kit/surfaces.js';
 import { pressValue, type TaskView, taskFacts, taskStateButtons } from './card.js';
 import { TASK_ACTION, TASK_LIST_BLOCK_PREFIX } from './ids.js';
-import { slackIdsOf } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // `/plan tasks`
@@ -49,10 +49,19 @@ export function parseTaskFilter(args: string): TaskFilter {
 /** Tasks per page of `/plan tasks`: two blocks each, well under Slack's 50 per message. */
 export const TASKS_PAGE_SIZE = 10;
 
-/** What the More button carries to show the next page. */
-export const TasksMore = z.object({ q: z.string().max(100), p: z.number().int().min(1) });
+/** What the More button carries to show the next page, as code reads it (see {@link TasksMore}). */
+export interface TasksMore {
+  /** What was asked for: `mine`, words… (the `/plan tasks` arguments). */
+  query: string;
+  page: number;
+}
 
-export type TasksMore = z.infer<typeof TasksMore>;
+/** What the More button carries to show the next page; on the wire `q` the query, `p` the page. */
+export const TasksMore = wireValue(
+  z.object({ q: z.string().max(100), p: z.number().int().min(1) }),
+  (w): TasksMore => ({ query: w.q, page: w.p }),
+  (more) => ({ q: more.query, p: more.page }),
+);
 
 function filterTitle(filter: TaskFilter): string {
   switch (filter.kind) {
@@ -99,10 +108,10 @@ export function tasksListMessage(
     );
   });
   if (current < pages) {
-    const more: TasksMore = { q: query, p: current + 1 };
+    const more: TasksMore = { query, page: current + 1 };
     blocks.push(
       context(md`Page ${current} of ${pages}.`),
-      actions(undefined, button('More', TASK_ACTION.more, { value: JSON.stringify(more) })),
+      actions(undefined, button('More', TASK_ACTION.more, { value: toWire(TasksMore, more) })),
     );
   }
   return message(md`${title}: ${plural(tasks.length, 'task')}`, blocks);
@@ -169,13 +178,13 @@ export async function tasksPage(
     tasks.push(...(await channelTasks(acting, link.teamId, link.channelId)));
   }
   const kept = tasks.filter(keep(filter, acting.identity.planningUserId));
-  const people = await slackIdsOf(
+  const people = await peopleOf(
     deps,
     acting.workspaceId,
     kept.map((t) => t.assigneeUserId),
   );
   const shown = kept.map((t) => {
-    const slackId = t.assigneeUserId ? people.get(t.assigneeUserId) : undefined;
+    const slackId = people.slackUserOf(t.assigneeUserId);
     return slackId ? { ...t, assigneeSlackId: slackId } : t;
   });
   return tasksListMessage(shown, filter, page, query);
@@ -198,7 +207,7 @@ export async function tasksMoreAction(svc: Services, args: ActionArgs) {
   const channel = args.body.channel?.id;
   if (!more || !channel || !args.respond) return;
   try {
-    const page = await tasksPage(svc.deps, await planning.acting(), channel, more.q, more.p);
+    const page = await tasksPage(svc.deps, await planning.acting(), channel, more.query, more.page);
     await args.respond({ replace_original: true, ...page });
   } catch (error) {
     await showFailure(svc.deps, respondSurface(args.respond), error, {

@@ -14,6 +14,7 @@ import type { Acting } from '../kit/identity.js';
 import { type CardRef, updateCards } from '../kit/live-cards.js';
 import { loadModal, modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify } from '../kit/notify.js';
+import { slackUserOf } from '../kit/people.js';
 import type { LiveCard } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
 import {
@@ -31,21 +32,6 @@ export const taskRef = (workspaceId: string, taskId: string): CardRef => ({
   kind: 'task',
   entityId: taskId,
 });
-
-/** Slack users of planning users (undefined for those not connected in this workspace). */
-export async function slackIdsOf(
-  deps: Pick<SlackDeps, 'store'>,
-  workspaceId: string,
-  planningUserIds: readonly (string | undefined)[],
-): Promise<Map<string, string>> {
-  const ids = [...new Set(planningUserIds.filter((id): id is string => Boolean(id)))];
-  const found = new Map<string, string>();
-  for (const id of ids) {
-    const identity = await deps.store.identities.findByPlanningUser(workspaceId, id);
-    if (identity) found.set(id, identity.slackUserId);
-  }
-  return found;
-}
 
 /** A task and its feature's heading, read with the acting user's client. */
 async function readTask(acting: Acting, c: TaskCoords) {
@@ -76,16 +62,14 @@ export async function readTaskView(
     readTask(acting, c),
     deps.store.taskOrigins.get(acting.workspaceId, c.taskId),
   ]);
-  const people = await slackIdsOf(deps, acting.workspaceId, [task.assigneeUserId]);
+  const assigneeSlackId = await slackUserOf(deps, acting.workspaceId, task.assigneeUserId);
   return {
     task,
     coords: c,
     heading: task.heading ?? 'Untitled task',
     state: task.state,
     ...(task.assigneeUserId ? { assigneeUserId: task.assigneeUserId } : {}),
-    ...(task.assigneeUserId && people.get(task.assigneeUserId)
-      ? { assigneeSlackId: people.get(task.assigneeUserId) }
-      : {}),
+    ...(assigneeSlackId ? { assigneeSlackId } : {}),
     ...(featureHeading ? { featureHeading } : {}),
     ...(origin ? { authorSlackId: origin.authorSlackId } : {}),
     minutes: counts(task),

@@ -13,22 +13,22 @@ import { pressCard } from '../kit/press.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { privateSurface } from '../kit/surfaces.js';
-import { liveTaskCard, TaskPress } from './card.js';
+import { liveTaskCard, TaskButton } from './card.js';
 import { notifyTaskChange, taskLiveCard } from './live.js';
 
 export const STALE_BUTTON = md`This button is out of date: use the task's card, or \`/plan tasks\` for fresh ones.`;
 
 export async function taskStateAction(svc: Services, args: ActionArgs) {
   const planning = planningOf(args.context);
-  const press = parseCarried(TaskPress, actionValue(args.action));
+  const press = parseCarried(TaskButton, actionValue(args.action));
   if (!press?.to) {
     await privateSurface(args, planning.slackUserId).show(notice(STALE_BUTTON));
     return;
   }
   const to = press.to;
-  const card = taskLiveCard(svc.deps, planning.workspaceId, press);
+  const card = taskLiveCard(svc.deps, planning.workspaceId, press.coords);
   await pressCard(svc, args, card, {
-    shown: { state: press.s, assignee: press.a },
+    shown: press.shown,
     apply: async (task, acting) => {
       const { teamId, channelId, featureId, taskId } = task.coords;
       const updated = await acting.planning.tasks.update(teamId, channelId, featureId, taskId, {
@@ -48,7 +48,7 @@ export async function taskStateAction(svc: Services, args: ActionArgs) {
       await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
       return { after };
     },
-    ...(press.l
+    ...(press.inList
       ? { pressedMessage: (after) => (after ? liveTaskCard(after) : notice(md`This task was deleted.`)) }
       : {}),
   });
@@ -67,13 +67,13 @@ async function mayDelete(svc: Services, acting: Acting, taskId: string): Promise
 
 export async function taskDeleteAction(svc: Services, args: ActionArgs) {
   const planning = planningOf(args.context);
-  const press = parseCarried(TaskPress, actionValue(args.action));
+  const press = parseCarried(TaskButton, actionValue(args.action));
   if (!press) {
     await privateSurface(args, planning.slackUserId).show(notice(STALE_BUTTON));
     return;
   }
-  await pressCard(svc, args, taskLiveCard(svc.deps, planning.workspaceId, press), {
-    shown: { state: press.s, assignee: press.a },
+  await pressCard(svc, args, taskLiveCard(svc.deps, planning.workspaceId, press.coords), {
+    shown: press.shown,
     apply: async (task, acting) => {
       if (!(await mayDelete(svc, acting, task.coords.taskId))) {
         return {
@@ -90,6 +90,6 @@ export async function taskDeleteAction(svc: Services, args: ActionArgs) {
       await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
       return { after: 'deleted' as const, said: md`:wastebasket: Task deleted.` };
     },
-    ...(press.l ? { pressedMessage: () => notice(md`:wastebasket: This task was deleted.`) } : {}),
+    ...(press.inList ? { pressedMessage: () => notice(md`:wastebasket: This task was deleted.`) } : {}),
   });
 }

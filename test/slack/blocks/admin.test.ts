@@ -21,13 +21,13 @@ describe('admin builders', () => {
       teams: [],
     }));
     const people = peopleView(
-      { s: 'people', p: 1 },
+      { section: 'people', page: 1 },
       accounts.map((account) => ({ account })),
       500,
     );
     expect(people.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.modalBlocks);
     const invitations: Invitation[] = accounts.map((a) => ({ id: a.id, inviteName: a.userName }));
-    const list = invitationsView({ s: 'invitations', p: 1 }, invitations, new Map(), 500);
+    const list = invitationsView({ section: 'invitations', page: 1 }, invitations, new Map(), 500);
     expect(list.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.modalBlocks);
     const team: TeamExpanded = {
       id: 't',
@@ -38,12 +38,12 @@ describe('admin builders', () => {
         isDefault: i === 0,
       })),
     };
-    const teamBlocks = teamView({ s: 'team', p: 1, t: 't' }, team).blocks;
+    const teamBlocks = teamView({ section: 'team', page: 1, teamId: 't' }, team).blocks;
     expect(teamBlocks.length).toBeLessThanOrEqual(SLACK_LIMITS.modalBlocks);
     expect(json(teamBlocks)).toContain('…and 40 more channels');
     const members = accounts.map((a) => ({ id: a.id, userName: a.userName, closedTime: 0, teams: [] }));
     const channel = channelView(
-      { s: 'channel', p: 1, t: 't', c: 'c0' },
+      { section: 'channel', page: 1, teamId: 't', channelId: 'c0' },
       {
         team,
         channelId: 'c0',
@@ -57,12 +57,12 @@ describe('admin builders', () => {
   });
 
   it('pages with the place to go to, and only where there is one', () => {
-    const first = json(pager({ s: 'notions', p: 1, q: 'ty' }, PAGE_SIZE, 45, 'notion'));
+    const first = json(pager({ section: 'notions', page: 1, search: 'ty' }, PAGE_SIZE, 45, 'notion'));
     expect(first).toContain('Page 1 of 3 · 45 notions');
     expect(first).toContain(ADMIN_ACTION.pageNext);
     expect(first).not.toContain(ADMIN_ACTION.pagePrevious);
     expect(first).toContain(json(json({ s: 'notions', p: 2, q: 'ty' })).slice(1, -1));
-    const last = json(pager({ s: 'notions', p: 3 }, 5, 45, 'notion'));
+    const last = json(pager({ section: 'notions', page: 3 }, 5, 45, 'notion'));
     expect(last).toContain(ADMIN_ACTION.pagePrevious);
     expect(last).not.toContain(ADMIN_ACTION.pageNext);
   });
