@@ -1,4 +1,7 @@
-/** The connect modals: a member pastes their own token; an admin saves the organization token. */
+/**
+ * The account topic's messages and modals: the connect modals (a member pastes their own token;
+ * an admin saves the organization token), who one acts as, and the buttons about one's own account.
+ */
 
 import type { Button, ModalView } from '@slack/types';
 import {

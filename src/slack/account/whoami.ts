@@ -1,3 +1,6 @@
+/**
+ * `/plan whoami`: the account, organization and role the person acts as — never the token.
+ */
 import type { Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { orgName, roleIn } from '../kit/planning-account.js';

@@ -1,4 +1,7 @@
-/** Billing: the subscription in plain words, the price plans, invoices, and a checkout link. */
+/**
+ * Billing: the subscription in plain words, the price plans, invoices, and Upgrade — a checkout
+ * link pushed over the billing view, with its 23-hour expiry in the admin's own time zone.
+ */
 import type { KnownBlock, ModalView } from '@slack/types';
 import {
   button,

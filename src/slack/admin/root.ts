@@ -1,4 +1,7 @@
-/** The admin modal's first view: who the admin acts as, and one button per section. */
+/**
+ * The admin modal's first view — who the admin acts as, one button per section — opened by
+ * `/plan admin` and by the Home tab's admin button: loading at once, filled after.
+ */
 
 import type { Context, RespondFn } from '@slack/bolt';
 import type { ModalView } from '@slack/types';

@@ -1,5 +1,5 @@
 /**
- * What each admin form does once submitted (through context/submission.ts: checked without I/O,
+ * What each admin form does once submitted (through kit/submission.ts: checked without I/O,
  * acked with a working view, done once per view, given back with what was typed on failure). After
  * a change, the section view the form was pushed from is shown again with one line saying so.
  */

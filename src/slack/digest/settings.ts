@@ -1,3 +1,7 @@
+/**
+ * `/plan digest`: this channel's digest settings and next run; a time, on/off and weekends
+ * (workspace admins, as linking is); `now` posts one at once.
+ */
 import { md } from '../../blockkit/index.js';
 import { nextRun, parseDigestCommand, postDigestNow } from '../../digest/index.js';
 import type { ChannelLink, ChannelLinkPatch } from '../../store/index.js';

@@ -1,3 +1,7 @@
+/**
+ * A feature's assumptions: added or edited (the card's Add assumption, its menu's Edit), deleted (the
+ * form is the confirmation), and the assumption select of the evidence form.
+ */
 import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';

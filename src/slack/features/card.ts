@@ -1,3 +1,8 @@
+/**
+ * The feature card, as pure builders: its stage, why it can or cannot advance, its assumptions with
+ * their experiments (and an Edit / Experiment / Delete menu each), its tasks by state, and its
+ * buttons, each carrying the feature's coordinates and the stage the card showed.
+ */
 import type { Button, KnownBlock, Overflow, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
 import {

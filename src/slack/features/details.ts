@@ -1,3 +1,6 @@
+/**
+ * A feature card's Details: the feature in full, with its assumptions, experiments and tasks, in a modal.
+ */
 import type { ModalView } from '@slack/types';
 import { modal } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';

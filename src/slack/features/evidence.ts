@@ -1,7 +1,7 @@
 /**
- * The forms of the planning loop: a feature (new or edit), an assumption (add or edit, delete
- * confirmed), its experiment, and a message logged as evidence. Pure builders; what a form carries
- * between steps (private_metadata) is ids only, never user text.
+ * Log as evidence: a message added to an assumption's experiment — the feature (when not known from
+ * the card's thread) and the assumption picked, the message and its permalink appended to the
+ * experiment's details within the service's limit.
  */
 
 import type { BlockSuggestion, ViewOutput } from '@slack/bolt';

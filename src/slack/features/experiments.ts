@@ -1,3 +1,7 @@
+/**
+ * The experiment of an assumption: state, whether it confirmed the assumption, details and
+ * participants (picked as Slack users, each mapped to their planning account before anything changes).
+ */
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';

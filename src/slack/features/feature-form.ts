@@ -1,3 +1,8 @@
+/**
+ * The feature form, new (`/plan feature new`, the New feature shortcut) or edited (the card's Edit):
+ * team and channel defaulting to the Slack channel's link, heading, details, priority and focus; a
+ * new feature's card is posted in the linked channel.
+ */
 import type { ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';

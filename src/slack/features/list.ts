@@ -1,3 +1,6 @@
+/**
+ * `/plan features [stage]`: the linked channel's features by stage, each with its card's buttons.
+ */
 import type { KnownBlock } from '@slack/types';
 import {
   actions,

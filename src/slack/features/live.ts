@@ -1,6 +1,6 @@
 /**
  * Feature cards as live cards: read with the acting user's own client, rendered by the pure card
- * builder, updated in place after any change made from Slack, and pressed once (cards/press.ts).
+ * builder, updated in place after any change made from Slack, and pressed once (kit/press.ts).
  * Advance and Delete are presses; forms that change a feature refresh its cards afterwards.
  */
 

@@ -1,6 +1,7 @@
 /**
- * Opening the feedback form, shared by the *Give feedback* shortcut and the task card's button: the
- * form for the task, or why there is none; a user who cannot act yet sees Connect in its place.
+ * Give feedback on a task, from the shortcut on its card or the card's button: the form (or why there
+ * is none; Connect for someone who cannot act yet), then `tasks.feedbackCreate`, the assignee's DM
+ * with its Reply button, and the task's cards updated.
  */
 import type { Context } from '@slack/bolt';
 import { z } from 'zod';

@@ -1,4 +1,7 @@
-/** Reply submission (the assignee, from the feedback DM): tasks.feedbackReply, then a DM to the author. */
+/**
+ * Reply, from the feedback DM's button (the assignee): the reply form, then `tasks.feedbackReply`, a
+ * DM to the feedback's author, and the task's cards updated.
+ */
 import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';

@@ -1,4 +1,7 @@
-/** The peer-grading form: a peer, a notion, a grade 1–10; anonymous, last grade in 24 h counts. */
+/**
+ * The grades topic's blocks: the peer-grading form (a peer, a notion, a grade 1–10; anonymous, the
+ * last grade in 24 h counts) and one's own grades — never who graded whom, or when.
+ */
 import type { ModalView, PlainTextOption } from '@slack/types';
 import {
   context,

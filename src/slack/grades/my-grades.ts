@@ -1,3 +1,7 @@
+/**
+ * `/plan grades`: the person's own experience per notion — their grade and their peers' average and
+ * count — read with their own account; never who graded them or when.
+ */
 import type { Experience } from '../../planning/index.js';
 import type { Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';

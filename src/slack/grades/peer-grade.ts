@@ -1,7 +1,7 @@
 /**
- * Recording a grade, shared by the grading form and `/plan grade`. Anonymous by design: the grader
- * gets a private confirmation, nobody else hears of it, and no log line pairs the grader with the
- * peer or the grade.
+ * Grading a peer, from the form (the Grade a peer shortcut, `/plan grade` alone) or in one line
+ * (`/plan grade @user <notion> <1-10>`). Anonymous by design: the grader gets a private
+ * confirmation, nobody else hears of it, and no log line pairs the grader with the peer or the grade.
  */
 import { z } from 'zod';
 import { joinMd, type Mrkdwn, md } from '../../blockkit/index.js';

@@ -1,4 +1,7 @@
-/** `app_uninstalled`: forget everything the workspace left here (installation, identities, links). */
+/**
+ * `app_uninstalled`, and `tokens_revoked` for the bot token: forget everything the workspace left
+ * here (installation, identities, links).
+ */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { workspaceIdFor } from '../../store/index.js';
 import { closeProvisioned } from '../account/index.js';

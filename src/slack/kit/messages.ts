@@ -1,6 +1,6 @@
 /**
- * Private replies (ephemeral or response_url messages): help, not-connected, failures, who am I.
- * Every function returns `{ text, blocks }` ready for `respond`/`chat.postEphemeral`.
+ * Private replies (ephemeral, response_url or DM messages): a notice, a warning, and Connect for
+ * someone not connected yet. Every function returns `{ text, blocks }` ready for `respond`/`chat.postEphemeral`.
  */
 import type { KnownBlock } from '@slack/types';
 import {

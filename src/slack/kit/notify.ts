@@ -2,8 +2,8 @@
  * Every direct message the app sends a person about their planning goes through here, named by
  * what it is about, so that what reaches a person is decided in one place: their notification
  * preferences (each kind on or off) and quiet hours in their time zone. A DM due in quiet hours is
- * kept in the store's outbox and sent when they end by {@link deliverHeld}, which the digest
- * scheduler runs on each of its minute ticks; the outbox id taken as an interaction key makes each
+ * kept in the store's outbox and sent when they end by {@link deliverHeld}, which the app's minute
+ * tick runs (src/app/jobs.ts); the outbox id taken as a once key makes each
  * held DM go out once even when several replicas tick together.
  */
 import type { KnownBlock } from '@slack/types';

@@ -2,7 +2,7 @@
  * Answering a searchable select (an options request). Slack waits 3 seconds for the list, and a
  * select that gets nothing shows the user an error: the list is answered within a fixed budget,
  * with one call attempt each (no retries), and a slow or failing service gets one option that says
- * so — it cannot be submitted (see `choice` in forms.ts).
+ * so — it cannot be submitted (see `choice` in form.ts).
  */
 import type { PlainTextOption } from '@slack/types';
 import { capOptions, option } from '../../blockkit/index.js';

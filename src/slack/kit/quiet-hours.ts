@@ -1,7 +1,7 @@
 /**
  * Quiet hours, pure: whether an instant falls inside a person's local quiet hours and, if so, the
  * instant they end. Hours may wrap midnight (22:00–07:00); equal start and end mean none. Local
- * times that a daylight-saving jump skips resolve as the digest's do (its `digestInstant`).
+ * times that a daylight-saving jump skips resolve as the digest's do (`wallClockInstant`, src/time.ts).
  */
 import { TZDate } from '@date-fns/tz';
 import { addDays, format, parseISO } from 'date-fns';

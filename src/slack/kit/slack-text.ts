@@ -1,3 +1,7 @@
+/**
+ * Text taken from a Slack message into a form: Slack's markup made plain, a heading and details
+ * prefilled from it, its permalink kept at the end.
+ */
 import { truncate } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
 

@@ -1,3 +1,7 @@
+/**
+ * The planning team and channel pickers several forms share (link, create task, new feature): the
+ * team select dispatches, and picking a team redraws the topic's form with that team's channels.
+ */
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView, PlainTextOption } from '@slack/types';
 import { capOptions, input, option } from '../../blockkit/index.js';

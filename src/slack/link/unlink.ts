@@ -1,3 +1,6 @@
+/**
+ * `/plan unlink` (workspace admins): this channel's link removed, and its digest with it.
+ */
 import { channelMention, md } from '../../blockkit/index.js';
 import type { Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';

@@ -1,3 +1,7 @@
+/**
+ * Assign…: the task's candidates ranked by the service's Yerkes-Dodson fit, said in plain words, or
+ * anyone of the workspace, or oneself; the assignee is told by DM.
+ */
 import type { ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
 import {

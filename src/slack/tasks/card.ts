@@ -1,3 +1,9 @@
+/**
+ * The live task card, as pure builders: heading, feature, state, assignee and author, counts of the
+ * minutes, and every button of the task. Each button carries the task's coordinates and what its
+ * card showed, so a press made on a stale card is recognised (kit/press.ts) and any button knows
+ * its task.
+ */
 import type { Button } from '@slack/types';
 import { z } from 'zod';
 import {

@@ -1,3 +1,8 @@
+/**
+ * Create task: the form from a message (its heading and details prefilled, the card then posted in
+ * the message's thread) or from a feature card's Add task; `tasks.create` (and `tasks.assign`), the
+ * card posted, and the feature's cards updated.
+ */
 import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';

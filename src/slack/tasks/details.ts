@@ -1,3 +1,7 @@
+/**
+ * A task's Details modal (its details, notions and every minute entry, newest first within Slack's
+ * block limit) and one's own entries there: edited in a form of their own, or deleted.
+ */
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
 import {

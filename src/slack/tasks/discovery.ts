@@ -1,3 +1,7 @@
+/**
+ * Log discovery: from a task card's button (the task known) or on any message (the task picked among
+ * the linked channel's); recorded, confirmed in the card's thread, and the card's counts updated.
+ */
 import type { BlockSuggestion } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';

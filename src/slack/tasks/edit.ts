@@ -1,3 +1,6 @@
+/**
+ * Edit a task: its heading, details and notions (`tasks.update`), then every card of the task.
+ */
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { input, type Mrkdwn, md, modal, option, SLACK_LIMITS, textInput } from '../../blockkit/index.js';

@@ -1,3 +1,7 @@
+/**
+ * `/plan tasks [mine | review | unassigned | <words>]`: a page of the linked channel's tasks (or the
+ * person's own everywhere), each with its card's state buttons, Assign… and Details; More pages on.
+ */
 import type { KnownBlock } from '@slack/types';
 import { z } from 'zod';
 import {

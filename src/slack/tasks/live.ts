@@ -1,6 +1,6 @@
 /**
- * The task area's shared logic: a task read as its card shows it (people as Slack users, the
- * feature's heading, the minute's counts), the task as a live card (cards/press.ts), updating every
+ * What the tasks topic's use cases share: a task read as its card shows it (people as Slack users, the
+ * feature's heading, the minute's counts), the task as a live card (kit/press.ts), updating every
  * card of a task after a change made from Slack, the DMs a change sends, and who may delete a task.
  */
 

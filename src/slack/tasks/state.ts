@@ -1,6 +1,6 @@
 /**
  * A task card's state buttons (forward and back): the task moves to the state the button names,
- * once (cards/press.ts: a stale card or a double click refreshes instead), every card of the task is
+ * once (kit/press.ts: a stale card or a double click refreshes instead), every card of the task is
  * updated in place, and the assignee or author is told when the move concerns them.
  */
 import { md } from '../../blockkit/index.js';
