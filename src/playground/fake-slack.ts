@@ -107,7 +107,8 @@ export interface FakeSlackOptions {
 const isHttpAnswer = (reply: Reply): reply is HttpAnswer =>
   typeof (reply as HttpAnswer).httpStatus === 'number';
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** A request's body, refused past {@link MAX_BODY} (shared with the page's server). */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { COMMAND } from '../slack/kit/ids.js';
 import { appManifest } from '../slack/topics.js';
-import type { FakeSlack } from './fake-slack.js';
+import { type FakeSlack, readBody } from './fake-slack.js';
 import { type Interactions, PageError } from './interactions.js';
 import { mrkdwnToHtml, withHtml } from './mrkdwn.js';
 import { SlackError } from './web-api.js';
@@ -28,9 +28,6 @@ const TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
 };
-
-/** Largest request body accepted (a modal's state, a Block Kit message). */
-const MAX_BODY = 2 * 1024 * 1024;
 
 export interface ServerDeps {
   /** Slack's side for the app: its routes are served first. */
@@ -75,22 +72,6 @@ const PAGE = {
   view: z.object({ user, viewId: z.string(), values }),
   home: z.object({ user }),
 };
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY) {
-        reject(new SlackError('request_too_large'));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8') {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -155,7 +136,7 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
 
   const page = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const q = (name: string) => url.searchParams.get(name) ?? '';
-    const json = async () => JSON.parse((await readBody(req)) || '{}') as unknown;
+    const json = async () => JSON.parse((await readBody(req)).toString('utf8') || '{}') as unknown;
     switch (`${req.method} ${url.pathname}`) {
       case 'GET /pg/state':
         return send(res, 200, state(q('user')));

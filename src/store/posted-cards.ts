@@ -3,10 +3,11 @@
  * any change made from Slack each one is updated in place, so nobody reads a stale state. Rows are
  * kept per workspace; a card whose message is gone is forgotten.
  */
+import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { type RepoContext, touched } from './context.js';
 import { parseInput } from './errors.js';
-import type { CardKind } from './schema.js';
+import type { CardKind, PostedCardsTable } from './schema.js';
 
 export type { CardKind } from './schema.js';
 
@@ -42,6 +43,14 @@ const cardInput = z.object({
   messageTs: id,
 });
 
+const fromRow = (r: Selectable<PostedCardsTable>): PostedCard => ({
+  workspaceId: r.workspace_id,
+  kind: r.kind,
+  entityId: r.entity_id,
+  slackChannelId: r.slack_channel_id,
+  messageTs: r.message_ts,
+});
+
 export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo {
   return {
     async record(card) {
@@ -70,13 +79,7 @@ export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo
         .orderBy('created_at')
         .orderBy('message_ts')
         .execute();
-      return rows.map((r) => ({
-        workspaceId: r.workspace_id,
-        kind: r.kind,
-        entityId: r.entity_id,
-        slackChannelId: r.slack_channel_id,
-        messageTs: r.message_ts,
-      }));
+      return rows.map(fromRow);
     },
 
     async find(workspaceId, slackChannelId, messageTs) {
@@ -87,15 +90,7 @@ export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo
         .where('slack_channel_id', '=', slackChannelId)
         .where('message_ts', '=', messageTs)
         .executeTakeFirst();
-      return r
-        ? {
-            workspaceId: r.workspace_id,
-            kind: r.kind,
-            entityId: r.entity_id,
-            slackChannelId: r.slack_channel_id,
-            messageTs: r.message_ts,
-          }
-        : undefined;
+      return r ? fromRow(r) : undefined;
     },
 
     async forget(workspaceId, slackChannelId, messageTs) {

@@ -16,10 +16,10 @@ import {
 } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
+import { teamOption } from '../kit/inputs.js';
 import { formProblem, loadModal, modalRequest, pushModal } from '../kit/modal.js';
 import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { teamOption } from '../kit/team-channel.js';
 import {
   type AdminPlace,
   AdminPlaceWire,

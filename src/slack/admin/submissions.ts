@@ -12,10 +12,10 @@ import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
+import { teamChoices } from '../kit/inputs.js';
 import { notify, toldText } from '../kit/notify.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, type Outcome, type SubmissionSpec } from '../kit/submission.js';
-import { teamChoices } from '../kit/team-channel.js';
 import { linkModalFor } from '../link/index.js';
 import type { Flash } from './common.js';
 import {

@@ -2,15 +2,16 @@
  * A feature's assumptions: added or edited (the card's Add assumption, its menu's Edit), deleted (the
  * form is the confirmation), and the assumption select of the evidence form.
  */
+
 import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { inline, input, type Mrkdwn, md, modal, section, textInput } from '../../blockkit/index.js';
-import { LIMITS } from '../../planning/models.js';
+import { inline, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue, type OptionsArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, NO_CHOICE, read, type StateValues } from '../kit/form.js';
+import { type FormOutput, form, headingText, NO_CHOICE, read, type StateValues } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
+import { headingInput } from '../kit/inputs.js';
 import { formProblem, loadModal } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
 import { parseCarried } from '../kit/round-trip.js';
@@ -53,16 +54,11 @@ export function assumptionModal(form: {
     privateMetadata: JSON.stringify(form.meta),
     blocks: [
       ...(form.featureHeading ? [section(md`For *${inline(form.featureHeading, 200)}*`)] : []),
-      input(
-        'Assumption',
-        FIELD.heading.block,
-        textInput(FIELD.heading.action, {
-          max: LIMITS.heading,
-          placeholder: 'Electron.js supports Windows 7',
-          value: form.heading,
-        }),
-        { hint: 'A statement that can be proven true or false — not a question or an opinion.' },
-      ),
+      headingInput(form.heading, {
+        label: 'Assumption',
+        placeholder: 'Electron.js supports Windows 7',
+        hint: 'A statement that can be proven true or false — not a question or an opinion.',
+      }),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
   });
@@ -135,14 +131,7 @@ export async function assumptionMenuAction(svc: Services, args: ActionArgs) {
 
 const AssumptionSubmission = form({
   meta: read.metadata(FIELD.heading, AssumptionFormMeta),
-  heading: read.value(
-    FIELD.heading,
-    z
-      .string({ error: 'Write the assumption.' })
-      .trim()
-      .min(1, 'Write the assumption.')
-      .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
-  ),
+  heading: read.value(FIELD.heading, headingText('Write the assumption.')),
 });
 
 type AssumptionSubmission = FormOutput<typeof AssumptionSubmission>;

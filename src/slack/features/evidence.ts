@@ -7,23 +7,14 @@
 import type { BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
-import {
-  inline,
-  input,
-  type Mrkdwn,
-  md,
-  modal,
-  option,
-  section,
-  textInput,
-  truncate,
-} from '../../blockkit/index.js';
+import { inline, input, type Mrkdwn, md, modal, option, section, truncate } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
 import { type Assumption, LIMITS } from '../../planning/models.js';
 import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { choice, type FormOutput, form, read } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
+import { detailsInput } from '../kit/inputs.js';
 import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
@@ -122,14 +113,11 @@ export function evidenceModal(form: {
     privateMetadata: JSON.stringify(form.meta),
     blocks: [
       ...pick,
-      input(
-        'What will be kept',
-        FIELD.details.block,
-        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.evidence }),
-        {
-          hint: `Appended to the experiment's details, which hold ${LIMITS.details} characters in all: if they are nearly full, the text is cut and its link kept.`,
-        },
-      ),
+      detailsInput(form.evidence, {
+        label: 'What will be kept',
+        optional: false,
+        hint: `Appended to the experiment's details, which hold ${LIMITS.details} characters in all: if they are nearly full, the text is cut and its link kept.`,
+      }),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],
   });

@@ -2,15 +2,17 @@
  * The experiment of an assumption: state, whether it confirmed the assumption, details and
  * participants (picked as Slack users, each mapped to their planning account before anything changes).
  */
+
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { inline, input, type Mrkdwn, md, modal, option, section, textInput } from '../../blockkit/index.js';
+import { inline, input, type Mrkdwn, md, modal, option, section } from '../../blockkit/index.js';
 import { EXPERIMENT_STATES, type ExperimentState, LIMITS } from '../../planning/models.js';
 import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
+import { detailsText, type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
+import { detailsInput } from '../kit/inputs.js';
 import { formProblem, loadModal } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
@@ -70,12 +72,9 @@ export function experimentModal(form: {
         },
         { optional: true },
       ),
-      input(
-        'Details',
-        FIELD.details.block,
-        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
-        { optional: true, hint: `What was tried and what was found (at most ${LIMITS.details} characters).` },
-      ),
+      detailsInput(form.details, {
+        hint: `What was tried and what was found (at most ${LIMITS.details} characters).`,
+      }),
       input(
         'Participants',
         FEATURE_FIELD.participants.block,
@@ -124,10 +123,7 @@ const ExperimentSubmission = form({
     z.enum(EXPERIMENT_STATES, { error: 'Choose the state of the experiment.' }),
   ),
   confirmed: read.checked(FEATURE_FIELD.confirmed, 'confirmed'),
-  details: read.value(
-    FIELD.details,
-    z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-  ),
+  details: read.value(FIELD.details, detailsText()),
   participants: read.users(
     FEATURE_FIELD.participants,
     z.array(slackUserId('Choose people from the list.')).max(50, 'At most 50 participants.'),

@@ -15,21 +15,27 @@ import {
   md,
   modal,
   option,
-  textInput,
 } from '../../blockkit/index.js';
 import { type Channel, FEATURE_FOCI, type FeatureFocus, LIMITS, type Team } from '../../planning/models.js';
 import type { Subcommand } from '../bolt/routes.js';
 import { type ActionArgs, actionValue, type GlobalShortcutArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read } from '../kit/form.js';
+import { detailsText, type FormOutput, form, headingText, read } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
+import {
+  channelChoices,
+  detailsInput,
+  headingInput,
+  redrawForTeam,
+  teamChannelInputs,
+  teamChoices,
+} from '../kit/inputs.js';
 import { postCard } from '../kit/live-cards.js';
 import { notice } from '../kit/messages.js';
 import { formProblem, loadModal, modalRequest } from '../kit/modal.js';
 import { parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
-import { channelChoices, redrawForTeam, teamChannelInputs, teamChoices } from '../kit/team-channel.js';
 import { FeatureCoords, featureCard, focusOption, parseFeatureButton } from './card.js';
 import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
 import {
@@ -106,21 +112,8 @@ export function featureModal(form: FeatureForm): ModalView {
     privateMetadata: JSON.stringify(form.meta),
     blocks: [
       ...where,
-      input(
-        'Heading',
-        FIELD.heading.block,
-        textInput(FIELD.heading.action, {
-          max: LIMITS.heading,
-          placeholder: 'What the feature is, in a line',
-          value: form.heading,
-        }),
-      ),
-      input(
-        'Details',
-        FIELD.details.block,
-        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
-        { optional: true },
-      ),
+      headingInput(form.heading, { placeholder: 'What the feature is, in a line' }),
+      detailsInput(form.details),
       input('Priority', FEATURE_FIELD.priority.block, {
         type: 'static_select',
         action_id: FEATURE_FIELD.priority.action,
@@ -195,18 +188,8 @@ const FeatureSubmission = form(
     meta: read.metadata(FIELD.heading, FeatureFormMeta),
     teamId: read.value(FIELD.team, z.string().optional()),
     channelId: read.value(FIELD.channel, z.string().optional()),
-    heading: read.value(
-      FIELD.heading,
-      z
-        .string({ error: 'A feature needs a heading.' })
-        .trim()
-        .min(1, 'A feature needs a heading.')
-        .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
-    ),
-    details: read.value(
-      FIELD.details,
-      z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-    ),
+    heading: read.value(FIELD.heading, headingText('A feature needs a heading.')),
+    details: read.value(FIELD.details, detailsText()),
     priority: read.value(
       FEATURE_FIELD.priority,
       z.coerce

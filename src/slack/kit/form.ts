@@ -75,6 +75,18 @@ export const choice = (required: string) =>
     .min(1, required)
     .refine((v) => v !== NO_CHOICE, required);
 
+/** A heading (a task's, a feature's, an assumption's): required, within the service's limit. */
+export const headingText = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`);
+
+/** Details: optional, within the service's limit. */
+export const detailsText = () =>
+  z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional();
+
 /** A minute entry (feedback, reply, discovery): 1 to 512 characters. */
 export const minuteText = (what: string) =>
   z

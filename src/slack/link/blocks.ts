@@ -16,9 +16,9 @@ import {
   section,
 } from '../../blockkit/index.js';
 import type { Channel, Team } from '../../planning/models.js';
+import { teamChannelInputs } from '../kit/inputs.js';
 import { formProblem } from '../kit/modal.js';
 import { toCheckedWire, wireValue } from '../kit/round-trip.js';
-import { teamChannelInputs } from '../kit/team-channel.js';
 import { LINK_FIELD, LINK_VIEW } from './ids.js';
 
 export interface LinkForm {

@@ -16,12 +16,12 @@ import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { FIELD } from '../kit/ids.js';
+import { channelChoices, redrawForTeam, teamChoices } from '../kit/inputs.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
 import { submission } from '../kit/submission.js';
-import { channelChoices, redrawForTeam, teamChoices } from '../kit/team-channel.js';
 import { DIGEST_CHOICES, LINK_TITLE, LinkMeta, linkModal } from './blocks.js';
 import { LINK_FIELD } from './ids.js';
 

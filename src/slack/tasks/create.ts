@@ -6,18 +6,8 @@
 import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import { z } from 'zod';
-import {
-  context,
-  input,
-  joinMd,
-  type Mrkdwn,
-  md,
-  mention,
-  modal,
-  option,
-  textInput,
-} from '../../blockkit/index.js';
-import { type Channel, LIMITS, type Team } from '../../planning/models.js';
+import { context, input, joinMd, type Mrkdwn, md, mention, modal, option } from '../../blockkit/index.js';
+import type { Channel, Team } from '../../planning/models.js';
 import {
   type ActionArgs,
   actionValue,
@@ -36,8 +26,24 @@ import {
 } from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
-import { type FormOutput, form, read, type StateValues, slackUserId } from '../kit/form.js';
+import {
+  detailsText,
+  type FormOutput,
+  form,
+  headingText,
+  read,
+  type StateValues,
+  slackUserId,
+} from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
+import {
+  channelChoices,
+  detailsInput,
+  headingInput,
+  redrawForTeam,
+  teamChannelInputs,
+  teamChoices,
+} from '../kit/inputs.js';
 import { postCard } from '../kit/live-cards.js';
 import { formProblem, loadModal, modalRequest } from '../kit/modal.js';
 import { answerOptions, matches } from '../kit/options.js';
@@ -45,7 +51,6 @@ import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { prefillTask } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
-import { channelChoices, redrawForTeam, teamChannelInputs, teamChoices } from '../kit/team-channel.js';
 import { liveTaskCard } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
 
@@ -118,17 +123,8 @@ export function createTaskModal(form: TaskForm): ModalView {
           ? { initial_option: option(form.feature.heading ?? form.feature.id, form.feature.id) }
           : {}),
       }),
-      input(
-        'Heading',
-        FIELD.heading.block,
-        textInput(FIELD.heading.action, { max: LIMITS.heading, value: form.heading }),
-      ),
-      input(
-        'Details',
-        FIELD.details.block,
-        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
-        { optional: true },
-      ),
+      headingInput(form.heading),
+      detailsInput(form.details),
       input(
         'Assignee',
         TASK_FIELD.assignee.block,
@@ -160,18 +156,8 @@ const TaskSubmission = form({
   }),
   featureId: read.value(TASK_FIELD.feature, z.string({ error: 'Choose a feature.' }).min(1)),
   featureHeading: read.label(TASK_FIELD.feature, z.string().optional()),
-  heading: read.value(
-    FIELD.heading,
-    z
-      .string({ error: 'A task needs a heading.' })
-      .trim()
-      .min(1, 'A task needs a heading.')
-      .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
-  ),
-  details: read.value(
-    FIELD.details,
-    z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-  ),
+  heading: read.value(FIELD.heading, headingText('A task needs a heading.')),
+  details: read.value(FIELD.details, detailsText()),
   assignee: read.value(TASK_FIELD.assignee, slackUserId('Choose an assignee.').optional()),
 });
 

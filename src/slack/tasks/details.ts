@@ -312,30 +312,23 @@ export async function readTaskDetails(deps: Pick<SlackDeps, 'store'>, acting: Ac
     ...feedback.map((f) => f.authorUserId),
   ]);
   const me = acting.identity.planningUserId;
-  const author = (id: string | undefined) => {
-    const authorSlackId = people.slackUserOf(id);
-    return authorSlackId ? { authorSlackId } : {};
+  /** What every entry shows, whichever its kind: when, by whom, whether it is the viewer's own. */
+  const entry = (e: { id: string; iat?: number; iteration?: number; authorUserId?: string }) => {
+    const authorSlackId = people.slackUserOf(e.authorUserId);
+    return {
+      id: e.id,
+      iat: e.iat,
+      iteration: e.iteration,
+      ...(authorSlackId ? { authorSlackId } : {}),
+      own: e.authorUserId === me,
+    };
   };
   const entries: MinuteEntry[] = [
-    ...discoveries.map(
-      (d): MinuteEntry => ({
-        kind: 'discovery',
-        id: d.id,
-        iat: d.iat,
-        iteration: d.iteration,
-        ...author(d.authorUserId),
-        own: d.authorUserId === me,
-        text: d.details ?? '',
-      }),
-    ),
+    ...discoveries.map((d): MinuteEntry => ({ kind: 'discovery', ...entry(d), text: d.details ?? '' })),
     ...feedback.map(
       (f): MinuteEntry => ({
         kind: 'feedback',
-        id: f.id,
-        iat: f.iat,
-        iteration: f.iteration,
-        ...author(f.authorUserId),
-        own: f.authorUserId === me,
+        ...entry(f),
         text: f.message ?? '',
         ...(f.issue ? { issue: f.issue } : {}),
         ...(f.reply ? { reply: f.reply } : {}),

@@ -1,14 +1,15 @@
 /**
  * Edit a task: its heading, details and notions (`tasks.update`), then every card of the task.
  */
+
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
-import { input, type Mrkdwn, md, modal, option, SLACK_LIMITS, textInput } from '../../blockkit/index.js';
-import { LIMITS } from '../../planning/models.js';
+import { input, type Mrkdwn, md, modal, option, SLACK_LIMITS } from '../../blockkit/index.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read } from '../kit/form.js';
+import { detailsText, type FormOutput, form, headingText, read } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
+import { detailsInput, headingInput } from '../kit/inputs.js';
 import { formProblem } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
@@ -37,17 +38,8 @@ export function taskEditModal(form: {
     close: 'Cancel',
     privateMetadata: JSON.stringify(TaskCoords.parse(form.coords)),
     blocks: [
-      input(
-        'Heading',
-        FIELD.heading.block,
-        textInput(FIELD.heading.action, { max: LIMITS.heading, value: form.heading }),
-      ),
-      input(
-        'Details',
-        FIELD.details.block,
-        textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value: form.details }),
-        { optional: true },
-      ),
+      headingInput(form.heading),
+      detailsInput(form.details),
       input(
         'Notions',
         TASK_FIELD.notions.block,
@@ -77,18 +69,8 @@ export const taskEditOpenAction = (svc: Services, args: ActionArgs) =>
 
 const EditForm = form({
   coords: read.metadata(FIELD.heading, TaskCoords),
-  heading: read.value(
-    FIELD.heading,
-    z
-      .string({ error: 'A task needs a heading.' })
-      .trim()
-      .min(1, 'A task needs a heading.')
-      .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`),
-  ),
-  details: read.value(
-    FIELD.details,
-    z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional(),
-  ),
+  heading: read.value(FIELD.heading, headingText('A task needs a heading.')),
+  details: read.value(FIELD.details, detailsText()),
   // The notions picked, with their names (to show the form again as it was).
   notions: read.options(TASK_FIELD.notions, z.array(z.object({ id: z.string().min(1), value: z.string() })), {
     map: (picked) => picked.map((o) => ({ id: o.value, value: o.label })),

@@ -1,17 +1,48 @@
 /**
- * The planning team and channel pickers several forms share (link, create task, new feature): the
- * team select dispatches, and picking a team redraws the topic's form with that team's channels.
+ * Inputs several forms share: the planning team and channel pickers (link, create task, feature —
+ * the team select dispatches, and picking a team redraws the topic's form with that team's
+ * channels), a heading and details within the service's limits.
  */
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView, PlainTextOption } from '@slack/types';
-import { capOptions, input, option } from '../../blockkit/index.js';
-import type { Channel, Team } from '../../planning/models.js';
+import { capOptions, input, option, textInput } from '../../blockkit/index.js';
+import { type Channel, LIMITS, type Team } from '../../planning/models.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from './acting.js';
 import { NO_CHOICE, type StateValues, selectOptions } from './form.js';
 import { FIELD, type Field } from './ids.js';
 import type { Services } from './services.js';
 import { showFailure, viewSurface } from './surfaces.js';
+
+/** The heading input of a form (a task's, a feature's, an assumption's), within the service's limit. */
+export function headingInput(
+  value: string | undefined,
+  { label = 'Heading', placeholder, hint }: { label?: string; placeholder?: string; hint?: string } = {},
+) {
+  return input(
+    label,
+    FIELD.heading.block,
+    textInput(FIELD.heading.action, {
+      max: LIMITS.heading,
+      ...(placeholder ? { placeholder } : {}),
+      value,
+    }),
+    hint ? { hint } : {},
+  );
+}
+
+/** The details input of a form, multiline, within the service's limit; optional unless said. */
+export function detailsInput(
+  value: string | undefined,
+  { label = 'Details', optional = true, hint }: { label?: string; optional?: boolean; hint?: string } = {},
+) {
+  return input(
+    label,
+    FIELD.details.block,
+    textInput(FIELD.details.action, { multiline: true, max: LIMITS.details, value }),
+    { optional, ...(hint ? { hint } : {}) },
+  );
+}
 
 /** What a form offers and has picked: the teams, a team, its channels once picked, a channel. */
 export interface TeamChannelChoice {
