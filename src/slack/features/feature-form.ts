@@ -96,12 +96,7 @@ export function featureModal(form: FeatureForm): ModalView {
               ),
             ]
           : []),
-        ...teamChannelInputs({
-          teams: form.teams ?? [],
-          teamId: form.teamId,
-          channels: form.channels,
-          channelId: form.channelId,
-        }),
+        ...teamChannelInputs(form),
       ]
     : [];
   return modal({

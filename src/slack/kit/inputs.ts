@@ -64,10 +64,10 @@ export function channelOption(channel: Channel): PlainTextOption {
 /**
  * The team select (dispatching: picking one refreshes the view) and, once a team is picked, the
  * select of its channels. The channel block id carries the team so Slack forgets a choice made
- * for another team. Shared by the link and create-task modals.
+ * for another team. Shared by the link, create-task and feature forms.
  */
-export function teamChannelInputs(form: TeamChannelChoice) {
-  const teams = capOptions(form.teams.map(teamOption));
+export function teamChannelInputs(form: Partial<TeamChannelChoice>) {
+  const teams = capOptions((form.teams ?? []).map(teamOption));
   const team = teams.find((o) => o.value === form.teamId);
   const blocks = [
     input(
@@ -77,7 +77,7 @@ export function teamChannelInputs(form: TeamChannelChoice) {
         type: 'static_select',
         action_id: FIELD.team.action,
         placeholder: { type: 'plain_text', text: 'Choose a team' },
-        options: teams.length > 0 ? teams : [option('(no team)', 'none')],
+        options: teams.length > 0 ? teams : [option('(no team)', NO_CHOICE)],
         ...(team ? { initial_option: team } : {}),
       },
       { dispatchAction: true },
@@ -91,7 +91,7 @@ export function teamChannelInputs(form: TeamChannelChoice) {
         type: 'static_select',
         action_id: FIELD.channel.action,
         placeholder: { type: 'plain_text', text: 'Choose a channel' },
-        options: channels.length > 0 ? channels : [option('(no channel)', 'none')],
+        options: channels.length > 0 ? channels : [option('(no channel)', NO_CHOICE)],
         ...(channel ? { initial_option: channel } : {}),
       }),
     );

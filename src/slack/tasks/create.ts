@@ -100,12 +100,7 @@ export function createTaskModal(form: TaskForm): ModalView {
             : md`In *${form.linkedTo ?? 'the linked planning channel'}* (this Slack channel's link).`,
         ),
       ]
-    : teamChannelInputs({
-        teams: form.teams ?? [],
-        teamId: form.teamId,
-        channels: form.channels,
-        channelId: form.channelId,
-      });
+    : teamChannelInputs(form);
   return modal({
     callbackId: TASK_VIEW.create,
     title: TASK_TITLE,
