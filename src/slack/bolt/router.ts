@@ -80,14 +80,16 @@ interface Bound<H> {
   topic: string;
 }
 
+/** A route's own gate, where it has one, over its topic's. */
+const gateOf = (route: Partial<Gate>, topic: TopicRoutes<unknown>): Gate => ({
+  access: route.access ?? topic.gate.access,
+  doing: route.doing ?? topic.gate.doing,
+});
+
 function bind<H>(route: H | ({ run: H } & Partial<Gate>), topic: TopicRoutes<unknown>): Bound<H> {
   if (typeof route === 'function') return { run: route, gate: topic.gate, topic: topic.topic };
   const r = route as { run: H } & Partial<Gate>;
-  return {
-    run: r.run,
-    gate: { access: r.access ?? topic.gate.access, doing: r.doing ?? topic.gate.doing },
-    topic: topic.topic,
-  };
+  return { run: r.run, gate: gateOf(r, topic), topic: topic.topic };
 }
 
 /** A lookup by id that refuses a second binding (never a property of Object.prototype, e.g. `toString`). */
@@ -105,6 +107,9 @@ class Table<T> {
   }
   ids() {
     return [...this.#entries.keys()];
+  }
+  entries() {
+    return this.#entries.entries();
   }
 }
 
@@ -136,11 +141,7 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
       helpEntries.push({ usage: sub.usage, summary: sub.summary, adminOnly: access === 'admin' });
     }
     for (const [id, shortcut] of Object.entries(topic.shortcuts ?? {})) {
-      const gate = {
-        access: shortcut.access ?? topic.gate.access,
-        doing: shortcut.doing ?? topic.gate.doing,
-      };
-      shortcuts.add(id, { shortcut, gate, topic: topic.topic });
+      shortcuts.add(id, { shortcut, gate: gateOf(shortcut, t), topic: topic.topic });
     }
     for (const [id, declared] of Object.entries(topic.actions ?? {})) {
       const list = (Array.isArray(declared) ? declared : [declared]) as ActionRoute<S>[];
@@ -279,11 +280,9 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     await bound.run(svc, args);
   });
 
-  for (const topic of topics) {
-    for (const [name, run] of Object.entries(topic.events ?? {})) {
-      const handler = run as Handler<S, never>;
-      app.event(name as EventName, (args) => handler(svc, args as never));
-    }
+  // Events are Slack's own (installs, profile changes, Home opened): no gate.
+  for (const [name, { run }] of compiled.events.entries()) {
+    app.event(name as EventName, (args) => run(svc, args as never));
   }
   return compiled.boundIds;
 }
