@@ -1,7 +1,8 @@
 /**
  * The process's minute tick, in one place. Each pass runs the app's jobs one after another, in
  * order: the digest pass, the peer-grade notices (after it: the digest pass tells which workspaces'
- * day has begun), the DMs held back by quiet hours. A later job (the watch) plugs in `appJobs`.
+ * day has begun), the DMs held back by quiet hours, the provisioned accounts of forgotten people
+ * still to close. A later job (the watch) plugs in `appJobs`.
  *
  * A wake-up while a pass is still running is skipped, so a slow pass is never doubled; a job that
  * fails is logged and the next one still runs; `stop()` stops waking up and waits for the pass in
@@ -15,6 +16,7 @@ import {
   type PlanningAccess,
 } from '../digest/index.js';
 import type { Logger } from '../logger.js';
+import { closeForgottenAccounts } from '../slack/account/index.js';
 import { deliverHeld, notify } from '../slack/kit/notify.js';
 import type { ChannelLink, Store } from '../store/index.js';
 
@@ -135,5 +137,10 @@ export function appJobs(deps: AppJobsDeps): Job[] {
     { name: 'digest', run: (now) => digest.tick(now) },
     { name: 'peer grades', run: (now) => peerGrades.run(now) },
     { name: 'held DMs', run: () => deliverHeld({ store, logger, slackFor }) },
+    // After an uninstall or a deactivation whose closing failed, or a replica that stopped mid-way.
+    {
+      name: 'account closures',
+      run: (now) => closeForgottenAccounts({ store, clients, logger }, { now: now.getTime() }),
+    },
   ];
 }

@@ -9,4 +9,6 @@ export const aad = {
     `installation-user:${workspaceId}:${slackUserId}`,
   workspaceAdmin: (workspaceId: string) => `workspace-admin:${workspaceId}`,
   identity: (workspaceId: string, slackUserId: string) => `identity:${workspaceId}:${slackUserId}`,
+  accountClosure: (workspaceId: string, serviceAccountId: string) =>
+    `account-closure:${workspaceId}:${serviceAccountId}`,
 };

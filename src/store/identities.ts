@@ -1,12 +1,16 @@
-/** Which planning service account each Slack user of a workspace acts with (token encrypted). */
-import type { Selectable } from 'kysely';
+/**
+ * Which planning service account each Slack user of a workspace acts with (token encrypted), and
+ * forgetting people: an identity the app provisioned leaves a pending closure behind, written in the
+ * same transaction, so no account is forgotten while still open (see account-closures.ts).
+ */
+import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { aad } from './aad.js';
 import { fromFlag, type RepoContext, toFlag, touched } from './context.js';
 import { parseInput } from './errors.js';
-import type { IdentitiesTable, IdentityOrigin } from './schema.js';
+import type { ClosureReason, Database, IdentitiesTable, IdentityOrigin } from './schema.js';
 
-export type { IdentityOrigin } from './schema.js';
+export type { ClosureReason, IdentityOrigin } from './schema.js';
 
 export interface Identity {
   workspaceId: string;
@@ -31,6 +35,29 @@ export interface PlanningUserLink {
   serviceAccountId: string;
 }
 
+/** An identity the store forgot, without its token. */
+export type RemovedIdentity = Omit<Identity, 'token' | 'valid' | 'invalidReason' | 'createdAt' | 'updatedAt'>;
+
+/** How forgotten people's provisioned accounts are to be closed. */
+export interface ForgetOptions {
+  /** What made the app forget them (logged with each closure). */
+  reason: ClosureReason;
+  /**
+   * The organization admin token to close them with when the workspace saved none of its own
+   * (PLANNING_ADMIN_TOKEN in single-workspace mode); the saved one wins.
+   */
+  adminToken?: string | undefined;
+}
+
+/** What forgetting did: the identities removed, and how many of their accounts are now to close. */
+export interface Forgotten {
+  identities: RemovedIdentity[];
+  /** Provisioned accounts recorded for closing. */
+  toClose: number;
+  /** Provisioned accounts that cannot be closed: the workspace had no organization admin token. */
+  unclosable: number;
+}
+
 export type IdentityInput = Pick<
   Identity,
   'workspaceId' | 'slackUserId' | 'serviceAccountId' | 'planningUserId' | 'orgId' | 'token' | 'origin'
@@ -52,6 +79,12 @@ export interface IdentitiesRepo {
   /** Marks the token refused, keeping the row so the user can be led to reconnect. */
   markInvalid(workspaceId: string, slackUserId: string, reason?: string): Promise<boolean>;
   delete(workspaceId: string, slackUserId: string): Promise<boolean>;
+  /**
+   * Forgets the person (a deactivated user): their identity goes and, when the app provisioned its
+   * account, a closure is recorded in the same transaction. Of two calls at once only one finds the
+   * identity; the other forgets nothing.
+   */
+  forget(workspaceId: string, slackUserId: string, options: ForgetOptions): Promise<Forgotten>;
   /** Every identity of the workspace, by Slack user id. */
   listByWorkspace(workspaceId: string): Promise<Identity[]>;
 }
@@ -173,10 +206,83 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
       return touched(result);
     },
 
+    forget: (workspaceId, slackUserId, options) =>
+      db
+        .transaction()
+        .execute((trx) => forgetIdentities(trx, { keyring, now }, workspaceId, [slackUserId], options)),
+
     async listByWorkspace(workspaceId) {
       const rows = await inWorkspace(workspaceId).orderBy('slack_user_id').execute();
       return rows.map(toIdentity);
     },
   };
   return repo;
+}
+
+/**
+ * In the caller's transaction: deletes the workspace's identities of `slackUserIds` (`'all'`: every
+ * one) and records a closure for each account the app provisioned, with the organization admin
+ * token the workspace has now — read before anything of the workspace is deleted. Pasted accounts
+ * are the person's own: only forgotten. A closure already recorded for an account stays as it is.
+ */
+export async function forgetIdentities(
+  trx: Kysely<Database>,
+  { keyring, now }: Pick<RepoContext, 'keyring' | 'now'>,
+  workspaceId: string,
+  slackUserIds: readonly string[] | 'all',
+  options: ForgetOptions,
+): Promise<Forgotten> {
+  if (slackUserIds !== 'all' && slackUserIds.length === 0)
+    return { identities: [], toClose: 0, unclosable: 0 };
+  let query = trx.deleteFrom('identities').where('workspace_id', '=', workspaceId);
+  if (slackUserIds !== 'all') query = query.where('slack_user_id', 'in', slackUserIds);
+  const rows = await query
+    .returning([
+      'workspace_id',
+      'slack_user_id',
+      'service_account_id',
+      'planning_user_id',
+      'org_id',
+      'origin',
+    ])
+    .execute();
+  const identities: RemovedIdentity[] = rows.map((r) => ({
+    workspaceId: r.workspace_id,
+    slackUserId: r.slack_user_id,
+    serviceAccountId: r.service_account_id,
+    planningUserId: r.planning_user_id,
+    orgId: r.org_id,
+    origin: r.origin,
+  }));
+  const accounts = [
+    ...new Set(identities.filter((i) => i.origin === 'provisioned').map((i) => i.serviceAccountId)),
+  ];
+  if (accounts.length === 0) return { identities, toClose: 0, unclosable: 0 };
+
+  const saved = await trx
+    .selectFrom('workspaces')
+    .select('admin_token')
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  const adminToken = saved?.admin_token
+    ? keyring.decrypt(saved.admin_token, aad.workspaceAdmin(workspaceId))
+    : options.adminToken;
+  if (!adminToken) return { identities, toClose: 0, unclosable: accounts.length };
+  const at = now();
+  for (const serviceAccountId of accounts) {
+    await trx
+      .insertInto('account_closures')
+      .values({
+        workspace_id: workspaceId,
+        service_account_id: serviceAccountId,
+        admin_token: keyring.encrypt(adminToken, aad.accountClosure(workspaceId, serviceAccountId)),
+        reason: options.reason,
+        attempts: 0,
+        next_attempt_at: at,
+        created_at: at,
+      })
+      .onConflict((oc) => oc.columns(['workspace_id', 'service_account_id']).doNothing())
+      .execute();
+  }
+  return { identities, toClose: accounts.length, unclosable: 0 };
 }

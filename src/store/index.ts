@@ -1,11 +1,13 @@
 /**
  * The storage layer: installations, workspace settings, identities, channel links, digest claims,
- * once keys and locks, on SQLite (default) or PostgreSQL, with tokens encrypted at rest.
+ * once keys and locks, accounts still to close, on SQLite (default) or PostgreSQL, with tokens
+ * encrypted at rest.
  *
  * Every repository method that concerns a workspace takes its id first (see {@link workspaceIdFor})
  * and never returns another workspace's rows.
  */
 import type { Kysely } from 'kysely';
+import { type AccountClosuresRepo, createAccountClosuresRepo } from './account-closures.js';
 import { type ChannelLinksRepo, createChannelLinksRepo } from './channel-links.js';
 import type { RepoContext } from './context.js';
 import type { Keyring } from './crypto.js';
@@ -31,6 +33,7 @@ import type { Database } from './schema.js';
 import { createTaskOriginsRepo, type TaskOriginsRepo } from './task-origins.js';
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
 
+export * from './account-closures.js';
 export * from './channel-links.js';
 export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } from './crypto.js';
 export type { Backend } from './database.js';
@@ -79,6 +82,8 @@ export interface Store {
   notifications: NotificationsRepo;
   /** Who took part in an assumption's experiment, as picked in Slack. */
   participants: ExperimentParticipantsRepo;
+  /** Provisioned accounts of forgotten people still to close in the service. */
+  closures: AccountClosuresRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -111,6 +116,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     taskOrigins: createTaskOriginsRepo(context),
     notifications: createNotificationsRepo(context),
     participants: createExperimentParticipantsRepo(context),
+    closures: createAccountClosuresRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

@@ -9,11 +9,14 @@ import type { Installation, InstallationQuery, InstallationStore } from '@slack/
 import type { Kysely } from 'kysely';
 import { aad } from './aad.js';
 import type { RepoContext } from './context.js';
-import type { Identity } from './identities.js';
+import { type Forgotten, forgetIdentities, type RemovedIdentity } from './identities.js';
 import type { Database } from './schema.js';
 
-/** An identity removed by a clean-up, without its token. */
-export type RemovedIdentity = Omit<Identity, 'token' | 'valid' | 'invalidReason' | 'createdAt' | 'updatedAt'>;
+/** How the accounts a clean-up forgets are closed: the admin token to use when the workspace saved none. */
+export interface CleanUpOptions {
+  /** PLANNING_ADMIN_TOKEN, in single-workspace mode (see `ForgetOptions.adminToken`). */
+  adminToken?: string | undefined;
+}
 
 export interface InstallationsRepo {
   /** Bolt's InstallationStore (pass it to `new App({ installationStore })`). */
@@ -25,16 +28,22 @@ export interface InstallationsRepo {
   botToken(workspaceId: string): Promise<string | undefined>;
   /**
    * `app_uninstalled`: removes the installation and everything the workspace left here — user
-   * grants, settings (admin token), identities, channel links, digest claims.
+   * grants, settings (admin token), identities, channel links, digest claims. In the same
+   * transaction, before the admin token goes, every account the app provisioned is recorded for
+   * closing with it (store.closures); pasted ones are only forgotten.
    */
-  deleteWorkspace(workspaceId: string): Promise<void>;
+  deleteWorkspace(workspaceId: string, options?: CleanUpOptions): Promise<Forgotten>;
   /**
    * `tokens_revoked` (oauth user ids): drops those users' Slack user tokens (their grants and, when
    * one of them installed, the user part of the installation; the bot token stays) and deletes
-   * their identities, so no credential is kept for a user who withdrew. Returns the removed
-   * identities (without tokens) so the caller may close provisioned service accounts.
+   * their identities, so no credential is kept for a user who withdrew; their provisioned accounts
+   * are recorded for closing in the same transaction. Returns the removed identities (without tokens).
    */
-  deleteUserTokens(workspaceId: string, slackUserIds: readonly string[]): Promise<RemovedIdentity[]>;
+  deleteUserTokens(
+    workspaceId: string,
+    slackUserIds: readonly string[],
+    options?: CleanUpOptions,
+  ): Promise<RemovedIdentity[]>;
 }
 
 /**
@@ -73,6 +82,7 @@ function withoutUserTokens(user: UserGrant): UserGrant {
 }
 
 export function createInstallationsRepo({ db, keyring, now }: RepoContext): InstallationsRepo {
+  const context = { keyring, now };
   const seal = (workspaceId: string, installation: Installation) =>
     keyring.encrypt(JSON.stringify(installation), aad.installation(workspaceId));
   const open = (workspaceId: string, data: string): Installation =>
@@ -194,12 +204,11 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
       return row ? open(workspaceId, row.data).bot?.token : undefined;
     },
 
-    async deleteWorkspace(workspaceId) {
+    async deleteWorkspace(workspaceId, options = {}) {
       const tables = [
         'installation_users',
         'installations',
         'workspaces',
-        'identities',
         'channel_links',
         'digest_claims',
         'posted_cards',
@@ -208,37 +217,27 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         'notification_outbox',
         'experiment_participants',
       ] as const;
-      await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
+        // First: the closures are recorded with the admin token the workspace still has.
+        const forgotten = await forgetIdentities(trx, context, workspaceId, 'all', {
+          reason: 'uninstalled',
+          adminToken: options.adminToken,
+        });
         for (const table of tables)
           await trx.deleteFrom(table).where('workspace_id', '=', workspaceId).execute();
+        return forgotten;
       });
     },
 
-    async deleteUserTokens(workspaceId, slackUserIds) {
+    async deleteUserTokens(workspaceId, slackUserIds, options = {}) {
       if (slackUserIds.length === 0) return [];
       return db.transaction().execute(async (trx) => {
         await dropUserTokens(trx, workspaceId, slackUserIds);
-        const removed = await trx
-          .deleteFrom('identities')
-          .where('workspace_id', '=', workspaceId)
-          .where('slack_user_id', 'in', slackUserIds)
-          .returning([
-            'workspace_id',
-            'slack_user_id',
-            'service_account_id',
-            'planning_user_id',
-            'org_id',
-            'origin',
-          ])
-          .execute();
-        return removed.map((r) => ({
-          workspaceId: r.workspace_id,
-          slackUserId: r.slack_user_id,
-          serviceAccountId: r.service_account_id,
-          planningUserId: r.planning_user_id,
-          orgId: r.org_id,
-          origin: r.origin,
-        }));
+        const forgotten = await forgetIdentities(trx, context, workspaceId, slackUserIds, {
+          reason: 'revoked',
+          adminToken: options.adminToken,
+        });
+        return forgotten.identities;
       });
     },
   };

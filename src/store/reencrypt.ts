@@ -41,6 +41,12 @@ const SEALED_COLUMNS: ReadonlyArray<{
     keys: ['workspace_id', 'slack_user_id'],
     aad: (r) => aad.identity(r.workspace_id!, r.slack_user_id!),
   },
+  {
+    table: 'account_closures',
+    column: 'admin_token',
+    keys: ['workspace_id', 'service_account_id'],
+    aad: (r) => aad.accountClosure(r.workspace_id!, r.service_account_id!),
+  },
 ];
 
 export const REENCRYPT_BATCH_SIZE = 200;

@@ -160,6 +160,21 @@ export interface ExperimentParticipantsTable {
   updated_at: number;
 }
 
+/** Why a provisioned account is to be closed: what made the app forget it. */
+export type ClosureReason = 'uninstalled' | 'deactivated' | 'revoked';
+
+/** A provisioned service account still to be closed in the service (migration 0006). */
+export interface AccountClosuresTable {
+  workspace_id: string;
+  service_account_id: string;
+  /** Encrypted organization admin token the workspace had when it was forgotten. */
+  admin_token: string;
+  reason: ClosureReason;
+  attempts: number;
+  next_attempt_at: number;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -173,4 +188,5 @@ export interface Database {
   notification_prefs: NotificationPrefsTable;
   notification_outbox: NotificationOutboxTable;
   experiment_participants: ExperimentParticipantsTable;
+  account_closures: AccountClosuresTable;
 }

@@ -3,7 +3,8 @@
  * never a crash, a 500 or a 3 s timeout, and keeps serving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Harness, sign } from './harness.js';
+import { TASK_VIEW } from '../../src/slack/tasks/ids.js';
+import { Harness, sign, TEAM } from './harness.js';
 
 describe('signed but malformed requests', () => {
   let h: Harness;
@@ -82,5 +83,63 @@ describe('signed but malformed requests', () => {
     const res = await h.post(body, 'application/json');
     expect([200, 400]).toContain(res.status);
     await stillServes();
+  });
+});
+
+/**
+ * Payloads Slack never sends, correctly signed: each is answered at once (Bolt would wait 3 s and
+ * answer 404) and told in one log line, and the app goes on serving.
+ */
+describe('signed interactions the app cannot act on are answered at once', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await Harness.start();
+    await h.connect('U1', 'member');
+  });
+  afterAll(() => h.close());
+
+  const view = (extra: Record<string, unknown> = {}) => ({
+    id: 'V0NOSTATE',
+    hash: 'h1',
+    type: 'modal',
+    team_id: TEAM,
+    callback_id: TASK_VIEW.create,
+    private_metadata: '',
+    blocks: [],
+    ...extra,
+  });
+
+  /** Sends `payload` and says how it was answered, how fast, and what the log said of it. */
+  async function answered(payload: Record<string, unknown>) {
+    const before = h.logs.length;
+    const started = Date.now();
+    const res = await h.interact(payload);
+    const ms = Date.now() - started;
+    const lines = h.logs.slice(before).filter((l) => l.includes(String(payload.type)));
+    return { status: res.status, body: res.body, ms, lines };
+  }
+
+  it('a view_submission whose view has no state → 400 at once, one log line', async () => {
+    const { status, ms, lines } = await answered({ type: 'view_submission', view: view() });
+    expect(status).toBe(400);
+    expect(ms).toBeLessThan(1_500);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('view_submission');
+    expect(h.logs.join('')).not.toContain('TypeError');
+    expect((await h.command('help')).status).toBe(200);
+  });
+
+  it('a view_closed (the app never asks for one) → an empty 200 at once, one log line', async () => {
+    const { status, body, ms, lines } = await answered({
+      type: 'view_closed',
+      view: view({ state: { values: {} } }),
+      is_cleared: false,
+    });
+    expect(status).toBe(200);
+    expect(body).toBe('');
+    expect(ms).toBeLessThan(1_500);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('view_closed');
+    expect((await h.command('help')).status).toBe(200);
   });
 });

@@ -199,7 +199,7 @@ forEachBackend('encryption at rest', (backend) => {
     const result = await store.reencryptAll();
     expect(result).toEqual({
       rows: 4,
-      byTable: { installations: 1, installation_users: 1, workspaces: 1, identities: 1 },
+      byTable: { installations: 1, installation_users: 1, workspaces: 1, identities: 1, account_closures: 0 },
     });
     expect(new Set((await rawCiphertexts(store)).map(keyIdOf))).toEqual(new Set([rotated.currentKeyId]));
     expect((await store.reencryptAll()).rows).toBe(0);
@@ -253,7 +253,7 @@ forEachBackend('encryption at rest', (backend) => {
     expect(ok.code).toBe(0);
     expect(ok.stdout.trim()).toBe(
       `Re-encrypted 4 row(s) under key ${idB} (${backend.name}): ` +
-        'installations 1, installation_users 1, workspaces 1, identities 1',
+        'installations 1, installation_users 1, workspaces 1, identities 1, account_closures 0',
     );
     const after = await backend.open({ keyring: createKeyring({ current: b }) });
     expect(await readSecrets(after)).toEqual(s);

@@ -2,6 +2,9 @@
  * Where the SQLite store lives: DATA_DIR is created 0700 and the file 0600 (they hold tokens), and a
  * folder or file the app cannot write stops start-up with one clear line — checked against the app
  * as a real process, run as an unprivileged user when the tests run as root (root writes anywhere).
+ * Under root the child starts as root and drops to `nobody` itself before its store opens
+ * (fixtures/start-unprivileged.ts), so the test passes wherever the checkout is, even in a folder
+ * only root can enter.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,13 +17,14 @@ import { openStore, StoreNotWritableError } from '../../src/store/index.js';
 import { newKeyring } from './backends.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURE = fileURLToPath(new URL('./fixtures/start-unprivileged.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'writable-'));
 // The unprivileged child must be able to reach the folders below.
 chmodSync(dir, 0o755);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const isRoot = process.getuid?.() === 0;
-/** Who the child runs as: `nobody` under root, else this user. */
+/** Who the child drops to under root: `nobody`. Not under root it stays this user. */
 const NOBODY = 65534;
 
 describe('the SQLite location', () => {
@@ -47,9 +51,9 @@ describe('the SQLite location', () => {
 
 /** Runs the app until it listens or exits; returns its exit code (undefined: it listened) and stderr. */
 function startProcess(dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/bin/start.ts'], {
+  // Started as this user (root or not): it loads the app while it can still read the checkout.
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, String(NOBODY)], {
     cwd: ROOT,
-    ...(isRoot ? { uid: NOBODY, gid: NOBODY } : {}),
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'development',

@@ -1,4 +1,7 @@
-/** What other topics use of the account topic: its routes, its buttons, closing provisioned accounts. */
+/**
+ * What other topics and the composition use of the account topic: its routes, its buttons, closing
+ * the provisioned accounts of people the app forgot (the minute tick runs it too).
+ */
 export { closeAccountButton, disconnectButton } from './blocks.js';
-export { closeProvisioned } from './disconnect.js';
+export { type ClosureDeps, type ClosureReport, closeForgottenAccounts } from './closures.js';
 export { accountRoutes } from './routes.js';

@@ -3,13 +3,16 @@
  * provisioned service account is closed and their identity removed (a pasted token is forgotten).
  * For anyone else, a changed display name or photo is carried to their service account, and a
  * changed time zone to their quiet hours.
- * Slack retries events: a second delivery finds nothing left to do.
+ * Once: the identity is forgotten and its closure recorded in one transaction, so of two deliveries
+ * at once (or a retry) only one finds it; the closure itself is taken under a once key (closures.ts),
+ * so neither it nor the minute tick on another replica closes the account twice.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { workspaceIdFor } from '../../store/index.js';
+import { environmentAdminToken } from '../kit/deps.js';
 import { followSlackProfile } from '../kit/profile.js';
 import type { Services } from '../kit/services.js';
-import { closeProvisioned } from './disconnect.js';
+import { closeForgottenAccounts } from './closures.js';
 
 export async function userChangeEvent(
   svc: Services,
@@ -31,12 +34,22 @@ export async function userChangeEvent(
     });
     return;
   }
-  const identity = await svc.deps.store.identities.get(workspaceId, event.user.id);
-  if (!identity) return;
-  const { closed } = await closeProvisioned(svc, workspaceId, [identity]);
-  await svc.deps.store.identities.delete(workspaceId, event.user.id);
-  svc.deps.logger.info(
-    { workspaceId, serviceAccountId: identity.serviceAccountId, closed: closed > 0 },
+  const { store, logger } = svc.deps;
+  const forgotten = await store.identities.forget(workspaceId, event.user.id, {
+    reason: 'deactivated',
+    adminToken: environmentAdminToken(svc.deps),
+  });
+  const [identity] = forgotten.identities;
+  if (!identity) return; // never connected, or another delivery of the event forgot them
+  logger.info(
+    { workspaceId, serviceAccountId: identity.serviceAccountId, origin: identity.origin },
     'deactivated Slack user: identity removed',
   );
+  if (forgotten.unclosable > 0) {
+    logger.warn(
+      { workspaceId, serviceAccountId: identity.serviceAccountId },
+      'provisioned service account left open: the workspace has no organization admin token',
+    );
+  }
+  if (forgotten.toClose > 0) await closeForgottenAccounts(svc.deps, { workspaceId });
 }

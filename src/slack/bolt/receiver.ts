@@ -3,8 +3,8 @@
  *
  * Bolt parses a signed body and reads fields of it in a promise nobody awaits: a signed `payload=null`
  * (or a JSON body `null`) threw there and ended the process; a payload without `user` or `view`
- * answered 500; one with empty `actions` or of a type no listener handles waited 3 s for an ack that
- * never came. Here a signed body that is not the shape of a request this app handles answers 400 at
+ * answered 500; one with empty `actions`, a form without its `state` (a TypeError in the listener) or
+ * one of a type no listener handles (`view_closed`) waited 3 s for an ack that never came, then 404. Here a signed body that is not the shape of a request this app handles answers 400 at
  * once, and an interaction of a type the app does not listen to gets a quiet ack. The signature is
  * still Bolt's to check: anything unsigned is handed to Bolt untouched (it answers 401).
  */
@@ -21,12 +21,23 @@ import { z } from 'zod';
 const id = z.string().min(1);
 const user = z.object({ id });
 
-/** Interaction payloads (`payload=<json>`) of the types this app's listeners handle. */
+/**
+ * Interaction payloads (`payload=<json>`) of the types this app's listeners handle, with what they
+ * read before they can ack: a form's listener reads `view.state.values` to decide its ack. No
+ * listener takes `view_closed` (the app never sets `notify_on_close`): it gets the quiet ack.
+ */
 const handledInteraction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('block_actions'), user, actions: z.array(z.object({ action_id: id })).min(1) }),
   z.object({ type: z.literal('block_suggestion'), user, action_id: id }),
-  z.object({ type: z.literal('view_submission'), user, view: z.object({ id, callback_id: z.string() }) }),
-  z.object({ type: z.literal('view_closed'), user, view: z.object({ id, callback_id: z.string() }) }),
+  z.object({
+    type: z.literal('view_submission'),
+    user,
+    view: z.object({
+      id,
+      callback_id: z.string(),
+      state: z.object({ values: z.record(z.string(), z.unknown()) }),
+    }),
+  }),
   z.object({ type: z.literal('shortcut'), user, callback_id: id }),
   z.object({ type: z.literal('message_action'), user, callback_id: id }),
 ]);
@@ -59,7 +70,10 @@ export function judgeBody(body: unknown, interaction: boolean): BodyVerdict {
     }
     return handledInteraction.safeParse(body).success
       ? { kind: 'pass' }
-      : { kind: 'reject', why: 'the interaction payload lacks its type, user, actions or view' };
+      : {
+          kind: 'reject',
+          why: `the ${typeof body.type === 'string' ? `${body.type} ` : ''}interaction payload lacks its type, user, actions or view (with its state)`,
+        };
   }
   if ('command' in body) {
     return slashCommand.safeParse(body).success
@@ -121,7 +135,7 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
       return;
     }
     if (verdict.kind === 'ack') {
-      logger.debug(`Acknowledged without handling: ${verdict.why}`);
+      logger.info(`Acknowledged without handling: ${verdict.why}`);
       HTTPModuleFunctions.buildNoBodyResponse(res, 200);
       return;
     }
