@@ -1,16 +1,17 @@
 /**
  * Who acts: a Slack user → their stored service account, provisioned on first use when the
- * workspace has an organization admin token. A Slack user only ever acts with their own account,
- * and only within the workspace the request came from.
+ * workspace has an organization admin token, once across replicas. A Slack user only ever acts with
+ * their own account, and only within the workspace the request came from.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
 import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../planning/index.js';
-import type { Identity } from '../../store/index.js';
+import type { Identity, IdentityInput } from '../../store/index.js';
 import { InFlight } from '../bolt/in-flight.js';
 import { adminClientFor, type SlackDeps } from './deps.js';
 import { type Home, type NotAMember, notAMember } from './membership.js';
-import { followSlackProfile, serviceAccountName } from './profile.js';
+import { followSlackProfile, type SlackProfile, serviceAccountName } from './profile.js';
+import { slackUserOf } from './slack-user.js';
 
 export type ConnectReason = 'missing' | 'invalid';
 
@@ -54,6 +55,16 @@ export const CLOSED_BY_ADMIN = 'closed-by-admin';
 /** How long a replica waits for another one that is provisioning the same user. */
 const PROVISIONING_WAIT_MS = 15_000;
 const PROVISIONING_POLL_MS = 100;
+/**
+ * How long a provisioning lock outlives a replica that died holding it. It is longer than the work
+ * done under it — an account created, bounded by the planning client's timeout. Should it run out
+ * all the same, the account stored first stands and a later one is closed (see `keep`): a race
+ * never leaves an account open.
+ */
+const PROVISIONING_LEASE_MS = 60_000;
+/** The provisioning lock of one person: `provision:<workspace>:<Slack user>` in `store.locks`. */
+const provisioningLock = (workspaceId: string, slackUserId: string) =>
+  `provision:${workspaceId}:${slackUserId}`;
 
 /** The organization admin token used for provisioning was refused. */
 export class AdminTokenError extends Error {
@@ -72,28 +83,76 @@ export interface Acting {
 
 export { serviceAccountName } from './profile.js';
 
+/** An account the app made for a person, not stored yet. */
+interface Made {
+  identity: IdentityInput;
+  /** Their Slack profile, which the account follows once it is kept. */
+  profile: SlackProfile;
+}
+
 export function createIdentities(deps: SlackDeps, background = new InFlight()) {
-  const { store } = deps;
-  /** One provisioning at a time per user in this process; the store key covers other replicas. */
+  const { store, logger } = deps;
+  /** One provisioning at a time per user in this process; the store's lock covers other replicas. */
   const inFlight = new Map<string, Promise<Identity | undefined>>();
 
-  async function provision(
+  /** Slack's word that a person with no identity may get one. @throws {NotAMemberError} */
+  async function fullMember(
     workspaceId: string,
     slackUserId: string,
     slack: WebClient,
     home: Home,
     acting: boolean,
-  ) {
-    const admin = await adminClientFor(deps, workspaceId);
-    if (!admin) return undefined;
-    const info = await slack.users.info({ user: slackUserId });
-    const refused = notAMember(info.user, home);
+  ): Promise<SlackProfile> {
+    const user = await slackUserOf(slack, slackUserId);
+    const refused = notAMember(user, home);
     if (refused) {
       // Neither user id is logged: a grader's request must not pair them with the peer.
-      deps.logger.info({ workspaceId, reason: refused }, 'provisioning refused: not a full member');
+      logger.info({ workspaceId, reason: refused }, 'provisioning refused: not a full member');
       throw new NotAMemberError(slackUserId, refused, acting);
     }
-    const userName = serviceAccountName({ ...info.user?.profile, name: info.user?.name }, slackUserId);
+    return { ...user?.profile, name: user?.name };
+  }
+
+  /**
+   * The person's provisioning lock, or the identity someone else stored. The store is read again
+   * once the lock is taken: the replica it waited for may have stored the identity and let go just
+   * before — provisioning then would make a second account. Undefined when neither came within the
+   * bounded wait.
+   */
+  async function claim(
+    workspaceId: string,
+    slackUserId: string,
+  ): Promise<{ identity: Identity } | { lock: string } | undefined> {
+    const lock = provisioningLock(workspaceId, slackUserId);
+    const until = Date.now() + PROVISIONING_WAIT_MS;
+    for (let waited = false; ; waited = true) {
+      const found = await store.identities.get(workspaceId, slackUserId);
+      if (found) return { identity: found };
+      if (await store.locks.acquire(lock, PROVISIONING_LEASE_MS)) {
+        try {
+          const stored = await store.identities.get(workspaceId, slackUserId);
+          if (!stored) return { lock };
+          await store.locks.release(lock);
+          return { identity: stored };
+        } catch (error) {
+          await store.locks.release(lock).catch(() => false);
+          throw error;
+        }
+      }
+      if (Date.now() > until) return undefined;
+      if (!waited) logger.debug({ workspaceId }, "waiting for another replica's provisioning");
+      await sleep(PROVISIONING_POLL_MS);
+    }
+  }
+
+  /** A new service account for the person, not stored yet. @throws {AdminTokenError} */
+  async function create(
+    admin: PlanningClient,
+    workspaceId: string,
+    slackUserId: string,
+    profile: SlackProfile,
+  ): Promise<Made> {
+    const userName = serviceAccountName(profile, slackUserId);
     let account: Awaited<ReturnType<PlanningClient['serviceAccounts']['create']>>;
     try {
       account = await admin.serviceAccounts.create({ roleOrg: 'member', userName });
@@ -103,55 +162,88 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     }
     const serviceToken = account.serviceToken;
     const orgId = serviceToken ? orgIdFromToken(serviceToken) : undefined;
-    if (!serviceToken || !orgId) throw new Error('the service created an account without a usable token');
-    deps.logger.info({ workspaceId, serviceAccountId: account.id }, 'provisioned a service account');
-    const saved = await store.identities.save({
-      workspaceId,
-      slackUserId,
-      serviceAccountId: account.id,
-      planningUserId: account.id,
-      orgId,
-      token: serviceToken,
-      origin: 'provisioned',
-    });
-    // Best effort, in the background (a shutdown waits for it): the new account takes the Slack
-    // photo as its avatar.
-    void background.track(
-      followSlackProfile(deps, workspaceId, slackUserId, { ...info.user?.profile, name: info.user?.name }),
-    );
-    return saved;
+    if (!serviceToken || !orgId) {
+      await discard(admin, workspaceId, account.id, 'it came without a usable token');
+      throw new Error('the service created an account without a usable token');
+    }
+    logger.info({ workspaceId, serviceAccountId: account.id }, 'provisioned a service account');
+    return {
+      identity: {
+        workspaceId,
+        slackUserId,
+        serviceAccountId: account.id,
+        planningUserId: account.id,
+        orgId,
+        token: serviceToken,
+        origin: 'provisioned',
+      },
+      profile,
+    };
   }
 
   /**
-   * Provisions once across replicas: the store lock is taken by one of them; the others wait
-   * (bounded) for its account — a user's first command reaching two replicas (a Slack retry) must
-   * not answer "not connected" on the one that lost — and take over if it gave up.
+   * Closes an account the app made and does not keep: open, it would hold a token nobody has. A
+   * failure is logged with the account, for an admin to close; it never hides the caller's outcome.
    */
-  async function provisionOnce(
+  async function discard(admin: PlanningClient, workspaceId: string, serviceAccountId: string, why: string) {
+    try {
+      await admin.serviceAccounts.close(serviceAccountId);
+      logger.info({ workspaceId, serviceAccountId }, `closed a service account the app made: ${why}`);
+    } catch (error) {
+      logger.error(
+        { workspaceId, serviceAccountId, err: error },
+        `could not close a service account the app made (${why}); it stays open`,
+      );
+    }
+  }
+
+  /**
+   * Stores a made account as the person's identity — unless one was stored meanwhile (a replica
+   * whose lock's lease ran out, the person's own pasted token): that one stands, and the made
+   * account is closed. The identity that stands is returned.
+   */
+  async function keep(admin: PlanningClient, made: Made): Promise<Identity> {
+    const { workspaceId, slackUserId, serviceAccountId } = made.identity;
+    let stored: Awaited<ReturnType<typeof store.identities.add>>;
+    try {
+      stored = await store.identities.add(made.identity);
+    } catch (error) {
+      // Not stored (or not known to be): closed. Were it stored after all, its token's refusal
+      // renews it on first use (regenerate re-opens it).
+      await discard(admin, workspaceId, serviceAccountId, 'it could not be stored');
+      throw error;
+    }
+    if (!stored.added) {
+      await discard(admin, workspaceId, serviceAccountId, 'another account was stored for the person first');
+      return stored.identity;
+    }
+    // Best effort, in the background (a shutdown waits for it): the new account takes the Slack
+    // photo as its avatar.
+    void background.track(followSlackProfile(deps, workspaceId, slackUserId, made.profile));
+    return stored.identity;
+  }
+
+  /** Provisions a user once across replicas (see `claim`); undefined when none can be had. */
+  async function provision(
     workspaceId: string,
     slackUserId: string,
     slack: WebClient,
     home: Home,
     acting: boolean,
-  ): Promise<Identity | undefined> {
-    const lock = `provision:${workspaceId}:${slackUserId}`;
-    const until = Date.now() + PROVISIONING_WAIT_MS;
-    for (let waited = false; ; waited = true) {
-      if (await store.locks.acquire(lock, 60_000)) {
-        try {
-          return await provision(workspaceId, slackUserId, slack, home, acting);
-        } finally {
-          await store.locks.release(lock);
-        }
-      }
-      const identity = await store.identities.get(workspaceId, slackUserId);
-      if (identity || Date.now() > until) return identity;
-      if (!waited) deps.logger.debug({ workspaceId }, "waiting for another replica's provisioning");
-      await sleep(PROVISIONING_POLL_MS);
+  ) {
+    const admin = await adminClientFor(deps, workspaceId);
+    if (!admin) return undefined;
+    const profile = await fullMember(workspaceId, slackUserId, slack, home, acting);
+    const claimed = await claim(workspaceId, slackUserId);
+    if (!claimed || 'identity' in claimed) return claimed?.identity;
+    try {
+      return await keep(admin, await create(admin, workspaceId, slackUserId, profile));
+    } finally {
+      await store.locks.release(claimed.lock);
     }
   }
 
-  /** The user's valid identity, provisioning one when possible; undefined when none can be had. */
+  /** The user's identity, provisioning one when possible; undefined when none can be had. */
   async function resolve(
     workspaceId: string,
     slackUserId: string,
@@ -164,9 +256,7 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     const key = `${workspaceId}:${slackUserId}`;
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = provisionOnce(workspaceId, slackUserId, slack, home, acting).finally(() =>
-        inFlight.delete(key),
-      );
+      pending = provision(workspaceId, slackUserId, slack, home, acting).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     return pending;
@@ -185,16 +275,13 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
       const account = await admin.serviceAccounts.regenerate(identity.serviceAccountId);
       if (!account.serviceToken) return undefined;
       await store.identities.rotateToken(identity.workspaceId, identity.slackUserId, account.serviceToken);
-      deps.logger.info(
+      logger.info(
         { workspaceId: identity.workspaceId, serviceAccountId: account.id },
         'renewed a provisioned token',
       );
       return store.identities.get(identity.workspaceId, identity.slackUserId);
     } catch (error) {
-      deps.logger.warn(
-        { workspaceId: identity.workspaceId, err: error },
-        'could not renew a provisioned token',
-      );
+      logger.warn({ workspaceId: identity.workspaceId, err: error }, 'could not renew a provisioned token');
       return undefined;
     }
   }
