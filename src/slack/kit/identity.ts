@@ -1,11 +1,19 @@
 /**
  * Who acts: a Slack user → their stored service account, provisioned on first use when the
  * workspace has an organization admin token, once across replicas. A Slack user only ever acts with
- * their own account, and only within the workspace the request came from.
+ * their own account, and only within the workspace the request came from. The people a form names
+ * (`named`) are checked first and given an account only for a change the service accepts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
-import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../planning/index.js';
+import {
+  InvalidArgumentError,
+  NetworkError,
+  orgIdFromToken,
+  type PlanningClient,
+  PlanningError,
+  UnauthorizedError,
+} from '../../planning/index.js';
 import type { Identity, IdentityInput } from '../../store/index.js';
 import { InFlight } from '../bolt/in-flight.js';
 import { adminClientFor, type SlackDeps } from './deps.js';
@@ -57,9 +65,9 @@ const PROVISIONING_WAIT_MS = 15_000;
 const PROVISIONING_POLL_MS = 100;
 /**
  * How long a provisioning lock outlives a replica that died holding it. It is longer than the work
- * done under it — an account created, bounded by the planning client's timeout. Should it run out
- * all the same, the account stored first stands and a later one is closed (see `keep`): a race
- * never leaves an account open.
+ * done under it — an account created, and for a person named in a form the one change that names
+ * them, each bounded by the planning client's timeout. Should it run out all the same, the account
+ * stored first stands and a later one is closed (see `keep`): a race never leaves an account open.
  */
 const PROVISIONING_LEASE_MS = 60_000;
 /** The provisioning lock of one person: `provision:<workspace>:<Slack user>` in `store.locks`. */
@@ -81,7 +89,45 @@ export interface Acting {
   planning: PlanningClient;
 }
 
+/** A person named in a form — an assignee, a participant, a graded peer, someone added to a team — as the change names them. */
+export interface NamedPerson {
+  slackUserId: string;
+  planningUserId: string;
+}
+
+/** One {@link NamedPerson} for each Slack user id given, in the same order (a tuple stays a tuple). */
+export type NamedPeopleOf<T extends readonly string[]> = { -readonly [K in keyof T]: NamedPerson };
+
+/**
+ * The people a form names, checked — each has an identity here, or is a full member of the
+ * workspace the app can give an account (anyone else was refused with one sentence) — and nothing
+ * provisioned yet.
+ */
+export interface NamedPeople<T extends readonly string[]> {
+  /**
+   * Makes the service change that names them, with their planning accounts. An account that has to
+   * be made is made just before the change, under the person's provisioning lock, and stored only
+   * once the service accepted the change; when the service refuses it (or it never reached the
+   * service) the account is closed, so a refused action leaves no account behind. When the outcome
+   * is unknown (a timeout, a 5xx: the change may have been applied) the account is kept, stored and
+   * so held. Rejects with what `change` threw.
+   */
+  apply<R>(change: (people: NamedPeopleOf<T>) => Promise<R>): Promise<R>;
+}
+
 export { serviceAccountName } from './profile.js';
+
+/**
+ * Whether the service surely did not apply a call that failed: it answered with a refusal (4xx),
+ * or the request never left (refused by the client, or no connection was made). A timeout or a 5xx
+ * says nothing about it.
+ */
+function refusedByService(error: unknown): boolean {
+  if (!(error instanceof PlanningError)) return false;
+  if (error instanceof InvalidArgumentError && error.local) return true;
+  if (error instanceof NetworkError) return error.notSent;
+  return error.status !== undefined && error.status >= 400 && error.status < 500;
+}
 
 /** An account the app made for a person, not stored yet. */
 interface Made {
@@ -223,17 +269,11 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     return stored.identity;
   }
 
-  /** Provisions a user once across replicas (see `claim`); undefined when none can be had. */
-  async function provision(
-    workspaceId: string,
-    slackUserId: string,
-    slack: WebClient,
-    home: Home,
-    acting: boolean,
-  ) {
+  /** Provisions the acting user once across replicas (see `claim`); undefined when none can be had. */
+  async function provision(workspaceId: string, slackUserId: string, slack: WebClient, home: Home) {
     const admin = await adminClientFor(deps, workspaceId);
     if (!admin) return undefined;
-    const profile = await fullMember(workspaceId, slackUserId, slack, home, acting);
+    const profile = await fullMember(workspaceId, slackUserId, slack, home, true);
     const claimed = await claim(workspaceId, slackUserId);
     if (!claimed || 'identity' in claimed) return claimed?.identity;
     try {
@@ -243,20 +283,14 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     }
   }
 
-  /** The user's identity, provisioning one when possible; undefined when none can be had. */
-  async function resolve(
-    workspaceId: string,
-    slackUserId: string,
-    slack: WebClient,
-    home: Home,
-    acting: boolean,
-  ) {
+  /** The acting user's identity, provisioning one when possible; undefined when none can be had. */
+  async function resolve(workspaceId: string, slackUserId: string, slack: WebClient, home: Home) {
     const existing = await store.identities.get(workspaceId, slackUserId);
     if (existing) return existing;
     const key = `${workspaceId}:${slackUserId}`;
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = provision(workspaceId, slackUserId, slack, home, acting).finally(() => inFlight.delete(key));
+      pending = provision(workspaceId, slackUserId, slack, home).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     return pending;
@@ -286,21 +320,111 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     }
   }
 
+  /**
+   * The people a form names, checked without provisioning anyone (see {@link NamedPeople}).
+   * @throws {PeerNotConnectedError} {NotAMemberError}
+   */
+  async function named<const T extends readonly string[]>(
+    workspaceId: string,
+    slackUserIds: T,
+    slack: WebClient,
+    home: Home,
+  ): Promise<NamedPeople<T>> {
+    const known = new Map<string, string>();
+    const toMake = new Map<string, SlackProfile>();
+    let admin: PlanningClient | undefined;
+    for (const slackUserId of new Set(slackUserIds)) {
+      const identity = await store.identities.get(workspaceId, slackUserId);
+      if (identity) {
+        known.set(slackUserId, identity.planningUserId);
+        continue;
+      }
+      admin ??= await adminClientFor(deps, workspaceId);
+      if (!admin) throw new PeerNotConnectedError(slackUserId);
+      toMake.set(slackUserId, await fullMember(workspaceId, slackUserId, slack, home, false));
+    }
+
+    /** Each made account kept (the change was accepted, or may have been) or closed; locks let go after. */
+    async function settle(made: Made[], locks: string[], outcome: 'keep' | 'close') {
+      for (const m of made) {
+        if (!admin) break;
+        if (outcome === 'close') {
+          await discard(
+            admin,
+            workspaceId,
+            m.identity.serviceAccountId,
+            'the change naming the person was refused',
+          );
+          continue;
+        }
+        // The change is made: a failure to store is logged (and the account closed by keep), never
+        // turned into "nothing was saved".
+        await keep(admin, m).catch((error: unknown) =>
+          logger.error({ workspaceId, err: error }, 'could not store an account made for a change'),
+        );
+      }
+      for (const lock of locks) {
+        await store.locks
+          .release(lock)
+          .catch((error: unknown) =>
+            logger.warn({ workspaceId, err: error }, 'could not release a provisioning lock'),
+          );
+      }
+    }
+
+    return {
+      async apply(change) {
+        const made: Made[] = [];
+        const locks: string[] = [];
+        const accounts = new Map(known);
+        try {
+          // In one order (by Slack id): two forms naming the same new people never hold one lock
+          // each while waiting for the other's.
+          for (const [slackUserId, profile] of [...toMake].sort(([a], [b]) => (a < b ? -1 : 1))) {
+            const claimed = await claim(workspaceId, slackUserId);
+            if (!claimed) throw new PeerNotConnectedError(slackUserId);
+            if ('identity' in claimed) {
+              accounts.set(slackUserId, claimed.identity.planningUserId);
+              continue;
+            }
+            locks.push(claimed.lock);
+            // `admin` is set: someone had to be made.
+            const m = await create(admin!, workspaceId, slackUserId, profile);
+            made.push(m);
+            accounts.set(slackUserId, m.identity.planningUserId);
+          }
+        } catch (error) {
+          // Nothing was changed: whoever was made for it is closed.
+          await settle(made, locks, 'close');
+          throw error;
+        }
+        const people = slackUserIds.map((slackUserId) => ({
+          slackUserId,
+          planningUserId: accounts.get(slackUserId)!,
+        })) as NamedPeopleOf<T>;
+        let result: Awaited<ReturnType<typeof change>>;
+        try {
+          result = await change(people);
+        } catch (error) {
+          await settle(made, locks, refusedByService(error) ? 'close' : 'keep');
+          throw error;
+        }
+        await settle(made, locks, 'keep');
+        return result;
+      },
+    };
+  }
+
   return {
     /** The acting user, with a client for their own account. @throws {NotConnectedError} {NotAMemberError} */
     async acting(workspaceId: string, slackUserId: string, slack: WebClient, home: Home): Promise<Acting> {
-      let identity = await resolve(workspaceId, slackUserId, slack, home, true);
+      let identity = await resolve(workspaceId, slackUserId, slack, home);
       if (!identity) throw new NotConnectedError('missing');
       if (!identity.valid) identity = await renew(identity);
       if (!identity?.valid) throw new NotConnectedError('invalid');
       return { workspaceId, slackUserId, identity, planning: deps.clients.planning(identity.token) };
     },
-    /** Another user's identity (an assignee, a peer). @throws {PeerNotConnectedError} {NotAMemberError} */
-    async other(workspaceId: string, slackUserId: string, slack: WebClient, home: Home): Promise<Identity> {
-      const identity = await resolve(workspaceId, slackUserId, slack, home, false);
-      if (!identity) throw new PeerNotConnectedError(slackUserId);
-      return identity;
-    },
+    named,
   };
 }
 
