@@ -26,6 +26,11 @@ export interface FaultRule {
   answerDelayMs?: number;
   /** Never answer: the request stays open until the client gives up or the sandbox closes. */
   hang?: boolean;
+  /**
+   * Hold the request until this settles, then go on (in-process tests only): a window, as long as
+   * the test needs, between a request's arrival and the service acting on it.
+   */
+  holdUntil?: Promise<unknown>;
   /** How many matching requests this applies to (default 1). */
   times?: number;
 }

@@ -4,6 +4,7 @@
  * answered with JSON — errors as `{id, message}`. A bug in a handler answers 500 and is logged;
  * the server keeps serving.
  */
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -73,6 +74,10 @@ async function handle(deps: ServerDeps, router: Router, req: IncomingMessage, re
     const fault = faults.take(op, method);
     if (fault?.hang) return; // never answered; the socket is destroyed when the sandbox closes
     if (fault?.delayMs) await sleep(fault.delayMs, undefined, { signal });
+    if (fault?.holdUntil) {
+      await Promise.race([fault.holdUntil, once(signal, 'abort')]);
+      signal.throwIfAborted();
+    }
     if (fault?.status !== undefined) {
       const injected = injectedResponse({ ...fault, status: fault.status });
       return send(res, fault.status, injected.body, injected.headers);

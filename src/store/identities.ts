@@ -74,6 +74,12 @@ export interface IdentitiesRepo {
   findByPlanningUsers(workspaceId: string, planningUserIds: readonly string[]): Promise<PlanningUserLink[]>;
   /** Creates or replaces the user's identity; a replaced one becomes valid again. */
   save(input: IdentityInput): Promise<Identity>;
+  /**
+   * Stores the identity only when the user has none: `added` says whether this one was stored; the
+   * identity returned is the one stored either way. Provisioning keeps the first account stored and
+   * never replaces one another replica (or the person, with a pasted token) stored meanwhile.
+   */
+  add(input: IdentityInput): Promise<{ identity: Identity; added: boolean }>;
   /** Replaces the token in place (regenerate) and marks it valid; false when there is no identity. */
   rotateToken(workspaceId: string, slackUserId: string, newToken: string): Promise<boolean>;
   /** Marks the token refused, keeping the row so the user can be led to reconnect. */
@@ -118,6 +124,20 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
     updatedAt: new Date(row.updated_at),
   });
 
+  const rowOf = (v: IdentityInput) => ({
+    key: { workspace_id: v.workspaceId, slack_user_id: v.slackUserId },
+    row: {
+      service_account_id: v.serviceAccountId,
+      planning_user_id: v.planningUserId,
+      org_id: v.orgId,
+      token: keyring.encrypt(v.token, aad.identity(v.workspaceId, v.slackUserId)),
+      origin: v.origin,
+      valid: toFlag(true),
+      invalid_reason: null,
+      updated_at: now(),
+    },
+  });
+
   const inWorkspace = (workspaceId: string) =>
     db.selectFrom('identities').selectAll().where('workspace_id', '=', workspaceId);
   const one = (workspaceId: string, slackUserId: string) =>
@@ -155,23 +175,28 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
 
     async save(input) {
       const v = parseInput(identityInput, input, 'identity');
-      const at = now();
-      const row = {
-        service_account_id: v.serviceAccountId,
-        planning_user_id: v.planningUserId,
-        org_id: v.orgId,
-        token: keyring.encrypt(v.token, aad.identity(v.workspaceId, v.slackUserId)),
-        origin: v.origin,
-        valid: toFlag(true),
-        invalid_reason: null,
-        updated_at: at,
-      };
+      const { key, row } = rowOf(v);
       await db
         .insertInto('identities')
-        .values({ workspace_id: v.workspaceId, slack_user_id: v.slackUserId, created_at: at, ...row })
+        .values({ ...key, created_at: row.updated_at, ...row })
         .onConflict((oc) => oc.columns(['workspace_id', 'slack_user_id']).doUpdateSet(row))
         .execute();
       return (await repo.get(v.workspaceId, v.slackUserId))!;
+    },
+
+    async add(input) {
+      const v = parseInput(identityInput, input, 'identity');
+      const { key, row } = rowOf(v);
+      const inserted = await db
+        .insertInto('identities')
+        .values({ ...key, created_at: row.updated_at, ...row })
+        .onConflict((oc) => oc.columns(['workspace_id', 'slack_user_id']).doNothing())
+        .returning('slack_user_id')
+        .executeTakeFirst();
+      const identity = await repo.get(v.workspaceId, v.slackUserId);
+      // Deleted between the insert and the read (a deactivation): nothing stands stored.
+      if (!identity) throw new Error('the identity was removed while it was being stored');
+      return { identity, added: inserted !== undefined };
     },
 
     async rotateToken(workspaceId, slackUserId, newToken) {

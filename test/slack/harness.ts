@@ -25,7 +25,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import type { Field } from '../../src/slack/kit/ids.js';
 import { PRESS_LOCK_PREFIX } from '../../src/slack/kit/press.js';
-import { createKeyring, openStore, type Store } from '../../src/store/index.js';
+import { createKeyring, openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
 export type { SlackCall };
 
@@ -158,6 +158,19 @@ export interface HarnessOptions {
   oauth?: boolean;
   /** The planning client's retries (default 0, so failures show at once). */
   retries?: number;
+  /** The planning client's time bound per call (default 1 s, so failures show at once). */
+  planningTimeoutMs?: number;
+  /** The store on this PostgreSQL schema instead of a SQLite file (replicas share it). */
+  postgres?: { url: string; schema: string };
+}
+
+/** What a harness's replicas share with it: the same service, the same Slack, the same database. */
+interface Shared {
+  sandbox: Sandbox;
+  slack: TestSlack;
+  key: string;
+  location: Pick<StoreOptions, 'databaseUrl' | 'pgSchema' | 'sqliteFile'>;
+  options: HarnessOptions;
 }
 
 /** A planning team with its default channel and one feature, made with the owner's token. */
@@ -178,16 +191,15 @@ export class Harness {
     readonly fixture: Fixture,
     readonly logs: string[],
     private readonly dir: string,
+    private readonly shared: Shared,
+    /** A replica closes its own app and store only: the rest belongs to the harness it came from. */
+    private readonly isReplica = false,
   ) {}
 
   static async start(options: HarnessOptions = {}): Promise<Harness> {
     const sandbox = await startSandbox({ seed: 'minimal' });
     const dir = mkdtempSync(join(tmpdir(), 'slack-e2e-'));
     const key = randomBytes(32).toString('base64');
-    const store = await openStore({
-      sqliteFile: join(dir, 'store.sqlite'),
-      keyring: createKeyring({ current: key }),
-    });
     const slack = new TestSlack({
       workspace: new Workspace({
         team: { id: TEAM, name: 'Test', domain: 'test', url: `${SLACK_ORIGIN}/` },
@@ -198,6 +210,34 @@ export class Harness {
       triggerTtlMs: TRIGGER_TTL_MS,
     });
     await slack.listen();
+
+    const owner = createPlanningClient({ baseUrl: sandbox.url, token: sandbox.ownerToken });
+    const team = await owner.teams.create({ teamName: 'Core team' });
+    const channel = team.channels[0]!;
+    const feature = await owner.features.create(team.id, channel.id, { heading: 'Login page' });
+    const fixture = {
+      teamId: team.id,
+      channelId: channel.id,
+      featureId: feature.id,
+      featureHeading: 'Login page',
+    };
+    const location = options.postgres
+      ? { databaseUrl: options.postgres.url, pgSchema: options.postgres.schema }
+      : { sqliteFile: join(dir, 'store.sqlite') };
+    return Harness.boot({ sandbox, slack, key, location, options }, fixture, dir, false);
+  }
+
+  /**
+   * Another replica of the app beside this one: its own store connection, clients and HTTP port,
+   * on the same database, service and Slack — as two processes behind one load balancer.
+   */
+  replica(): Promise<Harness> {
+    return Harness.boot(this.shared, this.fixture, this.dir, true);
+  }
+
+  private static async boot(shared: Shared, fixture: Fixture, dir: string, isReplica: boolean) {
+    const { sandbox, slack, key, location, options } = shared;
+    const store = await openStore({ ...location, keyring: createKeyring({ current: key }) });
     const config = loadConfig({
       NODE_ENV: 'test',
       SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -219,18 +259,6 @@ export class Harness {
       level: 'debug',
       destination: { write: (line: string) => logs.push(line) },
     });
-
-    const owner = createPlanningClient({ baseUrl: sandbox.url, token: sandbox.ownerToken });
-    const team = await owner.teams.create({ teamName: 'Core team' });
-    const channel = team.channels[0]!;
-    const feature = await owner.features.create(team.id, channel.id, { heading: 'Login page' });
-    const fixture = {
-      teamId: team.id,
-      channelId: channel.id,
-      featureId: feature.id,
-      featureHeading: 'Login page',
-    };
-
     const app = createSlackApp({
       config,
       store,
@@ -239,12 +267,13 @@ export class Harness {
         planningUrl: sandbox.url,
         slackApiUrl: config.SLACK_API_URL,
         logger,
-        planningOptions: { timeoutMs: 1_000, retries: options.retries ?? 0 },
+        planningOptions: { timeoutMs: options.planningTimeoutMs ?? 1_000, retries: options.retries ?? 0 },
       }),
       envAdminToken: options.provisioning ? sandbox.ownerToken : undefined,
     });
     const { port } = await app.start();
-    return new Harness(slack, sandbox, store, app, `http://127.0.0.1:${port}`, fixture, logs, dir);
+    const url = `http://127.0.0.1:${port}`;
+    return new Harness(slack, sandbox, store, app, url, fixture, logs, dir, shared, isReplica);
   }
 
   /** A task of the fixture's feature, created by the owner and assigned to the sandbox's member. */
@@ -273,6 +302,10 @@ export class Harness {
 
   async close() {
     await this.app.stop();
+    if (this.isReplica) {
+      await this.store.close();
+      return;
+    }
     await this.sandbox.close();
     await this.store.close();
     await closePlanningPools();
@@ -283,6 +316,19 @@ export class Harness {
   /** A planning client acting as the sandbox's owner (to check what was saved). */
   owner(): PlanningClient {
     return createPlanningClient({ baseUrl: this.sandbox.url, token: this.sandbox.ownerToken });
+  }
+
+  /**
+   * Accounts open in the organization the app provisions into that no stored identity holds (its
+   * seeded owner, admin and member aside): accounts the app made whose token nobody has.
+   */
+  async unheldAccounts(): Promise<string[]> {
+    const seeded = new Set([this.sandbox.ownerId, this.sandbox.adminId, this.sandbox.memberId]);
+    const held = new Set((await this.store.identities.listByWorkspace(TEAM)).map((i) => i.serviceAccountId));
+    return Object.values(this.sandbox.state().accounts)
+      .filter((a) => a.homeOrgId === this.sandbox.orgId && a.closedTime === 0)
+      .filter((a) => !seeded.has(a.id) && !held.has(a.id))
+      .map((a) => a.id);
   }
 
   /** Stores an identity for a Slack user with a sandbox account's token (as `/plan connect` would). */

@@ -168,4 +168,40 @@ describe('two replicas provisioning the same new person', () => {
     // Only the winner's create: this replica made none.
     expect(h.sandbox.requests.count('serviceAccounts.create')).toBe(1);
   });
+  it('a replica whose provisioning outlived its lock keeps the identity stored meanwhile and closes the account it made', async () => {
+    await h.close();
+    // The service's answer is held as long as the test needs: no client timeout may end it first.
+    h = await Harness.start({ provisioning: true, planningTimeoutMs: 60_000 });
+    h.slack.users.set('U9', { id: 'U9', name: 'nine' });
+    const rival = await h.owner().serviceAccounts.create({ roleOrg: 'member', userName: 'nine' });
+    let answer = () => {};
+    h.sandbox.inject({
+      operationId: 'serviceAccountCreate',
+      holdUntil: new Promise<void>((resolve) => {
+        answer = resolve;
+      }),
+    });
+    await h.command('whoami', 'U9');
+    await eventually(() => h.sandbox.requests.count('serviceAccountCreate') === 2, 'this replica creating');
+    // Meanwhile another replica (its lock's lease ran out on this one) stored its own account for U9.
+    await h.store.identities.save({
+      workspaceId: TEAM,
+      slackUserId: 'U9',
+      serviceAccountId: rival.id,
+      planningUserId: rival.id,
+      orgId: h.sandbox.orgId,
+      token: rival.serviceToken!,
+      origin: 'provisioned',
+    });
+    answer();
+    const said = JSON.stringify((await h.slack.waitFor('respond')).body);
+    expect(said).toContain('You act as *nine*');
+    expect((await h.store.identities.get(TEAM, 'U9'))?.serviceAccountId).toBe(rival.id);
+    // The account this replica made is closed: no account stays open with a token nobody holds.
+    const seeded = [h.sandbox.ownerId, h.sandbox.adminId, h.sandbox.memberId, rival.id];
+    const made = Object.values(h.sandbox.state().accounts).filter((a) => !seeded.includes(a.id));
+    expect(made).toHaveLength(1);
+    expect(made[0]?.closedTime).not.toBe(0);
+    expect(await h.unheldAccounts()).toEqual([]);
+  });
 });

@@ -83,6 +83,25 @@ forEachBackend('identities', (backend) => {
     expect(await store.identities.listByWorkspace('T1')).toHaveLength(1);
   });
 
+  it('add stores an identity only when the user has none, and says which one stands', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const first = await store.identities.add(input('T1', 'U1', { token: 'first', serviceAccountId: 'sa-1' }));
+    expect(first).toMatchObject({ added: true, identity: { token: 'first', serviceAccountId: 'sa-1' } });
+    const second = await store.identities.add(
+      input('T1', 'U1', { token: 'second', serviceAccountId: 'sa-2' }),
+    );
+    expect(second).toEqual({ added: false, identity: first.identity });
+    // Two at once: one of them is stored, and both are told the same one.
+    const raced = await Promise.all(
+      ['a', 'b'].map((x) =>
+        store.identities.add(input('T1', 'U2', { token: x, serviceAccountId: `sa-${x}` })),
+      ),
+    );
+    expect(raced.filter((r) => r.added)).toHaveLength(1);
+    expect(raced[0]?.identity).toEqual(raced[1]?.identity);
+    expect(await store.identities.get('T1', 'U2')).toEqual(raced[0]?.identity);
+  });
+
   it('rotates a token in place and marks it valid; markInvalid records why', async () => {
     const clock = manualClock();
     const store = await backend.open({ keyring: newKeyring(), now: clock.now });

@@ -362,7 +362,9 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
     const { meta, person } = data;
     const team = meta.teamId;
     const where = md`*${meta.name || team || ''}*`;
-    // Reading or removing never creates an account for someone; adding may (as any other use).
+    // Reading or removing never creates an account for someone; adding may, for the addition only:
+    // whether it is allowed is the organization's roles' to say (an admin whose account is a member
+    // is refused), so an account made for it is closed when the service refuses (kit/identity.ts).
     const known = async () => {
       const identity = await svc.deps.store.identities.get(planning.workspaceId, person);
       if (!identity)
@@ -385,14 +387,15 @@ export const personSubmission: SubmissionSpec<PersonInput> = {
       }
       case 'teamAdd': {
         if (!team) throw new FormProblem(md`This form no longer says which team.`);
-        const identity = await planning.other(person);
-        await acting.planning.teams.assign(team, identity.planningUserId);
+        const named = await planning.named([person]);
+        await named.apply(([p]) => acting.planning.teams.assign(team, p.planningUserId));
         return done(svc, args, meta, acting, md`${mention(person)} joined the team ${where}.`);
       }
       case 'channelAdd': {
         if (!team || !meta.channelId) throw new FormProblem(md`This form no longer says which channel.`);
-        const identity = await planning.other(person);
-        await acting.planning.channels.assign(team, meta.channelId, identity.planningUserId);
+        const channelId = meta.channelId;
+        const named = await planning.named([person]);
+        await named.apply(([p]) => acting.planning.channels.assign(team, channelId, p.planningUserId));
         return done(svc, args, meta, acting, md`${mention(person)} joined the channel ${where}.`);
       }
     }

@@ -1,6 +1,7 @@
 /**
  * The experiment of an assumption: state, whether it confirmed the assumption, details and
- * participants (picked as Slack users, each mapped to their planning account before anything changes).
+ * participants (picked as Slack users, each mapped to their planning account; stored by the app
+ * once the service took the experiment).
  */
 
 import type { ViewOutput } from '@slack/bolt';
@@ -135,19 +136,34 @@ type ExperimentSubmission = FormOutput<typeof ExperimentSubmission>;
 async function run(svc: Services, data: ExperimentSubmission, args: SubmitArgs) {
   const planning = planningOf(args.context);
   const acting = await planning.acting();
-  // Each participant must have a planning account: mapped (or provisioned) before anything changes.
-  const accounts: string[] = [];
-  for (const participant of data.participants)
-    accounts.push((await planning.other(participant)).planningUserId);
   const { coords, assmId } = data.meta;
-  // Kept by the app (the service's experiment has no participants); before the change, so a retry redoes both.
-  await svc.deps.store.participants.set(planning.workspaceId, assmId, accounts);
-  await refusedOnForm(
-    acting.planning.assumptions.experiment(coords.teamId, coords.channelId, coords.featureId, assmId, {
-      state: data.state,
-      confirmed: data.confirmed,
-      ...(data.details ? { details: data.details } : {}),
+  // Each participant is checked before anything changes; an account is made only for a change the
+  // service accepts — it alone knows (another organization's assumption, a feature that reached deep
+  // context while the form was open) — and closed when it refuses (kit/identity.ts).
+  const named = await planning.named(data.participants);
+  const participants = await refusedOnForm(
+    named.apply(async (people) => {
+      await acting.planning.assumptions.experiment(
+        coords.teamId,
+        coords.channelId,
+        coords.featureId,
+        assmId,
+        {
+          state: data.state,
+          confirmed: data.confirmed,
+          ...(data.details ? { details: data.details } : {}),
+        },
+      );
+      return people;
     }),
+  );
+  // Kept by the app (the service's experiment has no participants), and only once the service took
+  // the experiment: a refused form leaves the participants stored before it. Should the store fail
+  // here, the form comes back with that failure, and sending it again writes both again.
+  await svc.deps.store.participants.set(
+    planning.workspaceId,
+    assmId,
+    participants.map((p) => p.planningUserId),
   );
   await refreshFeatureCards(svc, args.client, acting, coords);
   return { title: EXPERIMENT_TITLE, text: md`:white_check_mark: Experiment saved: *${data.state}*.` };

@@ -40,8 +40,12 @@ export async function recordGrade(planning: PlanningContext, data: GradeInput): 
     await service.experiences.evaluate(data.notionId, data.grade);
     return md`:white_check_mark: Your self-evaluation of *${notion}* (${data.grade}) is recorded. Only your last one within 24 hours counts.`;
   }
-  const peer = await planning.other(data.peer);
-  await service.experiences.evaluatePeer(data.notionId, data.grade, peer.planningUserId);
+  // The peer may need an account: made for this grade only, and closed when the service refuses it
+  // (a notion of another organization, or deleted meanwhile): only the service knows whether it takes it.
+  const peer = await planning.named([data.peer]);
+  await peer.apply(([person]) =>
+    service.experiences.evaluatePeer(data.notionId, data.grade, person.planningUserId),
+  );
   return md`:white_check_mark: Your grade of *${notion}* (${data.grade}) is recorded anonymously. They are not told who graded them; only your last grade within 24 hours counts.`;
 }
 

@@ -5,8 +5,8 @@
  */
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { type Identity, workspaceIdFor } from '../../store/index.js';
-import type { Acting, Identities } from './identity.js';
+import { workspaceIdFor } from '../../store/index.js';
+import type { Acting, Identities, NamedPeople } from './identity.js';
 import type { Home } from './membership.js';
 import { type SlackUser, slackUserOf } from './slack-user.js';
 
@@ -23,10 +23,12 @@ export interface PlanningContext {
   /** The acting user's identity and client. @throws {NotConnectedError} {NotAMemberError} */
   acting(): Promise<Acting>;
   /**
-   * Another user's identity (an assignee, a peer picked in a form), provisioned when possible.
+   * The people a form names (an assignee, participants, a peer, someone added to a team), checked
+   * before anything changes; `apply` makes the change with their accounts, provisioning anyone who
+   * needs one only for a change the service accepts (see kit/identity.ts).
    * @throws {PeerNotConnectedError} {NotAMemberError}
    */
-  other(slackUserId: string): Promise<Identity>;
+  named<const T extends readonly string[]>(slackUserIds: T): Promise<NamedPeople<T>>;
 }
 
 export function planningMiddleware(identities: Identities): Middleware<AnyMiddlewareArgs> {
@@ -54,7 +56,7 @@ export function planningMiddleware(identities: Identities): Middleware<AnyMiddle
           resolved ??= identities.acting(workspaceId, userId, slack, home);
           return resolved;
         },
-        other: (slackUserId) => identities.other(workspaceId, slackUserId, slack, home),
+        named: (slackUserIds) => identities.named(workspaceId, slackUserIds, slack, home),
       };
       context[KEY] = planning;
     }

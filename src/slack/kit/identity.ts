@@ -1,16 +1,25 @@
 /**
  * Who acts: a Slack user → their stored service account, provisioned on first use when the
- * workspace has an organization admin token. A Slack user only ever acts with their own account,
- * and only within the workspace the request came from.
+ * workspace has an organization admin token, once across replicas. A Slack user only ever acts with
+ * their own account, and only within the workspace the request came from. The people a form names
+ * (`named`) are checked first and given an account only for a change the service accepts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
-import { orgIdFromToken, type PlanningClient, UnauthorizedError } from '../../planning/index.js';
-import type { Identity } from '../../store/index.js';
+import {
+  InvalidArgumentError,
+  NetworkError,
+  orgIdFromToken,
+  type PlanningClient,
+  PlanningError,
+  UnauthorizedError,
+} from '../../planning/index.js';
+import type { Identity, IdentityInput } from '../../store/index.js';
 import { InFlight } from '../bolt/in-flight.js';
 import { adminClientFor, type SlackDeps } from './deps.js';
 import { type Home, type NotAMember, notAMember } from './membership.js';
-import { followSlackProfile, serviceAccountName } from './profile.js';
+import { followSlackProfile, type SlackProfile, serviceAccountName } from './profile.js';
+import { slackUserOf } from './slack-user.js';
 
 export type ConnectReason = 'missing' | 'invalid';
 
@@ -54,6 +63,16 @@ export const CLOSED_BY_ADMIN = 'closed-by-admin';
 /** How long a replica waits for another one that is provisioning the same user. */
 const PROVISIONING_WAIT_MS = 15_000;
 const PROVISIONING_POLL_MS = 100;
+/**
+ * How long a provisioning lock outlives a replica that died holding it. It is longer than the work
+ * done under it — an account created, and for a person named in a form the one change that names
+ * them, each bounded by the planning client's timeout. Should it run out all the same, the account
+ * stored first stands and a later one is closed (see `keep`): a race never leaves an account open.
+ */
+const PROVISIONING_LEASE_MS = 60_000;
+/** The provisioning lock of one person: `provision:<workspace>:<Slack user>` in `store.locks`. */
+const provisioningLock = (workspaceId: string, slackUserId: string) =>
+  `provision:${workspaceId}:${slackUserId}`;
 
 /** The organization admin token used for provisioning was refused. */
 export class AdminTokenError extends Error {
@@ -70,30 +89,116 @@ export interface Acting {
   planning: PlanningClient;
 }
 
+/** A person named in a form — an assignee, a participant, a graded peer, someone added to a team — as the change names them. */
+export interface NamedPerson {
+  slackUserId: string;
+  planningUserId: string;
+}
+
+/** One {@link NamedPerson} for each Slack user id given, in the same order (a tuple stays a tuple). */
+export type NamedPeopleOf<T extends readonly string[]> = { -readonly [K in keyof T]: NamedPerson };
+
+/**
+ * The people a form names, checked — each has an identity here, or is a full member of the
+ * workspace the app can give an account (anyone else was refused with one sentence) — and nothing
+ * provisioned yet.
+ */
+export interface NamedPeople<T extends readonly string[]> {
+  /**
+   * Makes the service change that names them, with their planning accounts. An account that has to
+   * be made is made just before the change, under the person's provisioning lock, and stored only
+   * once the service accepted the change; when the service refuses it (or it never reached the
+   * service) the account is closed, so a refused action leaves no account behind. When the outcome
+   * is unknown (a timeout, a 5xx: the change may have been applied) the account is kept, stored and
+   * so held. Rejects with what `change` threw.
+   */
+  apply<R>(change: (people: NamedPeopleOf<T>) => Promise<R>): Promise<R>;
+}
+
 export { serviceAccountName } from './profile.js';
 
+/**
+ * Whether the service surely did not apply a call that failed: it answered with a refusal (4xx),
+ * or the request never left (refused by the client, or no connection was made). A timeout or a 5xx
+ * says nothing about it.
+ */
+function refusedByService(error: unknown): boolean {
+  if (!(error instanceof PlanningError)) return false;
+  if (error instanceof InvalidArgumentError && error.local) return true;
+  if (error instanceof NetworkError) return error.notSent;
+  return error.status !== undefined && error.status >= 400 && error.status < 500;
+}
+
+/** An account the app made for a person, not stored yet. */
+interface Made {
+  identity: IdentityInput;
+  /** Their Slack profile, which the account follows once it is kept. */
+  profile: SlackProfile;
+}
+
 export function createIdentities(deps: SlackDeps, background = new InFlight()) {
-  const { store } = deps;
-  /** One provisioning at a time per user in this process; the store key covers other replicas. */
+  const { store, logger } = deps;
+  /** One provisioning at a time per user in this process; the store's lock covers other replicas. */
   const inFlight = new Map<string, Promise<Identity | undefined>>();
 
-  async function provision(
+  /** Slack's word that a person with no identity may get one. @throws {NotAMemberError} */
+  async function fullMember(
     workspaceId: string,
     slackUserId: string,
     slack: WebClient,
     home: Home,
     acting: boolean,
-  ) {
-    const admin = await adminClientFor(deps, workspaceId);
-    if (!admin) return undefined;
-    const info = await slack.users.info({ user: slackUserId });
-    const refused = notAMember(info.user, home);
+  ): Promise<SlackProfile> {
+    const user = await slackUserOf(slack, slackUserId);
+    const refused = notAMember(user, home);
     if (refused) {
       // Neither user id is logged: a grader's request must not pair them with the peer.
-      deps.logger.info({ workspaceId, reason: refused }, 'provisioning refused: not a full member');
+      logger.info({ workspaceId, reason: refused }, 'provisioning refused: not a full member');
       throw new NotAMemberError(slackUserId, refused, acting);
     }
-    const userName = serviceAccountName({ ...info.user?.profile, name: info.user?.name }, slackUserId);
+    return { ...user?.profile, name: user?.name };
+  }
+
+  /**
+   * The person's provisioning lock, or the identity someone else stored. The store is read again
+   * once the lock is taken: the replica it waited for may have stored the identity and let go just
+   * before — provisioning then would make a second account. Undefined when neither came within the
+   * bounded wait.
+   */
+  async function claim(
+    workspaceId: string,
+    slackUserId: string,
+  ): Promise<{ identity: Identity } | { lock: string } | undefined> {
+    const lock = provisioningLock(workspaceId, slackUserId);
+    const until = Date.now() + PROVISIONING_WAIT_MS;
+    for (let waited = false; ; waited = true) {
+      const found = await store.identities.get(workspaceId, slackUserId);
+      if (found) return { identity: found };
+      if (await store.locks.acquire(lock, PROVISIONING_LEASE_MS)) {
+        try {
+          const stored = await store.identities.get(workspaceId, slackUserId);
+          if (!stored) return { lock };
+          await store.locks.release(lock);
+          return { identity: stored };
+        } catch (error) {
+          await store.locks.release(lock).catch(() => false);
+          throw error;
+        }
+      }
+      if (Date.now() > until) return undefined;
+      if (!waited) logger.debug({ workspaceId }, "waiting for another replica's provisioning");
+      await sleep(PROVISIONING_POLL_MS);
+    }
+  }
+
+  /** A new service account for the person, not stored yet. @throws {AdminTokenError} */
+  async function create(
+    admin: PlanningClient,
+    workspaceId: string,
+    slackUserId: string,
+    profile: SlackProfile,
+  ): Promise<Made> {
+    const userName = serviceAccountName(profile, slackUserId);
     let account: Awaited<ReturnType<PlanningClient['serviceAccounts']['create']>>;
     try {
       account = await admin.serviceAccounts.create({ roleOrg: 'member', userName });
@@ -103,70 +208,89 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     }
     const serviceToken = account.serviceToken;
     const orgId = serviceToken ? orgIdFromToken(serviceToken) : undefined;
-    if (!serviceToken || !orgId) throw new Error('the service created an account without a usable token');
-    deps.logger.info({ workspaceId, serviceAccountId: account.id }, 'provisioned a service account');
-    const saved = await store.identities.save({
-      workspaceId,
-      slackUserId,
-      serviceAccountId: account.id,
-      planningUserId: account.id,
-      orgId,
-      token: serviceToken,
-      origin: 'provisioned',
-    });
-    // Best effort, in the background (a shutdown waits for it): the new account takes the Slack
-    // photo as its avatar.
-    void background.track(
-      followSlackProfile(deps, workspaceId, slackUserId, { ...info.user?.profile, name: info.user?.name }),
-    );
-    return saved;
+    if (!serviceToken || !orgId) {
+      await discard(admin, workspaceId, account.id, 'it came without a usable token');
+      throw new Error('the service created an account without a usable token');
+    }
+    logger.info({ workspaceId, serviceAccountId: account.id }, 'provisioned a service account');
+    return {
+      identity: {
+        workspaceId,
+        slackUserId,
+        serviceAccountId: account.id,
+        planningUserId: account.id,
+        orgId,
+        token: serviceToken,
+        origin: 'provisioned',
+      },
+      profile,
+    };
   }
 
   /**
-   * Provisions once across replicas: the store lock is taken by one of them; the others wait
-   * (bounded) for its account — a user's first command reaching two replicas (a Slack retry) must
-   * not answer "not connected" on the one that lost — and take over if it gave up.
+   * Closes an account the app made and does not keep: open, it would hold a token nobody has. A
+   * failure is logged with the account, for an admin to close; it never hides the caller's outcome.
    */
-  async function provisionOnce(
-    workspaceId: string,
-    slackUserId: string,
-    slack: WebClient,
-    home: Home,
-    acting: boolean,
-  ): Promise<Identity | undefined> {
-    const lock = `provision:${workspaceId}:${slackUserId}`;
-    const until = Date.now() + PROVISIONING_WAIT_MS;
-    for (let waited = false; ; waited = true) {
-      if (await store.locks.acquire(lock, 60_000)) {
-        try {
-          return await provision(workspaceId, slackUserId, slack, home, acting);
-        } finally {
-          await store.locks.release(lock);
-        }
-      }
-      const identity = await store.identities.get(workspaceId, slackUserId);
-      if (identity || Date.now() > until) return identity;
-      if (!waited) deps.logger.debug({ workspaceId }, "waiting for another replica's provisioning");
-      await sleep(PROVISIONING_POLL_MS);
+  async function discard(admin: PlanningClient, workspaceId: string, serviceAccountId: string, why: string) {
+    try {
+      await admin.serviceAccounts.close(serviceAccountId);
+      logger.info({ workspaceId, serviceAccountId }, `closed a service account the app made: ${why}`);
+    } catch (error) {
+      logger.error(
+        { workspaceId, serviceAccountId, err: error },
+        `could not close a service account the app made (${why}); it stays open`,
+      );
     }
   }
 
-  /** The user's valid identity, provisioning one when possible; undefined when none can be had. */
-  async function resolve(
-    workspaceId: string,
-    slackUserId: string,
-    slack: WebClient,
-    home: Home,
-    acting: boolean,
-  ) {
+  /**
+   * Stores a made account as the person's identity — unless one was stored meanwhile (a replica
+   * whose lock's lease ran out, the person's own pasted token): that one stands, and the made
+   * account is closed. The identity that stands is returned.
+   */
+  async function keep(admin: PlanningClient, made: Made): Promise<Identity> {
+    const { workspaceId, slackUserId, serviceAccountId } = made.identity;
+    let stored: Awaited<ReturnType<typeof store.identities.add>>;
+    try {
+      stored = await store.identities.add(made.identity);
+    } catch (error) {
+      // Not stored (or not known to be): closed. Were it stored after all, its token's refusal
+      // renews it on first use (regenerate re-opens it).
+      await discard(admin, workspaceId, serviceAccountId, 'it could not be stored');
+      throw error;
+    }
+    if (!stored.added) {
+      await discard(admin, workspaceId, serviceAccountId, 'another account was stored for the person first');
+      return stored.identity;
+    }
+    // Best effort, in the background (a shutdown waits for it): the new account takes the Slack
+    // photo as its avatar.
+    void background.track(followSlackProfile(deps, workspaceId, slackUserId, made.profile));
+    return stored.identity;
+  }
+
+  /** Provisions the acting user once across replicas (see `claim`); undefined when none can be had. */
+  async function provision(workspaceId: string, slackUserId: string, slack: WebClient, home: Home) {
+    const admin = await adminClientFor(deps, workspaceId);
+    if (!admin) return undefined;
+    const profile = await fullMember(workspaceId, slackUserId, slack, home, true);
+    const claimed = await claim(workspaceId, slackUserId);
+    if (!claimed || 'identity' in claimed) return claimed?.identity;
+    try {
+      return await keep(admin, await create(admin, workspaceId, slackUserId, profile));
+    } finally {
+      await store.locks.release(claimed.lock);
+    }
+  }
+
+  /** The acting user's identity, provisioning one when possible; undefined when none can be had. */
+  async function resolve(workspaceId: string, slackUserId: string, slack: WebClient, home: Home) {
     const existing = await store.identities.get(workspaceId, slackUserId);
     if (existing) return existing;
     const key = `${workspaceId}:${slackUserId}`;
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = provisionOnce(workspaceId, slackUserId, slack, home, acting).finally(() =>
-        inFlight.delete(key),
-      );
+      pending = provision(workspaceId, slackUserId, slack, home).finally(() => inFlight.delete(key));
       inFlight.set(key, pending);
     }
     return pending;
@@ -185,35 +309,122 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
       const account = await admin.serviceAccounts.regenerate(identity.serviceAccountId);
       if (!account.serviceToken) return undefined;
       await store.identities.rotateToken(identity.workspaceId, identity.slackUserId, account.serviceToken);
-      deps.logger.info(
+      logger.info(
         { workspaceId: identity.workspaceId, serviceAccountId: account.id },
         'renewed a provisioned token',
       );
       return store.identities.get(identity.workspaceId, identity.slackUserId);
     } catch (error) {
-      deps.logger.warn(
-        { workspaceId: identity.workspaceId, err: error },
-        'could not renew a provisioned token',
-      );
+      logger.warn({ workspaceId: identity.workspaceId, err: error }, 'could not renew a provisioned token');
       return undefined;
     }
+  }
+
+  /**
+   * The people a form names, checked without provisioning anyone (see {@link NamedPeople}).
+   * @throws {PeerNotConnectedError} {NotAMemberError}
+   */
+  async function named<const T extends readonly string[]>(
+    workspaceId: string,
+    slackUserIds: T,
+    slack: WebClient,
+    home: Home,
+  ): Promise<NamedPeople<T>> {
+    const known = new Map<string, string>();
+    const toMake = new Map<string, SlackProfile>();
+    let admin: PlanningClient | undefined;
+    for (const slackUserId of new Set(slackUserIds)) {
+      const identity = await store.identities.get(workspaceId, slackUserId);
+      if (identity) {
+        known.set(slackUserId, identity.planningUserId);
+        continue;
+      }
+      admin ??= await adminClientFor(deps, workspaceId);
+      if (!admin) throw new PeerNotConnectedError(slackUserId);
+      toMake.set(slackUserId, await fullMember(workspaceId, slackUserId, slack, home, false));
+    }
+
+    /** Each made account kept (the change was accepted, or may have been) or closed; locks let go after. */
+    async function settle(made: Made[], locks: string[], outcome: 'keep' | 'close') {
+      for (const m of made) {
+        if (!admin) break;
+        if (outcome === 'close') {
+          await discard(
+            admin,
+            workspaceId,
+            m.identity.serviceAccountId,
+            'the change naming the person was refused',
+          );
+          continue;
+        }
+        // The change is made: a failure to store is logged (and the account closed by keep), never
+        // turned into "nothing was saved".
+        await keep(admin, m).catch((error: unknown) =>
+          logger.error({ workspaceId, err: error }, 'could not store an account made for a change'),
+        );
+      }
+      for (const lock of locks) {
+        await store.locks
+          .release(lock)
+          .catch((error: unknown) =>
+            logger.warn({ workspaceId, err: error }, 'could not release a provisioning lock'),
+          );
+      }
+    }
+
+    return {
+      async apply(change) {
+        const made: Made[] = [];
+        const locks: string[] = [];
+        const accounts = new Map(known);
+        try {
+          // In one order (by Slack id): two forms naming the same new people never hold one lock
+          // each while waiting for the other's.
+          for (const [slackUserId, profile] of [...toMake].sort(([a], [b]) => (a < b ? -1 : 1))) {
+            const claimed = await claim(workspaceId, slackUserId);
+            if (!claimed) throw new PeerNotConnectedError(slackUserId);
+            if ('identity' in claimed) {
+              accounts.set(slackUserId, claimed.identity.planningUserId);
+              continue;
+            }
+            locks.push(claimed.lock);
+            // `admin` is set: someone had to be made.
+            const m = await create(admin!, workspaceId, slackUserId, profile);
+            made.push(m);
+            accounts.set(slackUserId, m.identity.planningUserId);
+          }
+        } catch (error) {
+          // Nothing was changed: whoever was made for it is closed.
+          await settle(made, locks, 'close');
+          throw error;
+        }
+        const people = slackUserIds.map((slackUserId) => ({
+          slackUserId,
+          planningUserId: accounts.get(slackUserId)!,
+        })) as NamedPeopleOf<T>;
+        let result: Awaited<ReturnType<typeof change>>;
+        try {
+          result = await change(people);
+        } catch (error) {
+          await settle(made, locks, refusedByService(error) ? 'close' : 'keep');
+          throw error;
+        }
+        await settle(made, locks, 'keep');
+        return result;
+      },
+    };
   }
 
   return {
     /** The acting user, with a client for their own account. @throws {NotConnectedError} {NotAMemberError} */
     async acting(workspaceId: string, slackUserId: string, slack: WebClient, home: Home): Promise<Acting> {
-      let identity = await resolve(workspaceId, slackUserId, slack, home, true);
+      let identity = await resolve(workspaceId, slackUserId, slack, home);
       if (!identity) throw new NotConnectedError('missing');
       if (!identity.valid) identity = await renew(identity);
       if (!identity?.valid) throw new NotConnectedError('invalid');
       return { workspaceId, slackUserId, identity, planning: deps.clients.planning(identity.token) };
     },
-    /** Another user's identity (an assignee, a peer). @throws {PeerNotConnectedError} {NotAMemberError} */
-    async other(workspaceId: string, slackUserId: string, slack: WebClient, home: Home): Promise<Identity> {
-      const identity = await resolve(workspaceId, slackUserId, slack, home, false);
-      if (!identity) throw new PeerNotConnectedError(slackUserId);
-      return identity;
-    },
+    named,
   };
 }
 

@@ -128,12 +128,17 @@ export const taskAssignSubmission = submission<AssignForm>({
   run: async (svc, { coords: c, candidate, member }, args) => {
     const planning = planningOf(args.context);
     const acting = await planning.acting();
-    let assignee: string;
-    if (member) assignee = (await planning.other(member)).planningUserId;
-    else if (candidate === ASSIGN_ME) assignee = acting.identity.planningUserId;
-    else if (candidate) assignee = candidate;
+    const assign = (assignee: string) =>
+      acting.planning.tasks.assign(c.teamId, c.channelId, c.featureId, c.taskId, assignee);
+    // Someone picked in the workspace may need an account: made for this assignment only, and
+    // closed when the service refuses it (the task was deleted, or its feature reached deep
+    // context, while the form was open) — nothing read first would say so for sure.
+    if (member) {
+      const named = await planning.named([member]);
+      await named.apply(([person]) => assign(person.planningUserId));
+    } else if (candidate === ASSIGN_ME) await assign(acting.identity.planningUserId);
+    else if (candidate) await assign(candidate);
     else throw new FormProblem(md`${PICK_ONE}`);
-    await acting.planning.tasks.assign(c.teamId, c.channelId, c.featureId, c.taskId, assignee);
     // Assigned: from here, cards and DMs are best effort.
     const after = await refreshTaskCards(svc.deps, args.client, acting, c);
     if (after) {

@@ -35,6 +35,7 @@ import {
   type StateValues,
   slackUserId,
 } from '../kit/form.js';
+import type { NamedPerson } from '../kit/identity.js';
 import { FIELD } from '../kit/ids.js';
 import {
   channelChoices,
@@ -163,8 +164,12 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
   const planning = planningOf(context);
   const acting = await planning.acting();
   const { planning: service } = acting;
-  // The assignee is resolved first: an unknown one must not leave a task behind.
-  const assignee = data.assignee ? await planning.other(data.assignee) : undefined;
+  // The assignee is checked first (a guest, or someone who cannot get an account, must not leave a
+  // task behind), but an account is only made for them once the task exists: the create is what the
+  // service most often refuses (a feature in deep context, another organization's feature), and a
+  // refused create then leaves no account. The assignment is a second change: an account made for
+  // it is kept only if the service takes it (kit/identity.ts).
+  const assignee = data.assignee ? await planning.named([data.assignee]) : undefined;
   const task = await service.tasks.create(data.teamId, data.channelId, data.featureId, {
     heading: data.heading,
     ...(data.details ? { details: data.details } : {}),
@@ -178,24 +183,26 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
 
   // From here the task exists: later failures are reported, never turned into "nothing was saved".
   const notes: Mrkdwn[] = [];
-  let assigned = false;
-  if (assignee) {
+  let assigned: NamedPerson | undefined;
+  if (assignee && data.assignee) {
     try {
-      await service.tasks.assign(
-        data.teamId,
-        data.channelId,
-        data.featureId,
-        task.id,
-        assignee.planningUserId,
-      );
-      assigned = true;
+      assigned = await assignee.apply(async ([person]) => {
+        await service.tasks.assign(
+          data.teamId,
+          data.channelId,
+          data.featureId,
+          task.id,
+          person.planningUserId,
+        );
+        return person;
+      });
     } catch (error) {
       const why = await explainFailure(svc.deps, error, {
         action: 'tasks.assign',
         workspaceId: planning.workspaceId,
       });
       const reason = 'text' in why ? why.text : md`their connection failed.`;
-      notes.push(md`It could not be assigned to ${mention(assignee.slackUserId)}: ${reason}`);
+      notes.push(md`It could not be assigned to ${mention(data.assignee)}: ${reason}`);
     }
   }
   let cardTs: string | undefined;
@@ -210,8 +217,8 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
         heading: task.heading ?? data.heading,
         featureHeading: data.featureHeading,
         state: task.state,
-        ...(assigned && assignee
-          ? { assigneeSlackId: assignee.slackUserId, assigneeUserId: assignee.planningUserId }
+        ...(assigned
+          ? { assigneeSlackId: assigned.slackUserId, assigneeUserId: assigned.planningUserId }
           : {}),
         authorSlackId: body.user.id,
         minutes: { discoveries: 0, answered: 0, waiting: 0 },
