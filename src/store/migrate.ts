@@ -11,6 +11,7 @@ import * as m0002 from './migrations/0002_posted_cards.js';
 import * as m0003 from './migrations/0003_notifications.js';
 import * as m0004 from './migrations/0004_task_origins.js';
 import * as m0005 from './migrations/0005_experiment_participants.js';
+import * as m0006 from './migrations/0006_posted_card_places.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0003_notifications': m0003,
   '0004_task_origins': m0004,
   '0005_experiment_participants': m0005,
+  '0006_posted_card_places': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -247,7 +247,11 @@ async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
       await postCard(
         svc.deps,
         args.client,
-        featureRef(planning.workspaceId, feature.id),
+        // Where the feature was just created: a press on the card is checked against it.
+        {
+          ...featureRef(planning.workspaceId, feature.id),
+          place: { orgId: acting.identity.orgId, ...coords },
+        },
         { channel: where.slackChannelId },
         featureCard({ coords, feature, people: {} }),
       );
