@@ -8,7 +8,7 @@ import { md } from '../../blockkit/index.js';
 import { type Account, orgIdFromToken, UnauthorizedError } from '../../planning/index.js';
 import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read } from '../kit/form.js';
+import { type FormOutput, form, read, requiredText } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
 import { orgName, roleIn } from '../kit/planning-account.js';
@@ -21,9 +21,7 @@ import { ACCOUNT_FIELD } from './ids.js';
 const TokenForm = form({
   token: read.value(
     ACCOUNT_FIELD.token,
-    z
-      .string({ error: 'Paste a token.' })
-      .trim()
+    requiredText('Paste a token.')
       .regex(
         /^[\w-]+\.[\w-]+\.[\w-]*$/,
         'That is not a service-account token (three parts separated by dots).',
