@@ -3,7 +3,6 @@
  * the token's shape is checked without I/O, then the account behind it is read. A token is never
  * echoed, not even back into the form after a refusal.
  */
-import { z } from 'zod';
 import { md } from '../../blockkit/index.js';
 import { type Account, orgIdFromToken, UnauthorizedError } from '../../planning/index.js';
 import type { ActionArgs, Subcommand } from '../bolt/routes.js';
