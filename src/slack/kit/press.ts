@@ -1,6 +1,6 @@
 /**
- * A button on a live card that changes its entity: a task's state, Assign to me, Advance, Delete
- * after its confirmation dialog. A press is applied once:
+ * A button on a live card that changes its entity: a task's state, a feature's (or the digest's)
+ * Advance, Delete after its confirmation dialog. A press is applied once:
  * - presses on one entity are serialized across replicas (`store.locks`); one arriving while another
  *   is applied is told so and does nothing;
  * - the press names its entity and where it lives (team, channel, feature); the app recorded where
