@@ -227,6 +227,8 @@ try {
       entityId: t.taskId,
       slackChannelId: CHANNEL,
       messageTs: t.cardTs,
+      // Where the task lives, as the app records it when it posts a card (a press is checked against it).
+      place: { orgId: sandbox.orgId, teamId: t.teamId, channelId: t.channelId, featureId: t.featureId },
     });
   }
   await seed.close();

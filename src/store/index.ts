@@ -95,8 +95,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const logger = options.logger ?? silentLogger;
   const { db, backend, schema } = await openDatabase(options, logger);
   try {
-    const applied = await migrateToLatest(db, schema);
+    const { applied, newer } = await migrateToLatest(db, schema);
     if (applied.length > 0) logger.info(`Store (${backend}) migrated: ${applied.join(', ')}`);
+    if (newer.length > 0) {
+      logger.warn(
+        `Store (${backend}) was migrated by a newer version (${newer.join(', ')}); running on it as it is`,
+      );
+    }
   } catch (error) {
     await db.destroy();
     throw error;

@@ -4,6 +4,12 @@
  * replicas starting together are safe: Kysely's migrator holds a PostgreSQL advisory lock while it
  * migrates, and on SQLite its transaction (BEGIN IMMEDIATE, with the adapter declaring transactional
  * DDL, see database.ts) serializes processes.
+ *
+ * During a deploy a replica of the previous version may (re)start on a database the new version
+ * already migrated. Kysely refuses a database with migrations it does not know; but every migration
+ * is written so that the previous version keeps working on its result (added tables and nullable
+ * columns), so such a replica starts on it as it is — when the database has all of its migrations,
+ * and only later ones besides.
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as m0001 from './migrations/0001_initial.js';
@@ -12,6 +18,7 @@ import * as m0003 from './migrations/0003_notifications.js';
 import * as m0004 from './migrations/0004_task_origins.js';
 import * as m0005 from './migrations/0005_experiment_participants.js';
 import * as m0006 from './migrations/0006_account_closures.js';
+import * as m0007 from './migrations/0007_posted_card_places.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -22,12 +29,19 @@ export const migrations: Record<string, Migration> = {
   '0004_task_origins': m0004,
   '0005_experiment_participants': m0005,
   '0006_account_closures': m0006,
+  '0007_posted_card_places': m0007,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-/** Brings the database to the latest schema; returns the names applied by this call. */
-export async function migrateToLatest(db: Kysely<Database>, schema?: string): Promise<string[]> {
+/**
+ * Brings the database to the latest schema; returns the names applied by this call. `known` is
+ * this version's migrations (tests pass an earlier version's).
+ */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  schema?: string,
+  known: Record<string, Migration> = migrations,
+): Promise<{ applied: string[]; newer: string[] }> {
+  const provider: MigrationProvider = { getMigrations: async () => known };
   const migrator = new Migrator({
     db,
     provider,
@@ -35,9 +49,33 @@ export async function migrateToLatest(db: Kysely<Database>, schema?: string): Pr
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
+    const newer = await newerMigrations(db, schema, Object.keys(known)).catch(() => undefined);
+    if (newer && newer.length > 0) return { applied: [], newer };
     const failed = results.find((r) => r.status === 'Error')?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Database migration ${failed ?? '(setup)'} failed: ${reason}`, { cause: error });
   }
-  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return { applied: results.filter((r) => r.status === 'Success').map((r) => r.migrationName), newer: [] };
+}
+
+/**
+ * The migrations a newer version applied, when the database holds every one of `known` and only
+ * later ones besides; otherwise undefined (a gap or a foreign name is a real inconsistency).
+ */
+async function newerMigrations(
+  db: Kysely<Database>,
+  schema: string | undefined,
+  known: readonly string[],
+): Promise<string[] | undefined> {
+  const tables = db.withTables<{ kysely_migration: { name: string } }>();
+  const rows = await (schema === undefined ? tables : tables.withSchema(schema))
+    .selectFrom('kysely_migration')
+    .select('name')
+    .execute();
+  const executed = new Set(rows.map((r) => r.name));
+  const last = known.at(-1) ?? '';
+  const extra = [...executed].filter((name) => !known.includes(name)).sort();
+  if (!known.every((name) => executed.has(name))) return undefined;
+  if (!extra.every((name) => name > last)) return undefined;
+  return extra;
 }

@@ -1,7 +1,9 @@
 /**
  * The cards the app posted for a task or a feature (a thread card, a copy in a channel list): after
  * any change made from Slack each one is updated in place, so nobody reads a stale state. Rows are
- * kept per workspace; a card whose message is gone is forgotten.
+ * kept per workspace; a card whose message is gone is forgotten. Each card keeps the place of its
+ * entity in the service (organization, team, channel, feature) as the app addressed it when posting:
+ * a press is checked against it, and only a read at that place may retire the card.
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
@@ -11,12 +13,22 @@ import type { CardKind, PostedCardsTable } from './schema.js';
 
 export type { CardKind } from './schema.js';
 
+/** Where a card's entity lives in the service (a feature card's `featureId` is its own id). */
+export interface CardPlace {
+  orgId: string;
+  teamId: string;
+  channelId: string;
+  featureId: string;
+}
+
 export interface PostedCard {
   workspaceId: string;
   kind: CardKind;
   entityId: string;
   slackChannelId: string;
   messageTs: string;
+  /** Absent for a card recorded before places were (migration 0006), until a press reads its entity. */
+  place?: CardPlace;
 }
 
 export interface PostedCardsRepo {
@@ -26,6 +38,11 @@ export interface PostedCardsRepo {
   list(workspaceId: string, kind: CardKind, entityId: string): Promise<PostedCard[]>;
   /** The card posted as this message, if the app remembers one (e.g. the parent of a thread). */
   find(workspaceId: string, slackChannelId: string, messageTs: string): Promise<PostedCard | undefined>;
+  /**
+   * Records the place of the entity's cards that have none (recorded before places were): the
+   * entity was just read there. Cards with a place keep it. Returns how many got one.
+   */
+  place(workspaceId: string, kind: CardKind, entityId: string, place: CardPlace): Promise<number>;
   /** Forgets one card (its message was deleted). */
   forget(workspaceId: string, slackChannelId: string, messageTs: string): Promise<boolean>;
   /** Forgets every card of the entity (it was deleted); returns how many. */
@@ -35,20 +52,39 @@ export interface PostedCardsRepo {
 }
 
 const id = z.string().min(1);
+const placeInput = z.object({ orgId: id, teamId: id, channelId: id, featureId: id });
 const cardInput = z.object({
   workspaceId: id,
   kind: z.enum(['task', 'feature']),
   entityId: id,
   slackChannelId: id,
   messageTs: id,
+  place: placeInput.optional(),
 });
 
-const fromRow = (r: Selectable<PostedCardsTable>): PostedCard => ({
-  workspaceId: r.workspace_id,
-  kind: r.kind,
-  entityId: r.entity_id,
-  slackChannelId: r.slack_channel_id,
-  messageTs: r.message_ts,
+/** A row's place: all four columns, or none (a row of an older version, or half-written: none). */
+function placeOf(r: Selectable<PostedCardsTable>): CardPlace | undefined {
+  const { org_id: orgId, team_id: teamId, channel_id: channelId, feature_id: featureId } = r;
+  return orgId && teamId && channelId && featureId ? { orgId, teamId, channelId, featureId } : undefined;
+}
+
+const fromRow = (r: Selectable<PostedCardsTable>): PostedCard => {
+  const place = placeOf(r);
+  return {
+    workspaceId: r.workspace_id,
+    kind: r.kind,
+    entityId: r.entity_id,
+    slackChannelId: r.slack_channel_id,
+    messageTs: r.message_ts,
+    ...(place ? { place } : {}),
+  };
+};
+
+const placeColumns = (p: CardPlace) => ({
+  org_id: p.orgId,
+  team_id: p.teamId,
+  channel_id: p.channelId,
+  feature_id: p.featureId,
 });
 
 export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo {
@@ -64,6 +100,7 @@ export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo
           kind: c.kind,
           entity_id: c.entityId,
           created_at: now(),
+          ...(c.place ? placeColumns(c.place) : {}),
         })
         .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'message_ts']).doNothing())
         .execute();
@@ -91,6 +128,26 @@ export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo
         .where('message_ts', '=', messageTs)
         .executeTakeFirst();
       return r ? fromRow(r) : undefined;
+    },
+
+    async place(workspaceId, kind, entityId, place) {
+      const p = parseInput(placeInput, place, 'card place');
+      const result = await db
+        .updateTable('posted_cards')
+        .set(placeColumns(p))
+        .where('workspace_id', '=', workspaceId)
+        .where('kind', '=', kind)
+        .where('entity_id', '=', entityId)
+        .where((eb) =>
+          eb.or([
+            eb('org_id', 'is', null),
+            eb('team_id', 'is', null),
+            eb('channel_id', 'is', null),
+            eb('feature_id', 'is', null),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
 
     async forget(workspaceId, slackChannelId, messageTs) {

@@ -109,6 +109,14 @@ export interface PostedCardsTable {
   /** The task's or feature's id in the planning service. */
   entity_id: string;
   created_at: number;
+  /**
+   * Where the entity lives, as the app addressed it when posting the card (migration 0006): its
+   * organization, team, channel and feature (a feature card's own id). Null in rows recorded before.
+   */
+  org_id: string | null;
+  team_id: string | null;
+  channel_id: string | null;
+  feature_id: string | null;
 }
 
 /** Where and by whom a task was created from Slack (migration 0004). */

@@ -33,6 +33,9 @@ let client: WebClient;
 let svc: Services;
 let things: Map<string, Thing>;
 const ref = { workspaceId: 'T1', kind: 'task' as const, entityId: 'x1' };
+/** Where the thing lives, as the app recorded it when posting its cards. */
+const place = { teamId: 'team1', channelId: 'chan1', featureId: 'feat1' };
+const posted = { ...ref, place: { orgId: 'O1', ...place } };
 const logs: string[] = [];
 
 beforeEach(async () => {
@@ -54,6 +57,7 @@ afterEach(async () => {
 
 const card: LiveCard<Thing> = {
   ref,
+  place,
   noun: 'thing',
   read: async () => {
     const found = things.get('x1');
@@ -71,9 +75,16 @@ function pressArgs() {
   const said: Record<string, unknown>[] = [];
   const args = {
     client,
+    // Pressed in an ephemeral list: not on a remembered card.
+    body: { container: { type: 'message', is_ephemeral: true } },
     respond: async (m: Record<string, unknown>) => void said.push(m),
     context: {
-      planning: { workspaceId: 'T1', slackUserId: 'U1', acting: async () => ({}), other: async () => ({}) },
+      planning: {
+        workspaceId: 'T1',
+        slackUserId: 'U1',
+        acting: async () => ({ identity: { orgId: 'O1' } }),
+        other: async () => ({}),
+      },
     },
   } as unknown as ActionArgs;
   return { args, said, text: () => said.map((m) => String(m.text)).join('\n') };
@@ -89,8 +100,14 @@ const advance = (shown: Shown, to: string) => ({
 
 describe('remembered cards', () => {
   it('are updated in place after a change, and forgotten when their message is gone', async () => {
-    await postCard(svc.deps, client, ref, { channel: 'C1', threadTs: '9.9' }, card.render(things.get('x1')!));
-    await postCard(svc.deps, client, ref, { channel: 'C2' }, card.render(things.get('x1')!));
+    await postCard(
+      svc.deps,
+      client,
+      posted,
+      { channel: 'C1', threadTs: '9.9' },
+      card.render(things.get('x1')!),
+    );
+    await postCard(svc.deps, client, posted, { channel: 'C2' }, card.render(things.get('x1')!));
     expect(sent('chat.postMessage')[0]).toMatchObject({ channel: 'C1', thread_ts: '9.9' });
     expect(await store.cards.list('T1', 'task', 'x1')).toHaveLength(2);
     const [inC1, inC2] = slack.called('chat.postMessage').map((c) => String(c.answer?.ts));
@@ -109,7 +126,7 @@ describe('remembered cards', () => {
 
 describe('a press on a live card', () => {
   beforeEach(async () => {
-    await postCard(svc.deps, client, ref, { channel: 'C1' }, card.render(things.get('x1')!));
+    await postCard(svc.deps, client, posted, { channel: 'C1' }, card.render(things.get('x1')!));
   });
 
   it('applies the change once and updates every card', async () => {

@@ -590,9 +590,10 @@ describe('Edit and Delete', () => {
     );
     expect(update.body.blocks).toHaveLength(1);
     await settled();
-    // The same press again (a retry arriving late): nothing more is deleted.
+    // The same press again (a retry arriving late): nothing more is deleted. Its cards are retired
+    // and forgotten, so the app knows only what the service says: no such task in the organization.
     await press(del, 'U1');
-    await said('no longer exists');
+    await said('not found in your organization');
     expect(h.sandbox.requests.count('taskDelete')).toBe(1);
   });
 });

@@ -5,9 +5,9 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
-import { migrations } from '../../src/store/migrate.js';
+import { migrateToLatest, migrations } from '../../src/store/migrate.js';
 import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from '../helpers/postgres.js';
-import { newKeyring } from './backends.js';
+import { forEachBackend, newKeyring } from './backends.js';
 
 function recordingLogger() {
   const lines: string[] = [];
@@ -39,6 +39,31 @@ describe('migrations', () => {
   });
 });
 
+forEachBackend('a replica of the previous version', (backend) => {
+  it('starts on a database a newer version migrated, and leaves it as it is', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const names = Object.keys(migrations);
+    const previous = Object.fromEntries(Object.entries(migrations).slice(0, -1));
+    // What a replica still running the previous version does when it (re)starts during a deploy.
+    expect(await migrateToLatest(store.db, backend.location().pgSchema, previous)).toEqual({
+      applied: [],
+      newer: [names.at(-1)],
+    });
+    const applied = await store.db
+      .withTables<{ kysely_migration: { name: string } }>()
+      .selectFrom('kysely_migration')
+      .select('name')
+      .orderBy('name')
+      .execute();
+    expect(applied.map((r) => r.name)).toEqual(names);
+    // A set that does not end where the database's begins is still refused.
+    const gap = Object.fromEntries(Object.entries(migrations).filter(([name]) => name !== names[1]));
+    await expect(migrateToLatest(store.db, backend.location().pgSchema, gap)).rejects.toThrow(
+      /Database migration/,
+    );
+  });
+});
+
 describe('SQLite store', () => {
   let dir: string;
   const stores: Store[] = [];
@@ -57,7 +82,7 @@ describe('SQLite store', () => {
     expect(store.backend).toBe('sqlite');
     expect(existsSync(join(dir, 'data', 'planning.sqlite'))).toBe(true);
     expect(first.lines).toEqual([
-      'Store (sqlite) migrated: 0001_initial, 0002_posted_cards, 0003_notifications, 0004_task_origins, 0005_experiment_participants, 0006_account_closures',
+      'Store (sqlite) migrated: 0001_initial, 0002_posted_cards, 0003_notifications, 0004_task_origins, 0005_experiment_participants, 0006_account_closures, 0007_posted_card_places',
     ]);
     const pragma = async (name: string) =>
       Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as object)[0];

@@ -36,6 +36,30 @@ forEachBackend('posted cards', (backend) => {
     expect(await store.cards.list('T2', 'task', 't1')).toEqual([]);
   });
 
+  it("keeps the place of a card's entity; a card recorded without one gets it once, others keep theirs", async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const place = { orgId: 'O1', teamId: 'tm1', channelId: 'ch1', featureId: 'f1' };
+    const card = (ts: string) => ({
+      workspaceId: 'T1',
+      kind: 'task' as const,
+      entityId: 't1',
+      slackChannelId: 'C1',
+      messageTs: ts,
+    });
+    await store.cards.record({ ...card('1.1'), place });
+    await store.cards.record(card('2.1')); // as a replica of the previous version records it
+    expect((await store.cards.list('T1', 'task', 't1')).map((c) => c.place)).toEqual([place, undefined]);
+    expect(await store.cards.find('T1', 'C1', '1.1')).toMatchObject({ place });
+
+    const read = { ...place, teamId: 'tm2' };
+    expect(await store.cards.place('T1', 'task', 't1', read)).toBe(1);
+    expect(await store.cards.place('T1', 'task', 't1', read)).toBe(0);
+    expect((await store.cards.list('T1', 'task', 't1')).map((c) => c.place)).toEqual([place, read]);
+    await expect(store.cards.place('T1', 'task', 't1', { ...place, orgId: '' })).rejects.toThrow(
+      StoreValidationError,
+    );
+  });
+
   it('refuses a card without its ids, naming the field', async () => {
     const store = await backend.open({ keyring: newKeyring() });
     await expect(

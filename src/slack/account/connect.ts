@@ -3,12 +3,11 @@
  * the token's shape is checked without I/O, then the account behind it is read. A token is never
  * echoed, not even back into the form after a refusal.
  */
-import { z } from 'zod';
 import { md } from '../../blockkit/index.js';
 import { type Account, orgIdFromToken, UnauthorizedError } from '../../planning/index.js';
 import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read } from '../kit/form.js';
+import { type FormOutput, form, read, requiredText } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
 import { orgName, roleIn } from '../kit/planning-account.js';
@@ -21,9 +20,7 @@ import { ACCOUNT_FIELD } from './ids.js';
 const TokenForm = form({
   token: read.value(
     ACCOUNT_FIELD.token,
-    z
-      .string({ error: 'Paste a token.' })
-      .trim()
+    requiredText('Paste a token.')
       .regex(
         /^[\w-]+\.[\w-]+\.[\w-]*$/,
         'That is not a service-account token (three parts separated by dots).',

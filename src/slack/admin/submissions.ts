@@ -10,7 +10,7 @@ import { slackErrorCode } from '../../clients.js';
 import { ASSIGNABLE_ROLES, LIMITS } from '../../planning/index.js';
 import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
+import { type FormOutput, form, read, requiredText, slackUserId } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { teamChoices } from '../kit/inputs.js';
 import { notify, toldText } from '../kit/notify.js';
@@ -81,9 +81,7 @@ const InvitationInput = form(
     ),
     name: read.value(
       ADMIN_FIELD.inviteName,
-      z
-        .string({ error: 'Name the invitation.' })
-        .trim()
+      requiredText('Name the invitation.')
         .min(LIMITS.inviteName.min, `At least ${LIMITS.inviteName.min} characters.`)
         .max(LIMITS.inviteName.max, `At most ${LIMITS.inviteName.max} characters.`),
     ),
@@ -256,7 +254,7 @@ const NameInput = form(
       metaField.refine((m) => isNameForm(m.form), 'This form is from an older version.'),
       formMetaOf,
     ),
-    name: read.value(ADMIN_FIELD.name, z.string({ error: 'Write a name.' }).trim().min(1, 'Write a name.')),
+    name: read.value(ADMIN_FIELD.name, requiredText('Write a name.')),
     description: read.value(ADMIN_FIELD.description, z.string().trim().max(LIMITS.channelDesc).optional()),
   },
   {

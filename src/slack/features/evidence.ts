@@ -12,7 +12,7 @@ import { NotFoundError } from '../../planning/index.js';
 import { type Assumption, LIMITS } from '../../planning/models.js';
 import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { choice, type FormOutput, form, read } from '../kit/form.js';
+import { choice, type FormOutput, form, read, requiredText } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
 import { detailsInput } from '../kit/inputs.js';
 import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
@@ -132,11 +132,7 @@ export const EvidenceSubmission = form({
   assmId: read.value(FEATURE_FIELD.assumption, choice('Choose the assumption.')),
   evidence: read.value(
     FIELD.details,
-    z
-      .string({ error: 'There is nothing to log.' })
-      .trim()
-      .min(1, 'There is nothing to log.')
-      .max(LIMITS.details, `At most ${LIMITS.details} characters.`),
+    requiredText('There is nothing to log.').max(LIMITS.details, `At most ${LIMITS.details} characters.`),
   ),
 });
 

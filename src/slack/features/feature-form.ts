@@ -26,6 +26,7 @@ import {
   channelChoices,
   detailsInput,
   headingInput,
+  noTeamYet,
   redrawForTeam,
   teamChannelInputs,
   teamChoices,
@@ -87,18 +88,7 @@ const PRIORITY_OPTIONS: PlainTextOption[] = Array.from({ length: LIMITS.priority
 export function featureModal(form: FeatureForm): ModalView {
   const isNew = form.meta.mode === 'new';
   const priority = PRIORITY_OPTIONS.find((o) => o.value === String(form.priority ?? 5));
-  const where: KnownBlock[] = isNew
-    ? [
-        ...(form.teams?.length === 0
-          ? [
-              formProblem(
-                md`Your organization has no team yet: create one in the Team Planning Service first.`,
-              ),
-            ]
-          : []),
-        ...teamChannelInputs(form),
-      ]
-    : [];
+  const where: KnownBlock[] = isNew ? [...noTeamYet(form), ...teamChannelInputs(form)] : [];
   return modal({
     callbackId: FEATURE_VIEW.feature,
     title: isNew ? FEATURE_TITLE : FEATURE_EDIT_TITLE,
@@ -247,7 +237,11 @@ async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
       await postCard(
         svc.deps,
         args.client,
-        featureRef(planning.workspaceId, feature.id),
+        // Where the feature was just created: a press on the card is checked against it.
+        {
+          ...featureRef(planning.workspaceId, feature.id),
+          place: { orgId: acting.identity.orgId, ...coords },
+        },
         { channel: where.slackChannelId },
         featureCard({ coords, feature, people: {} }),
       );

@@ -61,6 +61,7 @@ export function featureLiveCard(
 ): LiveCard<FeatureView> {
   return {
     ref: featureRef(workspaceId, coords.featureId),
+    place: { teamId: coords.teamId, channelId: coords.channelId, featureId: coords.featureId },
     noun: 'feature',
     read: (acting) => readFeatureView(svc, acting, coords),
     render: featureCard,

@@ -8,7 +8,7 @@ import { joinMd, type Mrkdwn, md } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/index.js';
 import type { GlobalShortcutArgs, Subcommand } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
+import { type FormOutput, form, isBlank, read, slackUserId } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
@@ -81,6 +81,8 @@ export function parseGradeArgs(args: string): { peer: string; notion: string; gr
   const match = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>\s+(.+?)\s+(\S+)$/.exec(args.trim());
   if (!match) return undefined;
   const [, peer, notion, grade] = match as unknown as [string, string, string, string];
+  // A notion name of invisible characters only names nothing (kit/form.ts isBlank).
+  if (isBlank(notion)) return undefined;
   return { peer, notion, grade };
 }
 

@@ -98,9 +98,7 @@ export async function explainFailure(
   }
   deps.logger.warn(log, 'planning call failed');
   if (error instanceof ForbiddenError) return { text: refusal(error) };
-  if (error instanceof NotFoundError) {
-    return { text: md`That no longer exists in the planning service (it may have been deleted).` };
-  }
+  if (error instanceof NotFoundError) return { text: notFoundSentence(error) };
   if (error instanceof InvalidArgumentError) {
     return {
       text: md`The planning service refused ${error.field ? `the ${error.field}` : 'a value'}; nothing was saved.`,
@@ -120,6 +118,19 @@ export async function explainFailure(
     };
   }
   return { text: UNAVAILABLE };
+}
+
+/**
+ * A 404 in one sentence. The service answers 404 alike for an id of another organization and for
+ * one deleted ("Team not found", "Task not found": the first part of the path it could not find in
+ * the caller's organization), so a 404 alone says only that: not found in your organization. That
+ * it was deleted is said only where the app knows it (kit/press.ts, a card it recorded).
+ */
+export function notFoundSentence(error: NotFoundError): Mrkdwn {
+  const what = /^([a-z][a-z -]{0,40}) not found\.?$/i.exec(error.serviceMessage?.trim() ?? '')?.[1];
+  return what
+    ? md`The planning service found no such ${what.toLowerCase()} in your organization, so nothing was changed.`
+    : md`The planning service did not find that in your organization, so nothing was changed.`;
 }
 
 /**

@@ -75,13 +75,32 @@ export const choice = (required: string) =>
     .min(1, required)
     .refine((v) => v !== NO_CHOICE, required);
 
-/** A heading (a task's, a feature's, an assumption's): required, within the service's limit. */
-export const headingText = (required: string) =>
+/**
+ * Characters that show nothing: Unicode's default-ignorable code points — zero-width space,
+ * non-joiner and joiner, word joiner, direction marks, embeddings, overrides and isolates, the BOM,
+ * the soft hyphen, variation selectors, fillers, tags… — and white space.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{White_Space}]/gu;
+
+/**
+ * Whether `text` shows nothing: empty once its invisible characters are removed. The one rule for
+ * every heading, name or text a form or command requires — such text is an empty field. (The text
+ * itself is kept as typed: a joiner inside an emoji or a name is real.)
+ */
+export function isBlank(text: string): boolean {
+  return text.replace(INVISIBLE, '') === '';
+}
+
+/** Text that must show something: trimmed, and refused with `required` when blank ({@link isBlank}). */
+export const requiredText = (required: string) =>
   z
     .string({ error: required })
     .trim()
-    .min(1, required)
-    .max(LIMITS.heading, `At most ${LIMITS.heading} characters.`);
+    .refine((text) => !isBlank(text), required);
+
+/** A heading (a task's, a feature's, an assumption's): required, within the service's limit. */
+export const headingText = (required: string) =>
+  requiredText(required).max(LIMITS.heading, `At most ${LIMITS.heading} characters.`);
 
 /** Details: optional, within the service's limit. */
 export const detailsText = () =>
@@ -89,11 +108,7 @@ export const detailsText = () =>
 
 /** A minute entry (feedback, reply, discovery): 1 to 512 characters. */
 export const minuteText = (what: string) =>
-  z
-    .string({ error: `Write your ${what}.` })
-    .trim()
-    .min(1, `Write your ${what}.`)
-    .max(LIMITS.minuteText, `At most ${LIMITS.minuteText} characters.`);
+  requiredText(`Write your ${what}.`).max(LIMITS.minuteText, `At most ${LIMITS.minuteText} characters.`);
 
 export type FormResult<T> = { ok: true; data: T } | { ok: false; errors: Record<string, string> };
 

@@ -4,13 +4,14 @@
  * channels), a heading and details within the service's limits.
  */
 import type { ViewOutput } from '@slack/bolt';
-import type { ModalView, PlainTextOption } from '@slack/types';
-import { capOptions, input, option, textInput } from '../../blockkit/index.js';
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
+import { capOptions, input, md, option, textInput } from '../../blockkit/index.js';
 import { type Channel, LIMITS, type Team } from '../../planning/models.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from './acting.js';
 import { NO_CHOICE, type StateValues, selectOptions } from './form.js';
 import { FIELD, type Field } from './ids.js';
+import { formProblem } from './modal.js';
 import type { Services } from './services.js';
 import { showFailure, viewSurface } from './surfaces.js';
 
@@ -59,6 +60,16 @@ export function teamOption(team: Pick<Team, 'id' | 'teamName'>): PlainTextOption
 
 export function channelOption(channel: Channel): PlainTextOption {
   return option(`${channel.channelName ?? channel.id}${channel.isDefault ? ' (default)' : ''}`, channel.id);
+}
+
+/**
+ * Above the team select: that the organization has no team yet — only when the form offers none
+ * and none is chosen. A chosen team the form does not offer (another organization's, sent back) is
+ * not "no team yet": what the service said of it is the form's problem sentence.
+ */
+export function noTeamYet(form: Partial<TeamChannelChoice>): KnownBlock[] {
+  if ((form.teams ?? []).length > 0 || form.teamId) return [];
+  return [formProblem(md`Your organization has no team yet: create one in the Team Planning Service first.`)];
 }
 
 /**

@@ -2,13 +2,15 @@
  * Live cards: every card the app posts for a task or a feature is remembered (store/posted-cards)
  * and, after any change made from Slack, updated in place with chat.update — the thread card and
  * every copy in a channel — so nobody reads a stale state. A card whose message is gone is
- * forgotten; a deleted entity turns each of its cards into one line saying so.
+ * forgotten; a deleted entity turns each of its cards into one line saying so. Each card is
+ * remembered with where its entity lives (organization, team, channel, feature), as the app
+ * addressed it when posting: kit/press.ts checks presses against it.
  */
 import type { MessageMetadata } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { type MessageBody, type Mrkdwn, message, section } from '../../blockkit/index.js';
 import { slackErrorCode } from '../../clients.js';
-import type { CardKind } from '../../store/index.js';
+import type { CardKind, CardPlace, PostedCard } from '../../store/index.js';
 import type { SlackDeps } from './deps.js';
 
 /** Which entity a card is about. */
@@ -25,11 +27,14 @@ export type CardBody = MessageBody & { metadata?: MessageMetadata };
 /** Slack's answers that mean the message can no longer be updated: forget it. */
 const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', 'cant_update_message']);
 
-/** Posts a card (in a thread when `threadTs` is given) and remembers it; returns its ts. */
+/**
+ * Posts a card (in a thread when `threadTs` is given) and remembers it with its entity's place —
+ * the one the app just addressed it with; returns its ts.
+ */
 export async function postCard(
   deps: Pick<SlackDeps, 'store'>,
   client: WebClient,
-  ref: CardRef,
+  ref: CardRef & { place: CardPlace },
   where: { channel: string; threadTs?: string },
   body: CardBody,
 ): Promise<string> {
@@ -74,13 +79,27 @@ export async function updateCards(
   return updated;
 }
 
-/** The entity is gone: each of its cards becomes one line saying so, and is forgotten. */
+/**
+ * The entity of these cards is gone: each becomes one line saying so, and is forgotten. Only the
+ * cards given — those whose recorded place was read and found empty (kit/press.ts). Best effort on
+ * Slack's side, like updateCards.
+ */
 export async function retireCards(
   deps: Pick<SlackDeps, 'store' | 'logger'>,
   client: WebClient,
-  ref: CardRef,
+  cards: readonly PostedCard[],
   line: Mrkdwn,
 ): Promise<void> {
-  await updateCards(deps, client, ref, message(line, [section(line)]));
-  await deps.store.cards.forgetEntity(ref.workspaceId, ref.kind, ref.entityId);
+  const body = message(line, [section(line)]);
+  for (const card of cards) {
+    try {
+      await client.chat.update({ channel: card.slackChannelId, ts: card.messageTs, ...body });
+    } catch (error) {
+      const code = slackErrorCode(error);
+      if (!code || !GONE.has(code)) {
+        deps.logger.warn({ kind: card.kind, slackError: code, err: error }, 'could not retire a card');
+      }
+    }
+    await deps.store.cards.forget(card.workspaceId, card.slackChannelId, card.messageTs);
+  }
 }

@@ -1,17 +1,25 @@
 /**
- * A button on a live card that changes its entity: a task's state, Assign to me, Advance, Delete
- * after its confirmation dialog. A press is applied once:
+ * A button on a live card that changes its entity: a task's state, a feature's (or the digest's)
+ * Advance, Delete after its confirmation dialog. A press is applied once:
  * - presses on one entity are serialized across replicas (`store.locks`); one arriving while another
  *   is applied is told so and does nothing;
+ * - the press names its entity and where it lives (team, channel, feature); the app recorded where
+ *   each card's entity lives when it posted the card. A press that does not match — another place
+ *   than the entity's cards were recorded with, another entity than the card it was pressed on, or a
+ *   presser acting in another organization than the cards' — is refused: nothing is read or changed;
  * - the button carries what the card showed (`Shown`); a press made on a card that no longer shows
  *   the entity as it is — changed elsewhere, or the second click of a double click — refreshes the
  *   card and says what changed, instead of applying;
- * - a deleted entity turns its cards into one line saying so.
+ * - a card is retired (one line saying its entity was deleted) only when its entity is gone from the
+ *   place recorded for the card, read by someone of the card's organization. A 404 that proves
+ *   nothing about any card — no card recorded with a place — is said as it is: not found in the
+ *   presser's organization, nothing changed.
  * After a change every card of the entity is updated in place. A refusal (a role, a stage rule) is
  * explained in one private sentence and the card stays as it was.
  */
 import { type MessageBody, type Mrkdwn, md } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
+import type { CardPlace, PostedCard } from '../../store/index.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from './acting.js';
 import type { Acting } from './identity.js';
@@ -23,8 +31,13 @@ import { privateSurface, showFailure } from './surfaces.js';
 /** The facts a card shows that a press depends on, carried in its buttons' values (short strings). */
 export type Shown = Readonly<Record<string, string>>;
 
+/** Where a press says its entity lives: its team, channel and feature (a feature's own id). */
+export type PressPlace = Omit<CardPlace, 'orgId'>;
+
 export interface LiveCard<T> {
   ref: CardRef;
+  /** Where the press says the entity lives: what `read` addresses. */
+  place: PressPlace;
   /** What the entity is called in sentences: "task", "feature". */
   noun: string;
   /** The entity as it is now, read with the acting user's own client; undefined when it is gone. */
@@ -55,6 +68,49 @@ export function sameShown(a: Shown, b: Shown): boolean {
   return true;
 }
 
+/** The same place: team, channel and feature (the organization is compared on its own). */
+function samePlace(recorded: CardPlace, pressed: PressPlace): boolean {
+  return (
+    recorded.teamId === pressed.teamId &&
+    recorded.channelId === pressed.channelId &&
+    recorded.featureId === pressed.featureId
+  );
+}
+
+/** The message the button was pressed on, when it is one in a channel (not ephemeral, not a view). */
+function pressedMessage(args: ActionArgs): { channel: string; ts: string } | undefined {
+  const container = args.body.container as
+    | { type?: string; channel_id?: string; message_ts?: string; is_ephemeral?: boolean }
+    | undefined;
+  if (container?.type !== 'message' || container.is_ephemeral) return undefined;
+  const channel = container.channel_id ?? args.body.channel?.id;
+  const ts = container.message_ts ?? args.body.message?.ts;
+  return channel && ts ? { channel, ts } : undefined;
+}
+
+/**
+ * Why a press does not match what the app recorded, or undefined when it does: the card it was
+ * pressed on is another entity's; or a card of the entity was recorded in another organization
+ * than the presser's, or at another place than the press names.
+ */
+function mismatch(
+  noun: string,
+  ref: CardRef,
+  place: PressPlace,
+  orgId: string,
+  cards: readonly PostedCard[],
+  pressedOn: PostedCard | undefined,
+): Mrkdwn | undefined {
+  const wrongButton = md`:warning: This button does not match the ${noun} the app recorded for its card, so nothing was changed. Use the ${noun}'s own card, or a fresh list.`;
+  if (pressedOn && pressedOn.kind === ref.kind && pressedOn.entityId !== ref.entityId) return wrongButton;
+  const placed = cards.flatMap((c) => (c.place ? [c.place] : []));
+  if (placed.some((p) => p.orgId !== orgId)) {
+    return md`This ${noun} belongs to another planning organization than the one you act in, so nothing was changed.`;
+  }
+  if (placed.some((p) => !samePlace(p, place))) return wrongButton;
+  return undefined;
+}
+
 /** A lock lives this long if the process dies holding it. */
 const PRESS_LOCK_MS = 60_000;
 
@@ -75,14 +131,39 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
   /** The press under the entity's lock; returns what to tell the presser. */
   const underLock = async (): Promise<Mrkdwn | undefined> => {
     const acting = await planning.acting();
-    const gone = async () => {
-      await retireCards(deps, args.client, ref, md`:wastebasket: This ${noun} was deleted.`);
+    const orgId = acting.identity.orgId;
+    const cards = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
+    const on = pressedMessage(args);
+    const pressedOn = on ? await deps.store.cards.find(ref.workspaceId, on.channel, on.ts) : undefined;
+    const refused = mismatch(noun, ref, card.place, orgId, cards, pressedOn);
+    if (refused) {
+      deps.logger.info(
+        { action: `${ref.kind} card press`, workspaceId: ref.workspaceId, entityId: ref.entityId },
+        'press refused: it does not match the recorded card',
+      );
+      return refused;
+    }
+    /**
+     * Nothing is at the press's place (404). Every card recorded with a place was recorded at this
+     * one, in the presser's organization (checked above), so when there is one, the entity is gone
+     * from where the app saw it: its cards are retired (those recorded before places were too — it
+     * is the same entity). Without one, a 404 proves nothing about any card: the presser is told
+     * what the service said — not found in their organization — and nothing else happens.
+     */
+    const notFound = async (): Promise<Mrkdwn> => {
+      const all = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
+      if (!all.some((c) => c.place !== undefined)) {
+        return md`This ${noun} was not found in your organization in the planning service, so nothing was changed.`;
+      }
+      await retireCards(deps, args.client, all, md`:wastebasket: This ${noun} was deleted.`);
       await replacePressed(undefined);
+      return md`This ${noun} no longer exists: it was deleted.`;
     };
     const current = await readOrGone(card, acting);
-    if (current === undefined) {
-      await gone();
-      return md`This ${noun} no longer exists: it was deleted.`;
+    if (current === undefined) return await notFound();
+    // Read at the press's place: that is where it lives. Cards recorded before places were learn it.
+    if (cards.some((c) => c.place === undefined)) {
+      await deps.store.cards.place(ref.workspaceId, ref.kind, ref.entityId, { orgId, ...card.place });
     }
     const now = card.shown(current);
     if (!sameShown(now, press.shown)) {
@@ -91,12 +172,20 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
       return md`This card was out of date: ${card.describe(press.shown, now)}. It shows the ${noun} as it is now; press again if you still want to.`;
     }
     const { after, said } = await press.apply(current, acting);
-    const next = after ?? (await readOrGone(card, acting));
-    if (next === 'deleted' || next === undefined) await gone();
-    else {
-      await updateCards(deps, args.client, ref, card.render(next));
-      await replacePressed(next);
+    if (after === 'deleted') {
+      // Deleted by this press: every card of the entity goes (their place was just read).
+      const all = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
+      await retireCards(deps, args.client, all, md`:wastebasket: This ${noun} was deleted.`);
+      await replacePressed(undefined);
+      return said;
     }
+    const next = after ?? (await readOrGone(card, acting));
+    if (next === undefined) {
+      const gone = await notFound();
+      return said ?? gone;
+    }
+    await updateCards(deps, args.client, ref, card.render(next));
+    await replacePressed(next);
     return said;
   };
 

@@ -16,7 +16,7 @@ import {
   section,
 } from '../../blockkit/index.js';
 import type { Channel, Team } from '../../planning/models.js';
-import { teamChannelInputs } from '../kit/inputs.js';
+import { noTeamYet, teamChannelInputs } from '../kit/inputs.js';
 import { formProblem } from '../kit/modal.js';
 import { toCheckedWire, wireValue } from '../kit/round-trip.js';
 import { LINK_FIELD, LINK_VIEW } from './ids.js';
@@ -75,9 +75,7 @@ export function linkModal(form: LinkForm): ModalView {
     privateMetadata: toCheckedWire(LinkMeta, { slackChannelId: form.slackChannelId }),
     blocks: [
       section(md`Link ${channelMention(form.slackChannelId)} to a planning team and channel.`),
-      ...(form.teams.length === 0
-        ? [formProblem(md`Your organization has no team yet: create one in the Team Planning Service first.`)]
-        : []),
+      ...noTeamYet(form),
       ...teamChannelInputs(form),
       input('Daily digest at', LINK_FIELD.digestTime.block, {
         type: 'timepicker',

@@ -10,6 +10,7 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { channelMention, type Mrkdwn, md } from '../../blockkit/index.js';
 import { DIGEST_TIME_PATTERN, isValidTimeZone } from '../../digest/time.js';
+import { NotFoundError } from '../../planning/index.js';
 import { DIGEST_DEFAULTS } from '../../store/index.js';
 import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
@@ -21,7 +22,7 @@ import { loadModal, modalRequest } from '../kit/modal.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
-import { submission } from '../kit/submission.js';
+import { FormProblem, submission } from '../kit/submission.js';
 import { DIGEST_CHOICES, LINK_TITLE, LinkMeta, linkModal } from './blocks.js';
 import { LINK_FIELD } from './ids.js';
 
@@ -112,6 +113,21 @@ export const linkSubmission = submission<LinkForm>({
   retry: linkRetry,
   run: async (svc, data, args) => {
     const planning = planningOf(args.context);
+    // The team and channel picked must be the admin's organization's: a link to another's is
+    // refused here, said as it is, rather than failing later as "not found" in every command.
+    const { planning: service } = await planning.acting();
+    const team = await service.teams.read(data.teamId).catch((error: unknown) => {
+      if (error instanceof NotFoundError) {
+        throw new FormProblem(md`That planning team is not in your organization: choose one from the list.`);
+      }
+      throw error;
+    });
+    const channel = team.channels.find((c) => c.id === data.channelId);
+    if (!channel) {
+      throw new FormProblem(
+        md`That planning channel is not a channel of *${team.teamName ?? team.id}*: choose one from the list.`,
+      );
+    }
     await svc.deps.store.links.upsert({
       workspaceId: planning.workspaceId,
       slackChannelId: data.slackChannelId,
@@ -127,7 +143,7 @@ export const linkSubmission = submission<LinkForm>({
       ? md`The digest is posted at ${data.digestTime} (${data.timeZone})${data.weekdaysOnly ? ' on weekdays' : ' every day'}.`
       : md`No daily digest.`;
     return {
-      text: md`:white_check_mark: ${channelMention(data.slackChannelId)} is linked to *${data.teamName ?? data.teamId} › ${data.channelName ?? data.channelId}*. ${digest}`,
+      text: md`:white_check_mark: ${channelMention(data.slackChannelId)} is linked to *${team.teamName ?? data.teamName ?? data.teamId} › ${channel.channelName ?? data.channelName ?? data.channelId}*. ${digest}`,
     };
   },
 });

@@ -210,7 +210,18 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
     cardTs = await postCard(
       svc.deps,
       client,
-      { workspaceId: planning.workspaceId, kind: 'task', entityId: task.id },
+      {
+        workspaceId: planning.workspaceId,
+        kind: 'task',
+        entityId: task.id,
+        // Where the task was just created: a press on the card is checked against it.
+        place: {
+          orgId: acting.identity.orgId,
+          teamId: data.teamId,
+          channelId: data.channelId,
+          featureId: data.featureId,
+        },
+      },
       { channel: data.meta.channel, threadTs: data.meta.threadTs },
       liveTaskCard({
         coords,

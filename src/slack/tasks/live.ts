@@ -84,6 +84,7 @@ export function taskLiveCard(
 ): LiveCard<TaskView> {
   return {
     ref: taskRef(workspaceId, c.taskId),
+    place: { teamId: c.teamId, channelId: c.channelId, featureId: c.featureId },
     noun: 'task',
     read: (acting) => readTaskView(deps, acting, c),
     render: (task) => liveTaskCard(task),

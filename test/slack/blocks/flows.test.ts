@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { md } from '../../../src/blockkit/index.js';
 import { FEEDBACK_ISSUES } from '../../../src/planning/models.js';
 import { FeedbackRef, feedbackDm, feedbackModal, replyDm } from '../../../src/slack/feedback/blocks.js';
 import { FEEDBACK_ACTION } from '../../../src/slack/feedback/ids.js';
@@ -197,6 +198,12 @@ describe('link modal', () => {
     expect(text).toContain('"initial_time":"09:00"');
     expect(text).toContain('"value":"Europe/Paris"');
     expect(text).toContain('no team yet');
+  });
+
+  it('does not say "no team yet" of a form sent back with a team it did not offer (another organization’s)', () => {
+    const text = json(linkModal({ ...base, teams: [], teamId: 'foreign', problem: md`Not yours.` }).blocks);
+    expect(text).not.toContain('no team yet');
+    expect(text).toContain('Not yours.');
   });
 });
 

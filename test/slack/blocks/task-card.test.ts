@@ -1,9 +1,9 @@
 /** The task card's pure builders: buttons by state, escaping, Slack's limits for any size, fit labels, paging. */
 import { describe, expect, it } from 'vitest';
 import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
-import { ForbiddenError } from '../../../src/planning/index.js';
+import { ForbiddenError, NotFoundError } from '../../../src/planning/index.js';
 import { TASK_STATES } from '../../../src/planning/models.js';
-import { refusal } from '../../../src/slack/kit/failures.js';
+import { notFoundSentence, refusal } from '../../../src/slack/kit/failures.js';
 import { prefillDiscovery } from '../../../src/slack/kit/slack-text.js';
 import { assignModal, candidateOption, fitLabel } from '../../../src/slack/tasks/assign.js';
 import {
@@ -240,5 +240,25 @@ describe('prefill and refusals', () => {
     expect(refusal(new ForbiddenError('tasks.update: (HTTP 403)', ctx)).text).toContain(
       'your role does not allow it',
     );
+  });
+
+  it('a 404 says what the service did not find in the organization, never that it was deleted', () => {
+    const ctx = { operation: 'tasks.read', method: 'GET' as const, path: '/x', status: 404 };
+    const notFound = (said?: string) =>
+      notFoundSentence(
+        new NotFoundError('tasks.read: (HTTP 404 not-found)', {
+          ...ctx,
+          ...(said ? { serviceMessage: said } : {}),
+        }),
+      ).text;
+    // Another organization's task: its team is the first thing not found there.
+    expect(notFound('Team not found')).toBe(
+      'The planning service found no such team in your organization, so nothing was changed.',
+    );
+    expect(notFound('Task not found')).toContain('no such task in your organization');
+    expect(notFound()).toBe(
+      'The planning service did not find that in your organization, so nothing was changed.',
+    );
+    expect(notFound('<!channel> gone')).not.toContain('channel');
   });
 });
