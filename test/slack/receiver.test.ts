@@ -2,9 +2,11 @@
  * Correctly signed requests whose body is not what Slack sends: the app answers 400 or a quiet ack,
  * never a crash, a 500 or a 3 s timeout, and keeps serving.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import crypto from 'node:crypto';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { Harness, sign, TEAM } from './harness.js';
+import { Harness, SIGNING_SECRET, sign, TEAM } from './harness.js';
 
 describe('signed but malformed requests', () => {
   let h: Harness;
@@ -31,6 +33,29 @@ describe('signed but malformed requests', () => {
   ])('%s → 400, and the app keeps serving', async (_name, body, contentType) => {
     const res = await h.post(body, contentType);
     expect(res.status).toBe(400);
+    await stillServes();
+  });
+
+  it("checks a request's signature once: Bolt is handed the request the guard verified", async () => {
+    const hmac = vi.spyOn(crypto, 'createHmac');
+    try {
+      const res = await h.command('help');
+      expect(res.status).toBe(200);
+      await h.slack.waitFor('respond');
+      // Slack's check is an HMAC-SHA256 keyed with the signing secret (the harness signed before the spy).
+      const checks = hmac.mock.calls.filter(
+        ([algorithm, key]) => algorithm === 'sha256' && key === SIGNING_SECRET,
+      );
+      expect(checks).toHaveLength(1);
+    } finally {
+      hmac.mockRestore();
+    }
+  });
+
+  it('anything but a POST on the event endpoint is 404, and reaches no listener', async () => {
+    const res = await request(`${h.url}/slack/events`, { method: 'GET' });
+    expect(res.statusCode).toBe(404);
+    await res.body.dump();
     await stillServes();
   });
 

@@ -5,8 +5,12 @@
  * (or a JSON body `null`) threw there and ended the process; a payload without `user` or `view`
  * answered 500; one with empty `actions`, a form without its `state` (a TypeError in the listener) or
  * one of a type no listener handles (`view_closed`) waited 3 s for an ack that never came, then 404. Here a signed body that is not the shape of a request this app handles answers 400 at
- * once, and an interaction of a type the app does not listen to gets a quiet ack. The signature is
- * still Bolt's to check: anything unsigned is handed to Bolt untouched (it answers 401).
+ * once, and an interaction of a type the app does not listen to gets a quiet ack.
+ *
+ * The signature is checked here, once per request: Bolt is handed the request this guard verified,
+ * with its own check turned off (it used to verify every request a second time). So nothing reaches
+ * Bolt's event endpoint but through this guard: an unsigned or stale request is answered 401 here,
+ * as Bolt answered it, and any other method on the endpoint 404.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -101,7 +105,8 @@ export interface GuardedReceiverOptions extends HTTPReceiverOptions {
 
 /** Creates the HTTP receiver with its body guard in front of Bolt's request listener. */
 export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPReceiver {
-  const receiver = new HTTPReceiver(options);
+  // Bolt gets only requests the guard verified: verifying them again would cost every request twice.
+  const receiver = new HTTPReceiver({ ...options, signatureVerification: false });
   const bolt = receiver.requestListener;
   const { logger, signingSecret, endpoints } = options;
   const bodyLimit = options.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit;
@@ -116,17 +121,20 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
       HTTPModuleFunctions.buildNoBodyResponse(res, tooLarge ? 413 : 400);
       return;
     }
+    try {
+      // On the request itself: an `ssl_check` body is stripped of anything smuggled beside it.
+      await HTTPModuleFunctions.parseAndVerifyHTTPRequest({ enabled: true, signingSecret }, buffered);
+    } catch (error) {
+      logger.warn(`Failed to parse and verify the request data: ${(error as Error).message}`);
+      HTTPModuleFunctions.buildNoBodyResponse(res, 401);
+      return;
+    }
     let body: unknown;
     try {
-      // Verifies on a copy of the buffered request: Bolt verifies again (and logs) what it is handed.
-      await HTTPModuleFunctions.parseAndVerifyHTTPRequest({ enabled: true, signingSecret }, {
-        headers: buffered.headers,
-        rawBody: buffered.rawBody,
-      } as BufferedIncomingMessage);
       body = HTTPModuleFunctions.parseHTTPRequestBody(buffered);
-    } catch {
-      // Unsigned, stale or unparsable: Bolt answers it (401 or 400) as it always has.
-      bolt(buffered, res);
+    } catch (error) {
+      logger.warn(`Malformed request body: ${(error as Error).message}`);
+      HTTPModuleFunctions.buildNoBodyResponse(res, 400);
       return;
     }
     const verdict = judgeBody(body, isInteractionForm(buffered));
@@ -145,8 +153,13 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
 
   receiver.requestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (req.method?.toUpperCase() !== 'POST' || path !== endpoints) {
+    if (path !== endpoints) {
+      // The install pages, the OAuth redirect, /healthz: no Slack signature there.
       bolt(req, res);
+      return;
+    }
+    if (req.method?.toUpperCase() !== 'POST') {
+      HTTPModuleFunctions.buildNoBodyResponse(res, 404);
       return;
     }
     guard(req, res).catch((error: unknown) => {
