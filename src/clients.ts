@@ -5,16 +5,18 @@
  * status and timing, never the filled path (a grade's path names the peer) nor a token — and the
  * last one is kept for /healthz.
  */
-import http from 'node:http';
-import https from 'node:https';
 import { webApi } from '@slack/bolt';
 import type { Logger } from './logger.js';
 import { toSlackLogger } from './logger.js';
 import {
   createPlanningClient,
+  DEFAULT_MAX_CONNECTIONS,
   type PlanningClient,
   type PlanningClientOptions,
+  poolFor,
+  type RawResponse,
   type RequestEvent,
+  sendOnce,
 } from './planning/index.js';
 
 export type WebClient = InstanceType<typeof webApi.WebClient>;
@@ -89,18 +91,15 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /**
  * The `fetch` the Slack clients use (Bolt's `clientOptions.fetch`, the WebClients made here): a
  * POST with a string body — every Web API call but uploads, every response_url reply — goes out
- * with node:http on keep-alive agents. The global fetch (WHATWG streams, request cloning) cost
- * about as much CPU as the rest of a command, and was most of a digest's Slack post. Anything else
- * (multipart uploads, other methods) goes to the global fetch, looked up per call so test
- * interceptors that replace it still apply. `timeoutMs` bounds a socket's silence; a caller's
- * signal aborts the request.
+ * with undici on the keep-alive pool shared per origin, bounded to `connections` sockets, as the
+ * planning client's calls do (planning/transport.ts: one attempt, bounded by `timeoutMs` and the
+ * caller's signal). The global fetch (WHATWG streams, request cloning) cost about as much CPU as the
+ * rest of a command. Nothing is sent twice: a request that fails on a socket may have reached Slack
+ * (a message posted) and is never resent here. Anything else (multipart uploads, other methods)
+ * goes to the global fetch, looked up per call.
  */
-export function slackFetch(timeoutMs: number): typeof fetch {
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true }),
-    'https:': new https.Agent({ keepAlive: true }),
-  };
-  return (input, init) => {
+export function slackFetch(timeoutMs: number, connections = DEFAULT_MAX_CONNECTIONS): typeof fetch {
+  return async (input, init) => {
     const plain =
       typeof input === 'string' &&
       init?.method === 'POST' &&
@@ -108,60 +107,40 @@ export function slackFetch(timeoutMs: number): typeof fetch {
       (input.startsWith('https:') || input.startsWith('http:'));
     if (!plain) return globalThis.fetch(input, init);
     const url = new URL(input);
-    const protocol = url.protocol as keyof typeof agents;
-    const body = init.body as string;
-    const signal = init.signal ?? undefined;
-    const headers: Record<string, string | number> = {};
+    const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => {
       headers[name] = value;
     });
-    headers['content-length'] = Buffer.byteLength(body);
-    const send = (mayResend: boolean): Promise<Response> =>
-      new Promise<Response>((resolve, reject) => {
-        if (signal?.aborted) {
-          reject(signal.reason);
-          return;
-        }
-        const request = (protocol === 'https:' ? https : http).request(
-          url,
-          { method: 'POST', headers, agent: agents[protocol], timeout: timeoutMs },
-          (response) => {
-            const chunks: Buffer[] = [];
-            response.on('data', (chunk: Buffer) => chunks.push(chunk));
-            response.on('error', reject);
-            response.on('end', () => {
-              signal?.removeEventListener('abort', onAbort);
-              const status = response.statusCode ?? 0;
-              const answer = new Headers();
-              for (const [name, value] of Object.entries(response.headers)) {
-                if (value !== undefined) answer.set(name, Array.isArray(value) ? value.join(', ') : value);
-              }
-              resolve(
-                new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), {
-                  status,
-                  statusText: response.statusMessage ?? '',
-                  headers: answer,
-                }),
-              );
-            });
-          },
-        );
-        const onAbort = () => request.destroy(signal?.reason);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        request.on('timeout', () =>
-          request.destroy(new Error(`no answer from ${url.host} within ${timeoutMs} ms`)),
-        );
-        request.on('error', (error) => {
-          signal?.removeEventListener('abort', onAbort);
-          // A kept-alive socket the server closed as we reused it: the request never reached it
-          // (Node's documented keep-alive race). Sent once more on a fresh socket, never twice.
-          const reset = (error as { code?: string }).code === 'ECONNRESET';
-          if (mayResend && reset && request.reusedSocket && !signal?.aborted) resolve(send(false));
-          else reject(error);
-        });
-        request.end(body);
-      });
-    return send(true);
+    const signal = init.signal ?? undefined;
+    let answer: RawResponse;
+    try {
+      answer = await sendOnce(
+        {
+          dispatcher: poolFor(url.origin, timeoutMs, connections),
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers,
+          body: init.body as string,
+          timeoutMs,
+          ...(signal ? { signal } : {}),
+        },
+        // Names the call in errors by its Web API method or response_url, never its query.
+        { operation: `Slack ${url.pathname}`, method: 'POST', path: url.pathname },
+      );
+    } catch (error) {
+      // As fetch does: the caller's abort rejects with the caller's reason.
+      if (signal?.aborted) throw signal.reason;
+      throw error;
+    }
+    const answerHeaders = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined) answerHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    return new Response(NULL_BODY.has(answer.status) ? null : answer.text, {
+      status: answer.status,
+      headers: answerHeaders,
+    });
   };
 }
 

@@ -33,3 +33,6 @@ export {
 export * from './models.js';
 export type { PageRequest } from './paginate.js';
 export type { BackoffOptions } from './retry.js';
+// The HTTP beneath the client, shared with the process's Slack clients (src/clients.ts): one
+// keep-alive pool per origin, one bounded attempt, nothing resent.
+export { poolFor, type RawResponse, sendOnce } from './transport.js';

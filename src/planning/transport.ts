@@ -1,6 +1,7 @@
 /**
- * HTTP to the Team Planning Service: keep-alive undici pools shared per origin, and one attempt of
- * a request bounded by its timeout and the caller's signal. Knows nothing of operations or retries.
+ * HTTP to the Team Planning Service (and, through src/clients.ts, to Slack): keep-alive undici
+ * pools shared per origin, and one attempt of a request bounded by its timeout and the caller's
+ * signal. Knows nothing of operations or retries.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { type Dispatcher, type FormData, Pool } from 'undici';
