@@ -14,7 +14,8 @@
  * when each answer left (each task has its own feature, so every call of a press is attributed to it).
  *
  * Options: --requests 200 (presses per round, one per task) --concurrency 50 --latency 2000 (ms)
- * --rounds 4 --warmup 1. Exits non-zero when the run is broken (an ack that is not HTTP 200, a press
+ * --rounds 4 --warmup 1 --cpu-prof DIR (a V8 CPU profile of the app process, written when it exits;
+ * summarise it with bench/lib/profile-top.ts). Exits non-zero when the run is broken (an ack that is not HTTP 200, a press
  * whose state change or card update did not happen), never for a missed target.
  */
 import { randomBytes } from 'node:crypto';
@@ -43,6 +44,8 @@ const { values: args } = parseArgs({
     latency: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '4' },
     warmup: { type: 'string', default: '1' },
+    /** Folder for a V8 CPU profile of the app process (node --cpu-prof), written when it exits. */
+    'cpu-prof': { type: 'string' },
   },
 });
 function integer(name: string, value: string | undefined, min: number): number {
@@ -249,7 +252,9 @@ try {
   };
   const targets = {} as Record<Kind, Target>;
   for (const kind of ['app', 'bare'] as const) {
-    const target = await startTarget({ ...common, kind }, { connections: CONCURRENCY });
+    const profile =
+      args['cpu-prof'] && kind === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+    const target = await startTarget({ ...common, kind }, { connections: CONCURRENCY, nodeArgs: profile });
     targets[kind] = target;
     cleanups.push(async () => {
       const { problems, problemCount } = await target.stop();

@@ -51,10 +51,10 @@ async function checkAdmin(gate: Gate, request: GatedRequest): Promise<Refusal | 
   return { text: md`Only workspace admins can ${gate.doing ?? 'do this'}.`, why: 'not a workspace admin' };
 }
 
-async function checkMember(svc: Services, request: GatedRequest): Promise<Refusal | undefined> {
+async function checkMember(request: GatedRequest): Promise<Refusal | undefined> {
   const planning = planningOf(request.args.context);
   // Connected (valid or not: an expired token leads to Reconnect, not to a refusal).
-  if (await svc.deps.store.identities.get(planning.workspaceId, planning.slackUserId)) return undefined;
+  if (await planning.stored()) return undefined;
   const user = await slackUser(request);
   // Slack did not answer: the handler's own provisioning asks again and explains a failure.
   if (user === 'unknown') return undefined;
@@ -66,9 +66,9 @@ async function checkMember(svc: Services, request: GatedRequest): Promise<Refusa
 const HELP_ENTRY: HelpEntry = { usage: 'help', summary: 'what you can do', adminOnly: false };
 
 export const accessPolicy: RoutePolicy<Services, Refusal> = {
-  async check(svc, gate, request) {
+  async check(_svc, gate, request) {
     if (gate.access === 'admin') return checkAdmin(gate, request);
-    if (gate.access === 'member') return checkMember(svc, request);
+    if (gate.access === 'member') return checkMember(request);
     return undefined;
   },
 

@@ -5,6 +5,7 @@
  */
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { Identity } from '../../store/index.js';
 import { workspaceIdFor } from '../../store/index.js';
 import type { Acting, Identities, NamedPeople } from './identity.js';
 import type { Home } from './membership.js';
@@ -20,6 +21,13 @@ export interface PlanningContext {
   home: Home;
   /** The acting user as Slack describes them (users.info), read once per request. */
   slackUser(): Promise<SlackUser | undefined>;
+  /**
+   * The acting user's identity as the store holds it, undefined when they are not connected — read
+   * once per request: the access gate asks first (kit/access.ts), `acting()` starts from it. The
+   * routes that change the acting user's own identity (the account topic) are ungated, so nothing
+   * read here can be out of date when `acting()` uses it.
+   */
+  stored(): Promise<Identity | undefined>;
   /** The acting user's identity and client. @throws {NotConnectedError} {NotAMemberError} */
   acting(): Promise<Acting>;
   /**
@@ -40,6 +48,7 @@ export function planningMiddleware(identities: Identities): Middleware<AnyMiddle
       const slack = client as WebClient;
       let resolved: Promise<Acting> | undefined;
       let user: Promise<SlackUser | undefined> | undefined;
+      let stored: Promise<Identity | undefined> | undefined;
       const planning: PlanningContext = {
         workspaceId,
         slackUserId: userId,
@@ -52,8 +61,16 @@ export function planningMiddleware(identities: Identities): Middleware<AnyMiddle
           });
           return user;
         },
+        stored: () => {
+          stored ??= identities.stored(workspaceId, userId);
+          // A failed read is not kept either.
+          stored.catch(() => {
+            stored = undefined;
+          });
+          return stored;
+        },
         acting: () => {
-          resolved ??= identities.acting(workspaceId, userId, slack, home);
+          resolved ??= identities.acting(workspaceId, userId, slack, home, planning.stored());
           return resolved;
         },
         named: (slackUserIds) => identities.named(workspaceId, slackUserIds, slack, home),

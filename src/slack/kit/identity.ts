@@ -283,9 +283,18 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     }
   }
 
-  /** The acting user's identity, provisioning one when possible; undefined when none can be had. */
-  async function resolve(workspaceId: string, slackUserId: string, slack: WebClient, home: Home) {
-    const existing = await store.identities.get(workspaceId, slackUserId);
+  /**
+   * The acting user's identity, provisioning one when possible; undefined when none can be had.
+   * `stored` is the store's answer when the request already asked it (kit/acting.ts).
+   */
+  async function resolve(
+    workspaceId: string,
+    slackUserId: string,
+    slack: WebClient,
+    home: Home,
+    stored?: Promise<Identity | undefined>,
+  ) {
+    const existing = await (stored ?? store.identities.get(workspaceId, slackUserId));
     if (existing) return existing;
     const key = `${workspaceId}:${slackUserId}`;
     let pending = inFlight.get(key);
@@ -417,13 +426,21 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
 
   return {
     /** The acting user, with a client for their own account. @throws {NotConnectedError} {NotAMemberError} */
-    async acting(workspaceId: string, slackUserId: string, slack: WebClient, home: Home): Promise<Acting> {
-      let identity = await resolve(workspaceId, slackUserId, slack, home);
+    async acting(
+      workspaceId: string,
+      slackUserId: string,
+      slack: WebClient,
+      home: Home,
+      stored?: Promise<Identity | undefined>,
+    ): Promise<Acting> {
+      let identity = await resolve(workspaceId, slackUserId, slack, home, stored);
       if (!identity) throw new NotConnectedError('missing');
       if (!identity.valid) identity = await renew(identity);
       if (!identity?.valid) throw new NotConnectedError('invalid');
       return { workspaceId, slackUserId, identity, planning: deps.clients.planning(identity.token) };
     },
+    /** The user's identity as the store holds it (no provisioning, no renewal). */
+    stored: (workspaceId: string, slackUserId: string) => store.identities.get(workspaceId, slackUserId),
     named,
   };
 }

@@ -134,7 +134,11 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     const orgId = acting.identity.orgId;
     const cards = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
     const on = pressedMessage(args);
-    const pressedOn = on ? await deps.store.cards.find(ref.workspaceId, on.channel, on.ts) : undefined;
+    // Pressed on one of the entity's own cards (the usual case): no second read to know which.
+    const pressedOn = on
+      ? (cards.find((c) => c.slackChannelId === on.channel && c.messageTs === on.ts) ??
+        (await deps.store.cards.find(ref.workspaceId, on.channel, on.ts)))
+      : undefined;
     const refused = mismatch(noun, ref, card.place, orgId, cards, pressedOn);
     if (refused) {
       deps.logger.info(
