@@ -48,10 +48,9 @@ const TEAM = 'T0BENCH';
 const CHANNEL = 'C0BENCH';
 /** As many Slack users as requests in flight, all connected to the sandbox's member account. */
 const USERS = Array.from({ length: CONCURRENCY }, (_, i) => `U${String(i).padStart(6, '0')}`);
-const TARGET_P99_MS = 100;
 const TARGET_RATIO = 1.3;
-/** App CPU per command, ms (its process, from the first command to the last reply). */
-const TARGET_CPU_MS = 0.6;
+/** App CPU per command as a multiple of bare Bolt's (each its process, first command to last reply). */
+const TARGET_CPU_RATIO = 2.5;
 /** Slack shows the user an error when the ack takes longer than this. */
 const SLACK_ACK_LIMIT_MS = 3_000;
 /** How long the replies of one app round may keep coming after its last ack. */
@@ -284,6 +283,7 @@ try {
   const app = stats('app');
   const bare = stats('bare');
   const ratio = app.p99 / bare.p99;
+  const cpuRatio = app.cpuPerRequest / bare.cpuPerRequest;
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const appRounds = measured.filter((m) => m.kind === 'app');
   const total = (pick: (m: Round) => number) => appRounds.reduce((sum, m) => sum + pick(m), 0);
@@ -306,9 +306,8 @@ try {
     console.log(`| ${name} | ${s.count} | ${ms(s.p50)} | ${ms(s.p90)} | ${ms(s.p99)} | ${ms(s.max)} |`);
   }
   console.log(
-    `\nTargets: app p99 < ${TARGET_P99_MS} ms: ${verdict(app.p99 < TARGET_P99_MS)} (${ms(app.p99)} ms); ` +
-      `app p99 ≤ ${TARGET_RATIO}× bare p99: ${verdict(ratio <= TARGET_RATIO)} (${ratio.toFixed(2)}×); ` +
-      `app CPU per command ≤ ${TARGET_CPU_MS} ms: ${verdict(app.cpuPerRequest <= TARGET_CPU_MS)} (${app.cpuPerRequest.toFixed(2)} ms).`,
+    `\nTargets: app p99 ≤ ${TARGET_RATIO}× bare p99: ${verdict(ratio <= TARGET_RATIO)} (${ratio.toFixed(2)}×); ` +
+      `app CPU per command ≤ ${TARGET_CPU_RATIO}× bare's: ${verdict(cpuRatio <= TARGET_CPU_RATIO)} (${cpuRatio.toFixed(2)}×).`,
   );
   console.log(
     `p99 per round (ms): app ${app.roundP99.join(', ')}; bare ${bare.roundP99.join(', ')}. ` +
