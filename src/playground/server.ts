@@ -103,7 +103,7 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         author: author?.realName ?? m.user,
         bot: Boolean(m.botId),
         text: m.text,
-        html: mrkdwnToHtml(m.text, ws),
+        html: mrkdwnToHtml(m.text, ws, viewer),
         blocks: m.blocks,
         attachments: m.attachments,
         files: m.files,
@@ -113,6 +113,7 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         replyCount: replies.length,
       },
       ws,
+      viewer,
     );
   };
 
@@ -156,13 +157,13 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         const depth = ws.stacks.get(q('user'))?.length ?? 0;
         return send(res, 200, {
           modal: v
-            ? withHtml({ id: v.id, view: v.view, errors: v.errors, version: v.version, depth }, ws)
+            ? withHtml({ id: v.id, view: v.view, errors: v.errors, version: v.version, depth }, ws, q('user'))
             : null,
         });
       }
       case 'GET /pg/home': {
         const v = [...ws.views.values()].find((x) => x.type === 'home' && x.user === q('user'));
-        return send(res, 200, { home: v ? withHtml({ id: v.id, view: v.view }, ws) : null });
+        return send(res, 200, { home: v ? withHtml({ id: v.id, view: v.view }, ws, q('user')) : null });
       }
       case 'POST /pg/compose': {
         const b = PAGE.compose.parse(await json());
@@ -194,7 +195,11 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         return send(
           res,
           200,
-          withHtml(await interactions.options(b.user, where, b.actionId, b.blockId, b.value, b.values), ws),
+          withHtml(
+            await interactions.options(b.user, where, b.actionId, b.blockId, b.value, b.values),
+            ws,
+            b.user,
+          ),
         );
       }
       case 'POST /pg/submit': {
