@@ -1,0 +1,264 @@
+/**
+ * The playground in a real browser, surface by surface (issue 23 items 11–17): what the README's
+ * "Using it" offers, driven as a person would — clicking, typing, switching people — and checked on
+ * what the page shows, with the app's store or the sandbox read only to confirm what stuck.
+ * Waits are on conditions (a locator appearing), never on time.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Playground, startPlayground } from '../../src/playground/index.js';
+import { describeWithBrowser, launchBrowser } from '../helpers/browser.js';
+
+/** Where each step's screenshot goes (kept after the run; not committed). */
+const SCREENSHOTS = join(process.cwd(), 'test-results', 'playground');
+/** How long one thing may take to appear: the machine is shared, but nothing waits forever. */
+const STEP_MS = 15_000;
+
+describeWithBrowser('playground surfaces in a browser', () => {
+  let playground: Playground;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    playground = await startPlayground({ port: 0, logLevel: 'error' });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(STEP_MS);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${playground.url}#C0API`);
+    await actAs('U0ADA');
+  }, 60_000);
+
+  afterAll(async () => {
+    expect(pageErrors).toEqual([]);
+    await browser?.close();
+    await playground?.stop();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  const modal = (title: string | RegExp) => page.getByRole('dialog', { name: title });
+  const text = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ');
+  async function actAs(userId: string) {
+    await page.locator('#person').selectOption(userId);
+    await page.locator(`body[data-user="${userId}"]`).waitFor({ state: 'attached' });
+  }
+  async function openChannel(name: string) {
+    await page.locator('#channels a', { hasText: `# ${name}` }).click();
+    await page.locator('#channel-title', { hasText: `# ${name}` }).waitFor();
+  }
+  async function openHome() {
+    await page.locator('#apps a', { hasText: 'Team Planning' }).click();
+    await page.locator('#app-tabs button', { hasText: 'Home' }).click();
+    await page.locator('#home .header-block', { hasText: 'Notifications' }).waitFor();
+  }
+  async function command(line: string) {
+    await page.locator('#composer-text').fill(line);
+    await page.locator('#composer-text').press('Enter');
+  }
+  async function closeModal(dialog: Locator) {
+    await dialog
+      .getByRole('button', { name: /Close|Done|Cancel/ })
+      .first()
+      .click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+  /** Picks the first option an external select (single or multi) offers for `query`. */
+  async function pickExternal(field: Locator, query: string, option: string | RegExp) {
+    await field.click();
+    await field.fill(query);
+    await field
+      .locator('xpath=..')
+      .locator('.ext-options li[role=option]', { hasText: option })
+      .first()
+      .click();
+  }
+
+  /** A task from a message in #api, as a person makes one; returns its card in the thread. */
+  async function taskFromMessage(messageText: string, heading: string) {
+    await openChannel('api');
+    const source = page.locator('#messages .msg', { hasText: messageText }).first();
+    await source.hover();
+    await source.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: /Create task/ }).click();
+    const create = modal('Create task');
+    await create.getByLabel('Heading').fill(heading);
+    await pickExternal(create.getByLabel('Feature'), '', /Rate-limit the public API/);
+    await create.getByRole('button', { name: 'Create' }).click();
+    await create
+      .getByText(/created/i)
+      .first()
+      .waitFor();
+    await closeModal(create);
+    await source.getByRole('button', { name: /repl/ }).click();
+    const card = page.locator('#thread-messages .msg', { hasText: heading });
+    await card.waitFor();
+    return card;
+  }
+
+  it('the seeded welcome says what to try in the first minute (item 15)', async () => {
+    await openChannel('api');
+    const welcome = page.locator('#messages .msg', { hasText: 'Welcome to the playground' });
+    const said = await text(welcome);
+    expect(said).toContain('⋮ More actions → Create task');
+    expect(said).toContain('⚡ Shortcuts (top bar) → New feature');
+    expect(said).toContain('Acting as');
+    expect(said).toMatch(/Team Planning → Home/);
+    // What it names is there: the ⋮ menu, the ⚡ menu's New feature, the person switcher, Home.
+    await page.locator('#lightning').click();
+    await page.getByRole('menuitem', { name: /New feature/ }).waitFor();
+    await page.locator('#lightning').click();
+    expect(await page.locator('#person option', { hasText: 'Alan Turing' }).count()).toBe(1);
+    await shot('s15-welcome');
+  }, 60_000);
+
+  it("the channel header and *Post today's digest* follow /plan link and /plan unlink (item 14); an unknown command keeps the composer's text (item 16)", async () => {
+    await actAs('U0ADA');
+    await openChannel('general');
+    await page.locator('#channel-topic', { hasText: 'Not linked' }).waitFor();
+    expect(await page.getByRole('button', { name: "Post today's digest" }).isHidden()).toBe(true);
+
+    await command('/plan link');
+    const link = modal('Link this channel');
+    await link.getByLabel('Planning team').selectOption({ label: 'Mobile' });
+    await link.getByLabel('Planning channel').selectOption({ label: 'General (default)' });
+    await link.getByRole('button', { name: 'Link' }).click();
+    await link.getByText(/is linked to/).waitFor();
+    // Still in the modal: the header already says what the channel is linked to.
+    await page.locator('#channel-topic', { hasText: 'Mobile › General' }).waitFor();
+    await closeModal(link);
+    await page.getByRole('button', { name: "Post today's digest" }).waitFor();
+    await shot('s14-linked-header');
+
+    await command('/plan unlink');
+    await page.locator('#channel-topic', { hasText: 'Not linked' }).waitFor();
+    await page.getByRole('button', { name: "Post today's digest" }).waitFor({ state: 'hidden' });
+
+    await command('/nope something typed');
+    await page.locator('.toast', { hasText: '/nope is not a valid command' }).waitFor();
+    expect(await page.locator('#composer-text').inputValue()).toBe('/nope something typed');
+    await page.locator('#composer-text').fill('');
+  }, 90_000);
+
+  it('renders a second quote, a typed link, reader-local dates and long permalinks, and opens a linked reply with its thread root (item 16)', async () => {
+    await actAs('U0ADA');
+    await openChannel('product');
+    const slack = playground.workspace;
+    // The app quotes what people wrote (evidence, discoveries): two quotes in one text.
+    slack.post({
+      channel: 'C0PRODUCT',
+      user: 'U0BOTPLAN',
+      botId: 'B0PLAYGRND',
+      text: '>first quote\nbetween\n>second quote',
+    });
+    const quoted = page.locator('#messages .msg', { hasText: 'between' }).last();
+    await quoted.locator('blockquote', { hasText: 'second quote' }).waitFor();
+    expect(await quoted.locator('blockquote').count()).toBe(2);
+
+    await command('see <https://example.com/docs|the docs> now');
+    const typed = page.locator('#messages .msg', { hasText: 'the docs' }).last();
+    await typed.waitFor();
+    expect(await text(typed.locator('.mrkdwn'))).toContain('see <https://example.com/docs|the docs> now');
+    expect(await typed.locator('a[href="https://example.com/docs"]').count()).toBe(1);
+
+    // A long permalink from the app stays inside the thread pane.
+    const root = slack.post({ channel: 'C0PRODUCT', user: 'U0KATHERINE', text: 'The root of a thread' });
+    const long = `https://northwind.slack.com/archives/C0PRODUCT/p${'1'.repeat(120)}`;
+    const reply = slack.post({
+      channel: 'C0PRODUCT',
+      user: 'U0BOTPLAN',
+      botId: 'B0PLAYGRND',
+      threadTs: root.ts,
+      text: `Logged <${long}> at <!date^1795641316^{date_short} at {time}|2026-11-25 21:15 UTC>`,
+    });
+    // A permalink to the reply opens the thread with its root first.
+    await page.goto(`${playground.url}archives/C0PRODUCT/p${reply.ts.replace('.', '')}`);
+    await page.locator(`body[data-user="U0ADA"]`).waitFor({ state: 'attached' });
+    const thread = page.locator('#thread-messages');
+    await thread.locator('.msg', { hasText: 'Logged' }).waitFor();
+    expect(await text(thread.locator('.msg').first())).toContain('The root of a thread');
+    const logged = thread.locator('.msg', { hasText: 'Logged' });
+    expect(await text(logged)).toContain('Nov 25, 2026 at 9:15 PM');
+    expect(await text(logged)).not.toContain('GMT');
+    const pane = await thread.boundingBox();
+    const linkBox = await logged.locator('a').first().boundingBox();
+    expect(linkBox && pane && linkBox.x + linkBox.width <= pane.x + pane.width + 1).toBe(true);
+    await shot('s16-thread-from-permalink');
+  }, 60_000);
+
+  it("sends the Home tab's state with its actions: notification choices and quiet hours stick (item 11); the experience chart is served (item 12)", async () => {
+    await actAs('U0ADA');
+    // An experience of her own, so that Home has a chart to draw.
+    await openChannel('api');
+    await command('/plan grade @Ada Lovelace typescript 7');
+    await page.locator('#messages .msg.ephemeral', { hasText: /typescript/ }).waitFor();
+    await openHome();
+    const home = page.locator('#home');
+    const feedbackBox = home.getByRole('checkbox', { name: 'Feedback on my tasks' });
+    expect(await feedbackBox.isChecked()).toBe(true);
+    await feedbackBox.uncheck();
+    const store = playground.app.store.notifications;
+    await expect
+      .poll(async () => (await store.prefs('T0PLAYGRND', 'U0ADA'))?.muted ?? [], { timeout: STEP_MS })
+      .toEqual(['feedback']);
+
+    const selects = home.locator('select[data-action-id]');
+    await selects.nth(0).selectOption('22:00');
+    await home.getByText('Choose both ends').waitFor();
+    await selects.nth(1).selectOption('07:00');
+    await expect
+      .poll(async () => (await store.prefs('T0PLAYGRND', 'U0ADA'))?.quiet, { timeout: STEP_MS })
+      .toEqual({ start: '22:00', end: '07:00' });
+    // Reopened, the tab shows what was saved.
+    await page.locator('#app-tabs button', { hasText: 'Messages' }).click();
+    await openHome();
+    await home
+      .locator('select[data-action-id] >> nth=1')
+      .locator('option:checked', { hasText: '07:00' })
+      .waitFor({ state: 'attached' });
+    expect(await home.locator('select[data-action-id]').nth(0).inputValue()).toBe('22:00');
+    expect(await home.getByRole('checkbox', { name: 'Feedback on my tasks' }).isChecked()).toBe(false);
+    expect(await home.getByRole('checkbox', { name: 'A task is assigned to me' }).isChecked()).toBe(true);
+
+    const chart = home.locator('.image-block img');
+    await chart.waitFor();
+    await expect
+      .poll(
+        () =>
+          chart.evaluate(
+            (img) =>
+              (img as { complete: boolean; naturalWidth: number }).complete &&
+              (img as { naturalWidth: number }).naturalWidth,
+          ),
+        {
+          timeout: STEP_MS,
+        },
+      )
+      .toBeGreaterThan(0);
+    await shot('s11-home-preferences-and-chart');
+  }, 90_000);
+
+  it("sets a task's notions with a multi external select, shown as chips (item 13)", async () => {
+    await actAs('U0ADA');
+    const card = await taskFromMessage('Retry-After', 'Send Retry-After on every 429');
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const edit = modal('Edit task');
+    const notions = edit.getByLabel('Notions');
+    await expect(edit.locator('.unknown-block').count()).resolves.toBe(0);
+    await pickExternal(notions, 'type', 'typescript');
+    await edit.locator('.chip', { hasText: 'typescript' }).waitFor();
+    await shot('s13-notions-chips');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    const notionsOf = () => {
+      const state = playground.sandbox.state();
+      const task = Object.values(state.features)
+        .flatMap((f) => f.tasks)
+        .find((t) => t.heading === 'Send Retry-After on every 429');
+      return (task?.notionIds ?? []).map((id) => state.notions[id]?.value);
+    };
+    await expect.poll(notionsOf, { timeout: STEP_MS }).toEqual(['typescript']);
+  }, 90_000);
+});
