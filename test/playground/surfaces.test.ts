@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Playground, startPlayground } from '../../src/playground/index.js';
 import { describeWithBrowser, launchBrowser } from '../helpers/browser.js';
 
@@ -32,6 +32,22 @@ describeWithBrowser('playground surfaces in a browser', () => {
     await page.goto(`${playground.url}#C0API`);
     await actAs('U0ADA');
   }, 60_000);
+
+  // One test's open modal never blocks the next: close whatever is open, as a person would.
+  beforeEach(async () => {
+    const open = page.locator('#modal-root .overlay .modal-head button[aria-label="Close"]');
+    for (let i = 0; i < 5 && (await open.count()) > 0; i++) {
+      const before = await page
+        .locator('#modal-root .modal-head h2')
+        .innerText()
+        .catch(() => '');
+      await open.first().click();
+      await page
+        .locator('#modal-root .modal-head h2', { hasText: before })
+        .waitFor({ state: 'detached' })
+        .catch(() => undefined);
+    }
+  });
 
   afterAll(async () => {
     expect(pageErrors).toEqual([]);
@@ -261,4 +277,160 @@ describeWithBrowser('playground surfaces in a browser', () => {
     };
     await expect.poll(notionsOf, { timeout: STEP_MS }).toEqual(['typescript']);
   }, 90_000);
+
+  // -- Item 17: every surface of the README's "Using it", as a person uses it ------------------
+
+  it('tasks: /plan tasks lists them with their buttons; Start, Assign…, Details, Log discovery and Delete on the card', async () => {
+    await actAs('U0ADA');
+    await openChannel('api');
+    await command('/plan tasks');
+    const list = page.locator('#messages .msg.ephemeral').last();
+    await list.getByRole('button', { name: 'Details' }).first().waitFor();
+    expect(await list.getByRole('button', { name: 'Assign…' }).count()).toBeGreaterThan(0);
+
+    const card = await taskFromMessage('nightly export', 'Page the nightly export by 1,000');
+    await card.getByRole('button', { name: 'Start' }).click();
+    await card.getByText(/in progress/).waitFor();
+
+    await card.getByRole('button', { name: 'Assign…' }).click();
+    const assign = modal('Assign task');
+    await assign.getByLabel('Candidates (best fit first)').selectOption({ label: 'Assign to me' });
+    await assign.getByRole('button', { name: 'Assign', exact: true }).click();
+    await card
+      .getByText(/Ada Lovelace/)
+      .first()
+      .waitFor();
+    await assign.waitFor({ state: 'detached' }).catch(() => closeModal(assign));
+
+    await card.getByRole('button', { name: 'Log discovery' }).click();
+    const discovery = modal('Log discovery');
+    await discovery
+      .locator('textarea, input[type=text]')
+      .first()
+      .fill('The export query has no index on created_at.');
+    await discovery.getByRole('button', { name: /Log|Save/ }).click();
+    await card.getByText(/1 discover/).waitFor();
+    await discovery.waitFor({ state: 'detached' }).catch(() => closeModal(discovery));
+
+    await card.getByRole('button', { name: 'Details' }).click();
+    const details = modal('Task details');
+    await details.getByText('The export query has no index on created_at.').waitFor();
+    await shot('s17-task-details');
+    await closeModal(details);
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this task?' });
+    await confirm.getByRole('button', { name: /Delete/ }).click();
+    await page.locator('#thread-messages .msg', { hasText: /deleted/i }).waitFor();
+    await shot('s17-task-deleted');
+  }, 120_000);
+
+  it('features and experiments: ⚡ New feature, its card, an assumption, an experiment with participants as chips; evidence from a message; search', async () => {
+    await actAs('U0ADA');
+    await openChannel('discovery');
+    await page.locator('#lightning').click();
+    await page.getByRole('menuitem', { name: /New feature/ }).click();
+    const create = modal('New feature');
+    await create.getByLabel('Heading').fill('Guided first minute');
+    await create.getByLabel('Priority').selectOption({ index: 3 });
+    await create.getByRole('radio').first().check();
+    await create.getByRole('button', { name: 'Create' }).click();
+    await shot('s17-feature-created');
+    await page.locator('#messages .msg', { hasText: 'Guided first minute' }).first().waitFor();
+    await create.waitFor({ state: 'detached' }).catch(() => closeModal(create));
+    const card = page.locator('#messages .msg:not(.ephemeral)', { hasText: 'Guided first minute' }).last();
+    await card.getByText(/add at least one assumption/i).waitFor();
+
+    await card.getByRole('button', { name: 'Add assumption' }).click();
+    const assumption = modal('Assumption');
+    await assumption.locator('textarea, input[type=text]').first().fill('Newcomers read the first message');
+    await assumption.getByRole('button', { name: /Add|Save|Create/ }).click();
+    await card.getByText('Newcomers read the first message').waitFor();
+    await assumption.waitFor({ state: 'detached' }).catch(() => closeModal(assumption));
+
+    await card.getByRole('button', { name: 'More options' }).first().click();
+    await card.getByRole('button', { name: 'Experiment…' }).click();
+    const experiment = modal('Experiment');
+    await experiment.getByRole('radio', { name: /running/i }).check();
+    await pickExternal(experiment.getByLabel('Participants'), 'Alan', 'Alan Turing');
+    await experiment.locator('.chip', { hasText: 'Alan Turing' }).waitFor();
+    await pickExternal(experiment.getByLabel('Participants'), 'Kath', 'Katherine Johnson');
+    await experiment.getByRole('button', { name: 'Remove Katherine Johnson' }).click();
+    await shot('s17-experiment-participants');
+    await experiment.getByRole('button', { name: 'Save' }).click();
+    await card.getByText(/running/).waitFor();
+    expect(await text(card)).toContain('Alan Turing');
+    expect(await text(card)).not.toContain('Katherine Johnson');
+    await experiment.waitFor({ state: 'detached' }).catch(() => closeModal(experiment));
+
+    // Evidence: a person's message appended to the experiment's details.
+    await command('Three of four newcomers scrolled past the welcome.');
+    const source = page.locator('#messages .msg', { hasText: 'scrolled past the welcome' }).last();
+    await source.hover();
+    await source.getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: /Log as evidence/ }).click();
+    const evidence = modal('Log as evidence');
+    await pickExternal(evidence.getByLabel('Feature'), 'Guided', 'Guided first minute');
+    await pickExternal(evidence.getByLabel('Assumption'), '', 'Newcomers read the first message');
+    await evidence.getByRole('button', { name: 'Log' }).click();
+    await expect
+      .poll(
+        () =>
+          Object.values(playground.sandbox.state().features)
+            .find((f) => f.heading === 'Guided first minute')
+            ?.assumptions.some((a) => JSON.stringify(a).includes('scrolled past the welcome')),
+        { timeout: STEP_MS },
+      )
+      .toBe(true);
+    await closeModal(evidence).catch(() => undefined);
+
+    await command('/plan search SAML');
+    const found = page.locator('#messages .msg.ephemeral', { hasText: 'Single sign-on with SAML' }).last();
+    await found.getByRole('button', { name: 'Read' }).click();
+    await modal(/Deep context|Single sign-on/)
+      .getByText('Single sign-on with SAML')
+      .first()
+      .waitFor();
+    await shot('s17-search-read');
+    await closeModal(modal(/Deep context|Single sign-on/));
+  }, 150_000);
+
+  it('admin: /plan admin opens People, Invitations, Teams and channels, Notions and Billing', async () => {
+    await actAs('U0ADA');
+    await openChannel('api');
+    await command('/plan admin');
+    const admin = modal('Administration');
+    const expected: [string, RegExp][] = [
+      ['People', /Grace Hopper/],
+      ['Invitations', /New invitation/],
+      ['Teams and channels', /Platform/],
+      ['Notions', /typescript/],
+      ['Billing', /Price plans/],
+    ];
+    for (const [section, shows] of expected) {
+      // Case matters: "Invite people" is not the People section.
+      await admin
+        .locator('.section', { hasText: new RegExp(section) })
+        .getByRole('button', { name: 'Open' })
+        .click();
+      const pushed = page.locator('.modal-head .stack-note', { hasText: '2 views deep' });
+      await pushed.waitFor();
+      const view = page.getByRole('dialog').last();
+      await view.getByText(shows).first().waitFor();
+      await shot(`s17-admin-${section.split(' ')[0]?.toLowerCase()}`);
+      await view.locator('.modal-foot .btn').first().click();
+      await admin.locator('.section', { hasText: 'Billing' }).waitFor();
+    }
+    await closeModal(admin);
+  }, 120_000);
+
+  it('the guest: Gus sees only his channels and is refused planning, in one sentence', async () => {
+    await actAs('U0GUEST');
+    expect(await page.locator('#channels a').allInnerTexts()).toEqual(['# general', '# product']);
+    await openChannel('product');
+    await command('/plan tasks');
+    await page.locator('#messages .msg.ephemeral', { hasText: /guest/ }).waitFor();
+    await shot('s17-guest');
+    await actAs('U0ADA');
+  }, 60_000);
 });
