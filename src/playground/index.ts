@@ -22,8 +22,8 @@ import { orgIdFromToken } from '../planning/index.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import { FakeSlack } from './fake-slack.js';
 import { Interactions } from './interactions.js';
-import { createPlaygroundServer } from './server.js';
-import { Workspace } from './workspace.js';
+import { type ChannelLinkShown, createPlaygroundServer } from './server.js';
+import { NOT_LINKED_TOPIC, Workspace } from './workspace.js';
 
 export const DEFAULT_PLAYGROUND_PORT = 3000;
 
@@ -70,7 +70,15 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     const workspace = new Workspace({ seed: 'demo' });
     const slack = new FakeSlack({ workspace, tokens: [botToken], logger });
     const interactions = new Interactions(slack, secret, logger);
-    const server = createPlaygroundServer({ slack, interactions, logger });
+    // The channel header follows the app's store, once the app runs (`/plan link`, `/plan unlink`).
+    let linkOf: ((channelId: string) => Promise<ChannelLinkShown>) | undefined;
+    const server = createPlaygroundServer({
+      slack,
+      interactions,
+      logger,
+      linkOf: (channelId) =>
+        linkOf?.(channelId) ?? Promise.resolve({ linked: false, topic: NOT_LINKED_TOPIC }),
+    });
     const port = await listen(server, options.port ?? DEFAULT_PLAYGROUND_PORT);
     stack.push(() => closeServer(server));
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -93,6 +101,16 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     });
     stack.push(() => app.stop());
     interactions.connect(`http://127.0.0.1:${app.port}/slack/events`);
+    linkOf = async (channelId) => {
+      const link = await app.store.links.get(workspace.team.id, channelId);
+      if (!link) return { linked: false, topic: NOT_LINKED_TOPIC };
+      const team = sandbox.state().teams[link.teamId];
+      const channel = team?.channels.find((c) => c.id === link.channelId);
+      return {
+        linked: true,
+        topic: `${team?.teamName ?? link.teamId} › ${channel?.channelName ?? link.channelId}`,
+      };
+    };
     await connectDemo(workspace, sandbox, app);
 
     return { url: `${baseUrl}/`, workspace, sandbox, app, stop };

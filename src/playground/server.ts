@@ -34,6 +34,31 @@ export interface ServerDeps {
   slack: FakeSlack;
   interactions: Interactions;
   logger: Logger;
+  /**
+   * Whether the app has linked a channel, and to what, as its store says (the channel header and
+   * *Post today's digest* follow `/plan link` and `/plan unlink`). Without it, the seed's links.
+   */
+  linkOf?: (channelId: string) => Promise<ChannelLinkShown>;
+}
+
+/** A channel's header: linked or not, and what it says under the name. */
+export interface ChannelLinkShown {
+  linked: boolean;
+  topic: string;
+}
+
+/** The image types the fake's uploads may be served as, told apart by their first bytes. */
+function imageType(bytes: Buffer): string {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image/jpeg';
+  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
+  if (
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
+    return 'image/webp';
+  return 'application/octet-stream';
 }
 
 const values = z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))).default({});
@@ -81,6 +106,12 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 export function createPlaygroundServer(deps: ServerDeps): Server {
   const { slack, interactions, logger } = deps;
   const ws = slack.workspace;
+  const linkOf =
+    deps.linkOf ??
+    (async (id: string): Promise<ChannelLinkShown> => {
+      const c = ws.channels.get(id);
+      return { linked: Boolean(c?.linkTo), topic: c?.topic ?? '' };
+    });
   const shortcuts = () =>
     appManifest().features.shortcuts.map((s) => ({
       name: s.name,
@@ -103,7 +134,7 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         author: author?.realName ?? m.user,
         bot: Boolean(m.botId),
         text: m.text,
-        html: mrkdwnToHtml(m.text, ws),
+        html: mrkdwnToHtml(m.text, ws, viewer),
         blocks: m.blocks,
         attachments: m.attachments,
         files: m.files,
@@ -113,6 +144,7 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         replyCount: replies.length,
       },
       ws,
+      viewer,
     );
   };
 
@@ -142,12 +174,18 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         return send(res, 200, state(q('user')));
       case 'GET /pg/channel': {
         const me = q('user');
+        const channel = ws.channels.get(q('channel'));
         const top = ws.visible(q('channel'), me).filter((m) => !m.threadTs || m.threadTs === m.ts);
-        return send(res, 200, { messages: top.map((m) => forPage(m, me)) });
+        return send(res, 200, {
+          messages: top.map((m) => forPage(m, me)),
+          ...(channel && !channel.isIm ? { link: await linkOf(channel.id) } : {}),
+        });
       }
       case 'GET /pg/thread': {
         const me = q('user');
-        const root = q('ts');
+        // A permalink may name a reply: the thread shown is its parent's, root first, as in Slack.
+        const named = ws.find(q('channel'), q('ts'));
+        const root = named?.threadTs ?? q('ts');
         const thread = ws.visible(q('channel'), me).filter((m) => m.ts === root || m.threadTs === root);
         return send(res, 200, { messages: thread.map((m) => forPage(m, me)) });
       }
@@ -156,13 +194,13 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         const depth = ws.stacks.get(q('user'))?.length ?? 0;
         return send(res, 200, {
           modal: v
-            ? withHtml({ id: v.id, view: v.view, errors: v.errors, version: v.version, depth }, ws)
+            ? withHtml({ id: v.id, view: v.view, errors: v.errors, version: v.version, depth }, ws, q('user'))
             : null,
         });
       }
       case 'GET /pg/home': {
         const v = [...ws.views.values()].find((x) => x.type === 'home' && x.user === q('user'));
-        return send(res, 200, { home: v ? withHtml({ id: v.id, view: v.view }, ws) : null });
+        return send(res, 200, { home: v ? withHtml({ id: v.id, view: v.view }, ws, q('user')) : null });
       }
       case 'POST /pg/compose': {
         const b = PAGE.compose.parse(await json());
@@ -194,7 +232,11 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         return send(
           res,
           200,
-          withHtml(await interactions.options(b.user, where, b.actionId, b.blockId, b.value, b.values), ws),
+          withHtml(
+            await interactions.options(b.user, where, b.actionId, b.blockId, b.value, b.values),
+            ws,
+            b.user,
+          ),
         );
       }
       case 'POST /pg/submit': {
@@ -240,6 +282,14 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
       if (req.method === 'GET' && archive) {
         res.writeHead(302, { location: `/#${archive[1]}/${archive[2]}.${archive[3]}` });
         return res.end();
+      }
+      // Uploaded files, as Slack shows them to the people they were shared with (Home's chart).
+      const file = /^\/files\/(\w+)$/.exec(path);
+      if (req.method === 'GET' && file) {
+        const bytes = ws.files.get(file[1] ?? '')?.bytes;
+        if (!bytes) return send(res, 404, { ok: false, error: 'file_not_found' });
+        res.writeHead(200, { 'content-type': imageType(bytes), 'cache-control': 'no-store' });
+        return res.end(bytes);
       }
       if (path === '/favicon.ico') return send(res, 204, '', 'image/x-icon');
       const asset = ASSETS[path];

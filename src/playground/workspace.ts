@@ -16,6 +16,8 @@ export const APP_ID = 'A0PLAYGRND';
 export const BOT_ID = 'B0PLAYGRND';
 export const BOT_USER_ID = 'U0BOTPLAN';
 export const BOT_NAME = 'Team Planning';
+/** What a channel's header says while no planning channel is linked to it. */
+export const NOT_LINKED_TOPIC = 'Not linked: try /plan link here';
 
 /** A workspace's own facts, as auth.test and team.info give them. */
 export interface PgTeam {
@@ -225,7 +227,7 @@ const PEOPLE: Omit<PgUser, 'isBot' | 'tz' | 'name'>[] = [
 /** Slack channels, linked to the demo organization's planning channels; #general is not linked. */
 const CHANNELS: { id: string; name: string; linkTo?: PgChannel['linkTo']; topic: string; guest?: boolean }[] =
   [
-    { id: 'C0GENERAL', name: 'general', topic: 'Not linked: try /plan link here', guest: true },
+    { id: 'C0GENERAL', name: 'general', topic: NOT_LINKED_TOPIC, guest: true },
     {
       id: 'C0PLATFORM',
       name: 'platform',
@@ -260,12 +262,22 @@ const CHANNELS: { id: string; name: string; linkTo?: PgChannel['linkTo']; topic:
     },
   ];
 
+/** The first message a newcomer reads: what to try in their first minute (issue 23 item 15). */
+export const WELCOME = [
+  'Welcome to the playground :wave: Everything here is local, nothing reaches a real Slack. Your first minute:',
+  '• Hover a message (the next one, say), open *⋮ More actions* → *Create task*: its card lands in the thread.',
+  '• *⚡ Shortcuts* (top bar) → *New feature*, or *Grade a peer*.',
+  '• Switch *Acting as* (top right) to the person you assigned, and answer in their DM with *Team Planning* (sidebar, under Apps).',
+  '• Open *Team Planning* → *Home*: your tasks, what waits for you, your experience chart and which DMs you get.',
+  '`/plan help` lists every command.',
+].join('\n');
+
 /** A few human messages, so "Create task" has something to start from. */
 const OPENING_MESSAGES: { channel: string; user: string; text: string }[] = [
   {
     channel: 'C0API',
     user: 'U0GRACE',
-    text: 'Welcome to the playground :wave: Everything here is local: try `/plan help`.',
+    text: WELCOME,
   },
   {
     channel: 'C0API',

@@ -17,6 +17,8 @@ const ui = {
   unread: new Set(),
   /** The open modal: its id, version and the values typed so far (Slack's view.state.values). */
   modal: null,
+  /** The Home tab shown: its id and its elements' values, sent with its block actions as Slack does. */
+  home: null,
   highlight: null,
 };
 
@@ -137,7 +139,7 @@ function renderBlock(block, where) {
         { class: 'context' },
         (block.elements ?? []).map((e) =>
           e.type === 'image'
-            ? h('img', { src: e.image_url, alt: e.alt_text })
+            ? h('img', { src: imageUrl(e), alt: e.alt_text })
             : h('span', { class: 'mrkdwn', html: textHtml(e) }),
         ),
       );
@@ -152,7 +154,7 @@ function renderBlock(block, where) {
         'div',
         { class: 'image-block' },
         block.title ? h('div', { html: textHtml(block.title) }) : null,
-        h('img', { src: block.image_url ?? block.slack_file?.url, alt: block.alt_text }),
+        h('img', { src: imageUrl(block), alt: block.alt_text }),
       );
     case 'input':
       return renderInput(block, where);
@@ -161,6 +163,13 @@ function renderBlock(block, where) {
     default:
       return h('pre', { class: 'unknown-block' }, JSON.stringify(block, null, 2));
   }
+}
+
+/** An image's address: its URL, or a file uploaded to Slack (`slack_file`), served by the playground. */
+function imageUrl(image) {
+  if (image.image_url) return image.image_url;
+  if (image.slack_file?.url) return image.slack_file.url;
+  return image.slack_file?.id ? `/files/${encodeURIComponent(image.slack_file.id)}` : undefined;
 }
 
 /** rich_text: sections, lists, quotes and preformatted text with bold/italic/strike/code styles. */
@@ -253,7 +262,7 @@ async function elementAction(element, block, where, extra) {
       post('/pg/action', {
         viewId: where.viewId,
         action,
-        values: ui.modal?.id === where.viewId ? ui.modal.values : {},
+        values: formOf(where.viewId)?.values ?? {},
       }),
     );
 }
@@ -325,6 +334,10 @@ function initialValue(element) {
       return { type, selected_user: element.initial_user ?? null };
     case 'multi_users_select':
       return { type, selected_users: element.initial_users ?? [] };
+    case 'multi_conversations_select':
+      return { type, selected_conversations: element.initial_conversations ?? [] };
+    case 'multi_channels_select':
+      return { type, selected_channels: element.initial_channels ?? [] };
     case 'conversations_select':
       return { type, selected_conversation: element.initial_conversation ?? null };
     case 'channels_select':
@@ -340,23 +353,35 @@ function initialValue(element) {
   }
 }
 
-/** The value slot for an element in the open modal (created from its initial value). */
+/** The form state of a view the page shows: the open modal's, or the Home tab's. */
+function formOf(viewId) {
+  if (ui.modal?.id === viewId) return ui.modal;
+  if (ui.home?.id === viewId) return ui.home;
+  return null;
+}
+
+/** The value slot for an element in a view the page shows (created from its initial value). */
 function slot(block, element, where) {
-  if (ui.modal?.id !== where.viewId) return null;
-  ui.modal.values[block.block_id] ??= {};
-  const byBlock = ui.modal.values[block.block_id];
+  const form = formOf(where.viewId);
+  if (!form) return null;
+  form.values[block.block_id] ??= {};
+  const byBlock = form.values[block.block_id];
   byBlock[element.action_id] ??= initialValue(element);
   return byBlock[element.action_id];
 }
 
+/** Elements without a value of their own: Slack keeps no state for them. */
+const STATELESS = new Set(['button', 'overflow', 'image']);
+
 /**
- * One interactive element. In a message a change acts at once; in a modal it changes the form's
- * state, and acts too when it sits in an actions block, an accessory, or a dispatching input.
+ * One interactive element. In a message a change acts at once; in a view (a modal, the Home tab)
+ * it changes the view's state — every element's, as Slack sends it with each action — and acts too
+ * when it sits in an actions block, an accessory, or a dispatching input.
  */
 function renderElement(element, block, where, inInput = false) {
   const inView = where.kind === 'view';
   const dispatch = !inInput || block.dispatch_action;
-  const state = inView && inInput ? slot(block, element, where) : null;
+  const state = inView && !STATELESS.has(element.type) ? slot(block, element, where) : null;
   const change = (value) => {
     if (state) Object.assign(state, value);
     if (dispatch) {
@@ -411,41 +436,11 @@ function renderElement(element, block, where, inInput = false) {
     case 'external_select':
       return externalSelect(element, block, where, state, change);
     case 'multi_static_select':
+    case 'multi_external_select':
     case 'multi_users_select':
     case 'multi_conversations_select':
-    case 'multi_channels_select': {
-      const picked = new Set(
-        (state?.selected_options ?? [])
-          .map((o) => o.value)
-          .concat(state?.selected_users ?? [], state?.selected_conversations ?? []),
-      );
-      return h(
-        'select',
-        {
-          multiple: true,
-          'data-action-id': element.action_id,
-          'aria-label': plain(block.label),
-          onchange: (e) => {
-            const values = [...e.target.selectedOptions].map((o) => o.value).filter(Boolean);
-            if (element.type === 'multi_users_select') change({ type: element.type, selected_users: values });
-            else if (element.type === 'multi_static_select')
-              change({
-                type: element.type,
-                selected_options: optionsOf(element)
-                  .filter((o) => values.includes(o.value))
-                  .map(stripHtml),
-              });
-            else change({ type: element.type, selected_conversations: values });
-          },
-        },
-        selectOptions(element, '')
-          .slice(1)
-          .map((o) => {
-            if (picked.has(o.value)) o.selected = true;
-            return o;
-          }),
-      );
-    }
+    case 'multi_channels_select':
+      return chipsSelect(element, block, where, state, change);
     case 'checkboxes':
     case 'radio_buttons': {
       const radio = element.type === 'radio_buttons';
@@ -609,7 +604,7 @@ function externalSelect(element, block, where, state, change) {
     const answer = await post(
       '/pg/options',
       where.kind === 'view'
-        ? { ...body, viewId: where.viewId, values: ui.modal?.values ?? {} }
+        ? { ...body, viewId: where.viewId, values: formOf(where.viewId)?.values ?? {} }
         : { ...body, channel: where.channel, ts: where.ts },
     ).catch((error) => {
       toast(error.message, true);
@@ -649,6 +644,163 @@ function externalSelect(element, block, where, state, change) {
   });
   input.addEventListener('blur', () => setTimeout(() => (list.hidden = true), 150));
   return h('div', { class: 'ext-select' }, input, list);
+}
+
+/** What a multi-select holds, as { value, label } (and the option object for option kinds). */
+const MULTI_KEY = {
+  multi_static_select: 'selected_options',
+  multi_external_select: 'selected_options',
+  multi_users_select: 'selected_users',
+  multi_conversations_select: 'selected_conversations',
+  multi_channels_select: 'selected_channels',
+};
+const MULTI_INITIAL = {
+  multi_static_select: 'initial_options',
+  multi_external_select: 'initial_options',
+  multi_users_select: 'initial_users',
+  multi_conversations_select: 'initial_conversations',
+  multi_channels_select: 'initial_channels',
+};
+
+/** A choice of people, channels or options for a multi-select: { value, label, option? }. */
+function multiChoice(type, item) {
+  if (type === 'multi_static_select' || type === 'multi_external_select')
+    return { value: item.value, label: plain(item.text), option: stripHtml(item) };
+  if (type === 'multi_users_select') return { value: item, label: personName(item) };
+  const channel = ui.state.channels.find((c) => c.id === item);
+  return { value: item, label: `#${channel?.name ?? item}` };
+}
+
+/**
+ * A multi-select as Slack shows it: the picked items as chips (each with its ✕), and a type-ahead
+ * that offers the rest — the element's options, the workspace's people or channels, or, for an
+ * external one, what the app answers (block_suggestion), as for a single external select.
+ */
+function chipsSelect(element, block, where, state, change) {
+  const type = element.type;
+  const key = MULTI_KEY[type];
+  let picked = (state?.[key] ?? element[MULTI_INITIAL[type]] ?? []).map((x) => multiChoice(type, x));
+  const label = plain(block.label) || plain(element.placeholder) || 'Search';
+  const chips = h('span', { class: 'chips' });
+  const input = h('input', {
+    type: 'text',
+    'data-action-id': element.action_id,
+    'aria-label': label,
+    placeholder: plain(element.placeholder) || 'Type to search…',
+    autocomplete: 'off',
+  });
+  const list = h('ul', { class: 'ext-options', role: 'listbox', hidden: true });
+  const emit = () =>
+    change({ type, [key]: picked.map((p) => (p.option !== undefined ? p.option : p.value)) });
+  const drawChips = () =>
+    chips.replaceChildren(
+      ...picked.map((p) =>
+        h(
+          'span',
+          { class: 'chip', 'data-value': p.value },
+          p.label,
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'chip-remove',
+              'aria-label': `Remove ${p.label}`,
+              onclick: () => {
+                picked = picked.filter((x) => x.value !== p.value);
+                drawChips();
+                emit();
+              },
+            },
+            '✕',
+          ),
+        ),
+      ),
+    );
+  drawChips();
+  const local = () => {
+    if (type === 'multi_users_select') return ui.state.people.map((p) => p.id);
+    if (type === 'multi_conversations_select' || type === 'multi_channels_select')
+      return ui.state.channels.map((c) => c.id);
+    return optionsOf(element);
+  };
+  let asked = 0;
+  let timer;
+  const show = (choices, groups = []) => {
+    list.replaceChildren();
+    const taken = new Set(picked.map((p) => p.value));
+    const add = (c) =>
+      taken.has(c.value) ||
+      list.append(
+        h(
+          'li',
+          {
+            role: 'option',
+            onmousedown: (e) => {
+              e.preventDefault();
+              const max = element.max_selected_items;
+              if (max && picked.length >= max) return toast(`At most ${max} can be picked here.`, true);
+              picked = [...picked, c];
+              input.value = '';
+              list.hidden = true;
+              drawChips();
+              emit();
+            },
+          },
+          c.label,
+        ),
+      );
+    choices.forEach(add);
+    for (const g of groups) {
+      list.append(h('li', { class: 'group' }, g.label));
+      g.choices.forEach(add);
+    }
+    if (!list.querySelector('[role=option]')) list.append(h('li', { class: 'group' }, 'No matches'));
+    list.hidden = false;
+  };
+  const ask = async () => {
+    const query = input.value;
+    if (type !== 'multi_external_select') {
+      const q = query.toLowerCase();
+      return show(
+        local()
+          .map((x) => multiChoice(type, x))
+          .filter((c) => c.label.toLowerCase().includes(q)),
+      );
+    }
+    if (query.length < (element.min_query_length ?? 3)) {
+      list.hidden = true;
+      return;
+    }
+    const mine = ++asked;
+    const answer = await post('/pg/options', {
+      actionId: element.action_id,
+      blockId: block.block_id,
+      value: query,
+      ...(where.kind === 'view'
+        ? { viewId: where.viewId, values: formOf(where.viewId)?.values ?? {} }
+        : { channel: where.channel, ts: where.ts }),
+    }).catch((error) => {
+      toast(error.message, true);
+      return { options: [], option_groups: [] };
+    });
+    if (mine !== asked) return; // a later keystroke asked again
+    show(
+      answer.options.map((o) => multiChoice(type, o)),
+      answer.option_groups.map((g) => ({
+        label: plain(g.label),
+        choices: g.options.map((o) => multiChoice(type, o)),
+      })),
+    );
+  };
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(ask, type === 'multi_external_select' ? 250 : 0);
+  });
+  input.addEventListener('focus', () => {
+    if (type !== 'multi_external_select' || (element.min_query_length ?? 3) === 0) ask();
+  });
+  input.addEventListener('blur', () => setTimeout(() => (list.hidden = true), 150));
+  return h('div', { class: 'ext-select chips-select' }, chips, input, list);
 }
 
 function renderInput(block, where) {
@@ -778,7 +930,8 @@ function messageActions(m, inThread) {
 
 async function showMessages() {
   if (!ui.channel) return;
-  const { messages } = await get('/pg/channel', { channel: ui.channel });
+  const { messages, link } = await get('/pg/channel', { channel: ui.channel });
+  if (link) showLink(link);
   const list = $('messages');
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
   list.replaceChildren(
@@ -865,6 +1018,32 @@ async function showModal() {
   root.replaceChildren(h('div', { class: 'overlay' }, form));
 }
 
+/**
+ * The Home tab's form state for a publish: what the person picked stays while the app still shows
+ * the same initial value for that element (so the first end of the quiet hours survives the
+ * republish the app makes to ask for the second); an element the app now shows otherwise starts
+ * from the app's value.
+ */
+function homeForm(home, previous) {
+  const form = { id: home.id, values: {}, initials: {} };
+  for (const block of home.view.blocks ?? []) {
+    const elements = block.element
+      ? [block.element]
+      : (block.elements ?? (block.accessory ? [block.accessory] : []));
+    for (const element of elements) {
+      if (!element.action_id || STATELESS.has(element.type)) continue;
+      const key = `${block.block_id}/${element.action_id}`;
+      form.initials[key] = JSON.stringify(initialValue(element));
+      const kept = previous?.id === home.id && previous.initials[key] === form.initials[key];
+      const value = previous?.values[block.block_id]?.[element.action_id];
+      if (!kept || !value) continue;
+      form.values[block.block_id] ??= {};
+      form.values[block.block_id][element.action_id] = value;
+    }
+  }
+  return form;
+}
+
 async function showHome() {
   const { home } = await get('/pg/home');
   const el = $('home');
@@ -874,6 +1053,7 @@ async function showHome() {
     );
     return;
   }
+  ui.home = homeForm(home, ui.home);
   el.replaceChildren(...renderBlocks(home.view.blocks, { kind: 'view', viewId: home.id }));
 }
 
@@ -910,7 +1090,8 @@ async function openChannel(id, tab) {
   $('channel-topic').textContent = isApp
     ? 'The app: its Home tab, and your direct messages with it'
     : (channel?.topic ?? '');
-  $('digest-now').hidden = !channel?.linked;
+  if (channel) showLink(channel);
+  else $('digest-now').hidden = true;
   $('app-tabs').hidden = !isApp;
   for (const b of $('app-tabs').querySelectorAll('button'))
     b.classList.toggle('active', b.dataset.tab === ui.tab);
@@ -925,6 +1106,23 @@ async function openChannel(id, tab) {
   } else await showMessages();
 }
 
+/** The channel header as the app's store has it: its link, and *Post today's digest* when linked. */
+function showLink(link) {
+  const channel = ui.state.channels.find((c) => c.id === ui.channel);
+  if (!channel) return;
+  channel.linked = link.linked;
+  channel.topic = link.topic;
+  $('channel-topic').textContent = link.topic;
+  $('digest-now').hidden = !link.linked;
+}
+
+/** Reads the open channel's link again (a form such as `/plan link` may have changed it). */
+async function refreshLink() {
+  if (!ui.channel || ui.channel === ui.state.app.dm) return;
+  const { link } = await get('/pg/channel', { channel: ui.channel });
+  if (link) showLink(link);
+}
+
 function connectEvents() {
   ui.events?.close();
   ui.events = new EventSource(`/pg/events?user=${encodeURIComponent(ui.me)}`);
@@ -937,8 +1135,10 @@ function connectEvents() {
         renderSidebar();
       }
       if (ui.thread?.channel === change.channel) act(showThread());
-    } else if (change.kind === 'modal') act(showModal());
-    else if (change.kind === 'home' && ui.tab === 'home') act(showHome());
+    } else if (change.kind === 'modal') {
+      act(showModal());
+      act(refreshLink());
+    } else if (change.kind === 'home' && ui.tab === 'home') act(showHome());
   };
 }
 
@@ -996,6 +1196,7 @@ async function compose(text, threadTs) {
     ...(threadTs ? { threadTs } : {}),
   });
   if (answer.notice) toast(answer.notice, true);
+  return answer;
 }
 
 function wireComposer(formId, textId, threadTs) {
@@ -1004,7 +1205,12 @@ function wireComposer(formId, textId, threadTs) {
     const value = text.value.trim();
     if (!value) return;
     text.value = '';
-    act(compose(value, threadTs()));
+    // A command Slack does not know leaves what was typed in the composer, as Slack does.
+    act(
+      compose(value, threadTs()).then((answer) => {
+        if (answer.notice && !text.value) text.value = value;
+      }),
+    );
   };
   $(formId).addEventListener('submit', (e) => {
     e.preventDefault();
