@@ -9,6 +9,7 @@ import { refreshFeatureCards } from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
+import { actsAsOrgAdmin } from '../kit/planning-account.js';
 import { pressCard } from '../kit/press.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
@@ -60,9 +61,7 @@ export async function taskStateAction(svc: Services, args: ActionArgs) {
 async function mayDelete(svc: Services, acting: Acting, taskId: string): Promise<boolean> {
   const origin = await svc.deps.store.taskOrigins.get(acting.workspaceId, taskId);
   if (origin?.authorSlackId === acting.slackUserId) return true;
-  const account = await acting.planning.account.read();
-  const role = account.roleOrg.find((r) => r.orgId === acting.identity.orgId)?.role;
-  return role === 'owner' || role === 'admin';
+  return actsAsOrgAdmin(acting);
 }
 
 export async function taskDeleteAction(svc: Services, args: ActionArgs) {
