@@ -180,6 +180,34 @@ describe('item 2: a private surface offers a button only to whoever can use it',
   });
 });
 
+describe('item 2: a task pressed in /plan tasks', () => {
+  it('becomes its card without the Delete the app would refuse: shown to an admin, not to a member who did not create it', async () => {
+    const { teamId, channelId, featureId } = h.fixture;
+    await h.owner().tasks.create(teamId, channelId, featureId, { heading: 'Tidy the backlog' });
+    for (const [who, offered] of [
+      ['U1', false],
+      ['U2', true],
+    ] as const) {
+      let since = mark();
+      await h.command('tasks backlog', who);
+      const list = {
+        ts: '1700000900.000100',
+        blocks: (await said(since, 'Tidy the backlog')).body.blocks as Block[],
+      };
+      since = mark();
+      await press(list, TASK_ACTION.stateForward, who, { ephemeral: true });
+      const card = await next(
+        'respond',
+        since,
+        (b) => b.replace_original === true && has('Tidy the backlog')(b),
+      );
+      expect(json(card.body)).toContain(TASK_ACTION.editOpen);
+      expect(json(card.body).includes(TASK_ACTION.delete)).toBe(offered);
+      await h.pressesSettled();
+    }
+  });
+});
+
 describe('item 3: forms and lists keep or redraw what they showed', () => {
   it('the Assign form that refuses a guest keeps its title, the task’s heading and the ranked candidates', async () => {
     const since = mark();

@@ -14,7 +14,7 @@ import { pressCard } from '../kit/press.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { privateSurface } from '../kit/surfaces.js';
-import { liveTaskCard, TaskButton } from './card.js';
+import { liveTaskCard, TaskButton, type TaskView } from './card.js';
 import { notifyTaskChange, taskLiveCard } from './live.js';
 
 export const STALE_BUTTON = md`This button is out of date: use the task's card, or \`/plan tasks\` for fresh ones.`;
@@ -49,8 +49,19 @@ export async function taskStateAction(svc: Services, args: ActionArgs) {
       await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
       return { after };
     },
-    ...(press.inList
-      ? { pressedMessage: (after) => (after ? liveTaskCard(after) : notice(md`This task was deleted.`)) }
+    // Pressed in a `/plan tasks` list (the presser's alone): the task's card in its place, with the
+    // buttons they may use.
+    ...(press.inList && args.respond
+      ? {
+          redraw: async (after: TaskView | undefined) => {
+            const shown = after
+              ? liveTaskCard(after, {
+                  deletes: await mayDelete(svc, await planning.acting(), after.coords.taskId),
+                })
+              : notice(md`This task was deleted.`);
+            await args.respond?.({ replace_original: true, ...shown });
+          },
+        }
       : {}),
   });
   // Pressed on the Home tab (its task rows carry these buttons): the tab shows the task as it is now.
