@@ -98,6 +98,8 @@ export function assignModal(form: {
 function assignAgain(view: ViewOutput, coords: TaskCoords, problem: Mrkdwn): ModalView {
   const shown = view.blocks as KnownBlock[];
   const fields = shown.findIndex((b) => b.block_id === TASK_FIELD.assignee.block) + 1;
+  // A view without the form's fields (never expected from Slack): the form rebuilt, to be reopened for candidates.
+  if (fields === 0) return assignModal({ coords, heading: 'this task', candidates: [], problem });
   return modal({
     callbackId: TASK_VIEW.assign,
     title: ASSIGN_TITLE,
