@@ -130,24 +130,26 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
   const surface = privateSurface(args, planning.slackUserId);
   const { ref, noun } = card;
   const lock = `${PRESS_LOCK_PREFIX}${ref.workspaceId}:${ref.kind}:${ref.entityId}`;
-  const replacePressed = async (after: T | undefined) => {
+  /** Redraws what was pressed, when it is not a remembered card; whether it now shows `after`. */
+  const replacePressed = async (after: T | undefined): Promise<boolean> => {
+    let shown = false;
     if (press.pressedMessage && args.respond) {
       await args.respond({ replace_original: true, ...press.pressedMessage(after) });
+      shown = true;
     }
     if (press.redraw) {
-      await press
-        .redraw(after)
-        .catch((error: unknown) =>
-          deps.logger.warn(
-            { action: `${ref.kind} press redraw`, err: error },
-            'could not redraw what was pressed',
-          ),
+      try {
+        await press.redraw(after);
+        shown = true;
+      } catch (error) {
+        deps.logger.warn(
+          { action: `${ref.kind} press redraw`, err: error },
+          'could not redraw what was pressed',
         );
+      }
     }
+    return shown;
   };
-  /** Whether what the button was pressed on shows the entity again after a press. */
-  const redrawn = (pressedOn: PostedCard | undefined) =>
-    Boolean(pressedOn?.entityId === ref.entityId || (press.pressedMessage && args.respond) || press.redraw);
 
   /** The press under the entity's lock; returns what to tell the presser. */
   const underLock = async (): Promise<Mrkdwn | undefined> => {
@@ -193,10 +195,10 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     const now = card.shown(current);
     if (!sameShown(now, press.shown)) {
       await updateCards(deps, args.client, ref, card.render(current));
-      await replacePressed(current);
+      const redrawn = (await replacePressed(current)) || pressedOn?.entityId === ref.entityId;
       const changed = card.describe(press.shown, now);
-      // Said only where it is true: the surface pressed on was redrawn (or is one of the cards updated).
-      return redrawn(pressedOn)
+      // Said only where it is true: what was pressed was redrawn, or is one of the cards just updated.
+      return redrawn
         ? md`This button was out of date: ${changed}. Nothing was changed, and where you pressed it now shows the ${noun} as it is.`
         : md`This button was out of date: ${changed}. Nothing was changed.`;
     }
