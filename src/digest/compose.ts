@@ -206,22 +206,7 @@ function canAdvanceBlocks(data: DigestData, features: FeatureLite[]): KnownBlock
     section(md`*Can advance* (${features.length})`, { blockId: DIGEST_BLOCKS.canAdvance }),
   ];
   features.slice(0, ADVANCE_BUTTONS).forEach((feature, index) => {
-    const value: AdvanceButtonValue = {
-      teamId: data.teamId,
-      channelId: data.channelId,
-      featureId: feature.id,
-      stage: feature.stage,
-    };
-    const next = nextStage(feature.stage);
-    blocks.push(
-      section(md`${featureLine(feature)} — _${STAGE_NAMES[feature.stage]}_`, {
-        blockId: `${DIGEST_BLOCKS.canAdvance}_${index}`,
-        accessory: button('Advance', DIGEST_ACTIONS.advanceFeature, {
-          value: JSON.stringify(value),
-          ...(next ? { confirm: advanceConfirm(feature.heading ?? feature.id, next) } : {}),
-        }),
-      }),
-    );
+    blocks.push(advanceRow(data, feature, `${DIGEST_BLOCKS.canAdvance}_${index}`));
   });
   const rest = features.slice(ADVANCE_BUTTONS);
   blocks.push(
@@ -234,7 +219,48 @@ function canAdvanceBlocks(data: DigestData, features: FeatureLite[]): KnownBlock
   return blocks;
 }
 
-function featureLine(feature: FeatureLite): Mrkdwn {
+/** What a "Can advance" row shows of a feature. */
+type RowFeature = Pick<FeatureLite, 'id' | 'heading' | 'stage' | 'canAdvance'>;
+
+/** One "Can advance" row: the feature, its stage, and an Advance button for that stage. */
+function advanceRow(place: { teamId: string; channelId: string }, feature: RowFeature, blockId: string) {
+  const value: AdvanceButtonValue = {
+    teamId: place.teamId,
+    channelId: place.channelId,
+    featureId: feature.id,
+    stage: feature.stage,
+  };
+  const next = nextStage(feature.stage);
+  return section(md`${featureLine(feature)} — _${STAGE_NAMES[feature.stage]}_`, {
+    blockId,
+    accessory: button('Advance', DIGEST_ACTIONS.advanceFeature, {
+      value: JSON.stringify(value),
+      ...(next ? { confirm: advanceConfirm(feature.heading ?? feature.id, next) } : {}),
+    }),
+  });
+}
+
+/**
+ * A posted digest's blocks with the "Can advance" row `blockId` showing its feature as it is now —
+ * after an Advance pressed there, or a press the row was out of date for: still an Advance button
+ * when the feature can advance from where it is, else the stage it is in (no button), or that it is
+ * gone. The digest is the app's own message, so its line is made true rather than explained away.
+ */
+export function digestWithRowNow(
+  blocks: readonly KnownBlock[],
+  blockId: string,
+  place: { teamId: string; channelId: string },
+  feature: RowFeature | undefined,
+): KnownBlock[] {
+  const row = (): KnownBlock => {
+    if (!feature) return section(md`• :wastebasket: _A feature listed here no longer exists._`, { blockId });
+    if (feature.canAdvance && nextStage(feature.stage)) return advanceRow(place, feature, blockId);
+    return section(md`${featureLine(feature)} — now in _${STAGE_NAMES[feature.stage]}_`, { blockId });
+  };
+  return blocks.map((b) => (b.block_id === blockId ? row() : b));
+}
+
+function featureLine(feature: Pick<FeatureLite, 'id' | 'heading'>): Mrkdwn {
   return md`• ${clip(feature.heading ?? feature.id)}`;
 }
 

@@ -7,7 +7,7 @@
 
 export { type PlanningAccessOptions, planningAccessFor } from './access.js';
 export { DIGEST_USAGE, DIGEST_USAGE_LINES, type DigestCommand, parseDigestCommand } from './command.js';
-export { type ComposedDigest, composeDigest, type DigestContext } from './compose.js';
+export { type ComposedDigest, composeDigest, type DigestContext, digestWithRowNow } from './compose.js';
 export { type GatherOptions, gatherDigestData } from './gather.js';
 export {
   AdvanceButtonValue,

@@ -182,12 +182,13 @@ describe('one feature from creation to deep context, through Slack only', () => 
     let shown = JSON.stringify(card.blocks);
     expect(shown).toContain('One-click &lt;login&gt;');
     expect(shown).toContain('It cannot advance yet: add at least one assumption.');
-    const advance = buttonOf(card.blocks, FEATURE_ACTION.advance)!;
-    expect(JSON.stringify(advance.confirm)).toContain('Advance to Validation');
+    // It cannot advance: the card says why and offers no Advance (nor its confirmation) that can only fail.
+    expect(buttonOf(card.blocks, FEATURE_ACTION.advance)).toBeUndefined();
 
-    // Advance without an assumption: the service's own refusal, privately; nothing moves.
+    // An Advance pressed anyway (a card posted before): the service's own refusal, privately; nothing moves.
+    const planningValue = JSON.stringify({ teamId, channelId, featureId, stage: 'planning' });
     let since = mark();
-    await press(card, FEATURE_ACTION.advance);
+    await press(card, FEATURE_ACTION.advance, 'U1', { value: planningValue });
     expect(JSON.stringify((await said(since, 'refused')).body)).toContain(
       'You must add at least 1 Assumption',
     );
@@ -201,6 +202,9 @@ describe('one feature from creation to deep context, through Slack only', () => 
     await next('chat.update', since, (b) => b.ts === ts && has('People hate passwords')(b));
     card = cardAt(ts);
     expect(JSON.stringify(card.blocks)).toContain('Ready to advance to *Validation*');
+    expect(JSON.stringify(buttonOf(card.blocks, FEATURE_ACTION.advance)?.confirm)).toContain(
+      'Advance to Validation',
+    );
 
     // Advance → validation; the card names what is missing now.
     since = mark();
@@ -596,9 +600,14 @@ describe('deep context: search, read, delete', () => {
     const { featureId, ts } = await inDeepContext('Audit <log>');
     let since = mark();
     await h.command('search audit');
-    const results = await said(since, 'Deep context');
-    const blocks = results.body.blocks as Block[];
-    expect(JSON.stringify(blocks)).toContain('Audit &lt;log&gt;');
+    const mine = (await said(since, 'Deep context')).body.blocks as Block[];
+    expect(JSON.stringify(mine)).toContain('Audit &lt;log&gt;');
+    // The results are the member's alone: no Delete they could only be refused.
+    expect(buttonOf(mine, FEATURE_ACTION.delete)).toBeUndefined();
+    since = mark();
+    await h.command('search audit', 'U2');
+    const blocks = (await said(since, 'Deep context')).body.blocks as Block[];
+    expect(buttonOf(blocks, FEATURE_ACTION.delete)).toBeDefined();
     const list = { ts: '1700000400.000100', blocks };
 
     since = mark();
@@ -606,7 +615,7 @@ describe('deep context: search, read, delete', () => {
     const read = await next('views.update', since, has('We asked 12 people'));
     expect(JSON.stringify(read.body.view)).toContain('Audit &lt;log&gt;');
 
-    // A member: refused in one sentence, nothing deleted.
+    // A member pressing a Delete anyway (the admin's, or the shared card's): refused in one sentence, nothing deleted.
     since = mark();
     await press(list, FEATURE_ACTION.delete, 'U1', { ephemeral: true });
     await said(since, 'Only owners and admins of your organization can delete a feature in deep context.');
@@ -630,10 +639,18 @@ describe('deep context: search, read, delete', () => {
 
 describe('/plan features and the New feature shortcut', () => {
   it('lists the linked channel’s features by stage with their buttons; a bad stage is explained', async () => {
-    await newFeature('Export to CSV');
+    const { featureId } = await newFeature('Export to CSV');
     let since = mark();
     await h.command('features planning');
-    const list = await said(since, 'Export to CSV');
+    let list = await said(since, 'Export to CSV');
+    expect(JSON.stringify(list.body)).toContain(FEATURE_ACTION.edit);
+    // It cannot advance yet: the list says why, and offers no Advance.
+    expect(JSON.stringify(list.body)).not.toContain(FEATURE_ACTION.advance);
+    const { teamId, channelId } = h.fixture;
+    await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People export' });
+    since = mark();
+    await h.command('features planning');
+    list = await said(since, 'Export to CSV');
     expect(JSON.stringify(list.body)).toContain(FEATURE_ACTION.advance);
     since = mark();
     await h.command('features execution');
@@ -664,7 +681,7 @@ describe('/plan features and the New feature shortcut', () => {
     expect(posted.body.channel).toBe('C1');
     expect(
       FeatureButtonValue.safeParse(
-        JSON.parse(buttonOf(posted.body.blocks as Block[], FEATURE_ACTION.advance)!.value!),
+        JSON.parse(buttonOf(posted.body.blocks as Block[], FEATURE_ACTION.edit)!.value!),
       ).success,
     ).toBe(true);
   });

@@ -574,8 +574,8 @@ export function submitted(
     title: view.title,
     blocks,
     state: { values: state },
-    root_view_id: viewId,
-    previous_view_id: null,
+    root_view_id: typeof view.root_view_id === 'string' ? view.root_view_id : viewId,
+    previous_view_id: typeof view.previous_view_id === 'string' ? view.previous_view_id : null,
     clear_on_close: false,
     notify_on_close: false,
   };

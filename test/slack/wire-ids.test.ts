@@ -27,6 +27,7 @@ import {
   FEATURE_CARD_BLOCK_PREFIX,
   FEATURE_CARD_EVENT,
   FEATURE_FIELD,
+  FEATURE_LIST_BLOCK_PREFIX,
   FEATURE_SHORTCUT,
   FEATURE_VIEW,
 } from '../../src/slack/features/ids.js';
@@ -105,6 +106,7 @@ function declaredIds() {
       TASK_CARD_BLOCK_PREFIX,
       TASK_LIST_BLOCK_PREFIX,
       FEATURE_CARD_BLOCK_PREFIX,
+      FEATURE_LIST_BLOCK_PREFIX,
       ...Object.values(DIGEST_BLOCKS),
     ].sort(),
     events: [TASK_CARD_EVENT, FEATURE_CARD_EVENT, DIGEST_EVENT_TYPE].sort(),
@@ -385,6 +387,7 @@ const FROZEN_IDS = {
     'digest_stages',
     'digest_unassigned',
     'digest_unchanged',
+    'feature_list|',
     'feature|',
     'task_actions|',
     'task|',

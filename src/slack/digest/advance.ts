@@ -1,9 +1,12 @@
 /**
  * The digest's Advance button (after the same confirmation dialog as a feature card's): the same
- * press as the card's — applied once, as the user who pressed it, the feature's cards refreshed.
+ * press as the card's — applied once, as the user who pressed it, the feature's cards refreshed —
+ * and the digest's own line redrawn to show the feature as it is now, after an advance as after a
+ * press the line was out of date for (the digest is the app's own message).
  */
+import type { KnownBlock } from '@slack/types';
 import { md } from '../../blockkit/index.js';
-import { AdvanceButtonValue } from '../../digest/index.js';
+import { AdvanceButtonValue, digestWithRowNow } from '../../digest/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { pressAdvance } from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
@@ -20,5 +23,20 @@ export async function advanceFeatureAction(svc: Services, args: ActionArgs) {
     await surface.show(notice(md`This button is out of date; the next digest has fresh ones.`));
     return;
   }
-  await pressAdvance(svc, args, target, target.stage);
+  const digest = args.body.message as { ts?: string; text?: string; blocks?: KnownBlock[] } | undefined;
+  const channel = args.body.channel?.id;
+  const blockId = (args.action as { block_id?: string }).block_id;
+  const redraw =
+    digest?.ts && digest.blocks && channel && blockId
+      ? async (after: { feature: Parameters<typeof digestWithRowNow>[3] } | undefined) => {
+          // chat.update without metadata keeps the digest's own (its day and channel, for recovery).
+          await args.client.chat.update({
+            channel,
+            ts: digest.ts as string,
+            text: digest.text ?? '',
+            blocks: digestWithRowNow(digest.blocks as KnownBlock[], blockId, target, after?.feature),
+          });
+        }
+      : undefined;
+  await pressAdvance(svc, args, target, target.stage, redraw);
 }

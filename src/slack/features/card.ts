@@ -31,7 +31,7 @@ import {
   TASK_STATES,
   type TaskState,
 } from '../../planning/models.js';
-import { nextStage, STAGE_NAMES, whyNotAdvance } from '../../planning/stages.js';
+import { nextStage, STAGE_NAMES, type StagedFeature, whyNotAdvance } from '../../planning/stages.js';
 import { parseCarried } from '../kit/round-trip.js';
 import { FEATURE_ACTION, FEATURE_CARD_BLOCK_PREFIX, FEATURE_CARD_EVENT } from './ids.js';
 
@@ -186,11 +186,28 @@ function cardBlockId(c: FeatureCoords): string | undefined {
   return id.length <= SLACK_LIMITS.blockId ? id : undefined;
 }
 
-/** The card's buttons. In deep context a feature is read-only: only Delete remains (owners, admins). */
+/** Who looks at the buttons, when the surface is private to one person (a list, a modal). */
+export interface FeatureButtonsOptions {
+  /** A Details button (lists, where the full card is one press away). */
+  details?: boolean;
+  /**
+   * Whether the one person who sees them may delete a feature in deep context (the service lets only
+   * owners and admins). Absent on a shared card, which everyone sees: Delete stays, and a press by
+   * someone else is told why in one private sentence.
+   */
+  deletesDeepContext?: boolean;
+}
+
+/**
+ * The card's buttons. Nothing is offered that can only be refused: Advance only when the service's
+ * rules let the feature advance (otherwise the card says why, and there is no confirmation to
+ * answer before a known "no"); in deep context a feature is read-only and only Delete remains —
+ * on a private surface only for whoever may use it.
+ */
 export function featureButtons(
   coords: FeatureCoords,
-  feature: Pick<Feature, 'stage' | 'heading' | 'id'>,
-  options: { details?: boolean } = {},
+  feature: Pick<Feature, 'stage' | 'heading' | 'id'> & StagedFeature,
+  options: FeatureButtonsOptions = {},
 ): Button[] {
   const value = JSON.stringify({ ...coords, stage: feature.stage } satisfies FeatureButtonValue);
   const heading = feature.heading ?? feature.id;
@@ -206,13 +223,18 @@ export function featureButtons(
     },
   });
   const details = options.details ? [button('Details', FEATURE_ACTION.details, { value })] : [];
-  if (!next) return [...details, del];
+  if (!next) return [...details, ...(options.deletesDeepContext === false ? [] : [del])];
+  const advance = whyNotAdvance(feature)
+    ? []
+    : [
+        button('Advance', FEATURE_ACTION.advance, {
+          value,
+          style: 'primary',
+          confirm: advanceConfirm(heading, next),
+        }),
+      ];
   return [
-    button('Advance', FEATURE_ACTION.advance, {
-      value,
-      style: 'primary',
-      confirm: advanceConfirm(heading, next),
-    }),
+    ...advance,
     button('Add assumption', FEATURE_ACTION.addAssumption, { value }),
     button('Add task', FEATURE_ACTION.addTask, { value }),
     button('Edit', FEATURE_ACTION.edit, { value }),
@@ -222,7 +244,7 @@ export function featureButtons(
 }
 
 /** The card's blocks (also the Details modal's). */
-export function featureBlocks(view: FeatureView, options: { details?: boolean } = {}): KnownBlock[] {
+export function featureBlocks(view: FeatureView, options: FeatureButtonsOptions = {}): KnownBlock[] {
   const { feature, coords } = view;
   const heading = inline(feature.heading ?? feature.id, 200);
   const editable = feature.stage !== 'deep context';

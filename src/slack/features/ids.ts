@@ -47,3 +47,8 @@ export const FEATURE_FIELD = {
 export const FEATURE_CARD_EVENT = 'planning_feature';
 /** Block id prefix of a feature card's first section: `feature|<team>|<channel>|<feature>`. */
 export const FEATURE_CARD_BLOCK_PREFIX = 'feature|';
+/**
+ * Block id prefix of a `/plan features` list's rows: `feature_list|<stage filter or empty>|<row>`, so
+ * that a press in the list redraws the same list.
+ */
+export const FEATURE_LIST_BLOCK_PREFIX = 'feature_list|';

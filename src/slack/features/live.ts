@@ -10,7 +10,7 @@ import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
 import type { Feature } from '../../planning/models.js';
 import { STAGE_NAMES } from '../../planning/stages.js';
-import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { refusal } from '../kit/failures.js';
 import type { Acting } from '../kit/identity.js';
@@ -23,13 +23,7 @@ import { type LiveCard, type Press, pressCard, type Shown } from '../kit/press.j
 import type { Services } from '../kit/services.js';
 import { FormProblem } from '../kit/submission.js';
 import { privateSurface } from '../kit/surfaces.js';
-import {
-  type FeatureCoords,
-  type FeatureView,
-  featureCard,
-  featureShown,
-  parseFeatureButton,
-} from './card.js';
+import { type FeatureCoords, type FeatureView, featureCard, featureShown } from './card.js';
 
 export function featureRef(workspaceId: string, featureId: string): CardRef {
   return { workspaceId, kind: 'feature', entityId: featureId };
@@ -113,10 +107,17 @@ function refused(error: ForbiddenError, fallback: Mrkdwn): Mrkdwn {
  * stage the pressed button showed: a press made on a card that no longer shows it (a double click,
  * Slack's retry, a change elsewhere) refreshes the card instead of advancing again.
  */
-export async function pressAdvance(svc: Services, args: ActionArgs, coords: FeatureCoords, stage: string) {
+export async function pressAdvance(
+  svc: Services,
+  args: ActionArgs,
+  coords: FeatureCoords,
+  stage: string,
+  redraw?: Press<FeatureView>['redraw'],
+) {
   const { workspaceId } = planningOf(args.context);
   const press: Press<FeatureView> = {
     shown: { stage },
+    ...(redraw ? { redraw } : {}),
     apply: async ({ feature }, acting) => {
       try {
         const after = await acting.planning.features.advance(
@@ -146,10 +147,17 @@ export async function pressAdvance(svc: Services, args: ActionArgs, coords: Feat
 }
 
 /** Delete, pressed on a card or a deep-context result (after its confirmation dialog). */
-export async function pressDelete(svc: Services, args: ActionArgs, coords: FeatureCoords, stage: string) {
+export async function pressDelete(
+  svc: Services,
+  args: ActionArgs,
+  coords: FeatureCoords,
+  stage: string,
+  redraw?: Press<FeatureView>['redraw'],
+) {
   const { workspaceId } = planningOf(args.context);
   const press: Press<FeatureView> = {
     shown: { stage },
+    ...(redraw ? { redraw } : {}),
     apply: async ({ feature }, acting) => {
       const { planning } = acting;
       try {
@@ -196,21 +204,6 @@ async function tellAuthor(
     svc.deps.logger.warn({ action: 'feature advanced DM', err: error }, 'could not tell the author');
   }
 }
-
-type FeaturePress = (svc: Services, args: ActionArgs, coords: FeatureCoords, stage: string) => Promise<void>;
-
-/** A feature card's press: the button's feature and stage, or why the button is out of date. */
-async function featurePress(svc: Services, args: ActionArgs, press: FeaturePress) {
-  const value = parseFeatureButton(actionValue(args.action));
-  if (!value) {
-    await stale(args);
-    return;
-  }
-  await press(svc, args, value, value.stage);
-}
-
-export const advanceAction = (svc: Services, args: ActionArgs) => featurePress(svc, args, pressAdvance);
-export const deleteAction = (svc: Services, args: ActionArgs) => featurePress(svc, args, pressDelete);
 
 export type Req = ModalRequest & { context: Context };
 

@@ -21,7 +21,7 @@ import {
 } from './feature-form.js';
 import { FEATURE_ACTION, FEATURE_FIELD, FEATURE_SHORTCUT, FEATURE_VIEW } from './ids.js';
 import { featuresSubcommand } from './list.js';
-import { advanceAction, deleteAction } from './live.js';
+import { advanceAction, deleteAction } from './pressed.js';
 import { deepContextReadAction, searchSubcommand } from './search.js';
 
 export const featureRoutes: TopicRoutes<Services> = {

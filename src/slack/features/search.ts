@@ -24,6 +24,7 @@ import { planningOf } from '../kit/acting.js';
 import { COMMAND, VIEW } from '../kit/ids.js';
 import { notice } from '../kit/messages.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
+import { actsAsOrgAdmin } from '../kit/planning-account.js';
 import type { Services } from '../kit/services.js';
 import { type FeatureCoords, featureButtons } from './card.js';
 import { FEATURE_ACTION } from './ids.js';
@@ -37,10 +38,15 @@ export function coordsOfFeature(f: Pick<Feature, 'id' | 'teamId' | 'channelId'>)
   return f.teamId && f.channelId ? { teamId: f.teamId, channelId: f.channelId, featureId: f.id } : undefined;
 }
 
+/**
+ * The results, private to the one who searched: Delete is offered only when `mayDelete` (owners and
+ * admins; the service refuses anyone else).
+ */
 export function searchResults(
   words: string,
   features: readonly Feature[],
   total = features.length,
+  mayDelete = true,
 ): MessageBody {
   const title = md`*Deep context* matching “${inline(words, 100)}” (${total})`;
   if (features.length === 0) {
@@ -57,7 +63,7 @@ export function searchResults(
     const read = button('Read', FEATURE_ACTION.deepContextRead, { value: f.id });
     // Delete is the card's own button (confirmed; the service lets only owners and admins).
     const del = coords
-      ? featureButtons(coords, { ...f, stage: 'deep context' }).filter(
+      ? featureButtons(coords, { ...f, stage: 'deep context' }, { deletesDeepContext: mayDelete }).filter(
           (b) => b.action_id === FEATURE_ACTION.delete,
         )
       : [];
@@ -115,9 +121,12 @@ export const searchSubcommand: Subcommand<Services> = {
       );
       return;
     }
-    const { planning: service } = await planning.acting();
-    const page = await service.deepContext.search({ searchTerm: words, pageSize: 100 });
-    await reply(searchResults(words, page.features, page.total ?? page.features.length));
+    const acting = await planning.acting();
+    const [page, mayDelete] = await Promise.all([
+      acting.planning.deepContext.search({ searchTerm: words, pageSize: 100 }),
+      actsAsOrgAdmin(acting),
+    ]);
+    await reply(searchResults(words, page.features, page.total ?? page.features.length, mayDelete));
   },
 };
 

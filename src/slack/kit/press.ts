@@ -59,6 +59,13 @@ export interface Press<T> {
    * its response_url): given the entity after the change, or undefined once it is gone.
    */
   pressedMessage?(after: T | undefined): MessageBody;
+  /**
+   * Redraws what the button was pressed on when it is neither a remembered card nor answered through
+   * `pressedMessage` (a list, a Details modal, a digest's line): given the entity after the press —
+   * changed, refreshed because the button was out of date, or undefined once it is gone. Best
+   * effort: a failure is logged, never told as a failure of the press.
+   */
+  redraw?(after: T | undefined): Promise<void>;
 }
 
 /** Shown states are the same when every fact is. */
@@ -123,9 +130,25 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
   const surface = privateSurface(args, planning.slackUserId);
   const { ref, noun } = card;
   const lock = `${PRESS_LOCK_PREFIX}${ref.workspaceId}:${ref.kind}:${ref.entityId}`;
-  const replacePressed = async (after: T | undefined) => {
-    if (!press.pressedMessage || !args.respond) return;
-    await args.respond({ replace_original: true, ...press.pressedMessage(after) });
+  /** Redraws what was pressed, when it is not a remembered card; whether it now shows `after`. */
+  const replacePressed = async (after: T | undefined): Promise<boolean> => {
+    let shown = false;
+    if (press.pressedMessage && args.respond) {
+      await args.respond({ replace_original: true, ...press.pressedMessage(after) });
+      shown = true;
+    }
+    if (press.redraw) {
+      try {
+        await press.redraw(after);
+        shown = true;
+      } catch (error) {
+        deps.logger.warn(
+          { action: `${ref.kind} press redraw`, err: error },
+          'could not redraw what was pressed',
+        );
+      }
+    }
+    return shown;
   };
 
   /** The press under the entity's lock; returns what to tell the presser. */
@@ -172,8 +195,12 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     const now = card.shown(current);
     if (!sameShown(now, press.shown)) {
       await updateCards(deps, args.client, ref, card.render(current));
-      await replacePressed(current);
-      return md`This card was out of date: ${card.describe(press.shown, now)}. It shows the ${noun} as it is now; press again if you still want to.`;
+      const redrawn = (await replacePressed(current)) || pressedOn?.entityId === ref.entityId;
+      const changed = card.describe(press.shown, now);
+      // Said only where it is true: what was pressed was redrawn, or is one of the cards just updated.
+      return redrawn
+        ? md`This button was out of date: ${changed}. Nothing was changed, and where you pressed it now shows the ${noun} as it is.`
+        : md`This button was out of date: ${changed}. Nothing was changed.`;
     }
     const { after, said } = await press.apply(current, acting);
     if (after === 'deleted') {

@@ -2,7 +2,8 @@
  * Assign…: the task's candidates ranked by the service's Yerkes-Dodson fit, said in plain words, or
  * anyone of the workspace, or oneself; the assignee is told by DM.
  */
-import type { ModalView, PlainTextOption } from '@slack/types';
+import type { ViewOutput } from '@slack/bolt';
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
 import {
   inline,
@@ -89,6 +90,26 @@ export function assignModal(form: {
   });
 }
 
+/**
+ * The Assign form again after a refusal, as the person saw it: the blocks Slack handed back with the
+ * submission (the heading and the ranked candidates, read when it opened) up to its last field, then
+ * the problem — a refusal never costs the candidates, nor a second read of them.
+ */
+function assignAgain(view: ViewOutput, coords: TaskCoords, problem: Mrkdwn): ModalView {
+  const shown = view.blocks as KnownBlock[];
+  const fields = shown.findIndex((b) => b.block_id === TASK_FIELD.assignee.block) + 1;
+  // A view without the form's fields (never expected from Slack): the form rebuilt, to be reopened for candidates.
+  if (fields === 0) return assignModal({ coords, heading: 'this task', candidates: [], problem });
+  return modal({
+    callbackId: TASK_VIEW.assign,
+    title: ASSIGN_TITLE,
+    submit: 'Assign',
+    close: 'Cancel',
+    privateMetadata: JSON.stringify(TaskCoords.parse(coords)),
+    blocks: [...shown.slice(0, fields), formProblem(problem)],
+  });
+}
+
 export const taskAssignOpenAction = (svc: Services, args: ActionArgs) =>
   openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async ({ planning }, c) => {
     const [task, { candidates }] = await Promise.all([
@@ -122,9 +143,8 @@ export const taskAssignSubmission = submission<AssignForm>({
   title: ASSIGN_TITLE,
   working: 'Assigning…',
   parse: AssignForm.parse,
-  // The candidates are read again when the picker is reopened: the form says why it failed.
-  retry: (data, problem) =>
-    assignModal({ coords: data.coords, heading: 'this task', candidates: [], problem }),
+  // The form as it was shown — its title, the task's heading, the ranked candidates — with why.
+  retry: (data, problem, view) => assignAgain(view, data.coords, problem),
   run: async (svc, { coords: c, candidate, member }, args) => {
     const planning = planningOf(args.context);
     const acting = await planning.acting();

@@ -259,8 +259,12 @@ const DELETE_CONFIRM = {
   style: 'danger' as const,
 };
 
-/** The live card: heading, feature, facts, counts, and every button of the task. */
-export function liveTaskCard(task: TaskView) {
+/**
+ * The live card: heading, feature, facts, counts, and every button of the task. `deletes` is given
+ * where the card is one person's (an ephemeral list's row turned into the card): false leaves out
+ * the Delete the app would refuse them. A shared card keeps it; a press by someone else is told why.
+ */
+export function liveTaskCard(task: TaskView, viewer: { deletes?: boolean } = {}) {
   const coords = TaskCoords.parse(task.coords);
   const heading = inline(task.heading, LIMITS.heading);
   const value = pressValue(task);
@@ -280,7 +284,9 @@ export function liveTaskCard(task: TaskView) {
       button('Log discovery', TASK_ACTION.discoveryOpen, { value }),
       button('Details', TASK_ACTION.detailsOpen, { value }),
       button('Edit', TASK_ACTION.editOpen, { value }),
-      button('Delete', TASK_ACTION.delete, { value, confirm: DELETE_CONFIRM }),
+      ...(viewer.deletes === false
+        ? []
+        : [button('Delete', TASK_ACTION.delete, { value, confirm: DELETE_CONFIRM })]),
     ),
   ]);
   return { ...body, metadata: { event_type: TASK_CARD_EVENT, event_payload: coords } };

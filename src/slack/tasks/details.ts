@@ -289,13 +289,24 @@ export const minuteEditSubmission = submission<MinuteForm>({
   working: 'Saving…',
   parse: MinuteForm.parse,
   retry: (data, problem) => minuteEditModal({ ref: data.ref, text: data.text, problem }),
-  run: async (_svc, { ref: r, text }, args) => {
-    const { planning } = await planningOf(args.context).acting();
+  run: async (svc, { ref: r, text }, args) => {
+    const acting = await planningOf(args.context).acting();
+    const { planning } = acting;
     const { teamId, channelId, featureId, taskId } = r.coords;
     if (r.kind === 'discovery') {
       await planning.tasks.discoveryUpdate(teamId, channelId, featureId, taskId, r.id, { details: text });
     } else {
       await planning.tasks.feedbackUpdate(teamId, channelId, featureId, taskId, r.id, { message: text });
+    }
+    // Pushed over the Details modal: the Details under it show the edit when the person goes back.
+    const under = args.view.previous_view_id;
+    if (under) {
+      try {
+        const { details } = await readTaskDetails(svc.deps, acting, r.coords);
+        await args.client.views.update({ view_id: under, view: taskDetailsModal(details) });
+      } catch (error) {
+        svc.deps.logger.warn({ action: 'minute edit', err: error }, 'could not redraw the task details');
+      }
     }
     return { text: md`:white_check_mark: Your ${r.kind} is saved.` };
   },

@@ -9,11 +9,12 @@ import { refreshFeatureCards } from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
+import { actsAsOrgAdmin } from '../kit/planning-account.js';
 import { pressCard } from '../kit/press.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { privateSurface } from '../kit/surfaces.js';
-import { liveTaskCard, TaskButton } from './card.js';
+import { liveTaskCard, TaskButton, type TaskView } from './card.js';
 import { notifyTaskChange, taskLiveCard } from './live.js';
 
 export const STALE_BUTTON = md`This button is out of date: use the task's card, or \`/plan tasks\` for fresh ones.`;
@@ -48,8 +49,19 @@ export async function taskStateAction(svc: Services, args: ActionArgs) {
       await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
       return { after };
     },
-    ...(press.inList
-      ? { pressedMessage: (after) => (after ? liveTaskCard(after) : notice(md`This task was deleted.`)) }
+    // Pressed in a `/plan tasks` list (the presser's alone): the task's card in its place, with the
+    // buttons they may use.
+    ...(press.inList && args.respond
+      ? {
+          redraw: async (after: TaskView | undefined) => {
+            const shown = after
+              ? liveTaskCard(after, {
+                  deletes: await mayDelete(svc, await planning.acting(), after.coords.taskId),
+                })
+              : notice(md`This task was deleted.`);
+            await args.respond?.({ replace_original: true, ...shown });
+          },
+        }
       : {}),
   });
   // Pressed on the Home tab (its task rows carry these buttons): the tab shows the task as it is now.
@@ -60,9 +72,7 @@ export async function taskStateAction(svc: Services, args: ActionArgs) {
 async function mayDelete(svc: Services, acting: Acting, taskId: string): Promise<boolean> {
   const origin = await svc.deps.store.taskOrigins.get(acting.workspaceId, taskId);
   if (origin?.authorSlackId === acting.slackUserId) return true;
-  const account = await acting.planning.account.read();
-  const role = account.roleOrg.find((r) => r.orgId === acting.identity.orgId)?.role;
-  return role === 'owner' || role === 'admin';
+  return actsAsOrgAdmin(acting);
 }
 
 export async function taskDeleteAction(svc: Services, args: ActionArgs) {
