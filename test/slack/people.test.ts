@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { ACTION } from '../../src/slack/kit/ids.js';
 import { PEOPLE_ACTION } from '../../src/slack/people/ids.js';
+import { EXPLAINED } from '../../src/slack/tasks/fit.js';
+import { TASK_ACTION, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { type FakeUser, Harness, TEAM } from './harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -174,5 +176,48 @@ describe('Planning profile button', () => {
     const shown = await h.slack.waitFor('respond', (b) => json(b).includes('Planning profile'));
     expect(shown.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(json(shown.body)).toContain('peers *8* (1 grade)');
+  });
+});
+
+describe('Assign… explains each candidate’s fit', () => {
+  it("shows the task's notions with each candidate's experience beside the fit in words — never who graded", async () => {
+    const { teamId, channelId, featureId } = h.fixture;
+    const owner = h.owner();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Type the API' });
+    await owner.tasks.update(teamId, channelId, featureId, task.id, { notionIds: [typescript] });
+    const since = h.slack.calls.length;
+    await h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'message', message_ts: '3.3', channel_id: 'C1' },
+        channel: { id: 'C1', name: 'general' },
+        message: { ts: '3.3', type: 'message' },
+        actions: [
+          {
+            type: 'button',
+            action_id: TASK_ACTION.assignOpen,
+            value: json({ teamId, channelId, featureId, taskId: task.id }),
+            block_id: 'b',
+            action_ts: '1',
+          },
+        ],
+      },
+      'UME',
+    );
+    const form = await h.slack.waitFor(
+      'views.update',
+      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.assign,
+      { since },
+    );
+    const text = json(form.body.view);
+    expect(text).toContain('Why they fit');
+    // The admin: graded 8 by a peer and 6 by themselves, beside their fit in words.
+    expect(text).toMatch(
+      /Admin[^"]*— (great|good|weak) fit[^"]*\\nTypeScript: self \*6\* · peers \*8\* \(1 grade\)/,
+    );
+    // The asker's own experience is read as theirs; the others' with listPeer, one read each.
+    expect(h.sandbox.requests.count('experienceList')).toBe(1);
+    expect(h.sandbox.requests.count('experienceListPeer')).toBeLessThanOrEqual(EXPLAINED);
+    expect((form.body.view as { blocks: unknown[] }).blocks.length).toBeLessThanOrEqual(100);
   });
 });
