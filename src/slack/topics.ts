@@ -16,11 +16,13 @@ import { installRoutes } from './install/index.js';
 import { COMMAND } from './kit/ids.js';
 import type { Services } from './kit/services.js';
 import { linkRoutes } from './link/index.js';
+import { peopleRoutes } from './people/index.js';
 import { taskRoutes } from './tasks/index.js';
 
 export const TOPICS: readonly TopicRoutes<Services>[] = [
   accountRoutes,
   gradeRoutes,
+  peopleRoutes,
   linkRoutes,
   digestRoutes,
   taskRoutes,

@@ -43,6 +43,8 @@ import { HOME_ACTION } from '../../src/slack/home/ids.js';
 import { ACTION, COMMAND, FIELD, VIEW } from '../../src/slack/kit/ids.js';
 import { LinkMeta } from '../../src/slack/link/blocks.js';
 import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
+import { PEOPLE_ACTION } from '../../src/slack/people/ids.js';
+import { KnowsPage } from '../../src/slack/people/knows.js';
 import { TaskCoords, TaskPress } from '../../src/slack/tasks/card.js';
 import { TaskModalMeta } from '../../src/slack/tasks/create.js';
 import { MinuteRef } from '../../src/slack/tasks/details.js';
@@ -85,6 +87,7 @@ function declaredIds() {
         ACCOUNT_ACTION,
         HOME_ACTION,
         ADMIN_ACTION,
+        PEOPLE_ACTION,
       ),
       ...FORM_ACTION_IDS,
       ...Object.values(DIGEST_ACTIONS),
@@ -135,6 +138,7 @@ const CARRIED = {
   AdvanceButtonValue,
   TaskCoords,
   FeatureCoords,
+  KnowsPage,
 };
 
 type JsonSchema = {
@@ -221,6 +225,7 @@ describe('wire ids', () => {
       'search',
       'tasks',
       'unlink',
+      'who',
       'whoami',
     ]);
   });
@@ -320,6 +325,7 @@ const FROZEN_IDS = {
     'minute_delete',
     'minute_edit_open',
     'notify_kinds',
+    'person_profile',
     'quiet_end',
     'quiet_start',
     'reply_open',
@@ -332,6 +338,7 @@ const FROZEN_IDS = {
     'task_state_forward',
     'tasks_more',
     'team_picked',
+    'who_knows',
   ],
   fields: [
     'admin_search/admin_search_input',
@@ -546,4 +553,5 @@ const FROZEN_VALUES = {
     channelId: 'string',
     featureId: 'string',
   },
+  KnowsPage: { n: 'string', p: 'integer' },
 };

@@ -34,6 +34,7 @@ import { closeAccountButton, disconnectButton } from '../account/index.js';
 import { ADMIN_ACTION } from '../admin/index.js';
 import { FEEDBACK_ACTION, FeedbackRef } from '../feedback/index.js';
 import { GRADES_PRIVACY } from '../grades/index.js';
+import { experiencePhrase } from '../kit/experience.js';
 import { ACTION, COMMAND } from '../kit/ids.js';
 import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from '../kit/notify.js';
 import { HOME_ACTION } from './ids.js';
@@ -105,7 +106,8 @@ function connectionBlocks(s: HomeSnapshot): KnownBlock[] {
   ];
 }
 
-function waitingBlocks(s: HomeSnapshot): KnownBlock[] {
+/** What waits for the person (also shown on their own planning profile). */
+export function waitingBlocks(s: Pick<HomeSnapshot, 'waiting' | 'planning'>): KnownBlock[] {
   const blocks: KnownBlock[] = [header('Waiting for me')];
   if (!s.waiting.ok && !s.planning.ok) return [...blocks, ...missing(s.waiting)];
   const feedback = s.waiting.ok ? s.waiting.value : [];
@@ -204,8 +206,6 @@ function featureBlocks(s: HomeSnapshot): KnownBlock[] {
   return blocks;
 }
 
-const grade = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
-
 function experienceBlocks(s: HomeSnapshot): KnownBlock[] {
   const blocks: KnownBlock[] = [header('My experiences')];
   if (!s.experiences.ok) return [...blocks, ...missing(s.experiences)];
@@ -218,14 +218,7 @@ function experienceBlocks(s: HomeSnapshot): KnownBlock[] {
       ),
     ];
   }
-  const lines = rows.map((r) => {
-    const self = r.self === undefined ? md`not self-graded` : md`you *${grade(r.self)}*`;
-    const peers =
-      r.peerAverage === undefined
-        ? md`no peer grades yet`
-        : md`peers *${grade(r.peerAverage)}* (${plural(r.peerCount, 'grade')})`;
-    return md`• *${inline(r.notion, 80)}* — ${self} · ${peers}`;
-  });
+  const lines = rows.map((r) => md`• *${inline(r.notion, 80)}* — ${experiencePhrase(r, 'you')}`);
   const shown = lines.slice(0, MAX_NOTIONS);
   blocks.push(...packSections(shown));
   if (lines.length > MAX_NOTIONS) {
@@ -249,7 +242,8 @@ const EVENT_TEXT: Record<string, string> = {
   'self-evaluation': ':bar_chart: Your self grade',
 };
 
-function activityBlocks(s: HomeSnapshot): KnownBlock[] {
+/** Their account's recent activity (also shown on their own planning profile). */
+export function activityBlocks(s: Pick<HomeSnapshot, 'activity' | 'at'>): KnownBlock[] {
   const blocks: KnownBlock[] = [header('Recent activity')];
   if (!s.activity.ok) return [...blocks, ...missing(s.activity)];
   const lines = s.activity.value.slice(0, MAX_ACTIVITY).map((e) => {

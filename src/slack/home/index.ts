@@ -1,3 +1,20 @@
-/** What other topics use of the Home tab: its routes, and refreshing or forgetting a person's tab. */
+/**
+ * What other topics use of the Home tab: its routes, refreshing or forgetting a person's tab, and
+ * the reads a person's planning profile shares with it (people topic).
+ */
+export { activityBlocks, waitingBlocks } from './blocks.js';
 export { forgetHome, refreshHome } from './publish.js';
 export { homeRoutes } from './routes.js';
+export {
+  type ActivityLine,
+  describeAccount,
+  type ExperienceRow,
+  experienceRows,
+  gatherParts,
+  type HomeFeature,
+  type HomeTask,
+  linkedPlanning,
+  type Part,
+  type PendingFeedback,
+  type Planning,
+} from './snapshot.js';

@@ -119,55 +119,7 @@ export function gatherParts(
 
   const account: Promise<Account> = call(() => client.account.read(opts));
 
-  const planning: Promise<Planning> = Promise.all(
-    links.map((link) =>
-      call(async () => {
-        const features: FeatureLite[] = [];
-        for await (const f of client.features.list(link.teamId, link.channelId, { pageSize: 500 }, opts)) {
-          features.push(f);
-        }
-        return { link, features };
-      }).then(
-        (value) => ({ ok: true as const, ...value }),
-        (error: unknown) => ({ ok: false as const, link, error }),
-      ),
-    ),
-  ).then((read) => {
-    if (read.length > 0 && read.every((r) => !r.ok)) throw (read[0] as { error: unknown }).error;
-    const result: Planning = { tasks: [], features: [], unreadChannels: [] };
-    for (const r of read) {
-      if (!r.ok) {
-        result.unreadChannels.push(r.link.slackChannelId);
-        continue;
-      }
-      const { link } = r;
-      for (const f of r.features) {
-        const heading = f.heading ?? 'Untitled feature';
-        result.features.push({
-          id: f.id,
-          heading,
-          stage: f.stage,
-          canAdvance: f.canAdvance,
-          mine: f.authorUserId === me.planningUserId,
-          slackChannelId: link.slackChannelId,
-          teamId: link.teamId,
-          channelId: link.channelId,
-        });
-        for (const t of f.tasks) {
-          if (t.assigneeUserId !== me.planningUserId) continue;
-          result.tasks.push({
-            coords: { teamId: link.teamId, channelId: link.channelId, featureId: f.id, taskId: t.id },
-            heading: t.heading ?? 'Untitled task',
-            state: t.state,
-            featureHeading: heading,
-            slackChannelId: link.slackChannelId,
-            assigneeUserId: t.assigneeUserId,
-          });
-        }
-      }
-    }
-    return result;
-  });
+  const planning: Promise<Planning> = linkedPlanning(client, me, links, call, opts);
 
   // Feedback on my open tasks that I have not replied to (only a task's minute carries it).
   const waiting: Promise<PendingFeedback[]> = planning.then(async ({ tasks }) => {
@@ -212,6 +164,69 @@ export function gatherParts(
   });
 
   return { account, planning, waiting, experiences, activity };
+}
+
+/**
+ * What `person` has in the linked channels — the tasks assigned to them and the features, theirs
+ * marked — read with `client` (the person's own token on their Home tab, the reader's for someone
+ * else's profile), each channel's features through `call` (the caller's concurrency limit).
+ */
+export function linkedPlanning(
+  client: PlanningClient,
+  person: { planningUserId: string },
+  links: readonly ChannelLink[],
+  call: <T>(fn: () => Promise<T>) => Promise<T>,
+  opts: { signal?: AbortSignal } = {},
+): Promise<Planning> {
+  return Promise.all(
+    links.map((link) =>
+      call(async () => {
+        const features: FeatureLite[] = [];
+        for await (const f of client.features.list(link.teamId, link.channelId, { pageSize: 500 }, opts)) {
+          features.push(f);
+        }
+        return { link, features };
+      }).then(
+        (value) => ({ ok: true as const, ...value }),
+        (error: unknown) => ({ ok: false as const, link, error }),
+      ),
+    ),
+  ).then((read) => {
+    if (read.length > 0 && read.every((r) => !r.ok)) throw (read[0] as { error: unknown }).error;
+    const result: Planning = { tasks: [], features: [], unreadChannels: [] };
+    for (const r of read) {
+      if (!r.ok) {
+        result.unreadChannels.push(r.link.slackChannelId);
+        continue;
+      }
+      const { link } = r;
+      for (const f of r.features) {
+        const heading = f.heading ?? 'Untitled feature';
+        result.features.push({
+          id: f.id,
+          heading,
+          stage: f.stage,
+          canAdvance: f.canAdvance,
+          mine: f.authorUserId === person.planningUserId,
+          slackChannelId: link.slackChannelId,
+          teamId: link.teamId,
+          channelId: link.channelId,
+        });
+        for (const t of f.tasks) {
+          if (t.assigneeUserId !== person.planningUserId) continue;
+          result.tasks.push({
+            coords: { teamId: link.teamId, channelId: link.channelId, featureId: f.id, taskId: t.id },
+            heading: t.heading ?? 'Untitled task',
+            state: t.state,
+            featureHeading: heading,
+            slackChannelId: link.slackChannelId,
+            assigneeUserId: t.assigneeUserId,
+          });
+        }
+      }
+    }
+    return result;
+  });
 }
 
 /** Per notion: my self grade next to my peers' average and count — never who or when. Pure. */

@@ -20,6 +20,11 @@ export const ACTION = {
   connectOpen: 'connect_open',
   /** Picking a team refreshes the channel select (link, create-task and feature forms). */
   teamPicked: 'team_picked',
+  /**
+   * *Planning profile*, beside a person named on a card or in a list; carries their Slack user id
+   * (the people topic answers it).
+   */
+  profileOpen: 'person_profile',
 } as const;
 
 /** One input of a form: the block that holds it and the element's action id. */

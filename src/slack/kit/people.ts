@@ -4,8 +4,20 @@
  * lists. Every surface asks here, with the ids it is about to show, and the store answers them all
  * with one query; the service's ids that nobody here acts as stay without a Slack user.
  */
+import type { Button } from '@slack/types';
+import { button, SLACK_USER_ID } from '../../blockkit/index.js';
 import type { PlanningUserLink } from '../../store/index.js';
 import type { SlackDeps } from './deps.js';
+import { ACTION } from './ids.js';
+
+/**
+ * *Planning profile* for the Slack user `slackUserId` (the people topic shows it privately to
+ * whoever presses); none for a value that is not a Slack user id.
+ */
+export function profileButton(slackUserId: string | undefined, label = 'Planning profile'): Button[] {
+  if (!slackUserId || !SLACK_USER_ID.test(slackUserId)) return [];
+  return [button(label, ACTION.profileOpen, { value: slackUserId })];
+}
 
 export interface People {
   /**

@@ -16,7 +16,7 @@ import {
   plural,
   section,
 } from '../../blockkit/index.js';
-import { type Candidate, LIMITS } from '../../planning/models.js';
+import { type Candidate, LIMITS, type Notion } from '../../planning/models.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
@@ -24,6 +24,7 @@ import { formProblem } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
+import { type CandidateExperience, fitBlocks, fitLabel, readCandidateExperience } from './fit.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
 import { notifyTaskChange, openTaskModal, refreshTaskCards } from './live.js';
 
@@ -31,13 +32,7 @@ import { notifyTaskChange, openTaskModal, refreshTaskCards } from './live.js';
 // Assign…
 // ---------------------------------------------------------------------------------------------
 
-/** The Yerkes-Dodson score in plain language: 90+ a great fit, 40+ a good fit. */
-export function fitLabel(score: number | undefined): string {
-  if (score === undefined) return 'fit unknown';
-  if (score >= 90) return 'great fit';
-  if (score >= 40) return 'good fit';
-  return 'weak fit';
-}
+export { fitLabel } from './fit.js';
 
 /** A candidate as one option: name, fit, load of features. */
 export function candidateOption(c: Candidate): PlainTextOption {
@@ -60,6 +55,8 @@ export function assignModal(form: {
   coords: TaskCoords;
   heading: string;
   candidates: readonly Candidate[];
+  /** The task's notions and the best candidates' experience on them (fit.ts explains each). */
+  fit?: { notions: readonly Notion[]; experience: CandidateExperience };
   problem?: Mrkdwn;
 }): ModalView {
   const ranked = rankCandidates(form.candidates);
@@ -79,6 +76,7 @@ export function assignModal(form: {
         { type: 'static_select', action_id: TASK_FIELD.candidate.action, options },
         { optional: true, hint: 'Fit weighs their grades on the task’s notions against how busy they are.' },
       ),
+      ...(form.fit ? fitBlocks(ranked, form.fit.notions, form.fit.experience) : []),
       input(
         'Or anyone in the workspace',
         TASK_FIELD.assignee.block,
@@ -111,12 +109,24 @@ function assignAgain(view: ViewOutput, coords: TaskCoords, problem: Mrkdwn): Mod
 }
 
 export const taskAssignOpenAction = (svc: Services, args: ActionArgs) =>
-  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async ({ planning }, c) => {
+  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async ({ planning, identity }, c) => {
     const [task, { candidates }] = await Promise.all([
       planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId),
       planning.tasks.listCandidates(c.teamId, c.channelId, c.featureId, c.taskId),
     ]);
-    return assignModal({ coords: c, heading: task.heading ?? 'this task', candidates });
+    const notions = task.notions;
+    const experience = await readCandidateExperience(
+      planning,
+      identity.planningUserId,
+      rankCandidates(candidates),
+      notions.map((n) => n.id),
+    );
+    return assignModal({
+      coords: c,
+      heading: task.heading ?? 'this task',
+      candidates,
+      fit: { notions, experience },
+    });
   });
 
 const PICK_ONE = 'Pick a candidate, yourself, or someone in the workspace.';

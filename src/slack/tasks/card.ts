@@ -21,6 +21,7 @@ import {
   section,
 } from '../../blockkit/index.js';
 import { LIMITS, TASK_STATES, type TaskState } from '../../planning/models.js';
+import { profileButton } from '../kit/people.js';
 import type { Shown } from '../kit/press.js';
 import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import { TASK_ACTION, TASK_CARD_BLOCK_PREFIX, TASK_CARD_EVENT } from './ids.js';
@@ -287,6 +288,8 @@ export function liveTaskCard(task: TaskView, viewer: { deletes?: boolean } = {})
       ...(viewer.deletes === false
         ? []
         : [button('Delete', TASK_ACTION.delete, { value, confirm: DELETE_CONFIRM })]),
+      // The assignee's planning profile (people topic), when they are someone in Slack.
+      ...profileButton(task.assigneeSlackId),
     ),
   ]);
   return { ...body, metadata: { event_type: TASK_CARD_EVENT, event_payload: coords } };

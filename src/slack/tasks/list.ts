@@ -25,7 +25,7 @@ import type { Acting } from '../kit/identity.js';
 import { COMMAND } from '../kit/ids.js';
 import { notice, type Reply } from '../kit/messages.js';
 import { matches } from '../kit/options.js';
-import { peopleOf } from '../kit/people.js';
+import { peopleOf, profileButton } from '../kit/people.js';
 import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { respondSurface, showFailure } from '../kit/surfaces.js';
@@ -108,6 +108,7 @@ export function tasksListMessage(
         ...taskStateButtons(task, { list: true }),
         button('Assign…', TASK_ACTION.assignOpen, { value }),
         button('Details', TASK_ACTION.detailsOpen, { value }),
+        ...profileButton(task.assigneeSlackId),
       ),
     );
   });

@@ -4,6 +4,7 @@ import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
 import { ForbiddenError, NotFoundError } from '../../../src/planning/index.js';
 import { TASK_STATES } from '../../../src/planning/models.js';
 import { notFoundSentence, refusal } from '../../../src/slack/kit/failures.js';
+import { ACTION } from '../../../src/slack/kit/ids.js';
 import { prefillDiscovery } from '../../../src/slack/kit/slack-text.js';
 import { assignModal, candidateOption, fitLabel } from '../../../src/slack/tasks/assign.js';
 import {
@@ -88,7 +89,10 @@ describe('the live card', () => {
       TASK_ACTION.detailsOpen,
       TASK_ACTION.editOpen,
       TASK_ACTION.delete,
+      ACTION.profileOpen,
     ]);
+    // The assignee's planning profile carries who they are in Slack.
+    expect(buttons.at(-1)).toMatchObject({ value: 'U2' });
     expect(buttons.find((b) => b.action_id === TASK_ACTION.delete)?.confirm).toBeDefined();
     expect(taskCoordsFromMessage(card)).toEqual(coords);
     expect(taskCoordsFromMessage({ blocks: card.blocks.filter((b) => b.type === 'actions') })).toEqual(

@@ -1,0 +1,83 @@
+/**
+ * `/plan who @someone` and `/plan who knows <notion>`, and the *Planning profile* button: private
+ * answers read with the asker's own account. Whoever has no profile to show here — an unknown
+ * person, a guest, a bot, someone from another organization or not connected — is one sentence.
+ */
+import { type Mrkdwn, md } from '../../blockkit/index.js';
+import { type ActionArgs, actionValue, type Subcommand } from '../bolt/routes.js';
+import { planningOf } from '../kit/acting.js';
+import { isBlank } from '../kit/form.js';
+import { COMMAND } from '../kit/ids.js';
+import { notice } from '../kit/messages.js';
+import type { Services } from '../kit/services.js';
+import { privateSurface, showFailure } from '../kit/surfaces.js';
+import { knowsReply } from './knows.js';
+import { findPerson } from './person.js';
+import { profileReply } from './profile.js';
+
+const USAGE = md`\`${COMMAND} who @someone\` shows a teammate's planning profile; \`${COMMAND} who knows <notion>\` ranks this channel's team on a notion.`;
+
+/** What follows `who`: a mention (Slack sends `<@U…|name>`), or `knows` and a notion's name. */
+export function parseWho(
+  text: string,
+): { kind: 'person'; slackUserId: string } | { kind: 'knows'; notion: string } | undefined {
+  const person = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/.exec(text.trim());
+  if (person) return { kind: 'person', slackUserId: person[1] as string };
+  const knows = /^knows(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (knows) {
+    const notion = (knows[1] ?? '').trim();
+    return isBlank(notion) ? undefined : { kind: 'knows', notion };
+  }
+  return undefined;
+}
+
+export const whoSubcommand: Subcommand<Services> = {
+  name: 'who',
+  usage: 'who @someone · who knows <notion>',
+  summary:
+    "a teammate's planning profile (experience, open tasks, features) · who in this channel's team knows a notion",
+  async run(svc, { text, command, client, context, reply }) {
+    const parsed = parseWho(text);
+    if (!parsed) {
+      const said: Mrkdwn = text === '' ? md`Whom should I show?` : md`I could not read that.`;
+      await reply(notice(md`${said} ${USAGE}`));
+      return;
+    }
+    const planning = planningOf(context);
+    const acting = await planning.acting();
+    if (parsed.kind === 'knows') {
+      await reply(await knowsReply(svc, acting, command.channel_id, { name: parsed.notion }));
+      return;
+    }
+    const found = await findPerson(svc, acting, client, planning.home, parsed.slackUserId);
+    if ('refusal' in found) {
+      await reply(notice(found.refusal));
+      return;
+    }
+    await reply(await profileReply(svc, acting, found.person));
+  },
+};
+
+/** *Planning profile* beside a person: the profile, privately, below the message it was pressed on. */
+export async function profileOpenAction(svc: Services, args: ActionArgs) {
+  const planning = planningOf(args.context);
+  const surface = privateSurface(args, planning.slackUserId);
+  const slackUserId = actionValue(args.action);
+  try {
+    if (!slackUserId) {
+      await surface.show(notice(md`I could not tell whose profile that button is for.`));
+      return;
+    }
+    const acting = await planning.acting();
+    const found = await findPerson(svc, acting, args.client, planning.home, slackUserId);
+    await surface.show(
+      'refusal' in found ? notice(found.refusal) : await profileReply(svc, acting, found.person),
+    );
+  } catch (error) {
+    await showFailure(svc.deps, surface, error, {
+      action: 'planning profile',
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+  }
+}
