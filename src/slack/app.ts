@@ -18,7 +18,7 @@ import { TOPICS } from './topics.js';
 
 export { HEALTH_TIMEOUT_MS, SHUTDOWN_DRAIN_MS } from './bolt/server.js';
 
-export type SlackApp = Pick<SlackServer, 'app' | 'start' | 'stop'>;
+export type SlackApp = Pick<SlackServer, 'app' | 'start' | 'stop' | 'accepting'>;
 
 export function createSlackApp(deps: SlackDeps): SlackApp {
   const server = createSlackServer({
@@ -26,6 +26,7 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     logger: deps.logger,
     installationStore: deps.store.installations.installationStore,
     slackFetch: deps.clients.slackFetch,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
     health: {
       store: () => sql`select 1`.execute(deps.store.db),
       planning: () => ({
