@@ -8,10 +8,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Running, startApp } from '../../src/app/start-app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { createMetrics, observedSlackFetch, slackMethodOf } from '../../src/metrics.js';
 import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import { eventually } from '../slack/harness.js';
 
@@ -153,6 +155,18 @@ describe('operating the app: metrics, readiness, HOST', () => {
         expect(after).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
       }
       expect(sample(after, 'team_planning_held_dms_waiting')).toBe(0);
+      // A DM held by quiet hours shows in the gauge; a query the store refuses in the errors.
+      await running.store.notifications.enqueue({
+        workspaceId: TEAM,
+        slackUserId: USER,
+        kind: 'assigned',
+        body: '{"text":"later"}',
+        deliverAt: Date.now() + 3_600_000,
+      });
+      await expect(sql`select * from no_such_table`.execute(running.store.db)).rejects.toThrow();
+      const later = (await scrape(url, METRICS_TOKEN)).text;
+      expect(sample(later, 'team_planning_held_dms_waiting')).toBe(1);
+      expect(sample(later, 'team_planning_store_errors_total{kind="query"}')).toBe(1);
       expect(sample(after, 'team_planning_digests_total{outcome="posted"}')).toBe(0);
       // Low cardinality: nothing of who, where or what.
       for (const secret of [
@@ -281,5 +295,45 @@ describe('configuration of the operations variables', () => {
 
   it('is a ConfigError', () => {
     expect(() => loadConfig({ ...base, HOST: '!' })).toThrow(ConfigError);
+  });
+});
+
+describe('counting Slack calls', () => {
+  it('labels a call by its Web API method, never by an address that carries ids', () => {
+    expect(slackMethodOf('https://slack.com/api/chat.postMessage')).toBe('chat.postMessage');
+    expect(slackMethodOf('http://127.0.0.1:4000/api/views.open')).toBe('views.open');
+    expect(slackMethodOf('https://hooks.slack.com/commands/T0001/123/abcDEF')).toBe('response_url');
+    expect(slackMethodOf('https://hooks.slack.com/actions/T0001/123/abcDEF')).toBe('response_url');
+    expect(slackMethodOf('https://files.slack.com/upload/v1/ABC123')).toBe('upload');
+    expect(slackMethodOf('https://example.com/T0001/C0002')).toBe('other');
+    expect(slackMethodOf('not a url')).toBe('other');
+  });
+
+  it("counts Slack's 429s apart, and a call that got no answer as status none", async () => {
+    const metrics = createMetrics();
+    const answers = [
+      new Response('{}', { status: 429, headers: { 'retry-after': '1' } }),
+      new Response('{}'),
+    ];
+    const counted = observedSlackFetch(
+      async () => answers.shift() ?? Promise.reject(new Error('socket hang up')),
+      metrics,
+    );
+    const url = 'https://slack.com/api/chat.postMessage';
+    expect((await counted(url, { method: 'POST' })).status).toBe(429);
+    expect((await counted(url, { method: 'POST' })).status).toBe(200);
+    await expect(counted(url, { method: 'POST' })).rejects.toThrow('socket hang up');
+    const text = await metrics.registry.metrics();
+    const sampleOf = (series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`${series} `))
+          ?.split(' ')[1],
+      );
+    expect(sampleOf('team_planning_slack_api_calls_total{method="chat.postMessage",status="429"}')).toBe(1);
+    expect(sampleOf('team_planning_slack_api_calls_total{method="chat.postMessage",status="200"}')).toBe(1);
+    expect(sampleOf('team_planning_slack_api_calls_total{method="chat.postMessage",status="none"}')).toBe(1);
+    expect(sampleOf('team_planning_slack_api_rate_limited_total{method="chat.postMessage"}')).toBe(1);
   });
 });
