@@ -18,7 +18,7 @@ import { TOPICS } from './topics.js';
 
 export { HEALTH_TIMEOUT_MS, SHUTDOWN_DRAIN_MS } from './bolt/server.js';
 
-export type SlackApp = Pick<SlackServer, 'app' | 'start' | 'stop' | 'accepting'>;
+export type SlackApp = Pick<SlackServer, 'app' | 'start' | 'stop'>;
 
 export function createSlackApp(deps: SlackDeps): SlackApp {
   const server = createSlackServer({

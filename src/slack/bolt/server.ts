@@ -70,8 +70,6 @@ export interface SlackServer {
    * it. A second call with `graceMs: 0` (a second signal) cuts a grace in progress short.
    */
   stop(options?: { drainMs?: number; graceMs?: number }): Promise<void>;
-  /** Whether /readyz answers 200 now, the store aside: started and not stopping. */
-  accepting(): boolean;
 }
 
 export function createSlackServer({
@@ -228,7 +226,6 @@ export function createSlackServer({
   return {
     app,
     inFlight,
-    accepting: () => accepting,
     async start() {
       try {
         await app.init();
