@@ -8,6 +8,7 @@
 import { webApi } from '@slack/bolt';
 import type { Logger } from './logger.js';
 import { toSlackLogger } from './logger.js';
+import { type Metrics, observedSlackFetch } from './metrics.js';
 import {
   createPlanningClient,
   DEFAULT_MAX_CONNECTIONS,
@@ -38,6 +39,8 @@ export interface ClientsOptions {
   slackTimeoutMs?: number;
   /** Clients kept per kind, least recently used dropped first. Default 1 000. */
   cacheSize?: number;
+  /** Counts planning and Slack calls (by operation or method and status: never a path or id). */
+  metrics?: Metrics;
 }
 
 export interface Clients {
@@ -148,7 +151,10 @@ export function createClients(options: ClientsOptions): Clients {
   const { logger } = options;
   const size = options.cacheSize ?? 1_000;
   let last: LastPlanningCall | undefined;
+  const { metrics } = options;
   const onEvent = (event: RequestEvent) => {
+    metrics?.planningRequests.inc({ operation: event.operation, status: String(event.status ?? 'none') });
+    metrics?.planningDuration.observe({ operation: event.operation }, event.durationMs / 1000);
     last = {
       outcome: event.outcome,
       status: event.status,
@@ -166,7 +172,7 @@ export function createClients(options: ClientsOptions): Clients {
     );
   };
   const slackLogger = toSlackLogger(logger);
-  const fetcher = slackFetch(options.slackTimeoutMs ?? 15_000);
+  const fetcher = observedSlackFetch(slackFetch(options.slackTimeoutMs ?? 15_000), metrics);
   return {
     planningUrl: options.planningUrl,
     planning: lruCache(size, (token) =>

@@ -29,6 +29,10 @@ const base64Key = z
     'must be 32 bytes, base64 encoded (openssl rand -base64 32)',
   );
 
+/** A DNS name (labels of letters, digits and hyphens). */
+const HOSTNAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -74,6 +78,23 @@ export const envSchema = z
       )
       .pipe(z.array(base64Key)),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /** The address HTTP servers bind (the app's, the metrics'); unset: every interface. */
+    HOST: optionalText.refine(
+      (v) => v === undefined || z.union([z.ipv4(), z.ipv6()]).safeParse(v).success || HOSTNAME.test(v),
+      'must be an IP address or a host name (e.g. 127.0.0.1, ::1, localhost)',
+    ),
+    /** /metrics on its own port (unset: only on PORT, and there only with METRICS_TOKEN). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    /** Bearer token /metrics wants (on PORT always; on METRICS_PORT when set). */
+    METRICS_TOKEN: optionalText.refine(
+      (v) => v === undefined || (v.length >= 16 && !/\s/.test(v)),
+      'must be at least 16 characters, without spaces (openssl rand -hex 32)',
+    ),
+    /**
+     * On a stop, how long the app keeps serving with /readyz answering 503 before it closes its
+     * port: the time a load balancer needs to see it and send nothing more.
+     */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(0),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   })
   .superRefine((env, ctx) => {

@@ -3,6 +3,7 @@
  * fields that carry them are censored by name, and token-shaped strings are scrubbed from messages
  * and error texts (Slack tokens, JWTs, bearer headers) — because one leaked line is a leaked account.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger as SlackLogger } from '@slack/logger';
 import { LogLevel } from '@slack/logger';
 import { type DestinationStream, type Logger, pino } from 'pino';
@@ -38,6 +39,32 @@ const SECRET_KEYS = [
 ];
 const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
 
+/**
+ * Fields every log line written within a piece of work carries, whichever logger writes it: a Slack
+ * request's id (its ack line and every line of its after-ack work), a digest's link and local date.
+ * The work's own async continuations inherit them, so nothing has to pass a logger down.
+ */
+export interface LogContext {
+  /** The Slack request being handled (its ack line has it too). */
+  reqId?: string;
+  /** A digest: its link (workspace and Slack channel) and local date. */
+  workspaceId?: string;
+  slackChannelId?: string;
+  localDate?: string;
+}
+
+const logFields = new AsyncLocalStorage<LogContext>();
+
+/** The fields of the work in progress, if any. */
+export function logContext(): LogContext | undefined {
+  return logFields.getStore();
+}
+
+/** Runs `work` with `fields` (over the current ones) on every log line it writes. */
+export function withLogContext<T>(fields: LogContext, work: () => T): T {
+  return logFields.run({ ...logFields.getStore(), ...fields }, work);
+}
+
 export interface LoggerOptions {
   level?: 'debug' | 'info' | 'warn' | 'error';
   /** Where lines go; stdout by default. Tests pass a stream to read what was written. */
@@ -49,6 +76,8 @@ export function createLogger({ level = 'info', destination }: LoggerOptions = {}
   const options = {
     level,
     base: undefined,
+    // A copy: pino merges the line's own fields into it (they win), which would change the context.
+    mixin: () => ({ ...logFields.getStore() }),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       err: (error: unknown) => {

@@ -9,10 +9,17 @@ import { createClients } from '../clients.js';
 import { type Config, loadConfig } from '../config.js';
 import { planningAccessFor } from '../digest/index.js';
 import { createLogger, type Logger } from '../logger.js';
+import { createMetrics, startMetricsServer } from '../metrics.js';
 import { closePlanningPools } from '../planning/index.js';
 import { createSlackApp } from '../slack/app.js';
 import { environmentAdminToken } from '../slack/kit/deps.js';
-import { openStore, resolveKeyring, type Store, startHousekeeping } from '../store/index.js';
+import {
+  openStore,
+  resolveKeyring,
+  type Store,
+  StoreUnavailableError,
+  startHousekeeping,
+} from '../store/index.js';
 import { appJobs, startJobs } from './jobs.js';
 
 export interface Running {
@@ -23,8 +30,15 @@ export interface Running {
   planningUrl: string;
   /** HTTP mode: the port the app listens on. */
   port?: number;
-  /** Stops everything; safe to call twice. */
-  stop(): Promise<void>;
+  /** HTTP mode: the address it is bound to (`HOST`; `::` or `0.0.0.0` for every interface). */
+  address?: string;
+  /** With METRICS_PORT: the port /metrics is served on. */
+  metricsPort?: number;
+  /**
+   * Stops everything; safe to call twice. /readyz answers 503 from the call on, and the app serves
+   * on for SHUTDOWN_GRACE_MS first; `{ graceMs: 0 }` (here or in a second call) cuts that short.
+   */
+  stop(options?: { graceMs?: 0 }): Promise<void>;
 }
 
 /** A workspace's bot token: the configured one, or its installation's (OAuth). */
@@ -38,6 +52,7 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
   const config = loadConfig(env);
   const logger = createLogger({ level: config.LOG_LEVEL });
   const stack: (() => Promise<unknown>)[] = [];
+  const metrics = createMetrics();
 
   let planningUrl = config.PLANNING_API_URL;
   let envAdminToken = config.PLANNING_ADMIN_TOKEN;
@@ -59,18 +74,40 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     keyring: resolveKeyring(config, logger),
     logger,
+    onQueryError: (error) =>
+      metrics.storeErrors.inc({ kind: error instanceof StoreUnavailableError ? 'unavailable' : 'query' }),
   });
   stack.push(() => store.close());
   const housekeeping = startHousekeeping(store, logger);
   stack.push(() => housekeeping.stop());
+  metrics.sources.heldDms = () => store.notifications.heldCount();
+  // Closed last but the store: a scrape during the drain still answers.
+  let metricsPort: number | undefined;
+  if (config.METRICS_PORT !== undefined) {
+    try {
+      const served = await startMetricsServer(metrics, {
+        port: config.METRICS_PORT,
+        host: config.HOST,
+        token: config.METRICS_TOKEN,
+      });
+      stack.push(() => served.close());
+      metricsPort = served.port;
+    } catch (error) {
+      await unwind(stack, logger);
+      throw new Error(`/metrics could not listen on METRICS_PORT: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
 
   const clients = createClients({
     planningUrl,
     slackApiUrl: config.SLACK_API_URL,
     logger,
     planningOptions: { maxConnections: config.PLANNING_MAX_CONNECTIONS },
+    metrics,
   });
-  const slack = createSlackApp({ config, store, logger, clients, envAdminToken });
+  const slack = createSlackApp({ config, store, logger, clients, envAdminToken, metrics });
   const jobs = startJobs({
     logger,
     jobs: appJobs({
@@ -83,10 +120,11 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
         clients,
         adminToken: environmentAdminToken({ config, envAdminToken }),
       }),
+      digest: { metrics },
     }),
   });
   stack.push(() => jobs.stop());
-  let started: { port?: number };
+  let started: { port?: number; address?: string };
   try {
     started = await slack.start();
   } catch (error) {
@@ -102,7 +140,11 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     store,
     planningUrl,
     port: started.port,
-    stop: () => {
+    ...(started.address ? { address: started.address } : {}),
+    ...(metricsPort !== undefined ? { metricsPort } : {}),
+    stop: (options) => {
+      // The Slack server's stop first, synchronously: readiness turns 503 before anything else.
+      if (options?.graceMs === 0 || !stopping) void slack.stop(options ?? {});
       stopping ??= unwind(stack, logger).then(() => closePlanningPools());
       return stopping;
     },

@@ -20,7 +20,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '../logger.js';
+import { type Logger, withLogContext } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 import type { PlanningClient } from '../planning/index.js';
 import {
   type ChannelLink,
@@ -85,6 +86,8 @@ export interface DigestSchedulerDeps {
    * date, as the pass walks the links (the peer-grade notices learn each workspace's day from it).
    */
   onDue?: (link: ChannelLink, localDate: string) => void;
+  /** Counts each attempt's outcome (posted, recovered, retried, failed). */
+  metrics?: Pick<Metrics, 'digests'>;
 }
 
 /** What one tick did, for logs, tests and the benchmark. */
@@ -203,7 +206,10 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
           pass.done(due);
           return;
         }
-        runLink(due.link, due.localDate, claim.attempt, leaseEnd, report)
+        // Every line of the run — the planning calls', the Slack clients' — names the link and date.
+        withLogContext(where(due.link, due.localDate), () =>
+          runLink(due.link, due.localDate, claim.attempt, leaseEnd, report),
+        )
           .catch((error) => {
             // runLink records its own failures; this is the store itself failing.
             report.failed += 1;
@@ -333,6 +339,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
           // previous one forward keeps tomorrow's "advanced since" complete rather than empty.
           await complete({ status: 'posted', messageTs: ts, snapshot: last?.snapshot });
           report.recovered += 1;
+          deps.metrics?.digests.inc({ outcome: 'recovered' });
           doneDate.set(linkKey(link), localDate);
           log.info({ ...where(link, localDate), attempt: claim.attempt }, 'digest: found already posted');
           return;
@@ -359,6 +366,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       if (!recorded)
         log.warn(where(link, localDate), 'digest: posted after losing the claim; left to its holder');
       report.posted += 1;
+      deps.metrics?.digests.inc({ outcome: 'posted' });
       doneDate.set(linkKey(link), localDate);
       log.info(
         { ...where(link, localDate), attempt: claim.attempt, unchanged: composed.unchanged },
@@ -366,6 +374,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       );
     } catch (error) {
       report.failed += 1;
+      deps.metrics?.digests.inc({ outcome: claim.attempt >= maxAttempts ? 'failed' : 'retried' });
       const reason = describeFailure(error);
       const retryAt = clock().getTime() + retryDelay(claim.attempt, error);
       const recorded = await complete({ status: 'failed', error: reason, retryAt });

@@ -98,6 +98,9 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       DATA_DIR: dataDir,
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       PORT: '0',
+      // Loopback, like the page and the sandbox: the playground is for this machine only, whatever
+      // HOST the environment sets for the app.
+      HOST: '127.0.0.1',
     });
     stack.push(() => app.stop());
     interactions.connect(`http://127.0.0.1:${app.port}/slack/events`);

@@ -26,6 +26,7 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     logger: deps.logger,
     installationStore: deps.store.installations.installationStore,
     slackFetch: deps.clients.slackFetch,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
     health: {
       store: () => sql`select 1`.execute(deps.store.db),
       planning: () => ({

@@ -16,6 +16,8 @@ import {
   type DialectAdapter,
   type Driver,
   Kysely,
+  type KyselyConfig,
+  type LogEvent,
   PostgresDialect,
   type PostgresPool,
   type PostgresPoolClient,
@@ -51,6 +53,19 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** PostgreSQL: how long one statement may run (server side) or wait for an answer (default 5 s). */
   queryTimeoutMs?: number;
+  /** Told of every query that fails (the process's metrics count them). */
+  onQueryError?: (error: unknown) => void;
+}
+
+/** Kysely's log hook, when someone listens for failed queries (else none: it costs every query an await). */
+function errorLog(options: DatabaseOptions): Pick<KyselyConfig, 'log'> {
+  const listener = options.onQueryError;
+  if (!listener) return {};
+  return {
+    log: (event: LogEvent) => {
+      if (event.level === 'error') listener(event.error);
+    },
+  };
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -220,7 +235,10 @@ async function openSqlite(options: DatabaseOptions): Promise<OpenedDatabase> {
   database.pragma('foreign_keys = ON');
   // With WAL, NORMAL is durable across application crashes and much faster than FULL.
   database.pragma('synchronous = NORMAL');
-  return { db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(database) }), backend: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect(database), ...errorLog(options) }),
+    backend: 'sqlite',
+  };
 }
 
 /** bigint columns (epoch ms, counts) come back as JS numbers: every value we store fits. */
@@ -403,7 +421,10 @@ async function openPostgres(
   pool.on('connect', (client) => {
     client.on('error', (error) => logger.warn(`PostgreSQL connection lost while in use: ${error.message}`));
   });
-  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool: guardedPool(pool) }) });
+  const db = new Kysely<Database>({
+    dialect: new SchemaScopedPostgresDialect({ pool: guardedPool(pool) }),
+    ...errorLog(options),
+  });
   try {
     // The migrator looks for its tables in every schema unless told which one: name it always.
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);

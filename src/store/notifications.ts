@@ -41,6 +41,8 @@ export interface NotificationsRepo {
   remove(id: string): Promise<boolean>;
   /** A failed delivery: tried again at `retryAt`. */
   retryLater(id: string, retryAt: number): Promise<void>;
+  /** How many DMs are held, in every workspace (a gauge of the process's metrics). */
+  heldCount(): Promise<number>;
 }
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -115,6 +117,14 @@ export function createNotificationsRepo({ db, now }: RepoContext): Notifications
         })
         .execute();
       return itemId;
+    },
+
+    async heldCount() {
+      const row = await db
+        .selectFrom('notification_outbox')
+        .select((eb) => eb.fn.countAll<string | number | bigint>().as('held'))
+        .executeTakeFirstOrThrow();
+      return Number(row.held);
     },
 
     async due(at, limit = 100) {

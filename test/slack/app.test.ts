@@ -184,7 +184,7 @@ describe('the Slack app over HTTP', () => {
     h.sandbox.inject({ operationId: 'account.read', hang: true });
     expect((await h.command('whoami')).status).toBe(200);
     await eventually(() => h.sandbox.requests.count('account.read') > 0, 'whoami at the service');
-    await h.app.stop(50);
+    await h.app.stop({ drainMs: 50 });
     expect(h.logs.join('')).toContain('stopped with listeners still working');
   });
 });

@@ -7,6 +7,11 @@
 export class InFlight {
   readonly #work = new Set<Promise<void>>();
 
+  /** How much work is in flight now. */
+  get size(): number {
+    return this.#work.size;
+  }
+
   /** Tracks `work` until it settles; returns it unchanged (its rejection stays the caller's). */
   track<T>(work: Promise<T>): Promise<T> {
     const settled = work.then(

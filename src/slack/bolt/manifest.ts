@@ -26,6 +26,8 @@ export const PATHS = {
   install: '/slack/install',
   redirect: '/slack/oauth_redirect',
   health: '/healthz',
+  ready: '/readyz',
+  metrics: '/metrics',
 } as const;
 
 /** Host used in the committed manifest.yml; replaced by `npm run manifest -- --url`. */

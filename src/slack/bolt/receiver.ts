@@ -12,6 +12,7 @@
  * Bolt's event endpoint but through this guard: an unsigned or stale request is answered 401 here,
  * as Bolt answered it, and any other method on the endpoint 404.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type BufferedIncomingMessage,
@@ -21,6 +22,8 @@ import {
   type Logger,
 } from '@slack/bolt';
 import { z } from 'zod';
+import { type Logger as PinoLogger, withLogContext } from '../../logger.js';
+import type { Metrics, SlackRequestKind, SlackRequestOutcome } from '../../metrics.js';
 
 const id = z.string().min(1);
 const user = z.object({ id });
@@ -89,6 +92,29 @@ export function judgeBody(body: unknown, interaction: boolean): BodyVerdict {
   return { kind: 'reject', why: 'the body is neither an interaction, a slash command nor an event' };
 }
 
+/** A request's id in the log: its ack line and every line of its work carry it. */
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+const INTERACTION_KINDS: ReadonlySet<string> = new Set<SlackRequestKind>([
+  'block_actions',
+  'block_suggestion',
+  'view_submission',
+  'view_closed',
+  'shortcut',
+  'message_action',
+]);
+
+/** What kind of request a parsed body is, as a metric's label: a few fixed words, never a value from it. */
+export function slackRequestKind(body: unknown): SlackRequestKind {
+  if (!isObject(body)) return 'other';
+  if (typeof body.command === 'string') return 'command';
+  if (body.type === 'event_callback') return 'event';
+  if (typeof body.type === 'string' && INTERACTION_KINDS.has(body.type)) return body.type as SlackRequestKind;
+  return 'other';
+}
+
 /** Whether a form body carries Slack's interactivity `payload` field. */
 function isInteractionForm(req: BufferedIncomingMessage): boolean {
   return (
@@ -101,6 +127,8 @@ export interface GuardedReceiverOptions extends HTTPReceiverOptions {
   signingSecret: string;
   logger: Logger;
   endpoints: string;
+  /** Where each request's ack line is written, and what counts requests and times acks. */
+  observe?: { logger: PinoLogger; metrics?: Metrics };
 }
 
 /** Creates the HTTP receiver with its body guard in front of Bolt's request listener. */
@@ -108,16 +136,38 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
   // Bolt gets only requests the guard verified: verifying them again would cost every request twice.
   const receiver = new HTTPReceiver({ ...options, signatureVerification: false });
   const bolt = receiver.requestListener;
-  const { logger, signingSecret, endpoints } = options;
+  const { logger, signingSecret, endpoints, observe } = options;
   const bodyLimit = options.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit;
 
-  const guard = async (req: IncomingMessage, res: ServerResponse) => {
+  /**
+   * Counts the request and, once its answer is sent, times it and writes its ack line — with the
+   * request's id, which every line of its work carries too (see server.ts).
+   */
+  const observed = (res: ServerResponse, reqId: string, began: number) => {
+    let kind: SlackRequestKind = 'other';
+    res.once('finish', () => {
+      const seconds = (performance.now() - began) / 1000;
+      observe?.metrics?.ackDuration.observe({ kind }, seconds);
+      observe?.logger.info(
+        { reqId, kind, status: res.statusCode, ms: Math.round(seconds * 1000) },
+        'slack request answered',
+      );
+    });
+    return (outcome: SlackRequestOutcome, body?: unknown) => {
+      if (body !== undefined) kind = slackRequestKind(body);
+      observe?.metrics?.slackRequests.inc({ kind, outcome });
+    };
+  };
+
+  const guard = async (req: IncomingMessage, res: ServerResponse, reqId: string) => {
+    const ended = observed(res, reqId, performance.now());
     let buffered: BufferedIncomingMessage;
     try {
       buffered = await HTTPModuleFunctions.bufferIncomingMessage(req, bodyLimit);
     } catch (error) {
       const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.statusCode === 413;
       logger.warn(`Request body could not be read: ${(error as Error).message}`);
+      ended(tooLarge ? 'too_large' : 'malformed');
       HTTPModuleFunctions.buildNoBodyResponse(res, tooLarge ? 413 : 400);
       return;
     }
@@ -126,6 +176,7 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
       await HTTPModuleFunctions.parseAndVerifyHTTPRequest({ enabled: true, signingSecret }, buffered);
     } catch (error) {
       logger.warn(`Failed to parse and verify the request data: ${(error as Error).message}`);
+      ended('unverified');
       HTTPModuleFunctions.buildNoBodyResponse(res, 401);
       return;
     }
@@ -134,19 +185,23 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
       body = HTTPModuleFunctions.parseHTTPRequestBody(buffered);
     } catch (error) {
       logger.warn(`Malformed request body: ${(error as Error).message}`);
+      ended('malformed');
       HTTPModuleFunctions.buildNoBodyResponse(res, 400);
       return;
     }
     const verdict = judgeBody(body, isInteractionForm(buffered));
     if (verdict.kind === 'pass') {
+      ended('handled', body);
       bolt(buffered, res);
       return;
     }
     if (verdict.kind === 'ack') {
+      ended('ignored', body);
       logger.info(`Acknowledged without handling: ${verdict.why}`);
       HTTPModuleFunctions.buildNoBodyResponse(res, 200);
       return;
     }
+    ended('malformed', body);
     logger.warn(`Refused a signed request (400): ${verdict.why}`);
     HTTPModuleFunctions.buildNoBodyResponse(res, 400);
   };
@@ -162,7 +217,9 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
       HTTPModuleFunctions.buildNoBodyResponse(res, 404);
       return;
     }
-    guard(req, res).catch((error: unknown) => {
+    // Bolt and every listener run inside the request's log context, their after-ack work included.
+    const reqId = newRequestId();
+    withLogContext({ reqId }, () => guard(req, res, reqId)).catch((error: unknown) => {
       // Nothing above should throw; if it does, the request fails, never the process.
       logger.error(`Request guard failed: ${(error as Error).message}`);
       if (!res.headersSent) HTTPModuleFunctions.buildNoBodyResponse(res, 500);

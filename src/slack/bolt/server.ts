@@ -11,10 +11,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions, type InstallationStore } from '@slack/bolt';
 import { type Config, slackMode } from '../../config.js';
-import { type Logger, toSlackLogger } from '../../logger.js';
+import { type Logger, logContext, toSlackLogger, withLogContext } from '../../logger.js';
+import { type Metrics, metricsRoute } from '../../metrics.js';
 import { InFlight } from './in-flight.js';
 import { BOT_SCOPES, PATHS } from './manifest.js';
-import { createGuardedReceiver } from './receiver.js';
+import { createGuardedReceiver, newRequestId, slackRequestKind } from './receiver.js';
 
 /** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
 const SLACK_RETRY = { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000, randomize: true };
@@ -48,6 +49,8 @@ export interface ServerOptions {
   slackFetch: NonNullable<NonNullable<AppOptions['clientOptions']>['fetch']>;
   /** /healthz: a query proving the store answers, and what the planning service last did. */
   health: { store(): Promise<unknown>; planning(): Record<string, unknown> };
+  /** What the requests are counted in; `/metrics` on the Slack port wants `config.METRICS_TOKEN`. */
+  metrics?: Metrics;
 }
 
 export interface SlackServer {
@@ -57,13 +60,16 @@ export interface SlackServer {
    * included), and background work (an avatar upload) is tracked here too.
    */
   inFlight: InFlight;
-  /** Starts the receiver; in HTTP mode resolves with the port it listens on. */
-  start(): Promise<{ port?: number }>;
+  /** Starts the receiver; in HTTP mode resolves with the port and address it listens on. */
+  start(): Promise<{ port?: number; address?: string }>;
   /**
-   * Stops the receiver (no new requests), then waits for the work still owed after acks — at most
-   * `drainMs` (default {@link SHUTDOWN_DRAIN_MS}) — so the store is not closed under it.
+   * Stops: from the first moment /readyz answers 503 (the drain); the app keeps serving for
+   * `graceMs` (default `SHUTDOWN_GRACE_MS`), so that a load balancer sees it leave before its port
+   * closes; then the receiver stops (no new requests) and the work still owed after acks is waited
+   * for — at most `drainMs` (default {@link SHUTDOWN_DRAIN_MS}) — so the store is not closed under
+   * it. A second call with `graceMs: 0` (a second signal) cuts a grace in progress short.
    */
-  stop(drainMs?: number): Promise<void>;
+  stop(options?: { drainMs?: number; graceMs?: number }): Promise<void>;
 }
 
 export function createSlackServer({
@@ -72,8 +78,11 @@ export function createSlackServer({
   installationStore,
   slackFetch,
   health,
+  metrics,
 }: ServerOptions): SlackServer {
   const mode = slackMode(config);
+  /** Readiness: false until started, false again from the moment a stop begins. */
+  let accepting = false;
 
   const healthRoute = async (_req: IncomingMessage, res: ServerResponse) => {
     let store: 'ok' | 'error' = 'ok';
@@ -92,6 +101,33 @@ export function createSlackServer({
         planning: health.planning(),
       }),
     );
+  };
+
+  /**
+   * /readyz: 200 once started (the store migrated: it opens before the app) and while the store
+   * answers; 503 before, from the moment a stop begins, and while the store does not answer.
+   * /healthz stays liveness: the process answers.
+   */
+  const readyRoute = async (_req: IncomingMessage, res: ServerResponse) => {
+    let status: 'ready' | 'starting' | 'draining' | 'store unreachable' = accepting
+      ? 'ready'
+      : stopping
+        ? 'draining'
+        : 'starting';
+    if (status === 'ready') {
+      try {
+        await withinHealthBound(health.store());
+      } catch {
+        status = 'store unreachable';
+      }
+      // The stop may have begun while the store was asked.
+      if (!accepting) status = 'draining';
+    }
+    res.writeHead(status === 'ready' ? 200 : 503, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+    });
+    res.end(JSON.stringify({ status }));
   };
 
   const options: AppOptions = {
@@ -136,9 +172,23 @@ export function createSlackServer({
     options.receiver = createGuardedReceiver({
       signingSecret: config.SLACK_SIGNING_SECRET ?? '',
       endpoints: PATHS.events,
-      customRoutes: [{ path: PATHS.health, method: ['GET'], handler: healthRoute }],
+      customRoutes: [
+        { path: PATHS.health, method: ['GET'], handler: healthRoute },
+        { path: PATHS.ready, method: ['GET'], handler: readyRoute },
+        // Never open here: without METRICS_TOKEN it answers 401 (METRICS_PORT serves it instead).
+        ...(metrics
+          ? [
+              {
+                path: PATHS.metrics,
+                method: ['GET'],
+                handler: metricsRoute(metrics, { token: config.METRICS_TOKEN, open: false }),
+              },
+            ]
+          : []),
+      ],
       processBeforeResponse: false,
       logger: options.logger as NonNullable<AppOptions['logger']>,
+      observe: { logger, ...(metrics ? { metrics } : {}) },
       ...(mode.install === 'oauth'
         ? {
             clientId: options.clientId,
@@ -154,13 +204,25 @@ export function createSlackServer({
 
   const app = new App(options);
   const inFlight = new InFlight();
-  // First of all middleware: it spans every listener of the request, after-ack work included.
-  app.use(({ next }) => inFlight.track(next()));
+  if (metrics) metrics.sources.inFlight = () => inFlight.size;
+  // First of all middleware: it spans every listener of the request, after-ack work included. Every
+  // log line of that work carries the request's id: the receiver's (its ack line has it), or a new
+  // one in Socket Mode.
+  app.use(async ({ body, next }) => {
+    const began = performance.now();
+    const reqId = logContext()?.reqId ?? newRequestId();
+    try {
+      await withLogContext({ reqId }, () => inFlight.track(next()));
+    } finally {
+      metrics?.listenerDuration.observe({ kind: slackRequestKind(body) }, (performance.now() - began) / 1000);
+    }
+  });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled error in a listener');
   });
 
   let stopping: Promise<void> | undefined;
+  let endGrace: (() => void) | undefined;
   return {
     app,
     inFlight,
@@ -178,15 +240,35 @@ export function createSlackServer({
         logger.info({ mode }, 'Slack app connected over Socket Mode');
         return {};
       }
-      const server = (await app.start(config.PORT)) as { address(): AddressInfo | string | null };
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : config.PORT;
-      logger.info({ mode, port }, `Slack app listening on :${port}${PATHS.events}`);
-      return { port };
+      // HOST unset: every interface, as Node listens by default.
+      const server = (await app.start({
+        port: config.PORT,
+        ...(config.HOST ? { host: config.HOST } : {}),
+      })) as { address(): AddressInfo | string | null };
+      const bound = server.address();
+      const port = typeof bound === 'object' && bound ? bound.port : config.PORT;
+      const address = typeof bound === 'object' && bound ? bound.address : undefined;
+      accepting = true;
+      logger.info({ mode, port, address }, `Slack app listening on ${address ?? ''}:${port}${PATHS.events}`);
+      return { port, ...(address ? { address } : {}) };
     },
-    stop(drainMs = SHUTDOWN_DRAIN_MS) {
+    stop({ drainMs = SHUTDOWN_DRAIN_MS, graceMs = config.SHUTDOWN_GRACE_MS } = {}) {
+      if (graceMs === 0) endGrace?.();
       // A second stop (SIGTERM twice, a test's cleanup after the test stopped it) waits for the first.
       stopping ??= (async () => {
+        // Synchronously with the call: the first /readyz after it answers 503.
+        accepting = false;
+        if (graceMs > 0 && mode.transport === 'http') {
+          logger.info({ graceMs }, 'stopping: /readyz answers 503; still serving for the grace period');
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, graceMs);
+            endGrace = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          endGrace = undefined;
+        }
         await app.stop();
         const left = await inFlight.drain(drainMs);
         if (left > 0) logger.warn({ left, drainMs }, 'stopped with listeners still working');

@@ -2,6 +2,7 @@
 import type { Clients } from '../../clients.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../metrics.js';
 import type { PlanningClient } from '../../planning/index.js';
 import type { Store } from '../../store/index.js';
 
@@ -16,6 +17,8 @@ export interface SlackDeps {
    * {@link environmentAdminToken}, which applies the single-workspace rule.
    */
   envAdminToken?: string;
+  /** Where Slack's requests are counted and timed; `/metrics` on the Slack port serves it (behind METRICS_TOKEN). */
+  metrics?: Metrics;
 }
 
 /**
