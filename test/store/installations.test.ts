@@ -1,6 +1,11 @@
 import type { Installation } from '@slack/bolt';
 import { expect, it } from 'vitest';
-import { type Store, workspaceIdFor } from '../../src/store/index.js';
+import {
+  installationKeyFor,
+  installationKeyOfWorkspace,
+  type Store,
+  workspaceIdFor,
+} from '../../src/store/index.js';
 import { forEachBackend, newKeyring } from './backends.js';
 
 const bot = (team: string) => ({
@@ -112,7 +117,48 @@ forEachBackend('installations', (backend) => {
     expect(await installationStore.fetchInstallation(query as never)).toEqual(org);
     await expect(installationStore.fetchInstallation(byTeam('E1'))).resolves.toEqual(org); // same key space
     await expect(installationStore.fetchInstallation(byTeam('T-any'))).rejects.toThrow(/No installation/);
-    expect(workspaceIdFor(query)).toBe('E1');
+    expect(installationKeyFor(query)).toBe('E1');
+    // Each workspace of the organization keeps its own data, served by the org's installation.
+    expect(workspaceIdFor(query)).toBe('E1:T-any');
+    expect(installationKeyOfWorkspace('E1:T-any')).toBe('E1');
+    expect(workspaceIdFor({ teamId: 'T1', enterpriseId: 'E1', isEnterpriseInstall: false })).toBe('T1');
+  });
+
+  it('an org-wide uninstall removes every workspace of the organization, and nothing else', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const { installationStore } = store.installations;
+    await installationStore.storeInstallation(orgInstall('E1', 'U1'));
+    await installationStore.storeInstallation(orgInstall('E10', 'U1'));
+    await installationStore.storeInstallation(teamInstall('T1', 'U1', 'E1'));
+    // Two workspaces of E1, a workspace of E10 (its id starts like E1's), and T1 installed on its own.
+    for (const ws of ['E1:T1', 'E1:T2', 'E10:T1', 'T1']) await seedWorkspace(store, ws, ['U1']);
+    expect(await store.installations.botToken('E1:T2')).toBe('xoxb-E1-bot-secret');
+
+    const forgotten = await store.installations.deleteWorkspace('E1');
+    expect(forgotten.workspaceIds).toEqual(['E1', 'E1:T1', 'E1:T2']);
+    expect(forgotten.identities.map((i) => i.workspaceId).sort()).toEqual(['E1:T1', 'E1:T2']);
+    expect(await store.installations.botToken('E1:T1')).toBeUndefined();
+    for (const ws of ['E1:T1', 'E1:T2']) {
+      expect(await store.identities.listByWorkspace(ws)).toEqual([]);
+      expect(await store.links.listByWorkspace(ws)).toEqual([]);
+      expect(await store.workspaces.get(ws)).toBeUndefined();
+    }
+    for (const ws of ['E10:T1', 'T1']) {
+      expect(await store.identities.listByWorkspace(ws)).toHaveLength(1);
+      expect(await store.links.listByWorkspace(ws)).toHaveLength(1);
+    }
+    expect(await store.installations.botToken('E10:T1')).toBe('xoxb-E10-bot-secret');
+    expect(await store.installations.botToken('T1')).toBe('xoxb-T1-bot-secret');
+  });
+
+  it('tokens_revoked at org level forgets the user in every workspace of the organization', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.installations.installationStore.storeInstallation(orgInstall('E1', 'U1'));
+    for (const ws of ['E1:T1', 'E1:T2', 'T3']) await seedWorkspace(store, ws, ['U1', 'U2']);
+    const removed = await store.installations.deleteUserTokens('E1', ['U1']);
+    expect(removed.map((r) => r.workspaceId).sort()).toEqual(['E1:T1', 'E1:T2']);
+    expect(await store.identities.get('E1:T1', 'U2')).toBeDefined();
+    expect(await store.identities.get('T3', 'U1')).toBeDefined();
   });
 
   it('botToken reads a team or an org-wide install by the store’s workspace id', async () => {
