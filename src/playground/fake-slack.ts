@@ -115,8 +115,9 @@ export interface InstallGrant {
   /** Who installed. */
   user: string;
   /**
-   * Token rotation on: the access token expires after this many seconds (Slack's: 12 hours) and
-   * comes with a refresh token that works once.
+   * Token rotation on: the install's access token expires after this many seconds (a test may
+   * give less than Slack's 12 hours, to be due for refresh at once) and comes with a refresh token
+   * that works once; a refreshed token lives Slack's {@link ROTATED_TOKEN_TTL_S}.
    */
   expiresInSeconds?: number;
 }
@@ -237,14 +238,14 @@ export class FakeSlack implements Triggers {
   }
 
   /** A new bot token for `grant`, expiring and with its refresh token when rotation is on. */
-  private issue(grant: InstallGrant) {
+  private issue(grant: InstallGrant, expiresIn = grant.expiresInSeconds) {
     const token = `xoxb-${randomBytes(10).toString('hex')}`;
     this.tokens.add(token);
-    if (grant.expiresInSeconds === undefined) return { access_token: token };
+    if (expiresIn === undefined) return { access_token: token };
     const refresh = `xoxe-1-${randomBytes(10).toString('hex')}`;
     this.refreshTokens.set(refresh, { grant, spent: false });
-    this.expiries.set(token, this.workspace.now() + grant.expiresInSeconds * 1000);
-    return { access_token: token, refresh_token: refresh, expires_in: grant.expiresInSeconds };
+    this.expiries.set(token, this.workspace.now() + expiresIn * 1000);
+    return { access_token: token, refresh_token: refresh, expires_in: expiresIn };
   }
 
   /**
@@ -263,7 +264,7 @@ export class FakeSlack implements Triggers {
       const held = this.refreshTokens.get(String(args.refresh_token ?? ''));
       if (!held || held.spent) return { ok: false, error: 'invalid_refresh_token' };
       held.spent = true;
-      return { ok: true, token_type: 'bot', ...this.issue(held.grant) };
+      return { ok: true, token_type: 'bot', ...this.issue(held.grant, ROTATED_TOKEN_TTL_S) };
     }
     const grant = this.codes.get(String(args.code ?? ''));
     if (!grant) return { ok: false, error: 'invalid_code' };

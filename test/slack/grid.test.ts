@@ -89,6 +89,7 @@ describe('Enterprise Grid: an org-wide install', () => {
     await installOrgWide();
     const installation = await h.store.installations.installationStore.fetchInstallation({
       enterpriseId: ORG,
+      teamId: undefined,
       isEnterpriseInstall: true,
     });
     const orgToken = installation.bot?.token;

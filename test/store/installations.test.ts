@@ -6,7 +6,7 @@ import {
   type Store,
   workspaceIdFor,
 } from '../../src/store/index.js';
-import { forEachBackend, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from './backends.js';
 
 const bot = (team: string) => ({
   token: `xoxb-${team}-bot-secret`,
@@ -283,6 +283,54 @@ forEachBackend('installations', (backend) => {
     );
     expect(await store.identities.get('T2', 'U1')).toBeDefined();
     expect(await store.installations.deleteUserTokens('T1', [])).toEqual([]);
+  });
+
+  it('token rotation: one claim at a time, taken over only after its lease; a lapse blocks claims until a reinstall', async () => {
+    const clock = manualClock();
+    const keyring = newKeyring();
+    // Two replicas: two connections to one database.
+    const a = await backend.open({ keyring, now: clock.now });
+    const b = await backend.open({ keyring, now: clock.now });
+    const rotating = {
+      ...teamInstall('T1', 'U1'),
+      bot: { ...bot('T1'), refreshToken: 'xoxe-1-refresh-secret', expiresAt: 1_000 },
+    };
+    await a.installations.installationStore.storeInstallation(rotating);
+    expect(await a.installations.claimRefresh('T9', 'a', 60_000)).toBe(false); // no such installation
+
+    const claims = await Promise.all([
+      a.installations.claimRefresh('T1', 'a', 60_000),
+      b.installations.claimRefresh('T1', 'b', 60_000),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const [winner, loser] = claims[0] ? (['a', b] as const) : (['b', a] as const);
+    expect(await loser.installations.claimRefresh('T1', 'late', 60_000)).toBe(false);
+    // The refresh token and expiry are stored encrypted, bound to the row, like every token.
+    const row = await a.db.selectFrom('installations').select('data').executeTakeFirstOrThrow();
+    expect(row.data).not.toContain('refresh-secret');
+    expect((await a.installations.read('T1'))?.installation.bot?.refreshToken).toBe('xoxe-1-refresh-secret');
+
+    // A claimant that vanished is taken over once its lease ran out; it can then save nothing.
+    clock.advance(60_000);
+    expect(await loser.installations.claimRefresh('T1', 'late', 60_000)).toBe(true);
+    const stale = { ...rotating, bot: { ...rotating.bot, token: 'xoxb-stale' } };
+    expect(await a.installations.saveRefreshed('T1', winner, stale)).toBe(false);
+    const fresh = { ...rotating, bot: { ...rotating.bot, token: 'xoxb-fresh', refreshToken: 'xoxe-1-next' } };
+    expect(await b.installations.saveRefreshed('T1', 'late', fresh)).toBe(true);
+    expect((await a.installations.read('T1'))?.installation.bot?.token).toBe('xoxb-fresh');
+
+    // Slack refused a refresh: no claim until the app is reinstalled.
+    expect(await a.installations.claimRefresh('T1', 'a', 60_000)).toBe(true);
+    await a.installations.markLapsed('T1', 'a', 'invalid_refresh_token');
+    expect((await b.installations.read('T1'))?.lapsed).toEqual({
+      at: new Date(clock.t),
+      reason: 'invalid_refresh_token',
+    });
+    clock.advance(120_000);
+    expect(await b.installations.claimRefresh('T1', 'b', 60_000)).toBe(false);
+    await b.installations.installationStore.storeInstallation(rotating);
+    expect((await a.installations.read('T1'))?.lapsed).toBeUndefined();
+    expect(await a.installations.claimRefresh('T1', 'a', 60_000)).toBe(true);
   });
 
   it('refuses an installation without the id it is keyed by', async () => {
