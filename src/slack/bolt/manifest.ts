@@ -31,7 +31,12 @@ export const PATHS = {
 /** Host used in the committed manifest.yml; replaced by `npm run manifest -- --url`. */
 export const PLACEHOLDER_URL = 'https://your-app.example.com';
 
-export type ManifestTarget = { url: string } | { socket: true };
+/**
+ * Where the app runs; `tokenRotation` turns Slack's token rotation on (OAuth deployments only: a
+ * bot token set in SLACK_BOT_TOKEN would expire in 12 hours with nothing to refresh it; and once on,
+ * Slack cannot turn it off for the app).
+ */
+export type ManifestTarget = ({ url: string } | { socket: true }) & { tokenRotation?: boolean };
 
 /** What the route tables declare that the manifest lists. */
 export interface Declared {
@@ -96,7 +101,7 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
       },
       org_deploy_enabled: true,
       socket_mode_enabled: !base,
-      token_rotation_enabled: false,
+      token_rotation_enabled: target.tokenRotation === true,
     },
   };
 }
