@@ -7,6 +7,7 @@
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Harness, sign } from './harness.js';
+import { beginInstall } from './install-flow.js';
 
 const ORG = 'E0ORG';
 
@@ -19,10 +20,7 @@ describe('Enterprise Grid: an org-wide install', () => {
 
   /** Installs the app org-wide through /slack/install and the redirect; resolves with the redirect page. */
   async function installOrgWide() {
-    const install = await request(`${h.url}/slack/install`);
-    await install.body.text();
-    const state = new URL(String(install.headers.location)).searchParams.get('state')!;
-    const cookie = String(install.headers['set-cookie']).split(';')[0]!;
+    const { state, cookie } = await beginInstall(h.url);
     const code = h.slack.grantInstall({ enterprise: { id: ORG, name: 'Org' }, user: 'UADMIN' });
     const redirect = await request(
       `${h.url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`,

@@ -8,6 +8,7 @@ import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackCall } from '../../src/playground/fake-slack.js';
 import { eventually, Harness, TEAM } from './harness.js';
+import { beginInstall } from './install-flow.js';
 
 /** An hour left: inside the refresh window (bolt/rotation.ts), not yet expired. */
 const HOUR_S = 3_600;
@@ -20,10 +21,7 @@ describe('token rotation', () => {
   afterEach(() => h.close());
 
   async function install(expiresInSeconds: number) {
-    const start = await request(`${h.url}/slack/install`);
-    await start.body.text();
-    const state = new URL(String(start.headers.location)).searchParams.get('state')!;
-    const cookie = String(start.headers['set-cookie']).split(';')[0]!;
+    const { state, cookie } = await beginInstall(h.url);
     const code = h.slack.grantInstall({ team: { id: TEAM, name: 'Test' }, user: 'UADMIN', expiresInSeconds });
     const redirect = await request(
       `${h.url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`,

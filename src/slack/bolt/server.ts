@@ -13,6 +13,7 @@ import { App, type AppOptions, type InstallationStore } from '@slack/bolt';
 import { type Config, slackMode } from '../../config.js';
 import { type Logger, toSlackLogger } from '../../logger.js';
 import { InFlight } from './in-flight.js';
+import { renderInstallPage } from './install-page.js';
 import { BOT_SCOPES, PATHS } from './manifest.js';
 import { createGuardedReceiver } from './receiver.js';
 
@@ -119,7 +120,9 @@ export function createSlackServer({
       installerOptions: {
         installPath: PATHS.install,
         redirectUriPath: PATHS.redirect,
-        directInstall: true,
+        // A landing page first (scopes and why, what is kept, how to delete it), then Slack's.
+        directInstall: false,
+        renderHtmlForInstallPath: renderInstallPage,
         clientOptions: { slackApiUrl: config.SLACK_API_URL },
         // The authorize page lives on the same Slack host as the API (slack.com, GovSlack…).
         authorizationUrl: new URL('/oauth/v2/authorize', config.SLACK_API_URL).href,
