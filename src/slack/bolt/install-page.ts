@@ -2,8 +2,8 @@
  * The install landing page, `/slack/install` (OAuth mode): what an admin reads before adding the app
  * — every scope and why, what the app keeps and for how long, how to delete a workspace's data —
  * and the *Add to Slack* link (Slack Marketplace review asks for exactly this). Bolt renders it with
- * the authorize URL it made (its state cookie set beside it); the facts here are the README's
- * "Slack Marketplace" section, kept in step by a test.
+ * the authorize URL it made (its state cookie set beside it). The README's "Slack Marketplace"
+ * section says the same: change both together.
  */
 import { BOT_SCOPE_REASONS } from './manifest.js';
 
