@@ -41,12 +41,6 @@ export interface Running {
   stop(options?: { graceMs?: 0 }): Promise<void>;
 }
 
-/** A workspace's bot token: the configured one, or its installation's (OAuth). */
-function botTokenFor(config: Config, store: Store) {
-  return async (workspaceId: string): Promise<string | undefined> =>
-    config.SLACK_CLIENT_ID ? store.installations.botToken(workspaceId) : config.SLACK_BOT_TOKEN;
-}
-
 /** Starts the app from the environment. */
 export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Running> {
   const config = loadConfig(env);
@@ -114,7 +108,7 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
       store,
       clients,
       logger,
-      botTokenFor: botTokenFor(config, store),
+      botTokenFor: (workspaceId) => slack.botToken(workspaceId),
       planningAccessFor: planningAccessFor({
         store,
         clients,

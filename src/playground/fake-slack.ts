@@ -102,7 +102,28 @@ export interface FakeSlackOptions {
   logger?: Logger;
   /** Keep every call in `calls` (default true); false keeps the counts only (a long benchmark). */
   record?: boolean;
+  /** The app's OAuth credentials `oauth.v2.access` checks (default: any client is accepted). */
+  app?: { clientId: string; clientSecret: string };
 }
+
+/** An install Slack completes when the app exchanges its code (`oauth.v2.access`). */
+export interface InstallGrant {
+  /** The workspace installed into; absent for an org-wide install (Slack answers `team: null`). */
+  team?: { id: string; name: string };
+  /** The Enterprise Grid organization; with no `team`, the install is org-wide. */
+  enterprise?: { id: string; name: string };
+  /** Who installed. */
+  user: string;
+  /**
+   * Token rotation on: the install's access token expires after this many seconds (a test may
+   * give less than Slack's 12 hours, to be due for refresh at once) and comes with a refresh token
+   * that works once; a refreshed token lives Slack's {@link ROTATED_TOKEN_TTL_S}.
+   */
+  expiresInSeconds?: number;
+}
+
+/** Slack's access token lifetime with token rotation on. */
+export const ROTATED_TOKEN_TTL_S = 12 * 60 * 60;
 
 const isHttpAnswer = (reply: Reply): reply is HttpAnswer =>
   typeof (reply as HttpAnswer).httpStatus === 'number';
@@ -155,6 +176,13 @@ export class FakeSlack implements Triggers {
   private readonly responseUrls = new Map<string, ResponseTarget & { expires: number; uses: number }>();
   private readonly answered = new EventEmitter();
   private readonly callApi: (method: string, args: Args) => Promise<Answer>;
+  private readonly app?: { clientId: string; clientSecret: string };
+  /** Install codes not yet exchanged. */
+  private readonly codes = new Map<string, InstallGrant>();
+  /** Refresh tokens issued, with the grant they renew and whether they were spent. */
+  private readonly refreshTokens = new Map<string, { grant: InstallGrant; spent: boolean }>();
+  /** When an expiring access token stops working (epoch ms). */
+  private readonly expiries = new Map<string, number>();
   private server?: Server;
   private origin = '';
 
@@ -163,6 +191,7 @@ export class FakeSlack implements Triggers {
     this.tokens = new Set(options.tokens ?? []);
     this.triggerTtlMs = options.triggerTtlMs ?? TRIGGER_TTL_MS;
     this.record = options.record ?? true;
+    if (options.app) this.app = options.app;
     this.logger =
       options.logger ?? createLogger({ level: 'warn', destination: pino.destination({ fd: 2, sync: true }) });
     this.answered.setMaxListeners(0);
@@ -192,6 +221,66 @@ export class FakeSlack implements Triggers {
   /** Lets `token` call the Web API (a bot token issued by an install, an app token). */
   acceptToken(token: string) {
     this.tokens.add(token);
+  }
+
+  // -- OAuth: installs and token rotation ----------------------------------------------------
+
+  /** The code Slack hands the app's redirect once a person approved `grant`; it works once. */
+  grantInstall(grant: InstallGrant): string {
+    const code = `code-${randomBytes(8).toString('hex')}`;
+    this.codes.set(code, grant);
+    return code;
+  }
+
+  /** Whether a refresh token was already spent (Slack accepts each one once). */
+  refreshTokenSpent(refreshToken: string): boolean | undefined {
+    return this.refreshTokens.get(refreshToken)?.spent;
+  }
+
+  /** A new bot token for `grant`, expiring and with its refresh token when rotation is on. */
+  private issue(grant: InstallGrant, expiresIn = grant.expiresInSeconds) {
+    const token = `xoxb-${randomBytes(10).toString('hex')}`;
+    this.tokens.add(token);
+    if (expiresIn === undefined) return { access_token: token };
+    const refresh = `xoxe-1-${randomBytes(10).toString('hex')}`;
+    this.refreshTokens.set(refresh, { grant, spent: false });
+    this.expiries.set(token, this.workspace.now() + expiresIn * 1000);
+    return { access_token: token, refresh_token: refresh, expires_in: expiresIn };
+  }
+
+  /**
+   * `oauth.v2.access` as Slack answers it: a code exchanged once for the install's tokens (an
+   * org-wide install answers `team: null`, `is_enterprise_install: true`), or, with
+   * `grant_type=refresh_token`, a spent refresh token refused and an unspent one exchanged for a
+   * new access token and a new refresh token (the old access token works until it expires).
+   */
+  private oauthAccess(args: Args): Answer {
+    if (this.app) {
+      if (args.client_id !== this.app.clientId) return { ok: false, error: 'invalid_client_id' };
+      if (args.client_secret !== this.app.clientSecret) return { ok: false, error: 'bad_client_secret' };
+    }
+    const ws = this.workspace;
+    if (args.grant_type === 'refresh_token') {
+      const held = this.refreshTokens.get(String(args.refresh_token ?? ''));
+      if (!held || held.spent) return { ok: false, error: 'invalid_refresh_token' };
+      held.spent = true;
+      return { ok: true, token_type: 'bot', ...this.issue(held.grant, ROTATED_TOKEN_TTL_S) };
+    }
+    const grant = this.codes.get(String(args.code ?? ''));
+    if (!grant) return { ok: false, error: 'invalid_code' };
+    this.codes.delete(String(args.code));
+    return {
+      ok: true,
+      app_id: ws.bot.appId,
+      token_type: 'bot',
+      scope: 'commands',
+      bot_user_id: ws.bot.userId,
+      ...this.issue(grant),
+      team: grant.team ?? null,
+      enterprise: grant.enterprise ?? null,
+      is_enterprise_install: !grant.team,
+      authed_user: { id: grant.user },
+    };
   }
 
   // -- Replacing answers ------------------------------------------------------------------
@@ -447,8 +536,13 @@ export class FakeSlack implements Triggers {
 
   /** The fake's own answer to a Web API call (the token checked first, as Slack does). */
   private async answer(method: string, args: Args, token: string | undefined): Promise<Answer> {
+    // The app authenticates the code exchange and refreshes with its client id and secret.
+    if (method === 'oauth.v2.access') return this.oauthAccess(args);
     if (!token) return { ok: false, error: 'not_authed' };
     if (!this.tokens.has(token)) return { ok: false, error: 'invalid_auth' };
+    const expires = this.expiries.get(token);
+    if (expires !== undefined && this.workspace.now() >= expires)
+      return { ok: false, error: 'token_expired' };
     return this.callApi(method, args);
   }
 

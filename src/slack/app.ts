@@ -5,9 +5,11 @@
  */
 import { sql } from 'kysely';
 import { planningAccessFor } from '../digest/index.js';
+import { createTokenRotation } from './bolt/rotation.js';
 import { registerRoutes } from './bolt/router.js';
 import { createSlackServer, type SlackServer } from './bolt/server.js';
 import { forgetHome, refreshHome } from './home/index.js';
+import { lapsedInstallNotice } from './install/index.js';
 import { accessPolicy } from './kit/access.js';
 import { planningMiddleware } from './kit/acting.js';
 import { environmentAdminToken, type SlackDeps } from './kit/deps.js';
@@ -18,13 +20,31 @@ import { TOPICS } from './topics.js';
 
 export { HEALTH_TIMEOUT_MS, SHUTDOWN_DRAIN_MS } from './bolt/server.js';
 
-export type SlackApp = Pick<SlackServer, 'app' | 'start' | 'stop'>;
+export type SlackApp = Pick<SlackServer, 'app' | 'start' | 'stop'> & {
+  /**
+   * The bot token serving a workspace id — the configured one, or (OAuth) its installation's,
+   * refreshed first when token rotation says it is due — for work outside a request (the digest).
+   */
+  botToken(workspaceId: string): Promise<string | undefined>;
+};
 
 export function createSlackApp(deps: SlackDeps): SlackApp {
+  const { config } = deps;
+  // OAuth: installations refresh their rotating tokens (one replica at a time) before they expire.
+  const rotation =
+    config.SLACK_CLIENT_ID && config.SLACK_CLIENT_SECRET
+      ? createTokenRotation({
+          repo: deps.store.installations,
+          clientId: config.SLACK_CLIENT_ID,
+          clientSecret: config.SLACK_CLIENT_SECRET,
+          slackApiUrl: config.SLACK_API_URL,
+          logger: deps.logger,
+        })
+      : undefined;
   const server = createSlackServer({
     config: deps.config,
     logger: deps.logger,
-    installationStore: deps.store.installations.installationStore,
+    installationStore: rotation?.installationStore ?? deps.store.installations.installationStore,
     slackFetch: deps.clients.slackFetch,
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     health: {
@@ -37,6 +57,7 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   });
   const identities = createIdentities(deps, server.inFlight);
   server.app.use(planningMiddleware(identities));
+  if (rotation) server.app.use(lapsedInstallNotice(rotation.lapsed));
   const svc: Services = {
     deps,
     identities,
@@ -51,5 +72,11 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     },
   };
   registerRoutes(server.app, { svc, command: COMMAND, topics: TOPICS, policy: accessPolicy });
-  return server;
+  return {
+    app: server.app,
+    start: () => server.start(),
+    stop: (drainMs) => server.stop(drainMs),
+    botToken: async (workspaceId) =>
+      rotation ? rotation.botToken(workspaceId) : deps.config.SLACK_BOT_TOKEN,
+  };
 }

@@ -1,14 +1,23 @@
 /**
  * Slack installations for Bolt's OAuth flow, and the clean-up Slack's lifecycle events call for.
  *
- * Layout (after @slack/oauth's FileInstallationStore): the latest installation per workspace, whole
- * and encrypted, plus each user's own grant (their user token) beside it, so a fetch for a user
- * gets that user's token, never the installer's.
+ * Layout (after @slack/oauth's FileInstallationStore): the latest installation per installation key
+ * (see {@link installationKeyFor}), whole and encrypted, plus each user's own grant (their user
+ * token) beside it, so a fetch for a user gets that user's token, never the installer's.
+ *
+ * Enterprise Grid: an org-wide install is one installation (keyed by the enterprise id) serving
+ * every workspace of the organization, while each of those workspaces keeps its own data (links,
+ * identities, digests…) under its own workspace id, `<enterprise id>:<team id>` (see
+ * {@link workspaceIdFor}). From a workspace id alone the store finds the installation that serves it
+ * (the digest needs that), and the organization's uninstall finds every workspace it served.
+ *
+ * Token rotation: the refresh token and expiry are part of the encrypted installation; a claim with
+ * a lease (`claimRefresh`) makes one replica at a time spend the single-use refresh token.
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { Kysely } from 'kysely';
 import { aad } from './aad.js';
-import type { RepoContext } from './context.js';
+import { type RepoContext, touched } from './context.js';
 import { type Forgotten, forgetIdentities, type RemovedIdentity } from './identities.js';
 import type { Database } from './schema.js';
 
@@ -18,43 +27,75 @@ export interface CleanUpOptions {
   adminToken?: string | undefined;
 }
 
+/** An installation as stored, with what token rotation knows of it. */
+export interface StoredInstallation {
+  installation: Installation;
+  /** Slack refused to refresh its tokens: it must be reinstalled. */
+  lapsed?: { at: Date; reason: string };
+}
+
 export interface InstallationsRepo {
   /** Bolt's InstallationStore (pass it to `new App({ installationStore })`). */
   readonly installationStore: InstallationStore;
   /**
-   * The bot token of the workspace's installation (team or org-wide), by the same workspace id the
-   * rest of the store uses — for work that starts outside a Slack request, like the digest.
+   * The bot token of the installation serving the workspace (its own, or its organization's), by
+   * the same workspace id the rest of the store uses — for work that starts outside a Slack request.
    */
   botToken(workspaceId: string): Promise<string | undefined>;
+  /** The whole installation under `installationKey` (tokens decrypted), or undefined. */
+  read(installationKey: string): Promise<StoredInstallation | undefined>;
   /**
-   * `app_uninstalled`: removes the installation and everything the workspace left here — user
-   * grants, settings (admin token), identities, channel links, digest claims. In the same
-   * transaction, before the admin token goes, every account the app provisioned is recorded for
-   * closing with it (store.closures); pasted ones are only forgotten.
+   * Claims the right to refresh the installation's tokens for `leaseMs`: true for exactly one
+   * caller at a time (a claim whose lease ran out can be taken over), false when another holds it
+   * or the installation lapsed or is gone. Atomic on SQLite and PostgreSQL (one conditional UPDATE).
    */
-  deleteWorkspace(workspaceId: string, options?: CleanUpOptions): Promise<Forgotten>;
+  claimRefresh(installationKey: string, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Saves the refreshed installation and releases the claim — only while `owner` still holds it
+   * (false otherwise: a newer install or another claimant came first, and this one is not saved).
+   */
+  saveRefreshed(installationKey: string, owner: string, installation: Installation): Promise<boolean>;
+  /** Gives the claim up without change (the refresh failed in a way worth trying again). */
+  releaseRefresh(installationKey: string, owner: string): Promise<void>;
+  /** Slack refused the refresh: the installation needs reinstalling (cleared by the next install). */
+  markLapsed(installationKey: string, owner: string, reason: string): Promise<void>;
+  /**
+   * `app_uninstalled`: removes the installation and everything the workspaces it served left here
+   * (one workspace; for an org-wide install, every workspace of the organization) — user grants,
+   * settings (admin token), identities, channel links, digest claims. In the same transaction,
+   * before the admin token goes, every account the app provisioned is recorded for closing with it
+   * (store.closures); pasted ones are only forgotten. `forgotten.workspaceIds` says which.
+   */
+  deleteWorkspace(
+    installationKey: string,
+    options?: CleanUpOptions,
+  ): Promise<Forgotten & { workspaceIds: string[] }>;
   /**
    * `tokens_revoked` (oauth user ids): drops those users' Slack user tokens (their grants and, when
    * one of them installed, the user part of the installation; the bot token stays) and deletes
-   * their identities, so no credential is kept for a user who withdrew; their provisioned accounts
-   * are recorded for closing in the same transaction. Returns the removed identities (without tokens).
+   * their identities in every workspace the installation serves, so no credential is kept for a
+   * user who withdrew; their provisioned accounts are recorded for closing in the same
+   * transaction. Returns the removed identities (without tokens).
    */
   deleteUserTokens(
-    workspaceId: string,
+    installationKey: string,
     slackUserIds: readonly string[],
     options?: CleanUpOptions,
   ): Promise<RemovedIdentity[]>;
 }
 
-/**
- * The workspace id convention: enterprise id for an org-wide install, team id otherwise. Takes
- * Bolt's installation query or its context (`isEnterpriseInstall`, `enterpriseId`, `teamId`).
- */
-export function workspaceIdFor(query: {
+/** Bolt's installation query or its context: where a request comes from. */
+export interface SlackSource {
   isEnterpriseInstall?: boolean | undefined;
   enterpriseId?: string | undefined;
   teamId?: string | undefined;
-}): string {
+}
+
+/**
+ * The installation serving a request: the enterprise id for an org-wide install, the team id
+ * otherwise. Takes Bolt's installation query or its context.
+ */
+export function installationKeyFor(query: SlackSource): string {
   const id = query.isEnterpriseInstall ? query.enterpriseId : query.teamId;
   if (!id) {
     throw new Error(
@@ -66,8 +107,56 @@ export function workspaceIdFor(query: {
   return id;
 }
 
-function workspaceIdOfInstallation(installation: Installation): string {
-  return workspaceIdFor({
+/**
+ * The workspace id convention, the store's tenant key for everything but installations: the team id
+ * of a workspace install; `<enterprise id>:<team id>` for a workspace of an org-wide install, so
+ * that each workspace of the organization keeps its own links, identities and digests; the
+ * enterprise id alone for an org-level request that names no workspace.
+ */
+export function workspaceIdFor(query: SlackSource): string {
+  const installationKey = installationKeyFor(query);
+  return query.isEnterpriseInstall && query.teamId ? `${installationKey}:${query.teamId}` : installationKey;
+}
+
+/** The installation that serves a workspace id (see {@link workspaceIdFor}). */
+export function installationKeyOfWorkspace(workspaceId: string): string {
+  const colon = workspaceId.indexOf(':');
+  return colon < 0 ? workspaceId : workspaceId.slice(0, colon);
+}
+
+/** Per-workspace tables: what an uninstall removes for each workspace the installation served. */
+const WORKSPACE_TABLES = [
+  'workspaces',
+  'channel_links',
+  'digest_claims',
+  'posted_cards',
+  'task_origins',
+  'notification_prefs',
+  'notification_outbox',
+  'experiment_participants',
+] as const;
+
+/**
+ * Every workspace id with data here that `installationKey` serves: itself and, for an org-wide
+ * install, each `<enterprise id>:<team id>` (a range scan: ':' sorts just before ';').
+ */
+async function workspacesServedBy(trx: Kysely<Database>, installationKey: string): Promise<string[]> {
+  const ids = new Set([installationKey]);
+  for (const table of ['identities', ...WORKSPACE_TABLES] as const) {
+    const rows = await trx
+      .selectFrom(table)
+      .select('workspace_id')
+      .distinct()
+      .where('workspace_id', '>', `${installationKey}:`)
+      .where('workspace_id', '<', `${installationKey};`)
+      .execute();
+    for (const row of rows) ids.add(row.workspace_id);
+  }
+  return [...ids].sort();
+}
+
+function installationKeyOf(installation: Installation): string {
+  return installationKeyFor({
     isEnterpriseInstall: installation.isEnterpriseInstall === true,
     enterpriseId: installation.enterprise?.id,
     teamId: installation.team?.id,
@@ -83,70 +172,75 @@ function withoutUserTokens(user: UserGrant): UserGrant {
 
 export function createInstallationsRepo({ db, keyring, now }: RepoContext): InstallationsRepo {
   const context = { keyring, now };
-  const seal = (workspaceId: string, installation: Installation) =>
-    keyring.encrypt(JSON.stringify(installation), aad.installation(workspaceId));
-  const open = (workspaceId: string, data: string): Installation =>
-    JSON.parse(keyring.decrypt(data, aad.installation(workspaceId)));
+  const seal = (key: string, installation: Installation) =>
+    keyring.encrypt(JSON.stringify(installation), aad.installation(key));
+  const open = (key: string, data: string): Installation =>
+    JSON.parse(keyring.decrypt(data, aad.installation(key)));
 
   /**
    * Removes the users' grants and strips their tokens from the installation. The installation is
    * rewritten only if unchanged since read (compare-and-swap), so a concurrent new install wins.
    */
-  async function dropUserTokens(trx: Kysely<Database>, workspaceId: string, userIds: readonly string[]) {
+  async function dropUserTokens(trx: Kysely<Database>, key: string, userIds: readonly string[]) {
     if (userIds.length === 0) return;
     await trx
       .deleteFrom('installation_users')
-      .where('workspace_id', '=', workspaceId)
+      .where('workspace_id', '=', key)
       .where('slack_user_id', 'in', userIds)
       .execute();
     const row = await trx
       .selectFrom('installations')
       .select(['data', 'installer_user_id'])
-      .where('workspace_id', '=', workspaceId)
+      .where('workspace_id', '=', key)
       .executeTakeFirst();
     if (!row || !userIds.includes(row.installer_user_id)) return;
-    const installation = open(workspaceId, row.data);
+    const installation = open(key, row.data);
     await trx
       .updateTable('installations')
       .set({
-        data: seal(workspaceId, { ...installation, user: withoutUserTokens(installation.user) }),
+        data: seal(key, { ...installation, user: withoutUserTokens(installation.user) }),
         updated_at: now(),
       })
-      .where('workspace_id', '=', workspaceId)
+      .where('workspace_id', '=', key)
       .where('data', '=', row.data)
       .execute();
   }
 
   const installationStore: InstallationStore = {
     async storeInstallation(installation) {
-      const workspaceId = workspaceIdOfInstallation(installation);
+      const key = installationKeyOf(installation);
       const at = now();
       const latest = {
         enterprise_id: installation.enterprise?.id ?? null,
         team_id: installation.team?.id ?? null,
         is_enterprise_install: installation.isEnterpriseInstall ? 1 : 0,
         installer_user_id: installation.user.id,
-        data: seal(workspaceId, installation),
+        data: seal(key, installation),
         updated_at: at,
+        // A new install brings new tokens: whatever refresh was under way or refused is over.
+        refresh_owner: null,
+        refresh_until: null,
+        lapsed_at: null,
+        lapsed_reason: null,
       };
       await db.transaction().execute(async (trx) => {
         await trx
           .insertInto('installations')
-          .values({ workspace_id: workspaceId, created_at: at, ...latest })
+          .values({ workspace_id: key, created_at: at, ...latest })
           .onConflict((oc) => oc.column('workspace_id').doUpdateSet(latest))
           .execute();
         if (installation.user.token === undefined) return;
         const grant = {
           data: keyring.encrypt(
             JSON.stringify(installation.user),
-            aad.installationUser(workspaceId, installation.user.id),
+            aad.installationUser(key, installation.user.id),
           ),
           updated_at: at,
         };
         await trx
           .insertInto('installation_users')
           .values({
-            workspace_id: workspaceId,
+            workspace_id: key,
             slack_user_id: installation.user.id,
             created_at: at,
             ...grant,
@@ -157,87 +251,142 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
     },
 
     async fetchInstallation(query: InstallationQuery<boolean>) {
-      const workspaceId = workspaceIdFor(query);
+      const key = installationKeyFor(query);
       const row = await db
         .selectFrom('installations')
         .select('data')
-        .where('workspace_id', '=', workspaceId)
+        .where('workspace_id', '=', key)
         .executeTakeFirst();
       // Bolt expects a throw when there is none; its authorize turns it into "not authorized".
-      if (!row) throw new Error(`No installation for workspace ${workspaceId}`);
-      const installation = open(workspaceId, row.data);
+      if (!row) throw new Error(`No installation for workspace ${key}`);
+      const installation = open(key, row.data);
       const { userId } = query;
       if (userId === undefined || installation.user.id === userId) return installation;
       const grant = await db
         .selectFrom('installation_users')
         .select('data')
-        .where('workspace_id', '=', workspaceId)
+        .where('workspace_id', '=', key)
         .where('slack_user_id', '=', userId)
         .executeTakeFirst();
       installation.user = grant
-        ? JSON.parse(keyring.decrypt(grant.data, aad.installationUser(workspaceId, userId)))
+        ? JSON.parse(keyring.decrypt(grant.data, aad.installationUser(key, userId)))
         : // Never hand out the installer's user token for another user (as FileInstallationStore).
           withoutUserTokens(installation.user);
       return installation;
     },
 
     async deleteInstallation(query: InstallationQuery<boolean>) {
-      const workspaceId = workspaceIdFor(query);
+      const key = installationKeyFor(query);
       const { userId } = query;
       await db.transaction().execute(async (trx) => {
-        if (userId !== undefined) return dropUserTokens(trx, workspaceId, [userId]);
-        await trx.deleteFrom('installation_users').where('workspace_id', '=', workspaceId).execute();
-        await trx.deleteFrom('installations').where('workspace_id', '=', workspaceId).execute();
+        if (userId !== undefined) return dropUserTokens(trx, key, [userId]);
+        await trx.deleteFrom('installation_users').where('workspace_id', '=', key).execute();
+        await trx.deleteFrom('installations').where('workspace_id', '=', key).execute();
       });
     },
   };
+
+  /** Only the claim's owner may change a claimed row. */
+  const claimedBy = (key: string, owner: string) =>
+    db.updateTable('installations').where('workspace_id', '=', key).where('refresh_owner', '=', owner);
 
   return {
     installationStore,
 
     async botToken(workspaceId) {
+      const key = installationKeyOfWorkspace(workspaceId);
       const row = await db
         .selectFrom('installations')
         .select('data')
-        .where('workspace_id', '=', workspaceId)
+        .where('workspace_id', '=', key)
         .executeTakeFirst();
-      return row ? open(workspaceId, row.data).bot?.token : undefined;
+      return row ? open(key, row.data).bot?.token : undefined;
     },
 
-    async deleteWorkspace(workspaceId, options = {}) {
-      const tables = [
-        'installation_users',
-        'installations',
-        'workspaces',
-        'channel_links',
-        'digest_claims',
-        'posted_cards',
-        'task_origins',
-        'notification_prefs',
-        'notification_outbox',
-        'experiment_participants',
-      ] as const;
+    async read(key) {
+      const row = await db
+        .selectFrom('installations')
+        .select(['data', 'lapsed_at', 'lapsed_reason'])
+        .where('workspace_id', '=', key)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        installation: open(key, row.data),
+        ...(row.lapsed_at === null
+          ? {}
+          : { lapsed: { at: new Date(Number(row.lapsed_at)), reason: row.lapsed_reason ?? 'refused' } }),
+      };
+    },
+
+    async claimRefresh(key, owner, leaseMs) {
+      const at = now();
+      const result = await db
+        .updateTable('installations')
+        .set({ refresh_owner: owner, refresh_until: at + leaseMs })
+        .where('workspace_id', '=', key)
+        .where('lapsed_at', 'is', null)
+        .where((eb) => eb.or([eb('refresh_until', 'is', null), eb('refresh_until', '<=', at)]))
+        .executeTakeFirst();
+      return touched(result);
+    },
+
+    async saveRefreshed(key, owner, installation) {
+      const result = await claimedBy(key, owner)
+        .set({ data: seal(key, installation), updated_at: now(), refresh_owner: null, refresh_until: null })
+        .executeTakeFirst();
+      return touched(result);
+    },
+
+    async releaseRefresh(key, owner) {
+      await claimedBy(key, owner).set({ refresh_owner: null, refresh_until: null }).execute();
+    },
+
+    async markLapsed(key, owner, reason) {
+      await claimedBy(key, owner)
+        .set({ refresh_owner: null, refresh_until: null, lapsed_at: now(), lapsed_reason: reason })
+        .execute();
+    },
+
+    async deleteWorkspace(key, options = {}) {
       return db.transaction().execute(async (trx) => {
-        // First: the closures are recorded with the admin token the workspace still has.
-        const forgotten = await forgetIdentities(trx, context, workspaceId, 'all', {
-          reason: 'uninstalled',
-          adminToken: options.adminToken,
-        });
-        for (const table of tables)
-          await trx.deleteFrom(table).where('workspace_id', '=', workspaceId).execute();
-        return forgotten;
+        const workspaceIds = await workspacesServedBy(trx, key);
+        const all: Forgotten & { workspaceIds: string[] } = {
+          identities: [],
+          toClose: 0,
+          unclosable: 0,
+          workspaceIds,
+        };
+        for (const workspaceId of workspaceIds) {
+          // First: the closures are recorded with the admin token the workspace still has.
+          const forgotten = await forgetIdentities(trx, context, workspaceId, 'all', {
+            reason: 'uninstalled',
+            adminToken: options.adminToken,
+          });
+          all.identities.push(...forgotten.identities);
+          all.toClose += forgotten.toClose;
+          all.unclosable += forgotten.unclosable;
+          for (const table of WORKSPACE_TABLES)
+            await trx.deleteFrom(table).where('workspace_id', '=', workspaceId).execute();
+        }
+        await trx.deleteFrom('installation_users').where('workspace_id', '=', key).execute();
+        await trx.deleteFrom('installations').where('workspace_id', '=', key).execute();
+        return all;
       });
     },
 
-    async deleteUserTokens(workspaceId, slackUserIds, options = {}) {
+    async deleteUserTokens(key, slackUserIds, options = {}) {
       if (slackUserIds.length === 0) return [];
       return db.transaction().execute(async (trx) => {
-        await dropUserTokens(trx, workspaceId, slackUserIds);
-        const forgotten = await forgetIdentities(trx, context, workspaceId, slackUserIds, {
-          reason: 'revoked',
-          adminToken: options.adminToken,
-        });
-        return forgotten.identities;
+        await dropUserTokens(trx, key, slackUserIds);
+        const removed: RemovedIdentity[] = [];
+        for (const workspaceId of await workspacesServedBy(trx, key)) {
+          const forgotten = await forgetIdentities(trx, context, workspaceId, slackUserIds, {
+            reason: 'revoked',
+            adminToken: options.adminToken,
+          });
+          removed.push(...forgotten.identities);
+        }
+        return removed;
       });
     },
   };

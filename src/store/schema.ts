@@ -4,7 +4,10 @@
  * boolean), JSON as text. Columns holding secrets hold ciphertexts from ./crypto.ts.
  */
 
-/** Bolt installations: the latest one per workspace. */
+/**
+ * Bolt installations: the latest one per installation key — the team id of a workspace install, the
+ * enterprise id of an org-wide one (see installations.ts `installationKeyFor`).
+ */
 export interface InstallationsTable {
   workspace_id: string;
   enterprise_id: string | null;
@@ -12,10 +15,16 @@ export interface InstallationsTable {
   is_enterprise_install: number;
   /** The Slack user whose OAuth grant produced the latest installation. */
   installer_user_id: string;
-  /** Encrypted Installation JSON (bot and user tokens). */
+  /** Encrypted Installation JSON (bot and user tokens; with rotation, refresh tokens and expiry). */
   data: string;
   created_at: number;
   updated_at: number;
+  /** Token rotation: the replica refreshing the tokens now, and until when its claim holds (ms). */
+  refresh_owner: string | null;
+  refresh_until: number | null;
+  /** When Slack refused a refresh (the installation needs reinstalling), and Slack's error. */
+  lapsed_at: number | null;
+  lapsed_reason: string | null;
 }
 
 /** Each user's own OAuth grant (user token) in a workspace, beside the latest installation. */

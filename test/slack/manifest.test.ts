@@ -91,6 +91,15 @@ describe('manifest content', () => {
     expect(JSON.stringify(socket)).not.toContain('https://');
   });
 
+  it('turns token rotation on only when asked (--token-rotation), and deploys org-wide in Grid', () => {
+    expect(parse(renderManifest(['--url', 'https://host.example/'])).settings).toMatchObject({
+      token_rotation_enabled: false,
+      org_deploy_enabled: true,
+    });
+    const rotating = parse(renderManifest(['--url', 'https://host.example/', '--token-rotation']));
+    expect(rotating.settings.token_rotation_enabled).toBe(true);
+  });
+
   it('refuses a bad --url or conflicting flags with a clear message', () => {
     expect(() => renderManifest(['--url', 'http://insecure.example'])).toThrow(/https:\/\//);
     expect(() => renderManifest(['--url', 'not a url'])).toThrow(/--url must be/);

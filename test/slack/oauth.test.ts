@@ -2,6 +2,7 @@ import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_SCOPES } from '../../src/slack/bolt/manifest.js';
 import { Harness } from './harness.js';
+import { beginInstall } from './install-flow.js';
 
 describe('OAuth install for many workspaces', () => {
   let h: Harness;
@@ -11,14 +12,14 @@ describe('OAuth install for many workspaces', () => {
   afterEach(() => h.close());
 
   it('installs through /slack/install and /slack/oauth_redirect, stores the installation, then serves that workspace', async () => {
-    const install = await request(`${h.url}/slack/install`);
-    expect(install.statusCode).toBe(302);
-    const authorize = new URL(String(install.headers.location));
+    const { authorize, state, cookie, page } = await beginInstall(h.url);
     // SLACK_API_URL's host serves the authorize page too (GovSlack, the fake here).
     expect(authorize.origin + authorize.pathname).toBe(`${h.slack.url}/oauth/v2/authorize`);
     expect(authorize.searchParams.get('scope')?.split(',')).toEqual([...BOT_SCOPES]);
-    const state = authorize.searchParams.get('state')!;
-    const cookie = String(install.headers['set-cookie']).split(';')[0]!;
+    // The landing page states every scope with why, what is kept, and how to delete it.
+    for (const scope of BOT_SCOPES) expect(page).toContain(`<code>${scope}</code> — `);
+    expect(page).toContain('What it keeps, and for how long');
+    expect(page).toContain('Deleting a workspace’s data');
 
     // Slack issues the bot token as it answers the code exchange.
     h.slack.acceptToken('xoxb-installed-token');

@@ -1,7 +1,12 @@
 import type { Installation } from '@slack/bolt';
 import { expect, it } from 'vitest';
-import { type Store, workspaceIdFor } from '../../src/store/index.js';
-import { forEachBackend, newKeyring } from './backends.js';
+import {
+  installationKeyFor,
+  installationKeyOfWorkspace,
+  type Store,
+  workspaceIdFor,
+} from '../../src/store/index.js';
+import { forEachBackend, manualClock, newKeyring } from './backends.js';
 
 const bot = (team: string) => ({
   token: `xoxb-${team}-bot-secret`,
@@ -112,7 +117,48 @@ forEachBackend('installations', (backend) => {
     expect(await installationStore.fetchInstallation(query as never)).toEqual(org);
     await expect(installationStore.fetchInstallation(byTeam('E1'))).resolves.toEqual(org); // same key space
     await expect(installationStore.fetchInstallation(byTeam('T-any'))).rejects.toThrow(/No installation/);
-    expect(workspaceIdFor(query)).toBe('E1');
+    expect(installationKeyFor(query)).toBe('E1');
+    // Each workspace of the organization keeps its own data, served by the org's installation.
+    expect(workspaceIdFor(query)).toBe('E1:T-any');
+    expect(installationKeyOfWorkspace('E1:T-any')).toBe('E1');
+    expect(workspaceIdFor({ teamId: 'T1', enterpriseId: 'E1', isEnterpriseInstall: false })).toBe('T1');
+  });
+
+  it('an org-wide uninstall removes every workspace of the organization, and nothing else', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const { installationStore } = store.installations;
+    await installationStore.storeInstallation(orgInstall('E1', 'U1'));
+    await installationStore.storeInstallation(orgInstall('E10', 'U1'));
+    await installationStore.storeInstallation(teamInstall('T1', 'U1', 'E1'));
+    // Two workspaces of E1, a workspace of E10 (its id starts like E1's), and T1 installed on its own.
+    for (const ws of ['E1:T1', 'E1:T2', 'E10:T1', 'T1']) await seedWorkspace(store, ws, ['U1']);
+    expect(await store.installations.botToken('E1:T2')).toBe('xoxb-E1-bot-secret');
+
+    const forgotten = await store.installations.deleteWorkspace('E1');
+    expect(forgotten.workspaceIds).toEqual(['E1', 'E1:T1', 'E1:T2']);
+    expect(forgotten.identities.map((i) => i.workspaceId).sort()).toEqual(['E1:T1', 'E1:T2']);
+    expect(await store.installations.botToken('E1:T1')).toBeUndefined();
+    for (const ws of ['E1:T1', 'E1:T2']) {
+      expect(await store.identities.listByWorkspace(ws)).toEqual([]);
+      expect(await store.links.listByWorkspace(ws)).toEqual([]);
+      expect(await store.workspaces.get(ws)).toBeUndefined();
+    }
+    for (const ws of ['E10:T1', 'T1']) {
+      expect(await store.identities.listByWorkspace(ws)).toHaveLength(1);
+      expect(await store.links.listByWorkspace(ws)).toHaveLength(1);
+    }
+    expect(await store.installations.botToken('E10:T1')).toBe('xoxb-E10-bot-secret');
+    expect(await store.installations.botToken('T1')).toBe('xoxb-T1-bot-secret');
+  });
+
+  it('tokens_revoked at org level forgets the user in every workspace of the organization', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.installations.installationStore.storeInstallation(orgInstall('E1', 'U1'));
+    for (const ws of ['E1:T1', 'E1:T2', 'T3']) await seedWorkspace(store, ws, ['U1', 'U2']);
+    const removed = await store.installations.deleteUserTokens('E1', ['U1']);
+    expect(removed.map((r) => r.workspaceId).sort()).toEqual(['E1:T1', 'E1:T2']);
+    expect(await store.identities.get('E1:T1', 'U2')).toBeDefined();
+    expect(await store.identities.get('T3', 'U1')).toBeDefined();
   });
 
   it('botToken reads a team or an org-wide install by the store’s workspace id', async () => {
@@ -237,6 +283,54 @@ forEachBackend('installations', (backend) => {
     );
     expect(await store.identities.get('T2', 'U1')).toBeDefined();
     expect(await store.installations.deleteUserTokens('T1', [])).toEqual([]);
+  });
+
+  it('token rotation: one claim at a time, taken over only after its lease; a lapse blocks claims until a reinstall', async () => {
+    const clock = manualClock();
+    const keyring = newKeyring();
+    // Two replicas: two connections to one database.
+    const a = await backend.open({ keyring, now: clock.now });
+    const b = await backend.open({ keyring, now: clock.now });
+    const rotating = {
+      ...teamInstall('T1', 'U1'),
+      bot: { ...bot('T1'), refreshToken: 'xoxe-1-refresh-secret', expiresAt: 1_000 },
+    };
+    await a.installations.installationStore.storeInstallation(rotating);
+    expect(await a.installations.claimRefresh('T9', 'a', 60_000)).toBe(false); // no such installation
+
+    const claims = await Promise.all([
+      a.installations.claimRefresh('T1', 'a', 60_000),
+      b.installations.claimRefresh('T1', 'b', 60_000),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const [winner, loser] = claims[0] ? (['a', b] as const) : (['b', a] as const);
+    expect(await loser.installations.claimRefresh('T1', 'late', 60_000)).toBe(false);
+    // The refresh token and expiry are stored encrypted, bound to the row, like every token.
+    const row = await a.db.selectFrom('installations').select('data').executeTakeFirstOrThrow();
+    expect(row.data).not.toContain('refresh-secret');
+    expect((await a.installations.read('T1'))?.installation.bot?.refreshToken).toBe('xoxe-1-refresh-secret');
+
+    // A claimant that vanished is taken over once its lease ran out; it can then save nothing.
+    clock.advance(60_000);
+    expect(await loser.installations.claimRefresh('T1', 'late', 60_000)).toBe(true);
+    const stale = { ...rotating, bot: { ...rotating.bot, token: 'xoxb-stale' } };
+    expect(await a.installations.saveRefreshed('T1', winner, stale)).toBe(false);
+    const fresh = { ...rotating, bot: { ...rotating.bot, token: 'xoxb-fresh', refreshToken: 'xoxe-1-next' } };
+    expect(await b.installations.saveRefreshed('T1', 'late', fresh)).toBe(true);
+    expect((await a.installations.read('T1'))?.installation.bot?.token).toBe('xoxb-fresh');
+
+    // Slack refused a refresh: no claim until the app is reinstalled.
+    expect(await a.installations.claimRefresh('T1', 'a', 60_000)).toBe(true);
+    await a.installations.markLapsed('T1', 'a', 'invalid_refresh_token');
+    expect((await b.installations.read('T1'))?.lapsed).toEqual({
+      at: new Date(clock.t),
+      reason: 'invalid_refresh_token',
+    });
+    clock.advance(120_000);
+    expect(await b.installations.claimRefresh('T1', 'b', 60_000)).toBe(false);
+    await b.installations.installationStore.storeInstallation(rotating);
+    expect((await a.installations.read('T1'))?.lapsed).toBeUndefined();
+    expect(await a.installations.claimRefresh('T1', 'a', 60_000)).toBe(true);
   });
 
   it('refuses an installation without the id it is keyed by', async () => {

@@ -6,19 +6,26 @@
 
 import type { EventName, Shortcut } from './routes.js';
 
-/** Bot scopes, each for something the app does. */
-export const BOT_SCOPES = [
-  'commands', // /plan and the shortcuts
-  'chat:write', // task cards in threads, DMs about feedback
-  'chat:write.public', // task cards in public channels the bot was not invited to
-  'im:write', // opening the DM to a task's assignee or a feedback's author
-  'users:read', // admin check (is_admin/is_owner), time zone, profile name for provisioning
+/**
+ * Bot scopes, each with why the app needs it — the manifest, the OAuth installer and the install
+ * page (install-page.ts) all read this one list.
+ */
+export const BOT_SCOPE_REASONS = {
+  commands: '`/plan` and the shortcuts',
+  'chat:write': 'task cards in threads, the daily digest, DMs about feedback and grades',
+  'chat:write.public': 'task cards and digests in public channels the app was not invited to',
+  'im:write': 'opening the DM to a task’s assignee or a feedback’s author',
+  'users:read':
+    'who may do what (workspace admins and owners, guests), each person’s time zone, the profile name of a provisioned account',
   // A digest retried after a crash first looks for its own post, so that it never posts twice:
-  'channels:history', // reading a public channel's recent messages
-  'groups:history', // the same in a private channel the bot was invited to
-  'channels:join', // joining a public channel it posted in without joining, to read it
-  'files:write', // the Home tab's experience chart, uploaded privately and shown as an image block
-] as const;
+  'channels:history':
+    'a retried digest looks for its own earlier post in a public channel, so it never posts twice',
+  'groups:history': 'the same in a private channel the app was invited to',
+  'channels:join': 'joining a public channel it posted in without joining, to look there',
+  'files:write': 'the Home tab’s experience chart, uploaded privately and shown as an image',
+} as const;
+
+export const BOT_SCOPES = Object.keys(BOT_SCOPE_REASONS) as readonly (keyof typeof BOT_SCOPE_REASONS)[];
 
 /** Paths the HTTP receiver serves. */
 export const PATHS = {
@@ -33,7 +40,12 @@ export const PATHS = {
 /** Host used in the committed manifest.yml; replaced by `npm run manifest -- --url`. */
 export const PLACEHOLDER_URL = 'https://your-app.example.com';
 
-export type ManifestTarget = { url: string } | { socket: true };
+/**
+ * Where the app runs; `tokenRotation` turns Slack's token rotation on (OAuth deployments only: a
+ * bot token set in SLACK_BOT_TOKEN would expire in 12 hours with nothing to refresh it; and once on,
+ * Slack cannot turn it off for the app).
+ */
+export type ManifestTarget = ({ url: string } | { socket: true }) & { tokenRotation?: boolean };
 
 /** What the route tables declare that the manifest lists. */
 export interface Declared {
@@ -98,7 +110,7 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
       },
       org_deploy_enabled: true,
       socket_mode_enabled: !base,
-      token_rotation_enabled: false,
+      token_rotation_enabled: target.tokenRotation === true,
     },
   };
 }

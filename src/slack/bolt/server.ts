@@ -14,6 +14,7 @@ import { type Config, slackMode } from '../../config.js';
 import { type Logger, logContext, toSlackLogger, withLogContext } from '../../logger.js';
 import { type Metrics, metricsRoute } from '../../metrics.js';
 import { InFlight } from './in-flight.js';
+import { renderInstallPage } from './install-page.js';
 import { BOT_SCOPES, PATHS } from './manifest.js';
 import { createGuardedReceiver, newRequestId, slackRequestKind } from './receiver.js';
 
@@ -155,7 +156,9 @@ export function createSlackServer({
       installerOptions: {
         installPath: PATHS.install,
         redirectUriPath: PATHS.redirect,
-        directInstall: true,
+        // A landing page first (scopes and why, what is kept, how to delete it), then Slack's.
+        directInstall: false,
+        renderHtmlForInstallPath: renderInstallPage,
         clientOptions: { slackApiUrl: config.SLACK_API_URL },
         // The authorize page lives on the same Slack host as the API (slack.com, GovSlack…).
         authorizationUrl: new URL('/oauth/v2/authorize', config.SLACK_API_URL).href,

@@ -1,4 +1,5 @@
 /**
- * What the composition uses of the install topic: its routes.
+ * What the composition uses of the install topic: its routes, and the notice of a lapsed install.
  */
+export { lapsedInstallNotice, lapsedText } from './lapsed.js';
 export { installRoutes } from './routes.js';

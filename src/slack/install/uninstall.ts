@@ -1,25 +1,30 @@
 /**
- * `app_uninstalled`, and `tokens_revoked` for the bot token: forget everything the workspace left
- * here (installation, identities, links). Every account the app provisioned there is recorded for
+ * `app_uninstalled`, and `tokens_revoked` for the bot token: forget everything the installation's
+ * workspaces left here (installation, identities, links) — for an org-wide install, every workspace
+ * of the organization, whichever workspace the event names. Every account the app provisioned there is recorded for
  * closing with the organization admin token the workspace had, in the transaction that forgets it,
  * and closed right after — or by the minute tick, through a failure or a restart. Accounts people
  * connected themselves (a pasted token) are theirs: forgotten, left open.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { workspaceIdFor } from '../../store/index.js';
+import { installationKeyFor } from '../../store/index.js';
 import { closeForgottenAccounts } from '../account/index.js';
 import { environmentAdminToken } from '../kit/deps.js';
 import type { Services } from '../kit/services.js';
 
-/** Forgets the workspace, then closes what it left to close. A retried event finds nothing more. */
-async function forgetWorkspace(svc: Services, workspaceId: string, why: string) {
+/**
+ * Forgets the installation and its workspaces, then closes what they left to close. A retried event
+ * finds nothing more.
+ */
+async function forgetInstallation(svc: Services, installationKey: string, why: string) {
   const { store, logger } = svc.deps;
-  const forgotten = await store.installations.deleteWorkspace(workspaceId, {
+  const forgotten = await store.installations.deleteWorkspace(installationKey, {
     adminToken: environmentAdminToken(svc.deps),
   });
   logger.info(
     {
-      workspaceId,
+      installationKey,
+      workspaceIds: forgotten.workspaceIds,
       identities: forgotten.identities.length,
       toClose: forgotten.toClose,
       unclosable: forgotten.unclosable,
@@ -28,18 +33,19 @@ async function forgetWorkspace(svc: Services, workspaceId: string, why: string) 
   );
   if (forgotten.unclosable > 0) {
     logger.warn(
-      { workspaceId, accounts: forgotten.unclosable },
+      { installationKey, accounts: forgotten.unclosable },
       'provisioned service accounts left open: the workspace had no organization admin token',
     );
   }
-  if (forgotten.toClose > 0) await closeForgottenAccounts(svc.deps, { workspaceId });
+  if (forgotten.toClose === 0) return;
+  for (const workspaceId of forgotten.workspaceIds) await closeForgottenAccounts(svc.deps, { workspaceId });
 }
 
 export async function appUninstalledEvent(
   svc: Services,
   { context }: SlackEventMiddlewareArgs<'app_uninstalled'> & AllMiddlewareArgs,
 ) {
-  await forgetWorkspace(svc, workspaceIdFor(context), 'app uninstalled');
+  await forgetInstallation(svc, installationKeyFor(context), 'app uninstalled');
 }
 
 export async function tokensRevokedEvent(
@@ -47,17 +53,17 @@ export async function tokensRevokedEvent(
   { event, context }: SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs,
 ) {
   const { store, logger } = svc.deps;
-  const workspaceId = workspaceIdFor(context);
+  const installationKey = installationKeyFor(context);
   if ((event.tokens.bot ?? []).length > 0) {
-    await forgetWorkspace(svc, workspaceId, 'bot token revoked');
+    await forgetInstallation(svc, installationKey, 'bot token revoked');
     return;
   }
   const users = event.tokens.oauth ?? [];
   if (users.length === 0) return;
-  const removed = await store.installations.deleteUserTokens(workspaceId, users, {
+  const removed = await store.installations.deleteUserTokens(installationKey, users, {
     adminToken: environmentAdminToken(svc.deps),
   });
-  logger.info({ workspaceId, users: users.length }, 'user tokens revoked: identities deleted');
-  if (removed.some((i) => i.origin === 'provisioned'))
-    await closeForgottenAccounts(svc.deps, { workspaceId });
+  logger.info({ installationKey, users: users.length }, 'user tokens revoked: identities deleted');
+  const provisionedIn = new Set(removed.filter((i) => i.origin === 'provisioned').map((i) => i.workspaceId));
+  for (const workspaceId of provisionedIn) await closeForgottenAccounts(svc.deps, { workspaceId });
 }

@@ -14,7 +14,7 @@ import { type SlackUser, slackUserOf } from './slack-user.js';
 const KEY = 'planning';
 
 export interface PlanningContext {
-  /** Enterprise id for org-wide installs, team id otherwise: the store's tenant key. */
+  /** The store's tenant key: the team id, or `<enterprise id>:<team id>` in an org-wide install (store/installations.ts). */
   workspaceId: string;
   slackUserId: string;
   /** The workspace (and Enterprise Grid organization) the request came from. */
