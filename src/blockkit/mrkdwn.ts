@@ -60,6 +60,16 @@ export function escapeMrkdwn(text: string): string {
 }
 
 /**
+ * Slack's escaping undone, once: Slack sends `&`, `<` and `>` typed by a person as `&amp;`, `&lt;`
+ * and `&gt;` (in command text, message text, shortcut payloads). Decoded where such text enters the
+ * app, what the person typed is matched, searched and stored as typed — and escaped again, once,
+ * by {@link md} wherever it is shown. `&lt;` and `&gt;` first, so `&amp;lt;` (a typed `&lt;`) stays `&lt;`.
+ */
+export function decodeSlackEntities(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/**
  * Tagged template for mrkdwn: the literal parts are trusted mrkdwn, interpolated values are escaped —
  * except {@link Mrkdwn} values, which are already safe (a mention, another `md`).
  * `md\`*${heading}* for ${mention(user)}\`` bolds a heading that cannot ping anyone.

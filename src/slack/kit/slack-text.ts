@@ -2,7 +2,7 @@
  * Text taken from a Slack message into a form: Slack's markup made plain, a heading and details
  * prefilled from it, its permalink kept at the end.
  */
-import { truncate } from '../../blockkit/index.js';
+import { decodeSlackEntities, truncate } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -14,12 +14,7 @@ import { LIMITS } from '../../planning/models.js';
  * (the form shows plain text, and the service stores what the user meant, not Slack's escaping).
  */
 export function slackTextToPlain(text: string): string {
-  return text
-    .replace(/<([^<>|]+)\|([^<>]+)>/g, '$2')
-    .replace(/<([^<>]+)>/g, '$1')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return decodeSlackEntities(text.replace(/<([^<>|]+)\|([^<>]+)>/g, '$2').replace(/<([^<>]+)>/g, '$1'));
 }
 
 /**
