@@ -29,6 +29,22 @@ describe('Home tab', () => {
     return calls.map((c) => JSON.stringify(c.body.view));
   }
 
+  it("says in words what changed in Recent activity, never the service's field names (issue 23 item 6)", async () => {
+    await h.connect('UMEM', 'member');
+    const owner = h.owner();
+    const { teamId, channelId, featureId } = h.fixture;
+    const notion = await owner.notions.create({ value: 'TypeScript' });
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Build login' });
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    await owner.tasks.update(teamId, channelId, featureId, task.id, { notionIds: [notion.id] });
+    await open('UMEM');
+    const filled = (await published('UMEM')).at(-1)!;
+    expect(filled).toContain('Recent activity');
+    expect(filled).toContain('A task changed: its notions');
+    expect(filled).toContain('A task changed: its assignee');
+    for (const field of ['notionIds', 'assigneeUserId']) expect(filled).not.toContain(field);
+  });
+
   it('shows a new user Connect, and nothing else of theirs', async () => {
     h.slack.users.set('UNEW', { id: 'UNEW', name: 'newbie' });
     expect((await open('UNEW')).status).toBe(200);
