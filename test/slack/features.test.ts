@@ -621,6 +621,14 @@ describe('deep context: search, read, delete', () => {
     expect(await h.store.cards.list(TEAM, 'feature', featureId)).toEqual([]);
   });
 
+  it('answers an over-long search with the limit, never "nothing was saved" for a read (issue 23 item 6)', async () => {
+    const since = mark();
+    await h.command(`search ${'a'.repeat(300)}`);
+    const answer = await said(since, 'A search has at most 256 characters; yours has 300.');
+    expect(JSON.stringify(answer.body)).not.toContain('nothing was saved');
+    expect(JSON.stringify(answer.body)).not.toContain('searchTerm');
+  });
+
   it('answers an empty search with how to use it', async () => {
     const since = mark();
     await h.command('search');
