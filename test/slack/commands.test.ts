@@ -144,7 +144,7 @@ describe('/plan', () => {
     await h.command('whoami');
     const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
     expect(reply).toContain('as member');
-    expect(reply).toContain('the token you connected');
+    expect(reply).toContain('a token you pasted');
     expect(reply).not.toContain(h.sandbox.memberToken);
   });
 

@@ -43,6 +43,9 @@ describe('Home tab', () => {
     expect(filled).toContain('A task changed: its notions');
     expect(filled).toContain('A task changed: its assignee');
     for (const field of ['notionIds', 'assigneeUserId']) expect(filled).not.toContain(field);
+    // How they connected, in words that say something.
+    expect(filled).toContain('Connected with a token you pasted.');
+    expect(filled).not.toContain('the token you connected');
   });
 
   it('shows a new user Connect, and nothing else of theirs', async () => {

@@ -95,7 +95,7 @@ function connectionBlocks(s: HomeSnapshot): KnownBlock[] {
   }
   const role = c.role ? md` as *${c.role}*` : md``;
   const org = c.orgName ? md` in *${inline(c.orgName, 100)}*` : md``;
-  const how = c.origin === 'provisioned' ? 'an account the app created for you' : 'the token you connected';
+  const how = c.origin === 'provisioned' ? 'an account the app created for you' : 'a token you pasted';
   return [
     section(
       md`:bust_in_silhouette: You act as *${inline(c.userName ?? 'an unnamed account', 100)}*${org}${role}.`,
