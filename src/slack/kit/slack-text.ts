@@ -28,8 +28,17 @@ export function prefillTask(text: string, permalink?: string): { heading: string
       .split('\n')
       .find((line) => line.trim() !== '')
       ?.trim() ?? '';
-  const heading = truncate(firstLine || 'Task from a Slack message', LIMITS.heading);
+  const heading = truncate(withoutEmphasis(firstLine) || 'Task from a Slack message', LIMITS.heading);
   return { heading, details: withPermalink(plain, permalink, LIMITS.details) };
+}
+
+/**
+ * A line without Slack's emphasis marks: `The *nightly export* failed` → `The nightly export failed`.
+ * A heading is plain text in the service and wherever the app shows it: marks taken along would show
+ * as stars, or end the app's own bold early.
+ */
+export function withoutEmphasis(line: string): string {
+  return line.replace(/(^|[\s(“"'])([*_~`])(?=\S)(.+?)(?<=\S)\2(?=$|[\s)”"'.,!?:;])/g, '$1$3');
 }
 
 /** A discovery made from a message: its text then its permalink, within the 512 characters of a minute. */
