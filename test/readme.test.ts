@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { helpMessage } from '../src/slack/kit/help.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -24,5 +25,15 @@ describe('README', () => {
   it('names only paths that exist', () => {
     const missing = [...new Set(named)].filter((path) => !existsSync(`${ROOT}${path.replace(/\/$/, '')}`));
     expect(missing).toEqual([]);
+  });
+});
+
+describe("what the README and /plan help say about Slack's menus (issue 23 item 18)", () => {
+  it("name Slack's More actions menu ⋮ as Slack shows it, never ⋯", () => {
+    const help = JSON.stringify(helpMessage([]));
+    expect(help).toContain('⋮');
+    expect(help).not.toContain('⋯');
+    expect(readme).toContain('*More actions* (⋮)');
+    expect(readme).not.toContain('⋯');
   });
 });

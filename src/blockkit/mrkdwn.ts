@@ -60,18 +60,58 @@ export function escapeMrkdwn(text: string): string {
 }
 
 /**
+ * Slack's escaping undone, once: Slack sends `&`, `<` and `>` typed by a person as `&amp;`, `&lt;`
+ * and `&gt;` (in command text, message text, shortcut payloads). Decoded where such text enters the
+ * app, what the person typed is matched, searched and stored as typed — and escaped again, once,
+ * by {@link md} wherever it is shown. `&lt;` and `&gt;` first, so `&amp;lt;` (a typed `&lt;`) stays `&lt;`.
+ */
+export function decodeSlackEntities(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/**
  * Tagged template for mrkdwn: the literal parts are trusted mrkdwn, interpolated values are escaped —
  * except {@link Mrkdwn} values, which are already safe (a mention, another `md`).
  * `md\`*${heading}* for ${mention(user)}\`` bolds a heading that cannot ping anyone.
  */
 export function md(strings: TemplateStringsArray, ...values: unknown[]): Mrkdwn {
   let out = strings[0] ?? '';
+  let literal = strings[0] ?? '';
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
-    out += (value instanceof Mrkdwn ? value.text : escapeMrkdwn(String(value))) + (strings[i + 1] ?? '');
+    const text = value instanceof Mrkdwn ? value.text : escapeMrkdwn(String(value));
+    out += keepEmphasis(text, literal) + (strings[i + 1] ?? '');
+    literal += strings[i + 1] ?? '';
   }
   return new Mrkdwn(out);
 }
+
+/**
+ * Look-alikes for Slack's emphasis marks. Slack has no escape for `*`, `_` or `~`: in
+ * `*${heading}*` a heading `a*b` ends the app's bold after `a`. Inside the app's own emphasis a
+ * value's marks of that kind are shown as look-alikes, which Slack does not read.
+ */
+const LOOK_ALIKE: Record<string, string> = { '*': '\u2217', _: '\uFF3F', '~': '\u223C' };
+
+/**
+ * `text` as it may stand after the template's literal text `before`: within an emphasis the
+ * literal opened on this line (an odd count of its mark, emoji shortcodes aside), it cannot close it.
+ */
+function keepEmphasis(text: string, before: string): string {
+  const line = (before.split('\n').at(-1) ?? '').replace(SLACK_TOKEN, '');
+  const open = Object.entries(LOOK_ALIKE).filter(([mark]) => line.split(mark).length % 2 === 0);
+  if (open.length === 0) return text;
+  // Slack's own tokens in an app-made value (`<!date^…^{date_short}|…>`, `:white_circle:`) stay whole.
+  return text.replace(PARTS, (part) =>
+    WHOLE_TOKEN.test(part) ? part : open.reduce((kept, [mark, alike]) => kept.replaceAll(mark, alike), part),
+  );
+}
+
+/** A Slack token in mrkdwn: `<…>` (mention, link, date) or an emoji shortcode. */
+const SLACK_TOKEN = /<[^<>]*>|:[a-z0-9_+-]+:/g;
+const WHOLE_TOKEN = /^(?:<[^<>]*>|:[a-z0-9_+-]+:)$/;
+/** Mrkdwn cut into Slack's tokens and what lies between them. */
+const PARTS = /<[^<>]*>|:[a-z0-9_+-]+:|[^<:]+|[<:]/g;
 
 /** User text as mrkdwn: escaped, on one line, cut to `max` characters (before escaping). */
 export function inline(text: string, max: number): Mrkdwn {

@@ -82,6 +82,7 @@ export const LIMITS = {
   avatar: { width: 256, height: 256, maxBytes: 200 * 1024 },
   checkoutExpiryHours: 23,
   prospects: 10,
+  searchTerm: 256,
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -565,7 +566,7 @@ export const FeatureListQuery = PageQuery.extend({
     .transform((s): FeatureStageFilter => (s === 'deep context' ? 'deep-context' : s))
     .optional(),
 });
-export const SearchQuery = PageQuery.extend({ searchTerm: z.string().max(256).optional() });
+export const SearchQuery = PageQuery.extend({ searchTerm: z.string().max(LIMITS.searchTerm).optional() });
 export const EventsQuery = PageQuery.extend({
   aggregate: z
     .union([z.literal(0), z.literal(1), z.boolean()])

@@ -247,6 +247,9 @@ describe('Administering from Slack', () => {
     expect(people).toContain('<@U3>');
     expect(people).not.toContain(h.sandbox.memberToken);
     expect(people).toContain('Regenerate the token?');
+    // Its red button is not mistaken for the modal's own Close (issue 23 item 6).
+    expect(people).toContain('"text":"Close account"');
+    expect(people).not.toMatch(/"text":"Close","emoji":true\},"action_id":"[^"]*close/);
 
     const value = json({ id: h.sandbox.memberId, n: 'member' });
     await press(h, sectionId, ADMIN_ACTION.regenerate, value);
@@ -379,6 +382,8 @@ describe('Administering from Slack', () => {
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'billing');
     expect(json(h.slack.views.get(sectionId))).toContain('no subscription');
+    // Prices say their currency (issue 23 item 6).
+    expect(json(h.slack.views.get(sectionId))).toMatch(/\$\d+\.\d\d USD per (month|year)/);
     const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
     const since = h.slack.calls.length;
     await press(

@@ -172,7 +172,9 @@ describe('a press on a live card', () => {
     await pressCard(svc, second.args, card, advance({ state: 'idle' }, 'twice'));
     release();
     await running;
-    expect(second.text()).toContain('Someone is changing this thing right now');
+    // The same person's double click (issue 23 item 6): nobody else is blamed.
+    expect(second.text()).toContain('A press on this thing is still being applied');
+    expect(second.text()).not.toContain('Someone');
     expect(things.get('x1')?.state).toBe('started');
   });
 

@@ -42,6 +42,15 @@ describe('/plan', () => {
     expect(JSON.stringify(reply.body)).toContain('/plan connect');
   });
 
+  it("echoes what the person typed, escaped once: Slack's entities are decoded where the text enters (issue 23 item 1)", async () => {
+    // Typed: `/plan frobnicate R&D <!channel>`; Slack escapes the person's own `&`, `<` and `>`.
+    await h.command('frobnicate R&amp;D &lt;!channel&gt;');
+    const said = String((await h.slack.waitFor('respond')).body.text);
+    expect(said).toContain("I don't know `/plan frobnicate R&amp;D &lt;!channel&gt;`");
+    expect(said).not.toContain('&amp;amp;');
+    expect(said).not.toContain('<!channel>');
+  });
+
   describe('connect', () => {
     it('checks a pasted token with account.read and stores it, never echoing it', async () => {
       await h.command('connect');
@@ -135,7 +144,7 @@ describe('/plan', () => {
     await h.command('whoami');
     const reply = JSON.stringify((await h.slack.waitFor('respond')).body);
     expect(reply).toContain('as member');
-    expect(reply).toContain('the token you connected');
+    expect(reply).toContain('a token you pasted');
     expect(reply).not.toContain(h.sandbox.memberToken);
   });
 

@@ -40,6 +40,30 @@ describe('Create task from a message', () => {
   });
   afterEach(() => h.close());
 
+  it("takes a message's heading as plain text, and a heading's own marks cannot end the card's bold (issue 23 item 7)", async () => {
+    await shortcut(h, { ...message, text: 'The *nightly export* failed\nSee the log.' });
+    const update = await h.slack.waitFor(
+      'views.update',
+      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
+    );
+    const viewId = update.body.view_id as string;
+    expect(JSON.stringify(h.slack.views.get(viewId))).toContain(
+      '"initial_value":"The nightly export failed"',
+    );
+
+    // A heading typed with marks of its own: the card's bold holds around all of it.
+    await h.submit(viewId, [
+      [TASK_FIELD.feature, external(h.fixture.featureId, 'Login page')],
+      [FIELD.heading, text('Fix a*b <https://evil.test|click>*')],
+    ]);
+    const card = await h.slack.waitFor('chat.postMessage');
+    const blocks = JSON.stringify(card.body.blocks);
+    expect(blocks).toContain('*Fix a∗b &lt;https://evil.test|click&gt;∗*');
+    expect(blocks).not.toContain('a*b');
+    // The service keeps what was typed.
+    expect((await h.tasksOfFeature())[0]?.heading).toBe('Fix a*b <https://evil.test|click>*');
+  });
+
   it('opens a loading modal at once, fills it from the message, creates, assigns and posts the card in the thread', async () => {
     await h.connect('U2', 'admin');
     const viewId = await openForm(h);

@@ -321,6 +321,29 @@ describe('one feature from creation to deep context, through Slack only', () => 
   });
 });
 
+describe('the Edit feature form (issue 23 item 6)', () => {
+  it('keeps its own title while saving and in its result: never "New feature"', async () => {
+    const { teamId, channelId } = h.fixture;
+    const { featureId, ts } = await newFeature('Dark mode');
+    let since = mark();
+    await press(cardAt(ts), FEATURE_ACTION.edit);
+    const viewId = await form(since, FEATURE_VIEW.feature);
+    since = mark();
+    const ack = await h.submit(viewId, [
+      [FIELD.heading, text('Dark mode everywhere')],
+      [FEATURE_FIELD.priority, choice('3')],
+    ]);
+    expect(ack.body).toContain('"text":"Edit feature"');
+    expect(ack.body).not.toContain('New feature');
+    const result = await next('views.update', since, (b) => b.view_id === viewId);
+    const title = (result.body.view as { title: { text: string } }).title.text;
+    expect(title).toBe('Edit feature');
+    expect((await h.owner().features.read(teamId, channelId, featureId)).heading).toBe(
+      'Dark mode everywhere',
+    );
+  });
+});
+
 describe('experiment participants', () => {
   it('are mapped to their planning accounts; someone without one stops the form, nothing saved', async () => {
     const { teamId, channelId } = h.fixture;
@@ -414,7 +437,7 @@ describe('Advance is applied once', () => {
       .slice(since)
       .filter((c) => c.method === 'respond')
       .map((c) => JSON.stringify(c.body));
-    expect(answers.some((a) => a.includes('out of date') || a.includes('Someone is changing'))).toBe(true);
+    expect(answers.some((a) => a.includes('out of date') || a.includes('still being applied'))).toBe(true);
     expect(await stageOf(featureId)).toBe('execution');
 
     // Pressed again later on the same (stale) card: refreshed, not advanced.
@@ -628,6 +651,14 @@ describe('deep context: search, read, delete', () => {
     await next('chat.update', since, (b) => b.ts === ts && has('This feature was deleted')(b));
     await expect(h.owner().deepContext.read(featureId)).rejects.toThrow(/not-found|404/);
     expect(await h.store.cards.list(TEAM, 'feature', featureId)).toEqual([]);
+  });
+
+  it('answers an over-long search with the limit, never "nothing was saved" for a read (issue 23 item 6)', async () => {
+    const since = mark();
+    await h.command(`search ${'a'.repeat(300)}`);
+    const answer = await said(since, 'A search has at most 256 characters; yours has 300.');
+    expect(JSON.stringify(answer.body)).not.toContain('nothing was saved');
+    expect(JSON.stringify(answer.body)).not.toContain('searchTerm');
   });
 
   it('answers an empty search with how to use it', async () => {

@@ -2,6 +2,7 @@
  * The Home tab over signed HTTP: app_home_opened → views.publish at once, then filled from one
  * snapshot read with the person's own token.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { readPngSize } from '../../src/planning/png.js';
@@ -12,6 +13,8 @@ import { HOME_ACTION } from '../../src/slack/home/ids.js';
 import { ACTION } from '../../src/slack/kit/ids.js';
 import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
 import { eventually, Harness, TEAM } from './harness.js';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 describe('Home tab', () => {
   let h: Harness;
@@ -28,6 +31,25 @@ describe('Home tab', () => {
     const calls = publishes(user);
     return calls.map((c) => JSON.stringify(c.body.view));
   }
+
+  it("says in words what changed in Recent activity, never the service's field names (issue 23 item 6)", async () => {
+    await h.connect('UMEM', 'member');
+    const owner = h.owner();
+    const { teamId, channelId, featureId } = h.fixture;
+    const notion = await owner.notions.create({ value: 'TypeScript' });
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Build login' });
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    await owner.tasks.update(teamId, channelId, featureId, task.id, { notionIds: [notion.id] });
+    await open('UMEM');
+    const filled = (await published('UMEM')).at(-1)!;
+    expect(filled).toContain('Recent activity');
+    expect(filled).toContain('A task changed: its notions');
+    expect(filled).toContain('A task changed: its assignee');
+    for (const field of ['notionIds', 'assigneeUserId']) expect(filled).not.toContain(field);
+    // How they connected, in words that say something.
+    expect(filled).toContain('Connected with a token you pasted.');
+    expect(filled).not.toContain('the token you connected');
+  });
 
   it('shows a new user Connect, and nothing else of theirs', async () => {
     h.slack.users.set('UNEW', { id: 'UNEW', name: 'newbie' });
@@ -108,6 +130,9 @@ describe('Home tab', () => {
       .flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : []))
       .find((e) => e.action_id === TASK_ACTION.stateForward && String(e.value).includes(task.id));
     expect(start, 'the task row carries the card’s Start button').toBeDefined();
+    // … as the README says (issue 23 item 18).
+    expect(README).toContain("Each task row carries the task card's state buttons");
+    expect(README).not.toContain('they have none yet');
 
     await h.interact(
       {
@@ -151,6 +176,14 @@ describe('Home tab', () => {
     expect(filled).toContain('<#C1>');
     expect(filled).toContain('digest at 09:00');
     expect(filled).toContain(ADMIN_ACTION.openModal);
+    // The README names the button as the tab shows it (issue 23 item 18).
+    const view = JSON.parse(filled!) as {
+      blocks: { elements?: { action_id?: string; text?: { text: string } }[] }[];
+    };
+    const adminButton = view.blocks
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === ADMIN_ACTION.openModal);
+    expect(README).toContain(`*${adminButton?.text?.text}* button on an admin's Home tab`);
   });
 
   it('opens before a slow service answers, and shows one line where a part failed', async () => {

@@ -599,6 +599,31 @@ describe('Edit and Delete', () => {
 });
 
 describe('/plan tasks', () => {
+  it("searches and echoes what was typed: Slack's `&amp;` is decoded once, then escaped once (issue 23 item 1)", async () => {
+    const { teamId, channelId, featureId } = h.fixture;
+    await h.owner().tasks.create(teamId, channelId, featureId, { heading: 'R&D <!channel> budget' });
+    await h.owner().tasks.create(teamId, channelId, featureId, { heading: 'Rent' });
+    // Slack sends `/plan tasks R&D <!channel>` typed by a person as below.
+    await h.command('tasks R&amp;D &lt;!channel&gt;');
+    const reply = await h.slack.waitFor('respond', (b) => json(b).includes('Tasks matching'));
+    const shown = json(reply.body);
+    expect(shown).toContain('Tasks matching “R&amp;D &lt;!channel&gt;”');
+    expect(shown).toContain('R&amp;D &lt;!channel&gt; budget');
+    expect(shown).toContain('(1)');
+    expect(shown).not.toContain('&amp;amp;');
+    expect(shown).not.toContain('&amp;lt;');
+    // Only plain_text (the header) may show it as typed: Slack never reads a mention there.
+    const mrkdwn = [
+      reply.body.text,
+      ...JSON.stringify(reply.body.blocks).matchAll(/"type":"mrkdwn","text":"([^"]*)"/g),
+    ];
+    expect(json(mrkdwn)).not.toContain('<!channel>');
+    expect(json(reply.body.blocks)).toContain(
+      '"type":"plain_text","text":"Tasks matching “R&D <!channel>” (1)"',
+    );
+    expect(shown).not.toContain('Rent');
+  });
+
   it('lists the channel tasks with their buttons, filters, and pages with More', async () => {
     await createTask('Fix the login');
     const { teamId, channelId, featureId } = h.fixture;

@@ -86,7 +86,7 @@ export interface WhoAmI {
 /** Who the user acts as; never the token. */
 export function whoamiMessage(who: WhoAmI): Reply {
   const how =
-    who.origin === 'provisioned' ? 'a service account the app created for you' : 'the token you connected';
+    who.origin === 'provisioned' ? 'a service account the app created for you' : 'a token you pasted';
   const role = who.role ? md` as ${who.role}` : md``;
   const text = md`You act as *${who.userName ?? 'an unnamed account'}* in organization *${who.orgName ?? who.orgId}*${role}.`;
   return message(text, [

@@ -45,10 +45,18 @@ export function planName(plan: Pick<PricePlan, 'productName' | 'slug' | 'id'> | 
   return plan?.productName ?? plan?.slug ?? plan?.id ?? 'an unnamed plan';
 }
 
-/** `12.00 per month`, `100.00 every 3 months`; prices are in cents. */
+/**
+ * An amount in US cents, with its currency: `$12.00 USD`. The service bills in US dollars (its
+ * contract gives invoice amounts "in cents (USD)", and price plans in cents of the same store).
+ */
+export function usd(cents: number): string {
+  return `$${(cents / 100).toFixed(2)} USD`;
+}
+
+/** `$12.00 USD per month`, `$100.00 USD every 3 months`; prices are in cents. */
 export function priceText(plan: Pick<PricePlan, 'price' | 'interval' | 'intervalCount'>): string {
   if (plan.price === undefined) return 'price not given';
-  const amount = (plan.price / 100).toFixed(2);
+  const amount = usd(plan.price);
   const count = plan.intervalCount ?? 1;
   if (!plan.interval) return amount;
   return count === 1 ? `${amount} per ${plan.interval}` : `${amount} every ${count} ${plan.interval}s`;
@@ -144,7 +152,7 @@ export function billingView(place: AdminPlace, data: BillingData, flash?: Flash)
 }
 
 function invoiceLine(invoice: Invoice): Mrkdwn {
-  const amount = invoice.total === undefined ? '' : ` · ${(invoice.total / 100).toFixed(2)}`;
+  const amount = invoice.total === undefined ? '' : ` · ${usd(invoice.total)}`;
   const label = `${invoice.pricePlan?.name ?? 'Invoice'}${amount} · ${invoice.status ?? 'unknown'}`;
   const when = readerTime(invoice.createdAt);
   const url = invoice.url && URL.canParse(invoice.url) ? invoice.url : undefined;

@@ -59,7 +59,8 @@ export function peopleView(
         ...(account.closedTime
           ? []
           : [
-              button('Close', ADMIN_ACTION.closeAccount, {
+              // "Close account", not "Close": the modal's own Close button sits below it.
+              button('Close account', ADMIN_ACTION.closeAccount, {
                 value,
                 style: 'danger',
                 confirm: {

@@ -14,6 +14,7 @@
  * bound twice is refused at start-up.
  */
 import type { App } from '@slack/bolt';
+import { decodeSlackEntities } from '../../blockkit/index.js';
 import { afterPendingAcks } from './ack.js';
 import type {
   Access,
@@ -203,7 +204,10 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
 
   app.command(command, async (args: CommandArgs) => {
     await args.ack();
-    const text = args.command.text.trim();
+    // Slack escapes what the person typed (`R&D` arrives as `R&amp;D`): decoded once, here, so every
+    // subcommand matches, searches, sends and echoes what was typed (echoes escape it again, once).
+    // Slack's own markup (`<@U…|name>`, `<#C…>`) is real brackets and stays as it came.
+    const text = decodeSlackEntities(args.command.text).trim();
     const [word = '', ...rest] = text.split(/\s+/);
     const name = word.toLowerCase();
     const subArgs: SubcommandArgs = {

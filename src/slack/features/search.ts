@@ -17,7 +17,7 @@ import {
   modal,
   section,
 } from '../../blockkit/index.js';
-import type { Feature, FeatureExpanded } from '../../planning/models.js';
+import { type Feature, type FeatureExpanded, LIMITS } from '../../planning/models.js';
 import type { Subcommand } from '../bolt/routes.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
@@ -118,6 +118,14 @@ export const searchSubcommand: Subcommand<Services> = {
     if (words === '') {
       await reply(
         notice(md`What should I look for? \`${COMMAND} search <words>\`, e.g. \`${COMMAND} search login\`.`),
+      );
+      return;
+    }
+    if (words.length > LIMITS.searchTerm) {
+      await reply(
+        notice(
+          md`A search has at most ${LIMITS.searchTerm} characters; yours has ${words.length}. Try fewer words.`,
+        ),
       );
       return;
     }

@@ -38,7 +38,7 @@ import { experiencePhrase } from '../kit/experience.js';
 import { ACTION, COMMAND } from '../kit/ids.js';
 import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from '../kit/notify.js';
 import { HOME_ACTION } from './ids.js';
-import type { HomeFeature, HomeSnapshot, HomeTask, Part } from './snapshot.js';
+import type { ActivityLine, HomeFeature, HomeSnapshot, HomeTask, Part } from './snapshot.js';
 
 /** The buttons of one task row (the task card's state buttons; none by default). */
 export type TaskControls = (task: HomeTask) => Button[];
@@ -96,7 +96,7 @@ function connectionBlocks(s: HomeSnapshot): KnownBlock[] {
   }
   const role = c.role ? md` as *${c.role}*` : md``;
   const org = c.orgName ? md` in *${inline(c.orgName, 100)}*` : md``;
-  const how = c.origin === 'provisioned' ? 'an account the app created for you' : 'the token you connected';
+  const how = c.origin === 'provisioned' ? 'an account the app created for you' : 'a token you pasted';
   return [
     section(
       md`:bust_in_silhouette: You act as *${inline(c.userName ?? 'an unnamed account', 100)}*${org}${role}.`,
@@ -242,15 +242,63 @@ const EVENT_TEXT: Record<string, string> = {
   'self-evaluation': ':bar_chart: Your self grade',
 };
 
+/**
+ * What an event's `diff` names (the service's field names) in words. A name not listed here (a
+ * field the service adds later) is still said in words: `experiment.successCriteria` → "experiment
+ * success criteria", `reviewerUserId` → "reviewer".
+ */
+const CHANGE_WORDS: Record<string, string> = {
+  heading: 'heading',
+  details: 'details',
+  state: 'state',
+  stage: 'stage',
+  priority: 'priority',
+  focus: 'focus',
+  assigneeUserId: 'assignee',
+  notionIds: 'notions',
+  notions: 'notions',
+  discoveries: 'discoveries',
+  feedback: 'feedback',
+  minute: 'discoveries and feedback',
+  experiment: 'experiment',
+  // The event itself says "Your self grade": nothing to add.
+  selfEval: '',
+};
+
+/** One `diff` entry in words. */
+export function changeInWords(field: string): string {
+  const word = (name: string) => (Object.hasOwn(CHANGE_WORDS, name) ? CHANGE_WORDS[name] : undefined);
+  const known = word(field);
+  if (known !== undefined) return known;
+  return field
+    .split('.')
+    .map((part) => word(part) ?? part.replace(/(User)?Ids?$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2'))
+    .join(' ')
+    .toLowerCase()
+    .trim();
+}
+
+/** "changed: its heading and notions", "was created", "is now in *Discovery*". */
+function whatHappened(e: ActivityLine): Mrkdwn {
+  if (e.type === 'features' && e.stage && (e.diff.length === 0 || e.diff.includes('stage')))
+    return md` is now in *${e.stage}*`;
+  if (e.diff.includes('created')) return md` was created`;
+  if (e.diff.includes('deleted')) return md` was deleted`;
+  const words = [...new Set(e.diff.map(changeInWords).filter((w) => w !== ''))];
+  if (words.length === 0) return md` changed`;
+  const shown = words.slice(0, 4);
+  const list = shown.length === 1 ? shown[0]! : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  const more = words.length > shown.length ? ` and ${words.length - shown.length} more` : '';
+  return md` changed: ${inline(`its ${list}${more}`, 120)}`;
+}
+
 /** Their account's recent activity (also shown on their own planning profile). */
 export function activityBlocks(s: Pick<HomeSnapshot, 'activity' | 'at'>): KnownBlock[] {
   const blocks: KnownBlock[] = [header('Recent activity')];
   if (!s.activity.ok) return [...blocks, ...missing(s.activity)];
   const lines = s.activity.value.slice(0, MAX_ACTIVITY).map((e) => {
     const what = EVENT_TEXT[e.type ?? ''] ?? ':small_blue_diamond: Something';
-    const stage = e.type === 'features' && e.stage ? md` is now in *${e.stage}*` : md` changed`;
-    const diff = e.diff.length > 0 ? md` (${inline(e.diff.slice(0, 4).join(', '), 120)})` : md``;
-    return md`• ${what}${stage}${diff}`;
+    return md`• ${what}${whatHappened(e)}`;
   });
   if (lines.length === 0) return [...blocks, context(md`Nothing happened on your account lately.`)];
   const at = new Date(s.at);

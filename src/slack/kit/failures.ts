@@ -28,6 +28,7 @@ import { NOT_A_MEMBER_PHRASE, type NotAMember } from './membership.js';
 
 export const UNAVAILABLE = md`The planning service is not answering right now; nothing was saved — try again in a minute.`;
 /** The app's own database is unreachable or too slow (StoreUnavailableError). */
+const UNAVAILABLE_READ = md`The planning service is not answering right now — try again in a minute.`;
 export const STORE_UNAVAILABLE = md`Our database is not answering right now; nothing was saved — try again in a minute.`;
 
 /** Either lead the user to (re)connect, or tell them why in a sentence (trusted mrkdwn). */
@@ -97,19 +98,21 @@ export async function explainFailure(
     return { text: md`Something went wrong on our side; nothing was saved. Please try again.` };
   }
   deps.logger.warn(log, 'planning call failed');
+  // A read saves nothing whatever happens: "nothing was saved" is said only of a call that writes.
+  const unsaved = error.method === 'GET' ? '' : '; nothing was saved';
   if (error instanceof ForbiddenError) return { text: refusal(error) };
   if (error instanceof NotFoundError) return { text: notFoundSentence(error) };
   if (error instanceof InvalidArgumentError) {
     return {
-      text: md`The planning service refused ${error.field ? `the ${error.field}` : 'a value'}; nothing was saved.`,
+      text: md`The planning service refused ${error.field ? `the ${fieldInWords(error.field)}` : 'a value'}${unsaved}.`,
     };
   }
   if (error instanceof PaymentRequiredError) {
-    return { text: md`Your organization's plan does not allow this; nothing was saved.` };
+    return { text: md`Your organization's plan does not allow this${unsaved}.` };
   }
   if (error instanceof RateLimitedError) {
     return {
-      text: md`Your organization reached the planning service's daily usage limit; nothing was saved.`,
+      text: md`Your organization reached the planning service's daily usage limit${unsaved}.`,
     };
   }
   if (error instanceof TimeoutError) {
@@ -117,7 +120,17 @@ export async function explainFailure(
       text: md`The planning service did not answer in time. If you were creating something, check whether it exists before trying again.`,
     };
   }
-  return { text: UNAVAILABLE };
+  return { text: error.method === 'GET' ? UNAVAILABLE_READ : UNAVAILABLE };
+}
+
+/** A service field name as words: `searchTerm` → "search term", `notionIds` → "notions". */
+function fieldInWords(field: string): string {
+  return field
+    .replace(/Ids$/, 's')
+    .replace(/Id$/, '')
+    .replace(/[._]/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
 }
 
 /**

@@ -17,7 +17,7 @@ export function helpMessage(entries: readonly HelpEntry[], unknown?: string): Re
     section(intro),
     section(joinMd(lines)),
     context(
-      md`Shortcuts: *Create task*, *Give feedback*, *Log discovery* and *Log as evidence* on a message (⋯ menu), *New feature* and *Grade a peer* from the ⚡ menu.`,
+      md`Shortcuts: *Create task*, *Give feedback*, *Log discovery* and *Log as evidence* on a message (its ⋮ *More actions* menu), *New feature* and *Grade a peer* from the ⚡ menu.`,
     ),
   ]);
 }

@@ -225,7 +225,9 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
   let failure: { error: unknown } | undefined;
   try {
     if (!(await deps.store.locks.acquire(lock, PRESS_LOCK_MS))) {
-      answer = md`Someone is changing this ${noun} right now; the card shows it in a moment.`;
+      // The lock does not say whose press holds it, and most often it is the person's own first
+      // click: the answer is true either way, and blames nobody.
+      answer = md`A press on this ${noun} is still being applied; the card shows the result in a moment.`;
     } else {
       held = true;
       answer = await underLock();

@@ -2,7 +2,7 @@
  * Text taken from a Slack message into a form: Slack's markup made plain, a heading and details
  * prefilled from it, its permalink kept at the end.
  */
-import { truncate } from '../../blockkit/index.js';
+import { decodeSlackEntities, truncate } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -14,12 +14,7 @@ import { LIMITS } from '../../planning/models.js';
  * (the form shows plain text, and the service stores what the user meant, not Slack's escaping).
  */
 export function slackTextToPlain(text: string): string {
-  return text
-    .replace(/<([^<>|]+)\|([^<>]+)>/g, '$2')
-    .replace(/<([^<>]+)>/g, '$1')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return decodeSlackEntities(text.replace(/<([^<>|]+)\|([^<>]+)>/g, '$2').replace(/<([^<>]+)>/g, '$1'));
 }
 
 /**
@@ -33,8 +28,17 @@ export function prefillTask(text: string, permalink?: string): { heading: string
       .split('\n')
       .find((line) => line.trim() !== '')
       ?.trim() ?? '';
-  const heading = truncate(firstLine || 'Task from a Slack message', LIMITS.heading);
+  const heading = truncate(withoutEmphasis(firstLine) || 'Task from a Slack message', LIMITS.heading);
   return { heading, details: withPermalink(plain, permalink, LIMITS.details) };
+}
+
+/**
+ * A line without Slack's emphasis marks: `The *nightly export* failed` → `The nightly export failed`.
+ * A heading is plain text in the service and wherever the app shows it: marks taken along would show
+ * as stars, or end the app's own bold early.
+ */
+export function withoutEmphasis(line: string): string {
+  return line.replace(/(^|[\s(“"'])([*_~`])(?=\S)(.+?)(?<=\S)\2(?=$|[\s)”"'.,!?:;])/g, '$1$3');
 }
 
 /** A discovery made from a message: its text then its permalink, within the 512 characters of a minute. */

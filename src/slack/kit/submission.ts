@@ -69,6 +69,15 @@ interface Recorded {
 }
 
 /**
+ * The title the person saw on the form they submitted: one form can be opened under several titles
+ * (*Edit feature* and *New feature*), and what follows keeps the one they saw. `spec.title` when the
+ * view carries none.
+ */
+function titleOf(view: ViewOutput, spec: Pick<SubmissionSpec<unknown>, 'title'>): string {
+  return view.title?.text || spec.title;
+}
+
+/**
  * A form's route: the ack from the submission alone — field errors, or a working view — then,
  * after the router's gate, the work once per view.
  */
@@ -78,7 +87,7 @@ export function submission<T>(spec: SubmissionSpec<T>): ViewHandler<Services> {
     const parsed = spec.parse(view.state.values as StateValues, view.private_metadata);
     if (!parsed.ok) return { ack: { response_action: 'errors', errors: parsed.errors } };
     return {
-      ack: { response_action: 'update', view: loadingView(spec.title, spec.working) },
+      ack: { response_action: 'update', view: loadingView(titleOf(view, spec), spec.working) },
       work: () => complete(svc, args, spec, parsed.data),
     };
   };
@@ -116,7 +125,7 @@ async function complete<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec
   try {
     const outcome = await spec.run(svc, data, args);
     recorded = {
-      view: 'view' in outcome ? outcome.view : noticeView(outcome.title ?? spec.title, outcome.text),
+      view: 'view' in outcome ? outcome.view : noticeView(outcome.title ?? titleOf(view, spec), outcome.text),
       message: notice(outcome.text),
     };
   } catch (error) {
@@ -136,7 +145,11 @@ async function complete<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec
     }).catch(() => ({ text: STORE_DOWN }));
     if ('connect' in explanation) {
       await update(
-        modal({ callbackId: VIEW.info, title: spec.title, blocks: connectBlocks(explanation.connect) }),
+        modal({
+          callbackId: VIEW.info,
+          title: titleOf(view, spec),
+          blocks: connectBlocks(explanation.connect),
+        }),
       ).catch((e: unknown) => deps.logger.error({ ...log, err: e }, 'views.update failed'));
     } else {
       await giveBack(explanation.text);

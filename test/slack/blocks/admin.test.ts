@@ -79,8 +79,10 @@ describe('admin builders', () => {
     expect(subscriptionSentence({ status: 'cancelled', endsAt: '2026-12-01T00:00:00Z' }).text).toContain(
       'was cancelled',
     );
-    expect(priceText({ price: 1200, interval: 'month', intervalCount: 1 })).toBe('12.00 per month');
-    expect(priceText({ price: 10000, interval: 'month', intervalCount: 3 })).toBe('100.00 every 3 months');
+    expect(priceText({ price: 1200, interval: 'month', intervalCount: 1 })).toBe('$12.00 USD per month');
+    expect(priceText({ price: 10000, interval: 'month', intervalCount: 3 })).toBe(
+      '$100.00 USD every 3 months',
+    );
     expect(usesText({ inviteUses: 2, inviteUsesMax: 0 })).toBe('2 uses (no limit)');
     expect(usesText({ inviteUses: 2, inviteUsesMax: 5 })).toBe('2 of 5 uses');
   });

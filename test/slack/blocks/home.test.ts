@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_ACTION } from '../../../src/slack/admin/ids.js';
-import { homeBlocks, homeTab } from '../../../src/slack/home/blocks.js';
+import { changeInWords, homeBlocks, homeTab } from '../../../src/slack/home/blocks.js';
 import type { HomeSnapshot, HomeTask } from '../../../src/slack/home/snapshot.js';
 
 const task = (i: number, state: HomeTask['state']): HomeTask => ({
@@ -115,5 +115,20 @@ describe('homeBlocks', () => {
     const text = JSON.stringify(homeBlocks(big()));
     expect(text).toContain('peers *6.5* (2 grades)');
     expect(text).toContain('never who graded you or when');
+  });
+});
+
+describe('what changed, in words (issue 23 item 6)', () => {
+  it.each([
+    ['notionIds', 'notions'],
+    ['assigneeUserId', 'assignee'],
+    ['experiment.details', 'experiment details'],
+    ['experiment.confirmed', 'experiment confirmed'],
+    ['selfEval', ''],
+    ['reviewerUserId', 'reviewer'],
+    ['successCriteria', 'success criteria'],
+    ['toString', 'to string'],
+  ])('%s → "%s"', (field, words) => {
+    expect(changeInWords(field)).toBe(words);
   });
 });
