@@ -69,6 +69,10 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     slackApiUrl: config.SLACK_API_URL,
     logger,
     planningOptions: { maxConnections: config.PLANNING_MAX_CONNECTIONS },
+    postLimits: {
+      perWorkspacePerMinute: config.SLACK_POSTS_PER_MINUTE,
+      channelIntervalMs: config.SLACK_CHANNEL_POST_INTERVAL_MS,
+    },
   });
   const slack = createSlackApp({ config, store, logger, clients, envAdminToken });
   const jobs = startJobs({
