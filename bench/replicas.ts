@@ -14,7 +14,7 @@
  *    posted twice, and the time from the kill to the last digest is the recovery time.
  *
  * Options: --channels 20000 --workspaces 1000 --features 2 --latency 0 (ms added to each service
- * answer) --lease 10000 (ms) --tick 1000 (ms between a replica's passes) --posts-per-minute 300
+ * answer) --lease 30000 (ms: a claim's lease; a digest not posted within ¾ of it is given back) --tick 1000 (ms between a replica's passes) --posts-per-minute 300
  * --channel-interval 1000 (the posting limiter: the app's defaults) --enforce (the fake Slack
  * enforces the same limits with 429s). Run it small with e.g. --channels 600 --workspaces 30.
  * Exits non-zero when a digest is missing or posted twice.
@@ -39,7 +39,7 @@ const { values: args } = parseArgs({
     workspaces: { type: 'string', default: '1000' },
     features: { type: 'string', default: '2' },
     latency: { type: 'string', default: '0' },
-    lease: { type: 'string', default: '10000' },
+    lease: { type: 'string', default: '30000' },
     tick: { type: 'string', default: '1000' },
     'posts-per-minute': { type: 'string', default: String(DEFAULT_POST_LIMITS.perWorkspacePerMinute) },
     'channel-interval': { type: 'string', default: String(DEFAULT_POST_LIMITS.channelIntervalMs) },
