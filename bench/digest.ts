@@ -13,7 +13,9 @@
  * Store: SQLite in a temporary folder, or PostgreSQL (a fresh schema, dropped afterwards) when
  * DATABASE_URL is set. Options: --sizes 2000/100,20000/1000 (channels/workspaces) --features 10
  * --latency 50 --per-workspace 2 --per-org 4 --gather 4 --in-flight 200 (digests at once per pass)
- * --connections N (sockets to the service; default the client's).
+ * --connections N (sockets to the service; default the client's) --posts-per-minute 300
+ * --channel-interval 1000 (the app's posting limiter, per workspace and per channel: its defaults,
+ * each workspace posting with a bot token of its own as installs do).
  * Exits non-zero when a digest is not posted.
  */
 import { spawn } from 'node:child_process';
@@ -30,11 +32,12 @@ import { pino } from 'pino';
 import { createClients } from '../src/clients.js';
 import { planningAccessFor } from '../src/digest/access.js';
 import { createDigestScheduler } from '../src/digest/scheduler.js';
+import { DEFAULT_POST_LIMITS } from '../src/limits.js';
 import { createLogger } from '../src/logger.js';
 import { closePlanningPools, DEFAULT_MAX_CONNECTIONS } from '../src/planning/index.js';
 import { createKeyring, openStore } from '../src/store/index.js';
 import { bareDigests } from './lib/digest-floor.js';
-import { BENCH_BOT_TOKEN, benchChannel } from './lib/digest-names.js';
+import { benchBotToken, benchChannel, benchWorkspace } from './lib/digest-names.js';
 import type { DigestServices } from './lib/digest-services.js';
 
 const { values: args } = parseArgs({
@@ -53,6 +56,8 @@ const { values: args } = parseArgs({
     gather: { type: 'string', default: '4' },
     'in-flight': { type: 'string', default: '200' },
     connections: { type: 'string', default: String(DEFAULT_MAX_CONNECTIONS) },
+    'posts-per-minute': { type: 'string', default: String(DEFAULT_POST_LIMITS.perWorkspacePerMinute) },
+    'channel-interval': { type: 'string', default: String(DEFAULT_POST_LIMITS.channelIntervalMs) },
   },
 });
 const CHANNELS = Number(args.channels);
@@ -64,6 +69,10 @@ const PER_ORG = Number(args['per-org']);
 const GATHER = Number(args.gather);
 const IN_FLIGHT = Number(args['in-flight']);
 const CONNECTIONS = Number(args.connections);
+const POST_LIMITS = {
+  perWorkspacePerMinute: Number(args['posts-per-minute']),
+  channelIntervalMs: Number(args['channel-interval']),
+};
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC', 'Asia/Tokyo'];
 
 /** Starts the sandbox and the fake Slack in a child process; resolves once they are seeded. */
@@ -206,14 +215,14 @@ async function runOne() {
   const { store, label, cleanup } = await benchStore();
   try {
     for (const [i, org] of services.orgs.entries()) {
-      await store.workspaces.setAdminToken(`T${String(i).padStart(3, '0')}`, org.ownerToken, org.orgId);
+      await store.workspaces.setAdminToken(benchWorkspace(i), org.ownerToken, org.orgId);
     }
     for (let c = 0; c < CHANNELS; c += 1) {
       const w = c % WORKSPACES;
       const org = services.orgs[w];
       if (!org) throw new Error('fewer organizations than workspaces');
       await store.links.upsert({
-        workspaceId: `T${String(w).padStart(3, '0')}`,
+        workspaceId: benchWorkspace(w),
         slackChannelId: benchChannel(c),
         teamId: org.teamId,
         channelId: org.channelId,
@@ -231,10 +240,11 @@ async function runOne() {
       slackApiUrl: services.slackApiUrl,
       logger,
       planningOptions: { maxConnections: CONNECTIONS },
+      postLimits: POST_LIMITS,
     });
     const scheduler = createDigestScheduler({
       store,
-      botTokenFor: async () => BENCH_BOT_TOKEN,
+      botTokenFor: async (workspaceId) => benchBotToken(Number(workspaceId.slice(1))),
       planningClientFor: planningAccessFor({ store, clients }),
       logger,
       slackClientFor: clients.slack,
@@ -274,6 +284,8 @@ function floorOf(r: Pick<RunResult, 'channels' | 'workspaces'>) {
   const concurrent = Math.min(PER_WORKSPACE, PER_ORG);
   const bounds = {
     workspaces: Math.ceil(perWorkspace / concurrent) * digestPathMs,
+    // The posting limiter: a workspace's messages go one every 60 s ÷ posts-per-minute (one per channel).
+    posting: digestPathMs + ((perWorkspace - 1) * 60_000) / POST_LIMITS.perWorkspacePerMinute,
     'in flight': Math.ceil(r.channels / IN_FLIGHT) * digestPathMs,
     sockets: Math.ceil((r.channels * callsPerDigest) / CONNECTIONS) * LATENCY,
   };
@@ -342,7 +354,9 @@ async function runAll() {
     'limits',
     () =>
       `${PER_WORKSPACE} digests per workspace, ${PER_ORG} per organization, ${IN_FLIGHT} per pass, ` +
-      `${GATHER} reads per digest, ${CONNECTIONS} sockets`,
+      `${GATHER} reads per digest, ${CONNECTIONS} sockets; posting limiter ` +
+      `${POST_LIMITS.perWorkspacePerMinute} messages per minute per workspace (one bot token each), ` +
+      `${POST_LIMITS.channelIntervalMs} ms per channel`,
   );
   row('digests posted (fake Slack) / recorded / failed', (r) => `${r.posted} / ${r.recorded} / ${r.failed}`);
   row('**wall time of the pass**', (r) => `**${(r.wallMs / 1000).toFixed(2)} s**`);

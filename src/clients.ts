@@ -6,6 +6,7 @@
  * last one is kept for /healthz.
  */
 import { webApi } from '@slack/bolt';
+import { createPostLimiter, type PostLimiter, type PostLimits } from './limits.js';
 import type { Logger } from './logger.js';
 import { toSlackLogger } from './logger.js';
 import { type Metrics, observedSlackFetch } from './metrics.js';
@@ -41,6 +42,11 @@ export interface ClientsOptions {
   cacheSize?: number;
   /** Counts planning and Slack calls (by operation or method and status: never a path or id). */
   metrics?: Metrics;
+  /**
+   * Messages posted per workspace and per channel (see {@link slackFetch}); the app passes its
+   * configuration. Unset: nothing is spaced (tests and benchmarks that do not exercise it).
+   */
+  postLimits?: PostLimits;
 }
 
 export interface Clients {
@@ -88,6 +94,27 @@ export function slackErrorCode(error: unknown): string | undefined {
   return typeof failure.data?.error === 'string' ? failure.data.error : undefined;
 }
 
+/** The Web API methods that post a message: Slack limits them per channel and per workspace. */
+const POSTING = /\/(chat\.postMessage|chat\.update)$/;
+
+/** The workspace key (the bot token) and channel of a posting call, read from what the WebClient sends. */
+function postTarget(headers: Record<string, string>, body: string): { key: string; channel: string } {
+  const json = headers['content-type']?.includes('application/json');
+  let fields: { token?: unknown; channel?: unknown } = {};
+  if (json) {
+    try {
+      fields = JSON.parse(body) as typeof fields;
+    } catch {
+      // Slack answers a malformed body itself.
+    }
+  } else {
+    const form = new URLSearchParams(body);
+    fields = { token: form.get('token') ?? undefined, channel: form.get('channel') ?? undefined };
+  }
+  const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
+  return { key: bearer ?? String(fields.token ?? ''), channel: String(fields.channel ?? '') };
+}
+
 /** Statuses whose Response must have no body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -100,8 +127,17 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * rest of a command. Nothing is sent twice: a request that fails on a socket may have reached Slack
  * (a message posted) and is never resent here. Anything else (multipart uploads, other methods)
  * goes to the global fetch, looked up per call.
+ *
+ * With a `limiter`, every message posted (`chat.postMessage`, `chat.update`) — a digest, a card, a
+ * DM, whichever client sends it — first waits for its workspace's and channel's turn, and a 429
+ * pauses that workspace for Retry-After. The 429 still reaches the caller, which resends (Bolt's
+ * clients after Retry-After, the digest's `postDigest`): a rate-limited message was not posted.
  */
-export function slackFetch(timeoutMs: number, connections = DEFAULT_MAX_CONNECTIONS): typeof fetch {
+export function slackFetch(
+  timeoutMs: number,
+  connections = DEFAULT_MAX_CONNECTIONS,
+  limiter?: PostLimiter,
+): typeof fetch {
   return async (input, init) => {
     const plain =
       typeof input === 'string' &&
@@ -115,8 +151,11 @@ export function slackFetch(timeoutMs: number, connections = DEFAULT_MAX_CONNECTI
       headers[name] = value;
     });
     const signal = init.signal ?? undefined;
+    const posting =
+      limiter && POSTING.test(url.pathname) ? postTarget(headers, init.body as string) : undefined;
     let answer: RawResponse;
     try {
+      if (posting) await limiter?.turn(posting.key, posting.channel, signal);
       answer = await sendOnce(
         {
           dispatcher: poolFor(url.origin, timeoutMs, connections),
@@ -135,6 +174,10 @@ export function slackFetch(timeoutMs: number, connections = DEFAULT_MAX_CONNECTI
       // As fetch does: the caller's abort rejects with the caller's reason.
       if (signal?.aborted) throw signal.reason;
       throw error;
+    }
+    if (posting && answer.status === 429) {
+      const seconds = Number(answer.headers['retry-after']);
+      limiter?.pause(posting.key, (Number.isFinite(seconds) && seconds > 0 ? seconds : 1) * 1000);
     }
     const answerHeaders = new Headers();
     for (const [name, value] of Object.entries(answer.headers)) {
@@ -172,7 +215,12 @@ export function createClients(options: ClientsOptions): Clients {
     );
   };
   const slackLogger = toSlackLogger(logger);
-  const fetcher = observedSlackFetch(slackFetch(options.slackTimeoutMs ?? 15_000), metrics);
+  // One limiter for every Slack client of the process: Bolt's and the ones made here.
+  const limiter = options.postLimits ? createPostLimiter(options.postLimits) : undefined;
+  const fetcher = observedSlackFetch(
+    slackFetch(options.slackTimeoutMs ?? 15_000, DEFAULT_MAX_CONNECTIONS, limiter),
+    metrics,
+  );
   return {
     planningUrl: options.planningUrl,
     planning: lruCache(size, (token) =>

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_POST_LIMITS } from './limits.js';
 import { DEFAULT_MAX_CONNECTIONS } from './planning/transport.js';
 
 export const DEFAULT_PLANNING_API_URL = 'https://api.kronup.com/v1';
@@ -50,6 +51,20 @@ export const envSchema = z
     SLACK_CLIENT_SECRET: optionalText,
     SLACK_STATE_SECRET: optionalText,
     SLACK_API_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_SLACK_API_URL),
+    /** Messages (chat.postMessage, chat.update) posted per minute per workspace, by this process. */
+    SLACK_POSTS_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(60_000)
+      .default(DEFAULT_POST_LIMITS.perWorkspacePerMinute),
+    /** Least time between two messages posted in one channel, ms (Slack: about one a second). */
+    SLACK_CHANNEL_POST_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(60_000)
+      .default(DEFAULT_POST_LIMITS.channelIntervalMs),
     PLANNING_API_URL: z
       .union([z.literal('sandbox'), z.url({ protocol: /^https?$/ })])
       .default(DEFAULT_PLANNING_API_URL),

@@ -7,7 +7,7 @@
  * in flight, sockets), so the app's CPU per digest can be read as a ratio to this.
  */
 import { Pool } from 'undici';
-import { BENCH_BOT_TOKEN, benchChannel } from './digest-names.js';
+import { benchBotToken, benchChannel } from './digest-names.js';
 import type { DigestServices } from './digest-services.js';
 
 interface BareFeature {
@@ -86,7 +86,10 @@ export async function bareDigests(services: DigestServices, options: FloorOption
       const response = await slack.request({
         path: slackPath,
         method: 'POST',
-        headers: { authorization: `Bearer ${BENCH_BOT_TOKEN}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${benchBotToken(c % options.workspaces)}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ channel: benchChannel(c), text, blocks }),
       });
       const answer = JSON.parse(await response.body.text()) as { ok?: boolean };

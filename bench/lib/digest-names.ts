@@ -1,7 +1,13 @@
-/** What bench:digest and its services process (digest-services.ts) agree on. */
+/** What bench:digest, bench:replicas and their services process (digest-services.ts) agree on. */
 
-/** The bot token the benchmark's scheduler posts with. */
-export const BENCH_BOT_TOKEN = 'xoxb-bench-token';
+/**
+ * The bot token of the bench's n-th workspace: one each, as installs have, so the posting limiter
+ * (and the fake Slack's enforcement, per token) treats each workspace on its own.
+ */
+export const benchBotToken = (workspace: number) => `xoxb-bench-token-${workspace}`;
 
-/** The bench's n-th linked Slack channel. */
+/** The bench's n-th workspace id. */
+export const benchWorkspace = (n: number) => `T${String(n).padStart(4, '0')}`;
+
+/** The bench's n-th linked Slack channel (workspace `n % workspaces`). */
 export const benchChannel = (n: number) => `C${String(n).padStart(5, '0')}`;

@@ -2,9 +2,11 @@
  * The benchmark's outside world, in a process of its own so that its CPU and memory are not
  * counted as the scheduler's: the sandbox (one organization per workspace, each with a team whose
  * default channel holds `features` features of one open task each) and Slack — the playground's fake
- * Slack (the tests' one) on loopback, with the bench's `channels` linked channels (C00000…) and its
- * bot token. `GET /_stats` on the fake's port says how many messages Slack accepted and the CPU
- * this process used. Prints one JSON line with the URLs and each organization's owner token once
+ * Slack (the tests' one) on loopback, with the bench's `channels` linked channels (C00000…) and one
+ * bot token per workspace (`benchBotToken`). `GET /_stats` on the fake's port says how many
+ * messages Slack accepted and the CPU this process used; `GET /_stats?date=YYYY-MM-DD` also how
+ * many channels got that day's scheduled digest and how many got it more than once. With
+ * `postLimits`, the fake enforces Slack's posting limits (429 with Retry-After). Prints one JSON line with the URLs and each organization's owner token once
  * the data is in and the latency set, then serves until stdin closes.
  *
  *   node --import tsx bench/lib/digest-services.ts '{"orgs":100,"channels":2000,"features":10,"latencyMs":50}'
@@ -14,10 +16,10 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient } from '../../src/planning/index.js';
-import { FakeSlack } from '../../src/playground/fake-slack.js';
+import { type FakePostLimits, FakeSlack } from '../../src/playground/fake-slack.js';
 import { Workspace } from '../../src/playground/workspace.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { BENCH_BOT_TOKEN, benchChannel } from './digest-names.js';
+import { benchBotToken, benchChannel } from './digest-names.js';
 
 export interface DigestServices {
   planningUrl: string;
@@ -32,11 +34,13 @@ const {
   channels,
   features,
   latencyMs,
+  postLimits,
 } = JSON.parse(process.argv[2] ?? '{}') as {
   orgs: number;
   channels: number;
   features: number;
   latencyMs: number;
+  postLimits?: FakePostLimits;
 };
 const logger = createLogger({ level: 'error', destination: pino.destination({ fd: 2, sync: true }) });
 const sandbox = await startSandbox({ seed: 'none', logger });
@@ -46,17 +50,36 @@ const workspace = new Workspace();
 for (let c = 0; c < channels; c += 1)
   workspace.addChannel({ id: benchChannel(c), members: [workspace.bot.userId] });
 // Calls are counted, not kept: 20,000 digests' bodies would only grow this process.
-const slack = new FakeSlack({ workspace, tokens: [BENCH_BOT_TOKEN], logger, record: false });
+const tokens = Array.from({ length: orgCount }, (_, w) => benchBotToken(w));
+const slack = new FakeSlack({ workspace, tokens, logger, record: false });
+if (postLimits) slack.enforcePostLimits(postLimits);
+/** Scheduled digests Slack accepted, per local date, per channel. */
+const digestsPerDay = new Map<string, Map<string, number>>();
+slack.observe((call) => {
+  if (call.method !== 'chat.postMessage' || !FakeSlack.accepted(call)) return;
+  const payload = (call.body.metadata as { event_payload?: { local_date?: string; on_demand?: boolean } })
+    ?.event_payload;
+  if (!payload?.local_date || payload.on_demand) return;
+  const day = digestsPerDay.get(payload.local_date) ?? new Map<string, number>();
+  digestsPerDay.set(payload.local_date, day);
+  const channel = String(call.body.channel);
+  day.set(channel, (day.get(channel) ?? 0) + 1);
+});
 const server = createServer((req, res) => {
   void slack.handle(req, res).then((served) => {
     if (served) return;
-    if (req.method === 'GET' && req.url === '/_stats') {
+    const url = new URL(req.url ?? '/', 'http://services');
+    if (req.method === 'GET' && url.pathname === '/_stats') {
       const cpu = process.cpuUsage();
+      const day = digestsPerDay.get(url.searchParams.get('date') ?? '');
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
           postCount: slack.counts.get('chat.postMessage') ?? 0,
+          rateLimited: slack.rateLimited,
           cpuMs: (cpu.user + cpu.system) / 1000,
+          channelsPosted: day?.size ?? 0,
+          postedTwice: [...(day?.values() ?? [])].filter((n) => n > 1).length,
         }),
       );
     } else res.writeHead(404).end();

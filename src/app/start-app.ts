@@ -100,6 +100,10 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     logger,
     planningOptions: { maxConnections: config.PLANNING_MAX_CONNECTIONS },
     metrics,
+    postLimits: {
+      perWorkspacePerMinute: config.SLACK_POSTS_PER_MINUTE,
+      channelIntervalMs: config.SLACK_CHANNEL_POST_INTERVAL_MS,
+    },
   });
   const slack = createSlackApp({ config, store, logger, clients, envAdminToken, metrics });
   const jobs = startJobs({

@@ -20,6 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { keyedLimit, withPostDeadline } from '../limits.js';
 import { type Logger, withLogContext } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { PlanningClient } from '../planning/index.js';
@@ -33,7 +34,6 @@ import {
 import { composeDigest } from './compose.js';
 import { describeFailure, retryAfterMs } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
-import { keyedLimit } from './limit.js';
 import { findPostedDigest, postDigest, slackErrorCode, type WebClient } from './slack.js';
 import { previousDigest, serializeSnapshot } from './snapshot.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
@@ -393,7 +393,12 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     }
   }
 
-  /** Posts unless the lease is nearly over: past it, another process may be posting the same digest. */
+  /**
+   * Posts unless the lease is nearly over: past it, another process may be posting the same digest.
+   * The same deadline bounds the wait for the workspace's posting turn (src/limits.ts): a turn
+   * that comes later fails the attempt before anything is sent, and the claim is given back with
+   * a retry time (recorded as failed), instead of being posted after the lease was lost.
+   */
   async function postSafely(
     slack: WebClient,
     link: ChannelLink,
@@ -403,15 +408,17 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   ): Promise<string> {
     const deadline = leaseEnd - leaseMs / 4;
     if (Date.now() > deadline) throw new Error('lease nearly expired before posting');
-    return postDigest(slack, link.slackChannelId, localDate, composed, {
-      deadline,
-      ...(deps.sleep ? { sleep: deps.sleep } : {}),
-      onRateLimited: (seconds) =>
-        log.warn(
-          { ...where(link, localDate), retryAfterSeconds: seconds },
-          'digest: Slack rate limit; waiting',
-        ),
-    });
+    return withPostDeadline(deadline, () =>
+      postDigest(slack, link.slackChannelId, localDate, composed, {
+        deadline,
+        ...(deps.sleep ? { sleep: deps.sleep } : {}),
+        onRateLimited: (seconds) =>
+          log.warn(
+            { ...where(link, localDate), retryAfterSeconds: seconds },
+            'digest: Slack rate limit; waiting',
+          ),
+      }),
+    );
   }
 
   function retryDelay(attempt: number, error: unknown): number {

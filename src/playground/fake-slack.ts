@@ -9,7 +9,8 @@
  * them: trigger ids that open one view within their lifetime, response_urls, and the effect of an
  * ack on a person's modals. Every call is recorded (method, parsed body, token, answer), and a
  * method's answer can be replaced for fault injection: Slack's `{ ok: false, error }`, an HTTP
- * failure (a 500) or a 429 with Retry-After.
+ * failure (a 500) or a 429 with Retry-After. Slack's posting limits can be enforced
+ * (`enforcePostLimits`): a message too soon in a channel or past the workspace's rate gets 429.
  */
 
 import { randomBytes } from 'node:crypto';
@@ -125,6 +126,23 @@ export interface InstallGrant {
 /** Slack's access token lifetime with token rotation on. */
 export const ROTATED_TOKEN_TTL_S = 12 * 60 * 60;
 
+/**
+ * Slack's posting limits as the fake enforces them, on `chat.postMessage` and `chat.update`. The fake
+ * serves one workspace, so "per workspace" is per bot token: a benchmark standing for many
+ * workspaces gives each its own token.
+ */
+export interface FakePostLimits {
+  /** A message in a channel less than this after the previous one accepted there is refused. Default 1000. */
+  channelIntervalMs?: number;
+  /** At most this many messages accepted per token in any second. */
+  workspacePerSecond: number;
+  /** The Retry-After answered, seconds. Default 1. */
+  retryAfterSeconds?: number;
+}
+
+/** Methods Slack limits as posting. */
+const POSTING_METHODS = new Set(['chat.postMessage', 'chat.update']);
+
 const isHttpAnswer = (reply: Reply): reply is HttpAnswer =>
   typeof (reply as HttpAnswer).httpStatus === 'number';
 
@@ -167,6 +185,12 @@ export class FakeSlack implements Triggers {
   readonly calls: SlackCall[] = [];
   /** Calls received per method, kept even when recording is off. */
   readonly counts = new Map<string, number>();
+  /** Posting calls refused with 429 by the enforced posting limits (`enforcePostLimits`). */
+  rateLimited = 0;
+  private postLimits?: Required<FakePostLimits>;
+  /** Per token: when its recent accepted messages arrived (the last second's); per channel: the last one. */
+  private readonly postedAt = new Map<string, number[]>();
+  private readonly channelPostedAt = new Map<string, number>();
   readonly triggerTtlMs: number;
   private readonly tokens: Set<string>;
   private readonly logger: Logger;
@@ -325,6 +349,39 @@ export class FakeSlack implements Triggers {
       },
       times,
     );
+  }
+
+  /** Refuses messages past Slack's posting limits from now on (undefined: no limits, the default). */
+  enforcePostLimits(limits: FakePostLimits | undefined) {
+    this.postLimits = limits ? { channelIntervalMs: 1_000, retryAfterSeconds: 1, ...limits } : undefined;
+    this.postedAt.clear();
+    this.channelPostedAt.clear();
+  }
+
+  /** The 429 for a message past the limits, or undefined when it may be posted (then it counts). */
+  private overPostLimits(method: string, args: Args, token: string): HttpAnswer | undefined {
+    const limits = this.postLimits;
+    if (!limits || !POSTING_METHODS.has(method)) return undefined;
+    const at = performance.now();
+    const channelKey = `${token}\u0000${String(args.channel ?? '')}`;
+    const recent = (this.postedAt.get(token) ?? []).filter((t) => at - t < 1_000);
+    const last = this.channelPostedAt.get(channelKey);
+    if (
+      (last !== undefined && at - last < limits.channelIntervalMs) ||
+      recent.length >= limits.workspacePerSecond
+    ) {
+      this.postedAt.set(token, recent);
+      this.rateLimited += 1;
+      return {
+        httpStatus: 429,
+        headers: { 'retry-after': String(limits.retryAfterSeconds) },
+        body: { ok: false, error: 'ratelimited' },
+      };
+    }
+    recent.push(at);
+    this.postedAt.set(token, recent);
+    this.channelPostedAt.set(channelKey, at);
+    return undefined;
   }
 
   // -- The log of calls ---------------------------------------------------------------------
@@ -581,7 +638,9 @@ export class FakeSlack implements Triggers {
     const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
     delete args.token;
     const call = this.begin(method, args, token);
+    const limited = token && this.tokens.has(token) ? this.overPostLimits(method, args, token) : undefined;
     const reply =
+      limited ??
       (await this.responders.get(method)?.(args, { method, ...(token ? { token } : {}) })) ??
       (await this.answer(method, args, token));
     this.finish(res, call, reply);

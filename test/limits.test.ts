@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyedLimit } from '../../src/digest/limit.js';
+import { keyedLimit } from '../src/limits.js';
 
 describe('keyedLimit', () => {
   it('bounds work per key, and lets other keys run meanwhile', async () => {

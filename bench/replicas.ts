@@ -1,0 +1,259 @@
+/**
+ * `npm run bench:replicas`: does the digest work divide between replicas? 20,000 linked channels
+ * over 1,000 workspaces (one planning organization and one bot token each), all due in the same
+ * minute, on one PostgreSQL (a fresh schema of TEST_DATABASE_URL or DATABASE_URL, dropped after),
+ * against the sandbox and the playground's fake Slack in a services process (bench/lib/
+ * digest-services.ts, as bench:digest). Three passes, each a day of its own:
+ *
+ * 1. one replica (bench/lib/replica.ts: the app's scheduler, clients with the posting limiter and
+ *    store, ticking until the day is done);
+ * 2. three replicas started together: every digest posted exactly once, how the posts divide (no
+ *    replica over 50%), wall and CPU per digest of each, peak RSS of each, and 3 vs 1;
+ * 3. three replicas, one killed with SIGKILL once a third of the digests are posted: the others
+ *    take its claims over after the lease (looking in the channel history first), nothing is
+ *    posted twice, and the time from the kill to the last digest is the recovery time.
+ *
+ * Options: --channels 20000 --workspaces 1000 --features 2 --latency 0 (ms added to each service
+ * answer) --lease 30000 (ms: a claim's lease; a digest not posted within ¾ of it is given back) --tick 1000 (ms between a replica's passes) --posts-per-minute 300
+ * --channel-interval 1000 (the posting limiter: the app's defaults) --enforce (the fake Slack
+ * enforces the same limits with 429s). Run it small with e.g. --channels 600 --workspaces 30.
+ * Exits non-zero when a digest is missing or posted twice.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { availableParallelism, cpus } from 'node:os';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { DEFAULT_POST_LIMITS } from '../src/limits.js';
+import { createKeyring, openStore } from '../src/store/index.js';
+import { load, reportBroken, runCleanups } from './lib/bench-kit.js';
+import { benchChannel, benchWorkspace } from './lib/digest-names.js';
+import type { DigestServices } from './lib/digest-services.js';
+import type { ReplicaOptions, ReplicaResult } from './lib/replica.js';
+
+const { values: args } = parseArgs({
+  options: {
+    channels: { type: 'string', default: '20000' },
+    workspaces: { type: 'string', default: '1000' },
+    features: { type: 'string', default: '2' },
+    latency: { type: 'string', default: '0' },
+    lease: { type: 'string', default: '30000' },
+    tick: { type: 'string', default: '1000' },
+    'posts-per-minute': { type: 'string', default: String(DEFAULT_POST_LIMITS.perWorkspacePerMinute) },
+    'channel-interval': { type: 'string', default: String(DEFAULT_POST_LIMITS.channelIntervalMs) },
+    enforce: { type: 'boolean', default: false },
+  },
+});
+const CHANNELS = Number(args.channels);
+const WORKSPACES = Number(args.workspaces);
+const POST_LIMITS = {
+  perWorkspacePerMinute: Number(args['posts-per-minute']),
+  channelIntervalMs: Number(args['channel-interval']),
+};
+const databaseUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+if (!databaseUrl) throw new Error('bench:replicas needs PostgreSQL: set TEST_DATABASE_URL or DATABASE_URL');
+
+interface Stats {
+  postCount: number;
+  rateLimited: number;
+  channelsPosted: number;
+  postedTwice: number;
+}
+
+/** The services process (sandbox + fake Slack); resolves once seeded. */
+async function startServices() {
+  const script = fileURLToPath(new URL('./lib/digest-services.ts', import.meta.url));
+  const spec = {
+    orgs: WORKSPACES,
+    channels: CHANNELS,
+    features: Number(args.features),
+    latencyMs: Number(args.latency),
+    ...(args.enforce ? { postLimits: { workspacePerSecond: POST_LIMITS.perWorkspacePerMinute / 60 } } : {}),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(spec)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`services exited early (${code})`)));
+  });
+  const services = JSON.parse(first) as DigestServices;
+  return {
+    ...services,
+    async stats(date: string): Promise<Stats> {
+      return (await (await fetch(`${services.statsUrl}?date=${date}`)).json()) as Stats;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  claimed: Promise<void>;
+  done: Promise<ReplicaResult | 'killed'>;
+}
+
+function startReplica(options: ReplicaOptions): Running {
+  const script = fileURLToPath(new URL('./lib/replica.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(options)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stderr.pipe(process.stderr);
+  let last = '';
+  let onClaimed!: () => void;
+  const claimed = new Promise<void>((resolve) => {
+    onClaimed = resolve;
+  });
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line.includes('"claimed"')) onClaimed();
+    else last = line;
+  });
+  const done = new Promise<ReplicaResult | 'killed'>((resolve, reject) => {
+    child.once('exit', (code, signal) => {
+      if (signal === 'SIGKILL') return resolve('killed');
+      if (code !== 0 || !last.startsWith('{')) return reject(new Error(`replica exited ${code}`));
+      resolve(JSON.parse(last) as ReplicaResult);
+    });
+  });
+  return { child, claimed, done };
+}
+
+const broken: string[] = [];
+const cleanups: (() => unknown)[] = [];
+try {
+  console.error(`bench:replicas: seeding ${CHANNELS} channels over ${WORKSPACES} workspaces…`);
+  const services = await startServices();
+  cleanups.push(() => services.stop());
+  const schema = `bench_replicas_${randomBytes(4).toString('hex')}`;
+  const key = randomBytes(32).toString('base64');
+  const store = await openStore({ databaseUrl, pgSchema: schema, keyring: createKeyring({ current: key }) });
+  cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  });
+  try {
+    for (const [i, org] of services.orgs.entries())
+      await store.workspaces.setAdminToken(benchWorkspace(i), org.ownerToken, org.orgId);
+    for (let c = 0; c < CHANNELS; c += 1) {
+      const org = services.orgs[c % WORKSPACES];
+      if (!org) throw new Error('fewer organizations than workspaces');
+      await store.links.upsert({
+        workspaceId: benchWorkspace(c % WORKSPACES),
+        slackChannelId: benchChannel(c),
+        teamId: org.teamId,
+        channelId: org.channelId,
+        createdBy: 'U0',
+        digestTime: '00:00',
+        timeZone: 'UTC',
+        weekdaysOnly: false,
+      });
+    }
+  } finally {
+    await store.close();
+  }
+
+  const replicaOptions = (day: string): ReplicaOptions => ({
+    databaseUrl,
+    pgSchema: schema,
+    key,
+    planningUrl: services.planningUrl,
+    slackApiUrl: services.slackApiUrl,
+    // Noon UTC of the pass's own day: every link is due, and each pass posts a day of its own.
+    tickAt: `${day}T12:00:00Z`,
+    tickMs: Number(args.tick),
+    leaseMs: Number(args.lease),
+    retryBaseMs: 1_000,
+    postLimits: POST_LIMITS,
+  });
+
+  /** One pass: `count` replicas together, one killed once a third is posted when `kill`. */
+  async function pass(day: string, count: number, kill: boolean) {
+    console.error(`bench:replicas: ${count} replica(s)${kill ? ', one killed mid-pass' : ''}…`);
+    const started = performance.now();
+    const replicas = Array.from({ length: count }, () => startReplica(replicaOptions(day)));
+    let killedAt: number | undefined;
+    if (kill) {
+      const victim = replicas[count - 1] as Running;
+      await victim.claimed;
+      while ((await services.stats(day)).channelsPosted < CHANNELS / 3)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      victim.child.kill('SIGKILL');
+      killedAt = performance.now();
+    }
+    const results = await Promise.all(replicas.map((r) => r.done));
+    const wallMs = performance.now() - started;
+    const stats = await services.stats(day);
+    if (stats.channelsPosted !== CHANNELS)
+      broken.push(`${day}: ${stats.channelsPosted} of ${CHANNELS} channels got their digest`);
+    if (stats.postedTwice > 0) broken.push(`${day}: ${stats.postedTwice} channels got their digest twice`);
+    return {
+      results,
+      wallMs,
+      stats,
+      recoveryMs: killedAt === undefined ? undefined : performance.now() - killedAt,
+    };
+  }
+
+  const one = await pass('2026-04-01', 1, false);
+  const three = await pass('2026-04-02', 3, false);
+  const killed = await pass('2026-04-03', 3, true);
+
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const describe = (r: ReplicaResult | 'killed') =>
+    r === 'killed'
+      ? 'killed'
+      : `${r.posted + r.recovered} (${((100 * (r.posted + r.recovered)) / CHANNELS).toFixed(1)}%), ` +
+        `CPU ${(r.cpuMs / Math.max(1, r.posted + r.recovered)).toFixed(2)} ms per digest, ` +
+        `wall ${s(r.wallMs)}, peak RSS ${mb(r.peakRss)}`;
+  console.log(`\n| replicas benchmark | ${CHANNELS} channels / ${WORKSPACES} workspaces |`);
+  console.log('|---|---|');
+  console.log(
+    `| setup | PostgreSQL; sandbox (${args.features} features each, ${args.latency} ms added) + fake Slack` +
+      `${args.enforce ? ' enforcing the posting limits' : ''}; posting limiter ${POST_LIMITS.perWorkspacePerMinute}/min per workspace, ` +
+      `${POST_LIMITS.channelIntervalMs} ms per channel; lease ${args.lease} ms, tick ${args.tick} ms |`,
+  );
+  console.log(`| 1 replica: wall | ${s(one.wallMs)} — ${describe(one.results[0] as ReplicaResult)} |`);
+  console.log(
+    `| 3 replicas: wall | ${s(three.wallMs)} (${(three.wallMs / one.wallMs).toFixed(2)}× the one replica's) |`,
+  );
+  three.results.forEach((r, i) => {
+    console.log(`| 3 replicas: replica ${i + 1} | ${describe(r)} |`);
+  });
+  const shares = three.results.map((r) => (r === 'killed' ? 0 : (r.posted + r.recovered) / CHANNELS));
+  const over = shares.some((share) => share > 0.5);
+  if (over) broken.push('a replica posted over 50% of the digests');
+  console.log(
+    `| largest share | ${(100 * Math.max(...shares)).toFixed(1)}% ${over ? '(over 50%)' : '(≤ 50%)'} |`,
+  );
+  for (const [name, run] of [
+    ['1 replica', one],
+    ['3 replicas', three],
+    ['3, one killed', killed],
+  ] as const)
+    console.log(
+      `| ${name}: channels posted / posted twice / 429s | ${run.stats.channelsPosted} / ${run.stats.postedTwice} / ${run.stats.rateLimited} |`,
+    );
+  killed.results.forEach((r, i) => {
+    console.log(`| one killed: replica ${i + 1} | ${describe(r)} |`);
+  });
+  console.log(
+    `| one killed: recovery (kill → last digest) | ${s(killed.recoveryMs ?? 0)} (lease ${s(Number(args.lease))}); wall ${s(killed.wallMs)} |`,
+  );
+  console.log(
+    `\n${availableParallelism()} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${load()}.`,
+  );
+} catch (error) {
+  broken.push((error as Error).message);
+} finally {
+  await runCleanups(cleanups, broken);
+  reportBroken(broken);
+}

@@ -1,0 +1,190 @@
+/**
+ * The process's limits on work per key. `keyedLimit` bounds how much runs at once per key (the
+ * digest's workspaces and planning organizations); `createPostLimiter` spaces the messages posted
+ * per Slack workspace and per channel in time, within Slack's posting limits. State is made on
+ * first use and dropped once idle, so the maps never outgrow the work in flight.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pLimit, { type LimitFunction } from 'p-limit';
+
+export type KeyedLimit = <T>(key: string, task: () => Promise<T>) => Promise<T>;
+
+export function keyedLimit(concurrency: number): KeyedLimit {
+  const limits = new Map<string, LimitFunction>();
+  return async (key, task) => {
+    let limit = limits.get(key);
+    if (!limit) {
+      limit = pLimit(concurrency);
+      limits.set(key, limit);
+    }
+    try {
+      return await limit(task);
+    } finally {
+      if (limit.activeCount === 0 && limit.pendingCount === 0) limits.delete(key);
+    }
+  };
+}
+
+/**
+ * How fast messages may be posted (`chat.postMessage`, `chat.update`). Slack allows about one
+ * message per second per channel and an unpublished cap per workspace ("several hundred per
+ * minute"), and answers 429 with Retry-After past either.
+ */
+export interface PostLimits {
+  /** Messages per minute per workspace (per bot token), spaced evenly. */
+  perWorkspacePerMinute: number;
+  /** Least time between two messages in one channel, ms; 0 spaces nothing per channel. */
+  channelIntervalMs: number;
+}
+
+/** What the app uses unless told otherwise (SLACK_POSTS_PER_MINUTE, SLACK_CHANNEL_POST_INTERVAL_MS). */
+export const DEFAULT_POST_LIMITS: PostLimits = { perWorkspacePerMinute: 300, channelIntervalMs: 1_000 };
+
+/** The turn of a post would come after the deadline its caller set (`withPostDeadline`): nothing was sent. */
+export class PostDeadlineError extends Error {
+  override name = 'PostDeadlineError';
+  constructor(
+    /** When the post could have been sent (epoch ms). */
+    readonly turnAt: number,
+  ) {
+    super(
+      `the posting limit's turn comes ${Math.round(turnAt - Date.now())} ms from now, after the deadline`,
+    );
+  }
+}
+
+const deadlines = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` so that a post it makes refuses (`PostDeadlineError`, before sending) to wait for its
+ * turn past `deadline` (epoch ms). The digest posts this way: past its claim's lease another
+ * replica may post the same digest, so it gives the claim back rather than post late.
+ */
+export function withPostDeadline<T>(deadline: number, work: () => Promise<T>): Promise<T> {
+  return deadlines.run(deadline, work);
+}
+
+export interface PostLimiter {
+  /**
+   * Resolves when a message to `channel` of the workspace `key` may be sent; the turn is taken in
+   * order of asking. Rejects when `signal` aborts, or with `PostDeadlineError` (taking nothing) when
+   * the turn is past the deadline of `withPostDeadline`.
+   */
+  turn(key: string, channel: string, signal?: AbortSignal): Promise<void>;
+  /** Slack answered 429: nothing more is sent for the workspace `key` for `ms`. */
+  pause(key: string, ms: number): void;
+}
+
+interface WorkspaceTurns {
+  /** When the next message of the workspace is expected to go, as far as the turns handed out say. */
+  nextAt: number;
+  /** When its last message actually went. */
+  sentAt: number;
+  /** Until when Slack asked us to wait (Retry-After). */
+  pausedUntil: number;
+  /** The workspace's queue: each message waits for the one before it, then for the spacing. */
+  tail: Promise<void>;
+  /** Messages waiting in the queue. */
+  queued: number;
+  /** When the next message of each channel may go. */
+  channels: Map<string, number>;
+}
+
+const SWEEP_EVERY_MS = 10_000;
+
+export function createPostLimiter(
+  limits: PostLimits,
+  { now = Date.now }: { now?: () => number } = {},
+): PostLimiter {
+  if (!(limits.perWorkspacePerMinute > 0)) throw new RangeError('perWorkspacePerMinute must be > 0');
+  const spacingMs = 60_000 / limits.perWorkspacePerMinute;
+  const workspaces = new Map<string, WorkspaceTurns>();
+  let sweptAt = now();
+
+  const stateOf = (key: string) => {
+    let state = workspaces.get(key);
+    if (!state) {
+      state = {
+        nextAt: 0,
+        sentAt: 0,
+        pausedUntil: 0,
+        tail: Promise.resolve(),
+        queued: 0,
+        channels: new Map(),
+      };
+      workspaces.set(key, state);
+    }
+    return state;
+  };
+  /** Forgets turns already past: a workspace or channel that posts no more costs nothing. */
+  const sweep = (at: number) => {
+    if (at - sweptAt < SWEEP_EVERY_MS) return;
+    sweptAt = at;
+    for (const [key, state] of workspaces) {
+      for (const [channel, nextAt] of state.channels) if (nextAt <= at) state.channels.delete(channel);
+      const idle = state.queued === 0 && state.channels.size === 0;
+      if (idle && state.nextAt <= at && state.pausedUntil <= at && state.sentAt + spacingMs <= at)
+        workspaces.delete(key);
+    }
+  };
+
+  return {
+    async turn(key, channel, signal) {
+      signal?.throwIfAborted();
+      const at = now();
+      sweep(at);
+      const state = stateOf(key);
+      const channelAt = Math.max(at, state.channels.get(channel) ?? 0);
+      const expectedAt = Math.max(channelAt, state.nextAt, state.pausedUntil, state.sentAt + spacingMs);
+      const deadline = deadlines.getStore();
+      if (deadline !== undefined && expectedAt > deadline) throw new PostDeadlineError(expectedAt);
+      state.nextAt = expectedAt + spacingMs;
+      if (limits.channelIntervalMs > 0) state.channels.set(channel, channelAt + limits.channelIntervalMs);
+      // The channel's turn first, outside the workspace's queue: a busy channel holds up no other.
+      if (channelAt > at) await wait(channelAt - at, signal);
+      // Then the workspace's queue, in order: spacing measured from when the previous message
+      // actually went (a late timer never bunches two up), and a 429 holding up every one after it.
+      state.queued += 1;
+      const mine = state.tail.then(async () => {
+        for (;;) {
+          if (signal?.aborted) return;
+          const gap = Math.max(state.sentAt + spacingMs, state.pausedUntil) - now();
+          if (gap <= 0) break;
+          await wait(gap).catch(() => undefined);
+        }
+        state.sentAt = now();
+      });
+      state.tail = mine.finally(() => {
+        state.queued -= 1;
+      });
+      await (signal ? Promise.race([mine, aborted(signal)]) : mine);
+    },
+    pause(key, ms) {
+      const state = stateOf(key);
+      state.pausedUntil = Math.max(state.pausedUntil, now() + ms);
+    },
+  };
+}
+
+/** Rejects with the signal's reason once it aborts. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
