@@ -13,7 +13,7 @@ import { closePlanningPools } from '../planning/index.js';
 import { createSlackApp } from '../slack/app.js';
 import { environmentAdminToken } from '../slack/kit/deps.js';
 import { openStore, resolveKeyring, type Store, startHousekeeping } from '../store/index.js';
-import { appJobs, startJobs } from './jobs.js';
+import { appJobs, type Jobs, startJobs } from './jobs.js';
 
 export interface Running {
   config: Config;
@@ -23,6 +23,8 @@ export interface Running {
   planningUrl: string;
   /** HTTP mode: the port the app listens on. */
   port?: number;
+  /** The minute tick (its `pass` runs one at once: the playground's tests use it). */
+  jobs: Jobs;
   /** Stops everything; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -102,6 +104,7 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     store,
     planningUrl,
     port: started.port,
+    jobs,
     stop: () => {
       stopping ??= unwind(stack, logger).then(() => closePlanningPools());
       return stopping;
