@@ -43,7 +43,7 @@ export async function followProfileAction(svc: Services, args: ActionArgs): Prom
   const { workspaceId, slackUserId } = planning;
   try {
     const identity = await svc.deps.store.identities.get(workspaceId, slackUserId);
-    if (!identity || identity.origin !== 'brought') {
+    if (identity?.origin !== 'brought') {
       // Provisioned accounts always follow; no identity: the tab is stale.
       await svc.home.refresh(args.client, planning);
       return;
