@@ -20,7 +20,7 @@ import {
   StoreUnavailableError,
   startHousekeeping,
 } from '../store/index.js';
-import { appJobs, startJobs } from './jobs.js';
+import { appJobs, type Jobs, startJobs } from './jobs.js';
 
 export interface Running {
   config: Config;
@@ -30,6 +30,8 @@ export interface Running {
   planningUrl: string;
   /** HTTP mode: the port the app listens on. */
   port?: number;
+  /** The minute tick (its `pass` runs one at once: the playground's tests use it). */
+  jobs: Jobs;
   /** HTTP mode: the address it is bound to (`HOST`; `::` or `0.0.0.0` for every interface). */
   address?: string;
   /** With METRICS_PORT: the port /metrics is served on. */
@@ -138,6 +140,7 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
     store,
     planningUrl,
     port: started.port,
+    jobs,
     ...(started.address ? { address: started.address } : {}),
     ...(metricsPort !== undefined ? { metricsPort } : {}),
     stop: (options) => {

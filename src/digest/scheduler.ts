@@ -5,6 +5,11 @@
  * the claim is what makes a digest exactly-once across replicas and restarts — then gathers,
  * composes, posts and records the outcome with the snapshot for tomorrow.
  *
+ * Only digests that were expected are posted: one missed while it was due (the app down, a post
+ * failed) is caught up within a bounded window of its time, but a day whose time came before the
+ * link was made, turned on or rescheduled gets none (`digestFrom`): its first digest is at its next
+ * time.
+ *
  * Failures never post: a service error or a Slack error is recorded as failed with a retry time
  * (exponential backoff), and the store hands the claim out again after it. A later attempt first
  * looks for its own message in the channel history, because the process may have died between
@@ -81,6 +86,11 @@ export interface DigestSchedulerDeps {
   /** Due links read ahead of their runs, at most (their workspaces' turns wait). Default 2 000. */
   readAhead?: number;
   gather?: GatherOptions;
+  /**
+   * How long after its time a missed digest is still posted (same local day). Default
+   * `DIGEST_CATCH_UP_MS` (4 hours).
+   */
+  catchUpMs?: number;
   /**
    * Told of every link whose digest is due in this pass, posted already or not, with its local
    * date, as the pass walks the links (the peer-grade notices learn each workspace's day from it).
@@ -165,7 +175,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     function consider(link: ChannelLink) {
       let localDate: string | undefined;
       try {
-        localDate = dueLocalDate(link, now);
+        localDate = dueLocalDate(link, now, deps.catchUpMs);
       } catch (error) {
         log.error({ err: error, slackChannelId: link.slackChannelId }, 'digest: bad schedule on a link');
         return;

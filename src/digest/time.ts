@@ -23,7 +23,20 @@ export interface DigestTiming {
   timeZone: string;
   /** Skip Saturdays and Sundays (local). */
   weekdaysOnly: boolean;
+  /**
+   * When this schedule took effect (linked, turned on, changed): a day whose digest time came
+   * before it had no digest expected, so none is caught up. Absent: no bound.
+   */
+  digestFrom?: Date;
 }
+
+/**
+ * How long after its time a missed digest (the app was down, or a post failed) is still posted:
+ * later than this, or past the end of its local day, the day is skipped rather than surprising the
+ * channel with yesterday's or this morning's digest in the evening. Covers a day's retries (5
+ * attempts from 5 minutes apart, doubling: about 75 minutes).
+ */
+export const DIGEST_CATCH_UP_MS = 4 * 60 * 60 * 1000;
 
 /** Whether a digest runs on this local date: weekends only count when the link includes them. */
 export function runsOn(localDate: string, weekdaysOnly: boolean): boolean {
@@ -42,30 +55,51 @@ export function digestInstant(localDate: string, time: string, timeZone: string)
 
 /**
  * The local date whose digest is due at `now`, or `undefined` when none is: the local day must be
- * one the link runs on and `now` must have reached that day's digest instant.
+ * one the link runs on, `now` must have reached that day's digest instant, the instant must fall
+ * within the schedule (not before `digestFrom`) and no more than `catchUpMs` ago.
  */
-export function dueLocalDate(timing: DigestTiming, now: Date): string | undefined {
+export function dueLocalDate(
+  timing: DigestTiming,
+  now: Date,
+  catchUpMs: number = DIGEST_CATCH_UP_MS,
+): string | undefined {
   const localDate = localDateOf(now, timing.timeZone);
   if (!runsOn(localDate, timing.weekdaysOnly)) return undefined;
-  return now.getTime() >= digestInstant(localDate, timing.digestTime, timing.timeZone).getTime()
+  const at = digestInstant(localDate, timing.digestTime, timing.timeZone).getTime();
+  return expected(timing, at) && now.getTime() >= at && now.getTime() - at <= catchUpMs
     ? localDate
     : undefined;
 }
 
+/** Whether a digest at `at` (epoch ms) was expected under the schedule in force. */
+function expected(timing: DigestTiming, at: number): boolean {
+  return timing.digestFrom === undefined || at >= timing.digestFrom.getTime();
+}
+
 /**
- * When the link's digest runs next, seen from `now`: today's if it is still ahead (or due and not
- * yet posted — then `now`), otherwise the next local day it runs on.
+ * When the link's digest runs next, seen from `now`: today's if it is still ahead, `now` when it
+ * is due and not yet posted (see `dueLocalDate`), otherwise the next local day it runs on. Agrees
+ * with the scheduler, so what the settings reply says is what happens.
  *
  * @param lastPostedDate the local date of the last posted digest, so that a posted today is skipped.
  */
-export function nextRun(timing: DigestTiming, now: Date, lastPostedDate?: string): Date {
+export function nextRun(
+  timing: DigestTiming,
+  now: Date,
+  lastPostedDate?: string,
+  catchUpMs: number = DIGEST_CATCH_UP_MS,
+): Date {
   const today = localDateOf(now, timing.timeZone);
   // A week ahead always holds a weekday; the extra day covers dates shifted by the zone.
   for (let days = 0; days <= 8; days += 1) {
     const localDate = days === 0 ? today : format(addDays(parseISO(today), days), 'yyyy-MM-dd');
     if (!runsOn(localDate, timing.weekdaysOnly) || localDate === lastPostedDate) continue;
     const at = digestInstant(localDate, timing.digestTime, timing.timeZone);
-    if (days === 0 && at.getTime() <= now.getTime()) return now;
+    if (days === 0 && at.getTime() <= now.getTime()) {
+      if (dueLocalDate(timing, now, catchUpMs) === localDate) return now;
+      continue; // missed beyond catching up, or before the schedule began: not today
+    }
+    if (!expected(timing, at.getTime())) continue;
     return at;
   }
   throw new RangeError('No digest day within a week');

@@ -17,6 +17,12 @@ export interface ChannelLink {
   timeZone: string;
   weekdaysOnly: boolean;
   digestEnabled: boolean;
+  /**
+   * When the current digest schedule took effect: the link made, the digest turned on, or its time,
+   * zone or weekends changed. A day's digest whose time came before it was never expected, so it is
+   * not caught up. Absent for links made before it was recorded (no bound).
+   */
+  digestFrom?: Date;
   /** Slack user who made the link. */
   createdBy: string;
   createdAt: Date;
@@ -130,6 +136,9 @@ export function toChannelLink(row: Selectable<ChannelLinksTable>): ChannelLink {
     timeZone: row.time_zone,
     weekdaysOnly: fromFlag(row.weekdays_only),
     digestEnabled: fromFlag(row.digest_enabled),
+    ...(row.digest_from === null || row.digest_from === undefined
+      ? {}
+      : { digestFrom: new Date(row.digest_from) }),
     createdBy: row.created_by,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -150,8 +159,9 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
     async upsert(input) {
       const v = parseInput(linkInput, input, 'channel link');
       const at = now();
-      // Only what the caller gave changes on a rebind; the rest of the settings stay.
-      const given = { ...settingsColumns(v), created_by: v.createdBy, updated_at: at };
+      // Only what the caller gave changes on a rebind; the rest of the settings stay. Linking (or
+      // linking again) starts the schedule afresh: its first digest is at its next time.
+      const given = { ...settingsColumns(v), created_by: v.createdBy, digest_from: at, updated_at: at };
       await db
         .insertInto('channel_links')
         .values({
@@ -169,10 +179,32 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
     },
 
     async update(workspaceId, slackChannelId, patch) {
-      const columns = settingsColumns(parseInput(linkPatch, patch, 'channel link settings'));
+      const v = parseInput(linkPatch, patch, 'channel link settings');
+      const columns = settingsColumns(v);
+      const at = now();
       await db
         .updateTable('channel_links')
-        .set({ ...columns, updated_at: now() })
+        .set((eb) => {
+          // The schedule restarts only when it really changes: repeating a setting keeps a failed
+          // digest's retry of today, and a digest turned on again waits for its next time.
+          const changes = [
+            ...(columns.digest_time === undefined ? [] : [eb('digest_time', '!=', columns.digest_time)]),
+            ...(columns.time_zone === undefined ? [] : [eb('time_zone', '!=', columns.time_zone)]),
+            ...(columns.weekdays_only === undefined
+              ? []
+              : [eb('weekdays_only', '!=', columns.weekdays_only)]),
+            ...(v.digestEnabled === true ? [eb('digest_enabled', '=', toFlag(false))] : []),
+          ];
+          return {
+            ...columns,
+            ...(changes.length === 0
+              ? {}
+              : {
+                  digest_from: eb.case().when(eb.or(changes)).then(at).else(eb.ref('digest_from')).end(),
+                }),
+            updated_at: at,
+          };
+        })
         .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
         .execute();
       return repo.get(workspaceId, slackChannelId);

@@ -21,6 +21,12 @@ export interface Identity {
   /** The service-account token, decrypted. */
   token: string;
   origin: IdentityOrigin;
+  /**
+   * Whether the account's name and avatar follow the person's Slack profile. A provisioned account
+   * does unless told otherwise; a pasted one only when the person chose it (it may be shared, or
+   * named differently on purpose).
+   */
+  followsProfile: boolean;
   /** False once the service refused the token (401): the user must reconnect. */
   valid: boolean;
   invalidReason?: string;
@@ -36,7 +42,10 @@ export interface PlanningUserLink {
 }
 
 /** An identity the store forgot, without its token. */
-export type RemovedIdentity = Omit<Identity, 'token' | 'valid' | 'invalidReason' | 'createdAt' | 'updatedAt'>;
+export type RemovedIdentity = Omit<
+  Identity,
+  'token' | 'valid' | 'invalidReason' | 'createdAt' | 'updatedAt' | 'followsProfile'
+>;
 
 /** How forgotten people's provisioned accounts are to be closed. */
 export interface ForgetOptions {
@@ -61,7 +70,10 @@ export interface Forgotten {
 export type IdentityInput = Pick<
   Identity,
   'workspaceId' | 'slackUserId' | 'serviceAccountId' | 'planningUserId' | 'orgId' | 'token' | 'origin'
->;
+> & {
+  /** Whether the account follows the Slack profile; left out: its origin's default. */
+  followsProfile?: boolean;
+};
 
 export interface IdentitiesRepo {
   get(workspaceId: string, slackUserId: string): Promise<Identity | undefined>;
@@ -82,6 +94,8 @@ export interface IdentitiesRepo {
   add(input: IdentityInput): Promise<{ identity: Identity; added: boolean }>;
   /** Replaces the token in place (regenerate) and marks it valid; false when there is no identity. */
   rotateToken(workspaceId: string, slackUserId: string, newToken: string): Promise<boolean>;
+  /** The person's choice whether their account follows their Slack profile; false when there is no identity. */
+  setFollowsProfile(workspaceId: string, slackUserId: string, follows: boolean): Promise<boolean>;
   /** Marks the token refused, keeping the row so the user can be led to reconnect. */
   markInvalid(workspaceId: string, slackUserId: string, reason?: string): Promise<boolean>;
   delete(workspaceId: string, slackUserId: string): Promise<boolean>;
@@ -107,6 +121,7 @@ const identityInput = z.object({
   orgId: id,
   token: id,
   origin: z.enum(['provisioned', 'brought']),
+  followsProfile: z.boolean().optional(),
 });
 
 export function createIdentitiesRepo({ db, keyring, now }: RepoContext): IdentitiesRepo {
@@ -118,6 +133,10 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
     orgId: row.org_id,
     token: keyring.decrypt(row.token, aad.identity(row.workspace_id, row.slack_user_id)),
     origin: row.origin,
+    followsProfile:
+      row.follows_profile === null || row.follows_profile === undefined
+        ? row.origin === 'provisioned'
+        : fromFlag(row.follows_profile),
     valid: fromFlag(row.valid),
     ...(row.invalid_reason === null ? {} : { invalidReason: row.invalid_reason }),
     createdAt: new Date(row.created_at),
@@ -132,6 +151,7 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
       org_id: v.orgId,
       token: keyring.encrypt(v.token, aad.identity(v.workspaceId, v.slackUserId)),
       origin: v.origin,
+      follows_profile: v.followsProfile === undefined ? null : toFlag(v.followsProfile),
       valid: toFlag(true),
       invalid_reason: null,
       updated_at: now(),
@@ -209,6 +229,16 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
           invalid_reason: null,
           updated_at: now(),
         })
+        .where((eb) => eb.and({ workspace_id: workspaceId, slack_user_id: slackUserId }))
+        .executeTakeFirst();
+      return touched(result);
+    },
+
+    async setFollowsProfile(workspaceId, slackUserId, follows) {
+      parseInput(z.boolean(), follows, 'follows profile');
+      const result = await db
+        .updateTable('identities')
+        .set({ follows_profile: toFlag(follows), updated_at: now() })
         .where((eb) => eb.and({ workspace_id: workspaceId, slack_user_id: slackUserId }))
         .executeTakeFirst();
       return touched(result);

@@ -19,6 +19,7 @@ import * as m0004 from './migrations/0004_task_origins.js';
 import * as m0005 from './migrations/0005_experiment_participants.js';
 import * as m0006 from './migrations/0006_account_closures.js';
 import * as m0007 from './migrations/0007_posted_card_places.js';
+import * as m0008 from './migrations/0008_digest_from_and_profile_choice.js';
 import * as m0009 from './migrations/0009_token_rotation.js';
 import type { Database } from './schema.js';
 
@@ -31,7 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0005_experiment_participants': m0005,
   '0006_account_closures': m0006,
   '0007_posted_card_places': m0007,
-  // 0008 belongs to another branch (issue 25's numbering); names only need to sort.
+  '0008_digest_from_and_profile_choice': m0008,
   '0009_token_rotation': m0009,
 };
 

@@ -59,6 +59,8 @@ export interface IdentitiesTable {
   origin: IdentityOrigin;
   valid: number;
   invalid_reason: string | null;
+  /** Whether the account's name and avatar follow the Slack profile; NULL: its origin's default (0008). */
+  follows_profile: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -72,6 +74,8 @@ export interface ChannelLinksTable {
   time_zone: string;
   weekdays_only: number;
   digest_enabled: number;
+  /** Epoch ms the current digest schedule took effect; NULL: no bound (0008). */
+  digest_from: number | null;
   created_by: string;
   created_at: number;
   updated_at: number;

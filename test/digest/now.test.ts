@@ -7,20 +7,23 @@ import { type Bench, BOT_TOKEN, link, openBench } from './harness.js';
 describe('postDigestNow', () => {
   let bench: Bench;
   let planning: PlanningAccess;
+  let channel: Awaited<ReturnType<typeof link>>;
   const slack = () => bench.clients.slack(BOT_TOKEN);
 
   beforeEach(async () => {
     bench = await openBench('sqlite');
     bench.features = [feature({ id: 'f1', heading: 'Login' })];
+    // Linked before the day's 09:00 (Berlin), so that day's digest is expected.
+    bench.clock.set('2026-03-10T07:00:00Z');
+    channel = await link(bench, 'C1');
     bench.clock.set('2026-03-10T10:00:00Z');
-    const access = await bench.deps().planningClientFor(await link(bench, 'C1'));
+    const access = await bench.deps().planningClientFor(channel);
     if (!access) throw new Error('no access');
     planning = access;
   });
   afterEach(() => bench.close());
 
   it('posts at once, marked on demand, without using the day’s claim', async () => {
-    const channel = await link(bench, 'C1');
     const result = await postDigestNow(channel, {
       store: bench.store,
       slack: slack(),
@@ -42,7 +45,6 @@ describe('postDigestNow', () => {
   });
 
   it('never runs two at once for one channel, and frees the channel afterwards', async () => {
-    const channel = await link(bench, 'C1');
     const deps = { store: bench.store, slack: slack(), planning };
     const [a, b] = await Promise.all([postDigestNow(channel, deps), postDigestNow(channel, deps)]);
     expect([a.status, b.status].sort()).toEqual(['busy', 'posted']);
@@ -51,7 +53,6 @@ describe('postDigestNow', () => {
   });
 
   it('frees the channel after a failure too, and posts nothing', async () => {
-    const channel = await link(bench, 'C1');
     bench.planningStatus = 500;
     const deps = { store: bench.store, slack: slack(), planning };
     await expect(postDigestNow(channel, deps)).rejects.toThrow();

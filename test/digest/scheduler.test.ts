@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIGEST_EVENT_TYPE } from '../../src/digest/ids.js';
 import { createPeerGradeNotices } from '../../src/digest/peer-grades.js';
 import { parseSnapshot } from '../../src/digest/snapshot.js';
+import { nextRun } from '../../src/digest/time.js';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { notify } from '../../src/slack/kit/notify.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
@@ -255,6 +256,7 @@ function schedulerSuite(backend: Backend) {
   });
 
   it('DST in New York: 02:30 on the spring-forward day posts once, at 03:00 EDT; 01:30 on fall-back once', async () => {
+    bench.clock.set('2026-03-07T00:00:00Z');
     await link(bench, 'C_NY', {
       digestTime: '02:30',
       timeZone: 'America/New_York',
@@ -272,6 +274,7 @@ function schedulerSuite(backend: Backend) {
     expect(bench.posted).toHaveLength(1);
     expect(bench.logLines).toContain('posted-at 2026-03-08T07:00:00.000Z');
 
+    bench.clock.set('2026-10-31T00:00:00Z');
     await bench.store.links.update('T1', 'C_NY', { digestTime: '01:30' });
     await minuteTicks('2026-11-01T05:20:00Z', '2026-11-01T06:40:00Z');
     expect(bench.posted).toHaveLength(2);
@@ -352,6 +355,75 @@ function schedulerSuite(backend: Backend) {
       'You received 2 new peer grades since your last update. See your averages with `/plan grades`.',
     );
     expect(bench.posted.filter((p) => p.channel === 'C1')).toHaveLength(2);
+  });
+  it('a channel linked after its digest time gets nothing that day: its first digest comes at its next time', async () => {
+    // Tuesday, 11:00 in Berlin: today's 09:00 passed before the channel was linked.
+    bench.clock.set('2026-03-10T10:00:00Z');
+    const linked = await link(bench, 'C_NEW', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    const scheduler = bench.scheduler();
+    expect(await scheduler.tick()).toMatchObject({ due: 0, posted: 0 });
+    bench.clock.advance(60 * MINUTE);
+    expect(await scheduler.tick()).toMatchObject({ due: 0, posted: 0 });
+    expect(bench.posted).toHaveLength(0);
+    // What `/plan digest` says is what happens.
+    expect(nextRun(linked, new Date(bench.clock.now)).toISOString()).toBe('2026-03-11T08:00:00.000Z');
+
+    bench.clock.set('2026-03-11T08:00:00Z');
+    expect(await scheduler.tick()).toMatchObject({ due: 1, posted: 1 });
+    expect(bench.posted.map((p) => p.metadata.event_payload.local_date)).toEqual(['2026-03-11']);
+  });
+
+  it('turned on at 22:27 for an 08:30 schedule: nothing at once, the first digest the next morning at 08:30', async () => {
+    await link(bench, 'C1', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    await bench.store.links.update('T1', 'C1', { digestEnabled: false });
+    const scheduler = bench.scheduler();
+    // 22:27 in Berlin: the digest turned on, at 08:30.
+    bench.clock.set('2026-03-10T21:27:00Z');
+    const on = await bench.store.links.update('T1', 'C1', { digestTime: '08:30', digestEnabled: true });
+    if (!on) throw new Error('the link is gone');
+    expect(await scheduler.tick()).toMatchObject({ due: 0, posted: 0 });
+    expect(nextRun(on, new Date(bench.clock.now)).toISOString()).toBe('2026-03-11T07:30:00.000Z');
+
+    bench.clock.set('2026-03-11T07:29:00Z');
+    expect(await scheduler.tick()).toMatchObject({ due: 0 });
+    bench.clock.set('2026-03-11T07:30:00Z');
+    expect(await scheduler.tick()).toMatchObject({ due: 1, posted: 1 });
+    expect(bench.posted).toHaveLength(1);
+  });
+
+  it('a digest missed while it was due (the app down) is caught up within the window, and not after it', async () => {
+    // Linked the day before; the app is down from 08:55 to 10:30 (Berlin's 09:00 is 08:00 UTC).
+    bench.clock.set('2026-03-09T12:00:00Z');
+    await link(bench, 'C_SHORT', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    await link(bench, 'C_LONG', { digestTime: '07:00', timeZone: 'Europe/Berlin' });
+    const scheduler = bench.scheduler({ catchUpMs: 3 * 60 * MINUTE });
+
+    bench.clock.set('2026-03-10T09:30:00Z');
+    // 09:00 Berlin was 90 minutes ago: caught up. 07:00 Berlin was 3.5 hours ago: past the window.
+    expect(await scheduler.tick()).toMatchObject({ due: 1, posted: 1 });
+    expect(bench.posted.map((p) => p.channel)).toEqual(['C_SHORT']);
+    const long = await bench.store.links.get('T1', 'C_LONG');
+    if (!long) throw new Error('the link is gone');
+    expect(nextRun(long, new Date(bench.clock.now), undefined, 3 * 60 * MINUTE).toISOString()).toBe(
+      '2026-03-11T06:00:00.000Z',
+    );
+    bench.clock.set('2026-03-11T06:00:00Z');
+    expect(await scheduler.tick()).toMatchObject({ posted: 1 });
+    expect(bench.posted.map((p) => p.channel)).toEqual(['C_SHORT', 'C_LONG']);
+  });
+
+  it('a failed post is retried within the window; a setting repeated meanwhile keeps the retry', async () => {
+    await link(bench, 'C1', { digestTime: '09:00', timeZone: 'Europe/Berlin' });
+    const scheduler = bench.scheduler({ retryBaseMs: MINUTE });
+    bench.planningStatus = 503;
+    bench.clock.set('2026-03-10T08:00:00Z');
+    expect(await scheduler.tick()).toMatchObject({ failed: 1, posted: 0 });
+    // An admin says `/plan digest on` while it is on: nothing about the schedule changed.
+    await bench.store.links.update('T1', 'C1', { digestEnabled: true });
+    bench.planningStatus = 200;
+    bench.clock.advance(2 * MINUTE);
+    expect(await scheduler.tick()).toMatchObject({ posted: 1 });
+    expect(bench.posted).toHaveLength(1);
   });
 }
 

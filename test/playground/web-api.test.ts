@@ -6,6 +6,7 @@
 import { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIGEST_EVENT_TYPE } from '../../src/digest/index.js';
 import { type Playground, startPlayground } from '../../src/playground/index.js';
 
 let playground: Playground;
@@ -188,5 +189,15 @@ describe('playground Web API', () => {
     const notYours = await post('pg/submit', { user: 'U0ADA', viewId: 'V0NONE', values: {} });
     expect(notYours.status).toBe(400);
     expect((await post('pg/compose', { user: 'U0ADA', channel: 'C0API' })).status).toBe(400);
+  });
+
+  it('posts no digest at its first start: each linked channel’s first digest comes at its next time', async () => {
+    const links = await playground.app.store.links.listByWorkspace(playground.workspace.team.id);
+    expect(links.length).toBeGreaterThan(0);
+    // A minute tick now — whatever the time of day — finds none due: the channels were linked just now.
+    await playground.app.jobs.pass(new Date());
+    const digests = playground.workspace.messages.filter((m) => m.metadata?.event_type === DIGEST_EVENT_TYPE);
+    expect(digests).toEqual([]);
+    for (const link of links) expect(link.digestFrom).toBeDefined();
   });
 });

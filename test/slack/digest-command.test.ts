@@ -1,6 +1,12 @@
+import { TZDate } from '@date-fns/tz';
+import { addDays, format } from 'date-fns';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIGEST_EVENT_TYPE } from '../../src/digest/index.js';
+import { DIGEST_EVENT_TYPE, dueLocalDate } from '../../src/digest/index.js';
+import { formatLocal, wallClockInstant } from '../../src/time.js';
 import { Harness, TEAM } from './harness.js';
+
+const formatInTimeZone = (instant: Date, pattern: string) =>
+  format(new TZDate(instant.getTime(), 'UTC'), pattern);
 
 describe('/plan digest', () => {
   let h: Harness;
@@ -59,6 +65,22 @@ describe('/plan digest', () => {
       weekdaysOnly: false,
       digestEnabled: false,
     });
+  });
+
+  it('turned on after the day’s time has passed: says the real next time (tomorrow), not “now”', async () => {
+    await linkChannel();
+    await h.command('digest weekends on', 'UADMIN');
+    await replyText('Weekends included');
+    // The digest time set to this very minute (UTC), which has begun: today's was never expected.
+    const now = new Date();
+    const time = formatInTimeZone(now, 'HH:mm');
+    await h.command(`digest ${time} UTC`, 'UADMIN');
+    const reply = await replyText('Digest time set');
+    const tomorrow = format(addDays(new TZDate(now.getTime(), 'UTC'), 1), 'yyyy-MM-dd');
+    expect(reply).toContain(`Next digest: *${formatLocal(wallClockInstant(tomorrow, time, 'UTC'), 'UTC')}*`);
+    // Nothing is due now: a scheduler pass at this instant posts nothing.
+    const link = await h.store.links.get(TEAM, 'C1');
+    expect(link && dueLocalDate(link, new Date())).toBeUndefined();
   });
 
   it('answers bad input with the reason and the usage, changing nothing', async () => {

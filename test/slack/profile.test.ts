@@ -10,10 +10,11 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { avatarProblem, readPngSize } from '../../src/planning/png.js';
+import { ACCOUNT_ACTION, ACCOUNT_FIELD, FOLLOW_PROFILE_OPTION } from '../../src/slack/account/ids.js';
 import { toAvatarPng } from '../../src/slack/kit/avatar.js';
 import type { SlackDeps } from '../../src/slack/kit/deps.js';
 import { followSlackProfile } from '../../src/slack/kit/profile.js';
-import { eventually, Harness, TEAM } from './harness.js';
+import { eventually, Harness, TEAM, text, viewIdOf } from './harness.js';
 
 /** Random pixels: the hardest case for PNG compression. */
 const noise = (width: number, height: number) =>
@@ -63,6 +64,8 @@ describe('profile follows Slack on user_change', () => {
 
   it('renames the account after the display name and uploads the photo as its avatar, once per change', async () => {
     await h.connect('UMEM', 'member');
+    // A pasted account follows Slack because its person chose it (see below).
+    await h.store.identities.setFollowsProfile(TEAM, 'UMEM', true);
     const member = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken });
     const before = await member.account.read();
 
@@ -86,12 +89,109 @@ describe('profile follows Slack on user_change', () => {
 
   it('keeps the account as it was when the photo cannot be read, and says so in the log', async () => {
     await h.connect('UMEM', 'member');
+    await h.store.identities.setFollowsProfile(TEAM, 'UMEM', true);
     await change({ display_name: 'Ana Banana', image_original: `${photoUrl.replace(/:\d+\//, ':1/')}` });
     await eventually(
       () => h.logs.some((l) => l.includes('could not apply the Slack profile')),
       'the warning',
     );
     expect(h.sandbox.requests.count('accountAvatar')).toBe(0);
+  });
+
+  const pressFollow = (value: 'on' | 'off') =>
+    h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'view', view_id: 'VHOME' },
+        view: { id: 'VHOME', type: 'home' },
+        actions: [
+          {
+            type: 'button',
+            action_id: ACCOUNT_ACTION.followProfile,
+            value,
+            block_id: 'b',
+            action_ts: '1',
+          },
+        ],
+      },
+      'UMEM',
+    );
+  const notFollowed = () => h.logs.filter((l) => l.includes('profile: not followed')).length;
+
+  it('a pasted account is never renamed silently: only once its person chooses it on Home, and no longer once they stop', async () => {
+    await h.connect('UMEM', 'member');
+    const member = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken });
+    const before = (await member.account.read()).userName;
+    expect((await h.store.identities.get(TEAM, 'UMEM'))?.followsProfile).toBe(false);
+
+    await change({ display_name: 'Shared Desk', image_original: photoUrl });
+    await eventually(() => notFollowed() === 1, 'the profile change passed over');
+    expect(h.sandbox.requests.count('accountUpdate')).toBe(0);
+    expect(h.sandbox.requests.count('accountAvatar')).toBe(0);
+    expect((await member.account.read()).userName).toBe(before);
+
+    // Home shows the choice; the person turns it on: the Slack profile is applied at once.
+    await h.event({ type: 'app_home_opened', user: 'UMEM', tab: 'home' });
+    const tab = await h.slack.waitFor('views.publish', (b) =>
+      JSON.stringify(b).includes(ACCOUNT_ACTION.followProfile),
+    );
+    expect(JSON.stringify(tab.body)).toContain('your Slack profile is not copied');
+    await pressFollow('on');
+    await eventually(async () => (await member.account.read()).userName === 'Shared Desk', 'the Slack name');
+    await eventually(() => h.sandbox.requests.count('accountAvatar') === 1, 'the Slack photo');
+    expect((await h.store.identities.get(TEAM, 'UMEM'))?.followsProfile).toBe(true);
+    await h.slack.waitFor('views.publish', (b) => JSON.stringify(b).includes('now takes your Slack name'));
+
+    // Off again: a later profile change leaves the account alone.
+    await pressFollow('off');
+    await eventually(
+      async () => (await h.store.identities.get(TEAM, 'UMEM'))?.followsProfile === false,
+      'the choice saved',
+    );
+    await change({ display_name: 'Someone Else', image_original: photoUrl });
+    await eventually(() => notFollowed() === 2, 'the second change passed over');
+    expect((await member.account.read()).userName).toBe('Shared Desk');
+    expect(h.sandbox.requests.count('accountUpdate')).toBe(1);
+  });
+
+  it('connecting with a pasted token asks: unticked keeps the account as it is, ticked follows Slack', async () => {
+    h.slack.users.set('UMEM', { id: 'UMEM', name: 'mem', displayName: 'Mem From Slack', photo: photoUrl });
+    const member = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken });
+    const before = (await member.account.read()).userName;
+
+    await h.command('connect', 'UMEM');
+    const open = await h.slack.waitFor('views.open');
+    expect(JSON.stringify(open.body.view)).toContain('Use my Slack name and photo');
+    await h.submit(viewIdOf(open), [[ACCOUNT_FIELD.token, text(h.sandbox.memberToken)]], { user: 'UMEM' });
+    await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('stay as they are'));
+    expect((await h.store.identities.get(TEAM, 'UMEM'))?.followsProfile).toBe(false);
+
+    const since = h.slack.calls.length;
+    await h.command('connect', 'UMEM');
+    const second = await h.slack.waitFor('views.open', undefined, { since });
+    await h.submit(
+      viewIdOf(second),
+      [
+        [ACCOUNT_FIELD.token, text(h.sandbox.memberToken)],
+        [
+          ACCOUNT_FIELD.followProfile,
+          {
+            type: 'checkboxes',
+            selected_options: [{ value: FOLLOW_PROFILE_OPTION, text: { type: 'plain_text', text: 'x' } }],
+          },
+        ],
+      ],
+      { user: 'UMEM' },
+    );
+    await h.slack.waitFor('views.update', (b) =>
+      JSON.stringify(b.view).includes('will follow your Slack profile'),
+    );
+    expect((await h.store.identities.get(TEAM, 'UMEM'))?.followsProfile).toBe(true);
+    await eventually(
+      async () => (await member.account.read()).userName === 'Mem From Slack',
+      'the Slack name',
+    );
+    expect(before).not.toBe('Mem From Slack');
   });
 
   it('gives an account the app provisions the Slack photo as its avatar', async () => {

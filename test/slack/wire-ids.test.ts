@@ -276,6 +276,7 @@ const FROZEN_IDS = {
   ],
   actions: [
     'account_close',
+    'account_follow_profile',
     'admin_add_prospect',
     'admin_back',
     'admin_cancel_subscription',
@@ -357,6 +358,7 @@ const FROZEN_IDS = {
     'experiment_state/experiment_state_input',
     'feature/feature_input',
     'focus/focus_input',
+    'follow_profile/follow_profile_input',
     'grade/grade_input',
     'heading/heading_input',
     'invite_days/invite_days_input',

@@ -63,6 +63,7 @@ forEachBackend('channel links', (backend) => {
     expect(created).toEqual<ChannelLink>({
       ...link('T1', 'C1'),
       ...DIGEST_DEFAULTS,
+      digestFrom: new Date(clock.t),
       createdAt: new Date(clock.t),
       updatedAt: new Date(clock.t),
     });
@@ -96,6 +97,43 @@ forEachBackend('channel links', (backend) => {
     });
     expect(rebound.createdAt).toEqual(first.createdAt);
     expect(rebound.updatedAt).toEqual(new Date(clock.t));
+  });
+
+  it('restarts the digest schedule when it really changes, never when a setting is repeated', async () => {
+    const clock = manualClock();
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    const linkedAt = new Date(clock.t);
+    expect((await store.links.upsert(link('T1', 'C1'))).digestFrom).toEqual(linkedAt);
+    const from = async () => (await store.links.get('T1', 'C1'))?.digestFrom;
+
+    // The same settings again, and turning off: the schedule in force is unchanged.
+    clock.advance(1000);
+    await store.links.update('T1', 'C1', {
+      digestTime: '09:00',
+      timeZone: 'UTC',
+      weekdaysOnly: true,
+      digestEnabled: true,
+    });
+    expect(await from()).toEqual(linkedAt);
+    clock.advance(1000);
+    await store.links.update('T1', 'C1', { digestEnabled: false });
+    expect(await from()).toEqual(linkedAt);
+
+    // On again, and each real change, start it afresh.
+    for (const patch of [
+      { digestEnabled: true },
+      { digestTime: '08:30' },
+      { timeZone: 'Europe/Paris' },
+      { weekdaysOnly: false },
+    ]) {
+      clock.advance(1000);
+      await store.links.update('T1', 'C1', patch);
+      expect(await from(), JSON.stringify(patch)).toEqual(new Date(clock.t));
+    }
+    // Linking again is a new schedule too.
+    clock.advance(1000);
+    await store.links.upsert(link('T1', 'C1', { teamId: 'team-2' }));
+    expect(await from()).toEqual(new Date(clock.t));
   });
 
   it('updates digest settings; unknown links give undefined', async () => {

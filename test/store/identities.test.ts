@@ -56,6 +56,7 @@ forEachBackend('identities', (backend) => {
     const saved = await store.identities.save(input('T1', 'U1', { origin: 'brought' }));
     expect(saved).toEqual({
       ...input('T1', 'U1', { origin: 'brought' }),
+      followsProfile: false,
       valid: true,
       createdAt: new Date(clock.t),
       updatedAt: new Date(clock.t),
@@ -65,6 +66,27 @@ forEachBackend('identities', (backend) => {
     const [raw] = await store.db.selectFrom('identities').select('token').execute();
     expect(raw!.token).toMatch(/^v1\./);
     expect(raw!.token).not.toContain('token-T1-U1');
+  });
+
+  it('follows the Slack profile by default only when provisioned; a choice is kept and changeable', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    expect((await store.identities.save(input('T1', 'UP'))).followsProfile).toBe(true);
+    expect((await store.identities.save(input('T1', 'UB', { origin: 'brought' }))).followsProfile).toBe(
+      false,
+    );
+    const chosen = await store.identities.save(
+      input('T1', 'UC', { origin: 'brought', followsProfile: true }),
+    );
+    expect(chosen.followsProfile).toBe(true);
+
+    expect(await store.identities.setFollowsProfile('T1', 'UB', true)).toBe(true);
+    expect((await store.identities.get('T1', 'UB'))?.followsProfile).toBe(true);
+    expect(await store.identities.setFollowsProfile('T1', 'UC', false)).toBe(true);
+    expect((await store.identities.get('T1', 'UC'))?.followsProfile).toBe(false);
+    expect(await store.identities.setFollowsProfile('T1', 'UNKNOWN', true)).toBe(false);
+    // Connecting again without saying starts from the default for its origin.
+    await store.identities.save(input('T1', 'UC', { origin: 'brought' }));
+    expect((await store.identities.get('T1', 'UC'))?.followsProfile).toBe(false);
   });
 
   it('save replaces an identity in place, keeps createdAt and makes it valid again', async () => {

@@ -3,7 +3,7 @@
  * an admin saves the organization token), who one acts as, and the buttons about one's own account.
  */
 
-import type { Button, ModalView } from '@slack/types';
+import type { Button, InputBlock, KnownBlock, ModalView } from '@slack/types';
 import {
   button,
   context,
@@ -17,7 +17,7 @@ import {
 } from '../../blockkit/index.js';
 import type { Reply } from '../kit/messages.js';
 import { formProblem } from '../kit/modal.js';
-import { ACCOUNT_ACTION, ACCOUNT_FIELD, ACCOUNT_VIEW } from './ids.js';
+import { ACCOUNT_ACTION, ACCOUNT_FIELD, ACCOUNT_VIEW, FOLLOW_PROFILE_OPTION } from './ids.js';
 
 /**
  * The token form. It never carries a token back in: after a refusal the user pastes again, so a
@@ -46,9 +46,52 @@ export function connectModal({
         textInput(ACCOUNT_FIELD.token.action, { placeholder: 'eyJ…' }),
       ),
       context(md`Anyone who sees a token can act as its account: paste it only here.`),
+      ...(admin ? [] : [followProfileInput()]),
       ...(problem ? [formProblem(problem)] : []),
     ],
   });
+}
+
+/**
+ * The choice whether a pasted account takes the person's Slack name and photo, off unless ticked: the
+ * account may be shared, or named differently on purpose. Changeable later on Home.
+ */
+function followProfileInput(): InputBlock {
+  return input(
+    'Name and photo',
+    ACCOUNT_FIELD.followProfile.block,
+    {
+      type: 'checkboxes',
+      action_id: ACCOUNT_FIELD.followProfile.action,
+      options: [
+        {
+          text: { type: 'plain_text', text: 'Use my Slack name and photo for this account' },
+          description: {
+            type: 'plain_text',
+            text: 'Its name and avatar then follow your Slack profile. Leave it off for a shared account.',
+          },
+          value: FOLLOW_PROFILE_OPTION,
+        },
+      ],
+    },
+    { optional: true },
+  );
+}
+
+/** Whether a pasted account follows the Slack profile, and the button that changes it (Home). */
+export function followProfileBlocks(follows: boolean): KnownBlock[] {
+  const text = follows
+    ? md`Its name and photo follow your Slack profile.`
+    : md`Its name and photo stay as they are in the planning service; your Slack profile is not copied.`;
+  return [
+    section(text, {
+      accessory: button(
+        follows ? 'Stop following Slack' : 'Use my Slack name and photo',
+        ACCOUNT_ACTION.followProfile,
+        { value: follows ? 'off' : 'on' },
+      ),
+    }),
+  ];
 }
 
 /** Closes the person's own account and disconnects, behind Slack's confirmation dialog. */

@@ -11,11 +11,11 @@ import { type FormOutput, form, read, requiredText } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
 import { orgName, roleIn } from '../kit/planning-account.js';
-import { followSlackProfile } from '../kit/profile.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { connectModal } from './blocks.js';
-import { ACCOUNT_FIELD } from './ids.js';
+import { applySlackProfile } from './follow-profile.js';
+import { ACCOUNT_FIELD, FOLLOW_PROFILE_OPTION } from './ids.js';
 
 const TokenForm = form({
   token: read.value(
@@ -27,6 +27,7 @@ const TokenForm = form({
       )
       .refine((t) => orgIdFromToken(t) !== undefined, 'This token names no organization.'),
   ),
+  followProfile: read.checked(ACCOUNT_FIELD.followProfile, FOLLOW_PROFILE_OPTION),
 });
 export type TokenForm = FormOutput<typeof TokenForm>;
 
@@ -51,7 +52,7 @@ export const connectSubmission = submission<TokenForm>({
   idempotent: false,
   parse: TokenForm.parse,
   retry: (_data, problem) => connectModal({ problem }),
-  run: async (svc, { token }, args) => {
+  run: async (svc, { token, followProfile }, args) => {
     const planning = planningOf(args.context);
     const account = await readAccount(svc, token);
     const orgId = orgIdFromToken(token) as string;
@@ -63,26 +64,21 @@ export const connectSubmission = submission<TokenForm>({
       orgId,
       token,
       origin: 'brought',
+      // A pasted account may be shared or named on purpose: it follows Slack only when chosen.
+      followsProfile: followProfile,
     });
     svc.deps.logger.info(
-      { workspaceId: planning.workspaceId, serviceAccountId: account.id },
+      { workspaceId: planning.workspaceId, serviceAccountId: account.id, followProfile },
       'user connected',
     );
     // Best effort, after the answer: the account takes the Slack name and photo.
-    void args.client.users
-      .info({ user: planning.slackUserId })
-      .then((info) =>
-        followSlackProfile(svc.deps, planning.workspaceId, planning.slackUserId, {
-          ...info.user?.profile,
-          name: info.user?.name,
-        }),
-      )
-      .catch((error: unknown) =>
-        svc.deps.logger.warn({ err: error }, 'profile: could not read the Slack profile'),
-      );
+    if (followProfile) void applySlackProfile(svc, args.client, planning.workspaceId, planning.slackUserId);
+    const names = followProfile
+      ? md`Its name and photo will follow your Slack profile.`
+      : md`Its name and photo stay as they are; you can have them follow your Slack profile from the app's Home.`;
     return {
       title: 'Connected',
-      text: md`:white_check_mark: You now act as *${account.userName ?? account.id}* in *${orgName(account, orgId)}*.`,
+      text: md`:white_check_mark: You now act as *${account.userName ?? account.id}* in *${orgName(account, orgId)}*. ${names}`,
     };
   },
 });

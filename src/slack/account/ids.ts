@@ -8,6 +8,11 @@ export const ACCOUNT_ACTION = {
   close: 'account_close',
   /** Disconnects (the Home tab's button; /plan disconnect does the same). */
   disconnect: 'disconnect',
+  /** Home: whether a pasted account's name and photo follow the Slack profile (value `on`/`off`). */
+  followProfile: 'account_follow_profile',
 } as const;
 
-export const ACCOUNT_FIELD = { token: field('token') } as const;
+/** The value of the connect form's follow-profile checkbox when ticked. */
+export const FOLLOW_PROFILE_OPTION = 'follow';
+
+export const ACCOUNT_FIELD = { token: field('token'), followProfile: field('follow_profile') } as const;

@@ -2,6 +2,6 @@
  * What other topics and the composition use of the account topic: its routes, its buttons, closing
  * the provisioned accounts of people the app forgot (the minute tick runs it too).
  */
-export { closeAccountButton, disconnectButton } from './blocks.js';
+export { closeAccountButton, disconnectButton, followProfileBlocks } from './blocks.js';
 export { type ClosureDeps, type ClosureReport, closeForgottenAccounts } from './closures.js';
 export { accountRoutes } from './routes.js';

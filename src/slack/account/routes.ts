@@ -9,6 +9,7 @@ import {
   connectSubmission,
 } from './connect.js';
 import { closeAccountAction, disconnectAction, disconnectSubcommand } from './disconnect.js';
+import { followProfileAction } from './follow-profile.js';
 import { ACCOUNT_ACTION, ACCOUNT_VIEW } from './ids.js';
 import { userChangeEvent } from './user-change.js';
 import { whoamiSubcommand } from './whoami.js';
@@ -22,6 +23,8 @@ export const accountRoutes: TopicRoutes<Services> = {
     [ACTION.connectOpen]: connectOpenAction,
     [ACCOUNT_ACTION.close]: closeAccountAction,
     [ACCOUNT_ACTION.disconnect]: disconnectAction,
+    // Home's choice for one's own pasted account: the person's own, so members only.
+    [ACCOUNT_ACTION.followProfile]: { access: 'member', run: followProfileAction },
   },
   views: {
     [ACCOUNT_VIEW.connect]: connectSubmission,

@@ -30,7 +30,7 @@ import {
   slackDate,
 } from '../../blockkit/index.js';
 import { FEATURE_STAGES, TASK_STATES, type TaskState } from '../../planning/index.js';
-import { closeAccountButton, disconnectButton } from '../account/index.js';
+import { closeAccountButton, disconnectButton, followProfileBlocks } from '../account/index.js';
 import { ADMIN_ACTION } from '../admin/index.js';
 import { FEEDBACK_ACTION, FeedbackRef } from '../feedback/index.js';
 import { GRADES_PRIVACY } from '../grades/index.js';
@@ -102,6 +102,8 @@ function connectionBlocks(s: HomeSnapshot): KnownBlock[] {
       md`:bust_in_silhouette: You act as *${inline(c.userName ?? 'an unnamed account', 100)}*${org}${role}.`,
     ),
     context(md`Connected with ${how}.`),
+    // A provisioned account always follows the Slack profile; a pasted one only by choice.
+    ...(c.origin === 'brought' ? followProfileBlocks(c.followsProfile) : []),
     actions(undefined, disconnectButton(), ...(c.origin === 'brought' ? [closeAccountButton()] : [])),
   ];
 }

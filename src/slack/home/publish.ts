@@ -76,7 +76,7 @@ export async function publishHome(
   const cached = identity ? cache.get(who) : undefined;
   const skeleton: HomeSnapshot = cached ?? {
     connection: identity
-      ? { state: 'connected', origin: identity.origin }
+      ? { state: 'connected', origin: identity.origin, followsProfile: identity.followsProfile }
       : (await adminTokenFor(deps, planning.workspaceId))
         ? { state: 'loading' }
         : { state: 'none' },
@@ -201,10 +201,14 @@ async function fill(
   ]);
   const base = await baseP;
   const connection: Connection = account.ok
-    ? describeAccount(account.value, acting.identity.orgId, acting.identity.origin)
+    ? describeAccount(account.value, acting.identity)
     : skeleton.connection.state === 'connected'
-      ? skeleton.connection
-      : { state: 'connected', origin: acting.identity.origin };
+      ? { ...skeleton.connection, followsProfile: acting.identity.followsProfile }
+      : {
+          state: 'connected',
+          origin: acting.identity.origin,
+          followsProfile: acting.identity.followsProfile,
+        };
   const snapshot: HomeSnapshot = {
     ...base,
     connection,

@@ -16,7 +16,7 @@ import {
   type PlanningClient,
   type TaskState,
 } from '../../planning/index.js';
-import type { ChannelLink, NotificationPrefs } from '../../store/index.js';
+import type { ChannelLink, Identity, NotificationPrefs } from '../../store/index.js';
 import type { FeedbackRef } from '../feedback/index.js';
 import type { TaskCoords } from '../tasks/index.js';
 
@@ -35,6 +35,8 @@ export type Connection =
       orgName?: string;
       role?: string;
       origin: 'provisioned' | 'brought';
+      /** Whether the account's name and photo follow the Slack profile (a choice for a pasted one). */
+      followsProfile: boolean;
     };
 
 export interface HomeTask {
@@ -245,12 +247,12 @@ export function experienceRows(experiences: readonly Experience[]): ExperienceRo
 /** Who the account is, for the connection section. */
 export function describeAccount(
   account: Account,
-  orgId: string,
-  origin: 'provisioned' | 'brought',
+  { orgId, origin, followsProfile }: Pick<Identity, 'orgId' | 'origin' | 'followsProfile'>,
 ): Connection {
   return {
     state: 'connected',
     origin,
+    followsProfile,
     ...(account.userName ? { userName: account.userName } : {}),
     ...(() => {
       const org = account.orgs.find((o) => o.id === orgId);

@@ -1,7 +1,9 @@
 /**
  * The person's service account follows their Slack profile: its name is the Slack display name
  * (account.update) and its avatar the Slack profile photo (account.avatar), both with the person's
- * own token. Applied on connect (pasted or provisioned) and when `user_change` brings a profile whose name or photo differ
+ * own token — for a provisioned account, and for a pasted one only when the person chose it (on
+ * connect or on Home: a pasted account may be shared, or named differently on purpose). Applied on
+ * connect and when `user_change` brings a profile whose name or photo differ
  * from the last one applied: the version (a hash of the two) is applied once (`store.once`), so a
  * retried event or another replica does not apply it twice, and unrelated profile edits do nothing.
  */
@@ -37,7 +39,7 @@ export function serviceAccountName(
 /** How long an applied profile version is remembered. */
 const VERSION_TTL_MS = 90 * 86_400_000;
 
-export type ProfileOutcome = 'applied' | 'unchanged' | 'not-connected' | 'failed';
+export type ProfileOutcome = 'applied' | 'unchanged' | 'not-connected' | 'not-following' | 'failed';
 
 /**
  * Best effort, often in the background: never rejects (a store or service failure is logged and
@@ -54,10 +56,19 @@ export async function followSlackProfile(
   try {
     const identity = await store.identities.get(workspaceId, slackUserId);
     if (!identity?.valid) return 'not-connected';
+    if (!identity.followsProfile) {
+      logger.debug(
+        { workspaceId },
+        'profile: not followed (a pasted account whose person did not choose it)',
+      );
+      return 'not-following';
+    }
     const userName = serviceAccountName(profile, slackUserId);
     const photo = profile.image_original ?? profile.image_512 ?? profile.image_192;
     const version = createHash('sha256')
-      .update(`${identity.serviceAccountId}\n${userName}\n${photo ?? ''}`)
+      // The identity's last change is part of it: a person who turns following on again gets their
+      // profile applied at once, even one applied before they turned it off.
+      .update(`${identity.serviceAccountId}\n${identity.updatedAt.getTime()}\n${userName}\n${photo ?? ''}`)
       .digest('hex')
       .slice(0, 24);
     const taken = `profile:${workspaceId}:${slackUserId}:${version}`;

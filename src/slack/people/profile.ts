@@ -84,9 +84,7 @@ export async function readProfile(svc: Services, acting: Acting, person: Person)
     ]);
     if (experiences.status === 'rejected') throw experiences.reason;
     const described =
-      account.status === 'fulfilled'
-        ? describeAccount(account.value, acting.identity.orgId, acting.identity.origin)
-        : undefined;
+      account.status === 'fulfilled' ? describeAccount(account.value, acting.identity) : undefined;
     return {
       person,
       account:

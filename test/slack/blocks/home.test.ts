@@ -15,7 +15,14 @@ const task = (i: number, state: HomeTask['state']): HomeTask => ({
 function big(): HomeSnapshot {
   const states = ['idle', 'in progress', 'in review', 'done'] as const;
   return {
-    connection: { state: 'connected', origin: 'brought', userName: 'Ana', orgName: 'Acme', role: 'member' },
+    connection: {
+      state: 'connected',
+      origin: 'brought',
+      followsProfile: false,
+      userName: 'Ana',
+      orgName: 'Acme',
+      role: 'member',
+    },
     planning: {
       ok: true,
       value: {
