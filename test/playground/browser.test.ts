@@ -4,60 +4,35 @@
  * peer grade, and today's digest — switching people as needed. Every step checks what the page
  * shows, and leaves a screenshot in test-results/playground/ for people to look at.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Playground, startPlayground } from '../../src/playground/index.js';
-import { describeWithBrowser, launchBrowser } from '../helpers/browser.js';
-
-/** Where each step's screenshot goes (kept after the run; not committed). */
-export const SCREENSHOTS = join(process.cwd(), 'test-results', 'playground');
-/** How long one thing may take to appear: the machine is shared, but nothing waits forever. */
-const STEP_MS = 15_000;
+import type { Playground } from '../../src/playground/index.js';
+import { describeWithBrowser } from '../helpers/browser.js';
+import { openPlaygroundPage, type PlaygroundPage } from '../helpers/playground-page.js';
 
 describeWithBrowser('playground in a browser', () => {
+  let ui: PlaygroundPage;
   let playground: Playground;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[];
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    playground = await startPlayground({ port: 0, logLevel: 'error' });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.setDefaultTimeout(STEP_MS);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${playground.url}#C0API`);
-    await actAs('U0ADA');
+    ui = await openPlaygroundPage();
+    ({ playground, page, pageErrors } = ui);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await playground?.stop();
+    await ui?.close();
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-  const modal = (title: string) => page.getByRole('dialog', { name: title });
-  async function actAs(userId: string) {
-    await page.locator('#person').selectOption(userId);
-    // The page marks the switch done once it shows what this person sees.
-    await page.locator(`body[data-user="${userId}"]`).waitFor({ state: 'attached' });
-  }
-  async function openChannel(name: string) {
-    await page.locator('#channels a', { hasText: `# ${name}` }).click();
-    await page.locator('#channel-title', { hasText: `# ${name}` }).waitFor();
-  }
-  /** Picks the first option an external select offers for `query`. */
-  async function pickExternal(field: Locator, query: string, option: string | RegExp) {
-    await field.click();
-    await field.fill(query);
-    const choice = field.locator('xpath=..').locator('.ext-options li', { hasText: option });
-    await choice.first().click();
-  }
-  const text = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ');
+  const shot = (name: string) => ui.shot(name);
+  const modal = (title: string | RegExp) => ui.modal(title);
+  const text = (locator: Locator) => ui.text(locator);
+  const actAs = (userId: string) => ui.actAs(userId);
+  const openChannel = (name: string) => ui.openChannel(name);
+  const pickExternal = (field: Locator, query: string, option: string | RegExp) =>
+    ui.pickExternal(field, query, option);
 
   it('creates a task from a message, gives feedback, replies as the assignee, grades a peer and posts the digest', async () => {
     // 1. Ada turns Alan's message into a task; an empty feature is refused on the field first.

@@ -4,33 +4,21 @@
  * what the page shows, with the app's store or the sandbox read only to confirm what stuck.
  * Waits are on conditions (a locator appearing), never on time.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { type Playground, startPlayground } from '../../src/playground/index.js';
-import { describeWithBrowser, launchBrowser } from '../helpers/browser.js';
-
-/** Where each step's screenshot goes (kept after the run; not committed). */
-const SCREENSHOTS = join(process.cwd(), 'test-results', 'playground');
-/** How long one thing may take to appear: the machine is shared, but nothing waits forever. */
-const STEP_MS = 15_000;
+import type { Playground } from '../../src/playground/index.js';
+import { describeWithBrowser } from '../helpers/browser.js';
+import { openPlaygroundPage, type PlaygroundPage, STEP_MS } from '../helpers/playground-page.js';
 
 describeWithBrowser('playground surfaces in a browser', () => {
+  let ui: PlaygroundPage;
   let playground: Playground;
-  let browser: Browser;
   let page: Page;
-  const pageErrors: string[] = [];
+  let pageErrors: string[];
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    playground = await startPlayground({ port: 0, logLevel: 'error' });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.setDefaultTimeout(STEP_MS);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${playground.url}#C0API`);
-    await actAs('U0ADA');
+    ui = await openPlaygroundPage();
+    ({ playground, page, pageErrors } = ui);
   }, 60_000);
 
   // One test's open modal never blocks the next: close whatever is open, as a person would.
@@ -51,21 +39,16 @@ describeWithBrowser('playground surfaces in a browser', () => {
 
   afterAll(async () => {
     expect(pageErrors).toEqual([]);
-    await browser?.close();
-    await playground?.stop();
+    await ui?.close();
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-  const modal = (title: string | RegExp) => page.getByRole('dialog', { name: title });
-  const text = async (locator: Locator) => (await locator.innerText()).replace(/\s+/g, ' ');
-  async function actAs(userId: string) {
-    await page.locator('#person').selectOption(userId);
-    await page.locator(`body[data-user="${userId}"]`).waitFor({ state: 'attached' });
-  }
-  async function openChannel(name: string) {
-    await page.locator('#channels a', { hasText: `# ${name}` }).click();
-    await page.locator('#channel-title', { hasText: `# ${name}` }).waitFor();
-  }
+  const shot = (name: string) => ui.shot(name);
+  const modal = (title: string | RegExp) => ui.modal(title);
+  const text = (locator: Locator) => ui.text(locator);
+  const actAs = (userId: string) => ui.actAs(userId);
+  const openChannel = (name: string) => ui.openChannel(name);
+  const pickExternal = (field: Locator, query: string, option: string | RegExp) =>
+    ui.pickExternal(field, query, option);
   async function openHome() {
     await page.locator('#apps a', { hasText: 'Team Planning' }).click();
     await page.locator('#app-tabs button', { hasText: 'Home' }).click();
@@ -85,16 +68,6 @@ describeWithBrowser('playground surfaces in a browser', () => {
   /** A form done with: closed if it is still open (some forms close themselves, some show a result). */
   async function dismiss(dialog: Locator) {
     if ((await dialog.count()) > 0) await closeModal(dialog).catch(() => undefined);
-  }
-  /** Picks the first option an external select (single or multi) offers for `query`. */
-  async function pickExternal(field: Locator, query: string, option: string | RegExp) {
-    await field.click();
-    await field.fill(query);
-    await field
-      .locator('xpath=..')
-      .locator('.ext-options li[role=option]', { hasText: option })
-      .first()
-      .click();
   }
 
   /** A task from a message in #api, as a person makes one; returns its card in the thread. */
@@ -325,7 +298,11 @@ describeWithBrowser('playground surfaces in a browser', () => {
     await card.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete this task?' });
     await confirm.getByRole('button', { name: /Delete/ }).click();
-    await page.locator('#thread-messages .msg', { hasText: /deleted/i }).waitFor();
+    // The card itself becomes one line, and the presser is told privately.
+    await page
+      .locator('#thread-messages .msg:not(.ephemeral)', { hasText: 'This task was deleted.' })
+      .waitFor();
+    await page.locator('#thread-messages .msg.ephemeral', { hasText: 'Task deleted.' }).waitFor();
     await shot('s17-task-deleted');
   }, 120_000);
 

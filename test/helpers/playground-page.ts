@@ -1,0 +1,83 @@
+/**
+ * The playground opened in headless Chromium as a person would see it, shared by the browser suites:
+ * one page at a laptop's size, the page's own errors collected, and the moves every suite makes —
+ * switching person, opening a channel, picking from an external select — each waiting on a condition
+ * the page shows, never on time.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { type Playground, startPlayground } from '../../src/playground/index.js';
+import { launchBrowser } from './browser.js';
+
+/** Where each step's screenshot goes (kept after the run; not committed). */
+export const SCREENSHOTS = join(process.cwd(), 'test-results', 'playground');
+/** How long one thing may take to appear: the machine is shared, but nothing waits forever. */
+export const STEP_MS = 15_000;
+
+export interface PlaygroundPage {
+  playground: Playground;
+  page: Page;
+  /** Errors the page itself threw (a suite expects none). */
+  pageErrors: string[];
+  shot(name: string): Promise<Buffer>;
+  modal(title: string | RegExp): Locator;
+  /** A locator's text with its white space folded. */
+  text(locator: Locator): Promise<string>;
+  actAs(userId: string): Promise<void>;
+  openChannel(name: string): Promise<void>;
+  /** Picks the first option an external select (single or multi) offers for `query`. */
+  pickExternal(field: Locator, query: string, option: string | RegExp): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a playground and opens it in #api, acting as the workspace admin. */
+export async function openPlaygroundPage(): Promise<PlaygroundPage> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const playground = await startPlayground({ port: 0, logLevel: 'error' });
+  let browser: Browser | undefined;
+  try {
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(STEP_MS);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const opened: PlaygroundPage = {
+      playground,
+      page,
+      pageErrors,
+      shot: (name) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) }),
+      modal: (title) => page.getByRole('dialog', { name: title }),
+      text: async (locator) => (await locator.innerText()).replace(/\s+/g, ' '),
+      async actAs(userId) {
+        await page.locator('#person').selectOption(userId);
+        // The page marks the switch done once it shows what this person sees.
+        await page.locator(`body[data-user="${userId}"]`).waitFor({ state: 'attached' });
+      },
+      async openChannel(name) {
+        await page.locator('#channels a', { hasText: `# ${name}` }).click();
+        await page.locator('#channel-title', { hasText: `# ${name}` }).waitFor();
+      },
+      async pickExternal(field, query, option) {
+        await field.click();
+        await field.fill(query);
+        await field
+          .locator('xpath=..')
+          .locator('.ext-options li[role=option]', { hasText: option })
+          .first()
+          .click();
+      },
+      async close() {
+        await browser?.close();
+        await playground.stop();
+      },
+    };
+    await page.goto(`${playground.url}#C0API`);
+    await opened.actAs('U0ADA');
+    return opened;
+  } catch (error) {
+    await browser?.close();
+    await playground.stop();
+    throw error;
+  }
+}
