@@ -125,6 +125,8 @@ function startReplica(options: ReplicaOptions): Running {
 }
 
 const broken: string[] = [];
+/** The day the links are made: before the first pass's day (2026-04-01). */
+const LINKED_ON = '2026-03-31';
 const cleanups: (() => unknown)[] = [];
 try {
   console.error(`bench:replicas: seeding ${CHANNELS} channels over ${WORKSPACES} workspaces…`);
@@ -132,7 +134,14 @@ try {
   cleanups.push(() => services.stop());
   const schema = `bench_replicas_${randomBytes(4).toString('hex')}`;
   const key = randomBytes(32).toString('base64');
-  const store = await openStore({ databaseUrl, pgSchema: schema, keyring: createKeyring({ current: key }) });
+  // Linked the day before the first pass: a link's first digest is at its next time after it was
+  // made (src/digest/time.ts), so links made now would not be due on the passes' own days.
+  const store = await openStore({
+    databaseUrl,
+    pgSchema: schema,
+    keyring: createKeyring({ current: key }),
+    now: () => Date.parse(`${LINKED_ON}T00:00:00Z`),
+  });
   cleanups.push(async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -166,8 +175,9 @@ try {
     key,
     planningUrl: services.planningUrl,
     slackApiUrl: services.slackApiUrl,
-    // Noon UTC of the pass's own day: every link is due, and each pass posts a day of its own.
-    tickAt: `${day}T12:00:00Z`,
+    // Half an hour after the 00:00 digest time of the pass's own day, within the catch-up window:
+    // every link is due, and each pass posts a day of its own.
+    tickAt: `${day}T00:30:00Z`,
     tickMs: Number(args.tick),
     leaseMs: Number(args.lease),
     retryBaseMs: 1_000,

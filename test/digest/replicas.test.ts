@@ -34,6 +34,8 @@ describeWithPostgres('three replicas, one killed mid-pass (PostgreSQL)', () => {
       databaseUrl: pg.url,
       pgSchema: pg.schema,
       keyring: createKeyring({ current: KEY }),
+      // Linked the day before: a link's first digest is at its next time after it was made.
+      now: () => Date.parse('2026-04-06T00:00:00Z'),
     });
     sandbox = await startSandbox({ seed: 'minimal' });
     slack = await startFakeSlack({
@@ -75,7 +77,8 @@ describeWithPostgres('three replicas, one killed mid-pass (PostgreSQL)', () => {
       key: KEY,
       planningUrl: sandbox.url,
       slackApiUrl: slack.apiUrl,
-      tickAt: `${DAY}T12:00:00Z`,
+      // Half an hour after the links' 00:00 digest time: due, within the catch-up window.
+      tickAt: `${DAY}T00:30:00Z`,
       tickMs: 300,
       // Long enough for a healthy replica on a loaded machine, short enough to wait out.
       leaseMs: 8_000,
@@ -113,10 +116,15 @@ describeWithPostgres('three replicas, one killed mid-pass (PostgreSQL)', () => {
   }
 
   it('each digest is posted once, the killed replica’s claims taken over after the lease', async () => {
-    const replicas = [replica(), replica(), replica()];
-    const victim = replicas[2];
-    await victim?.claimed;
-    victim?.child.kill('SIGKILL');
+    // The victim starts alone and is killed as soon as it holds claims: started together, the others
+    // could claim the whole morning before it claims anything (seen on a busy machine), and the
+    // kill would prove nothing. The two started after it finish the day only by taking its claims
+    // over once their lease runs out.
+    const victim = replica();
+    const first = await Promise.race([victim.claimed.then(() => 'claimed' as const), victim.done]);
+    expect(first).toBe('claimed');
+    victim.child.kill('SIGKILL');
+    const replicas = [replica(), replica(), victim];
     const results = await Promise.all(replicas.map((r) => r.done));
 
     expect(results[2]).toBe('killed');
