@@ -79,7 +79,12 @@ export function workflowStep(
       if (claim.state === 'done') outcome = JSON.parse(claim.result) as Outcome;
       else {
         outcome = await attempt(svc, args, action, workspaceId, work);
-        await deps.store.once.finish(key, JSON.stringify(outcome));
+        // The work is done (or failed): a retry that cannot find its outcome only does nothing.
+        await deps.store.once
+          .finish(key, JSON.stringify(outcome))
+          .catch((error: unknown) =>
+            deps.logger.warn({ action, workspaceId, err: error }, 'could not record the step outcome'),
+          );
       }
     } catch (error) {
       deps.logger.error({ action, workspaceId, err: error }, 'workflow step could not be recorded');
