@@ -4,6 +4,7 @@
  * its outputs, or `functions.completeError` with the sentence the workflow's builder reads.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { PRESS_LOCK_PREFIX } from '../../src/slack/kit/press.js';
 import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
 import { Harness, TEAM } from './harness.js';
 
@@ -196,5 +197,25 @@ describe('Advance a feature step', () => {
     expect((await ended('Fx31', since)).body.outputs).toEqual({ [STEP_PARAM.stage]: 'Validation' });
     expect((await h.owner().features.read(teamId, channelId, featureId)).stage).toBe('validation');
     expect(h.sandbox.requests.count('featureAdvance')).toBe(2);
+  });
+
+  it('never runs beside a press of the same feature: while a card press holds its lock, the step fails and nothing moves', async () => {
+    await start();
+    const { teamId, channelId, featureId } = h.fixture;
+    await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People hate passwords' });
+    // The lock a card's Advance takes (kit/press.ts), held as by a press being applied.
+    expect(await h.store.locks.acquire(`${PRESS_LOCK_PREFIX}${TEAM}:feature:${featureId}`, 60_000)).toBe(
+      true,
+    );
+    await h.stepExecuted(
+      WORKFLOW_STEP.advanceFeature,
+      { [STEP_PARAM.channel]: 'C1', [STEP_PARAM.feature]: featureId, [STEP_PARAM.actAs]: 'U1' },
+      'Fx40',
+    );
+    const end = await ended('Fx40');
+    expect(end.method).toBe('functions.completeError');
+    expect(end.body.error).toContain('A press on this feature is still being applied');
+    expect(h.sandbox.requests.count('featureAdvance')).toBe(0);
+    expect((await h.owner().features.read(teamId, channelId, featureId)).stage).toBe('planning');
   });
 });

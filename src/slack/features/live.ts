@@ -162,7 +162,7 @@ export async function advanceAs(
   coords: FeatureCoords,
 ): Promise<{ advanced: Feature } | { said: Mrkdwn }> {
   let advanced: Feature | undefined;
-  const outcome = await applyPress(
+  const said = await applyPress(
     svc,
     { planning, client, replacePressed: async () => false },
     featureLiveCard(svc, planning.workspaceId, coords),
@@ -174,7 +174,7 @@ export async function advanceAs(
     },
   );
   if (advanced) return { advanced };
-  return { said: outcome.said ?? md`The feature was not advanced.` };
+  return { said: said ?? md`The feature was not advanced.` };
 }
 
 /** Posts the feature's live card in a Slack channel, as `planning`'s person reads it; the card's ts. */

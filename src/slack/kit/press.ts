@@ -142,12 +142,6 @@ export interface Presser<T> {
   replacePressed(after: T | undefined): Promise<boolean>;
 }
 
-/** What a press came to: `applied` when its change was made; `said`, what to tell whoever pressed. */
-export interface PressOutcome {
-  applied: boolean;
-  said?: Mrkdwn;
-}
-
 export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCard<T>, press: Press<T>) {
   const { deps } = svc;
   const planning = planningOf(args.context);
@@ -173,9 +167,9 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     return shown;
   };
   const on = pressedMessage(args);
-  let outcome: PressOutcome | undefined;
+  let said: Mrkdwn | undefined;
   try {
-    outcome = await applyPress(
+    said = await applyPress(
       svc,
       { planning, client: args.client, ...(on ? { on } : {}), replacePressed },
       card,
@@ -190,30 +184,30 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     });
     return;
   }
-  if (outcome.said) {
+  if (said) {
     await surface
-      .show(notice(outcome.said))
+      .show(notice(said))
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not answer a card press'));
   }
 }
 
 /**
- * A press on one entity, under its lock (see the module's comment): whether the change was applied,
- * and what to say. Rejects, once the lock is released, with what failed.
+ * A press on one entity, under its lock (see the module's comment); what to tell whoever pressed.
+ * Rejects, once the lock is released, with what failed.
  */
 export async function applyPress<T>(
   svc: Services,
   presser: Presser<T>,
   card: LiveCard<T>,
   press: Press<T>,
-): Promise<PressOutcome> {
+): Promise<Mrkdwn | undefined> {
   const { deps } = svc;
   const { planning, client, on, replacePressed } = presser;
   const { ref, noun } = card;
   const lock = `${PRESS_LOCK_PREFIX}${ref.workspaceId}:${ref.kind}:${ref.entityId}`;
 
-  /** The press under the entity's lock. */
-  const underLock = async (): Promise<PressOutcome> => {
+  /** The press under the entity's lock; returns what to tell the presser. */
+  const underLock = async (): Promise<Mrkdwn | undefined> => {
     const acting = await planning.acting();
     const orgId = acting.identity.orgId;
     const cards = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
@@ -228,7 +222,7 @@ export async function applyPress<T>(
         { action: `${ref.kind} card press`, workspaceId: ref.workspaceId, entityId: ref.entityId },
         'press refused: it does not match the recorded card',
       );
-      return { applied: false, said: refused };
+      return refused;
     }
     /**
      * Nothing is at the press's place (404). Every card recorded with a place was recorded at this
@@ -247,7 +241,7 @@ export async function applyPress<T>(
       return md`This ${noun} no longer exists: it was deleted.`;
     };
     const current = await readOrGone(card, acting);
-    if (current === undefined) return { applied: false, said: await notFound() };
+    if (current === undefined) return await notFound();
     // Read at the press's place: that is where it lives. Cards recorded before places were learn it.
     if (cards.some((c) => c.place === undefined)) {
       await deps.store.cards.place(ref.workspaceId, ref.kind, ref.entityId, { orgId, ...card.place });
@@ -258,12 +252,9 @@ export async function applyPress<T>(
       const redrawn = (await replacePressed(current)) || pressedOn?.entityId === ref.entityId;
       const changed = card.describe(press.shown, now);
       // Said only where it is true: what was pressed was redrawn, or is one of the cards just updated.
-      return {
-        applied: false,
-        said: redrawn
-          ? md`This button was out of date: ${changed}. Nothing was changed, and where you pressed it now shows the ${noun} as it is.`
-          : md`This button was out of date: ${changed}. Nothing was changed.`,
-      };
+      return redrawn
+        ? md`This button was out of date: ${changed}. Nothing was changed, and where you pressed it now shows the ${noun} as it is.`
+        : md`This button was out of date: ${changed}. Nothing was changed.`;
     }
     const { after, said } = await press.apply(current, acting);
     if (after === 'deleted') {
@@ -271,25 +262,22 @@ export async function applyPress<T>(
       const all = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
       await retireCards(deps, client, all, md`:wastebasket: This ${noun} was deleted.`);
       await replacePressed(undefined);
-      return { applied: true, ...(said ? { said } : {}) };
+      return said;
     }
     const next = after ?? (await readOrGone(card, acting));
     if (next === undefined) {
       const gone = await notFound();
-      return { applied: true, said: said ?? gone };
+      return said ?? gone;
     }
     await updateCards(deps, client, ref, card.render(next));
     await replacePressed(next);
-    return { applied: true, ...(said ? { said } : {}) };
+    return said;
   };
 
   if (!(await deps.store.locks.acquire(lock, PRESS_LOCK_MS))) {
     // The lock does not say whose press holds it, and most often it is the person's own first
     // click: the answer is true either way, and blames nobody.
-    return {
-      applied: false,
-      said: md`A press on this ${noun} is still being applied; the card shows the result in a moment.`,
-    };
+    return md`A press on this ${noun} is still being applied; the card shows the result in a moment.`;
   }
   try {
     return await underLock();
