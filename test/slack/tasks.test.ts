@@ -10,7 +10,16 @@ import { FIELD } from '../../src/slack/kit/ids.js';
 import { ASSIGN_ME } from '../../src/slack/tasks/assign.js';
 import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { TASKS_PAGE_SIZE } from '../../src/slack/tasks/list.js';
-import { eventually, external, Harness, profilesOffered, submitted, TEAM, text, viewIdOf } from './harness.js';
+import {
+  eventually,
+  external,
+  Harness,
+  profilesOffered,
+  submitted,
+  TEAM,
+  text,
+  viewIdOf,
+} from './harness.js';
 
 interface Block {
   type: string;
