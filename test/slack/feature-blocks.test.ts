@@ -73,7 +73,11 @@ describe('the feature card', () => {
     const ids = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
     feature.assumptions = feature.assumptions.slice(0, 3).map((a, i) => ({
       ...a,
-      experiment: { state: 'running', authorUserIds: i === 0 ? ['p1', 'p2', 'p3'] : ['p1', 'p4'] },
+      experiment: {
+        state: 'running',
+        confirmed: false,
+        authorUserIds: i === 0 ? ['p1', 'p2', 'p3'] : ['p1', 'p4'],
+      },
     }));
     // p5..p7 were picked in Slack; p8 took part but nobody here acts as them.
     const participants = { [feature.assumptions[2]?.id as string]: ['p5', 'p6', 'p7', 'p8'] };

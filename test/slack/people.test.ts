@@ -8,7 +8,7 @@ import { ACTION } from '../../src/slack/kit/ids.js';
 import { PEOPLE_ACTION } from '../../src/slack/people/ids.js';
 import { EXPLAINED } from '../../src/slack/tasks/fit.js';
 import { TASK_ACTION, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { type FakeUser, Harness, TEAM, viewIdOf } from './harness.js';
+import { type FakeUser, Harness, profilesOffered, TEAM, viewIdOf } from './harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 type Block = {
@@ -178,7 +178,7 @@ describe('Planning profile button', () => {
     expect(json(shown.body)).toContain('peers *8* (1 grade)');
   });
 
-  it('pressed inside a modal, pushes the profile over it', async () => {
+  it('pressed inside a modal (a candidate in the Assign form), pushes the profile over it', async () => {
     const form = await openAssignForm('Type the API');
     const view = form.body.view as { id: string };
     const since = h.slack.calls.length;
@@ -249,5 +249,7 @@ describe('Assign… explains each candidate’s fit', () => {
     expect(h.sandbox.requests.count('experienceList')).toBe(1);
     expect(h.sandbox.requests.count('experienceListPeer')).toBeLessThanOrEqual(EXPLAINED);
     expect((form.body.view as { blocks: unknown[] }).blocks.length).toBeLessThanOrEqual(100);
+    // Each explained candidate who is someone in Slack has their planning profile beside them.
+    expect(profilesOffered((form.body.view as { blocks: unknown[] }).blocks)).toContain('UPEER');
   });
 });

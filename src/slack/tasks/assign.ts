@@ -21,10 +21,11 @@ import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { formProblem } from '../kit/modal.js';
+import { peopleOf } from '../kit/people.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
-import { type CandidateExperience, fitBlocks, fitLabel, readCandidateExperience } from './fit.js';
+import { type CandidateExperience, EXPLAINED, fitBlocks, fitLabel, readCandidateExperience } from './fit.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
 import { notifyTaskChange, openTaskModal, refreshTaskCards } from './live.js';
 
@@ -56,7 +57,12 @@ export function assignModal(form: {
   heading: string;
   candidates: readonly Candidate[];
   /** The task's notions and the best candidates' experience on them (fit.ts explains each). */
-  fit?: { notions: readonly Notion[]; experience: CandidateExperience };
+  fit?: {
+    notions: readonly Notion[];
+    experience: CandidateExperience;
+    /** Planning user id → Slack user, for the candidates explained. */
+    people?: Readonly<Record<string, string>>;
+  };
   problem?: Mrkdwn;
 }): ModalView {
   const ranked = rankCandidates(form.candidates);
@@ -76,7 +82,7 @@ export function assignModal(form: {
         { type: 'static_select', action_id: TASK_FIELD.candidate.action, options },
         { optional: true, hint: 'Fit weighs their grades on the task’s notions against how busy they are.' },
       ),
-      ...(form.fit ? fitBlocks(ranked, form.fit.notions, form.fit.experience) : []),
+      ...(form.fit ? fitBlocks(ranked, form.fit.notions, form.fit.experience, form.fit.people) : []),
       input(
         'Or anyone in the workspace',
         TASK_FIELD.assignee.block,
@@ -109,23 +115,32 @@ function assignAgain(view: ViewOutput, coords: TaskCoords, problem: Mrkdwn): Mod
 }
 
 export const taskAssignOpenAction = (svc: Services, args: ActionArgs) =>
-  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async ({ planning, identity }, c) => {
+  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async (acting, c) => {
+    const { planning, identity } = acting;
     const [task, { candidates }] = await Promise.all([
       planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId),
       planning.tasks.listCandidates(c.teamId, c.channelId, c.featureId, c.taskId),
     ]);
     const notions = task.notions;
-    const experience = await readCandidateExperience(
-      planning,
-      identity.planningUserId,
-      rankCandidates(candidates),
-      notions.map((n) => n.id),
-    );
+    const ranked = rankCandidates(candidates);
+    const [experience, people] = await Promise.all([
+      readCandidateExperience(
+        planning,
+        identity.planningUserId,
+        ranked,
+        notions.map((n) => n.id),
+      ),
+      peopleOf(
+        svc.deps,
+        acting.workspaceId,
+        ranked.slice(0, EXPLAINED).map((r) => r.userId),
+      ),
+    ]);
     return assignModal({
       coords: c,
       heading: task.heading ?? 'this task',
       candidates,
-      fit: { notions, experience },
+      fit: { notions, experience, people: people.asRecord() },
     });
   });
 
