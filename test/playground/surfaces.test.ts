@@ -200,7 +200,7 @@ describeWithBrowser('playground surfaces in a browser', () => {
 
     const selects = home.locator('select[data-action-id]');
     await selects.nth(0).selectOption('22:00');
-    await home.getByText('Choose both ends').waitFor();
+    await home.getByText('now choose until when').waitFor();
     await selects.nth(1).selectOption('07:00');
     await expect
       .poll(async () => (await store.prefs('T0PLAYGRND', 'U0ADA'))?.quiet, { timeout: STEP_MS })
