@@ -249,6 +249,7 @@ const FROZEN_IDS = {
   shortcuts: ['create_task', 'give_feedback', 'grade_peer', 'log_discovery', 'log_evidence', 'new_feature'],
   views: [
     'admin',
+    'admin_digest_time',
     'admin_invitation',
     'admin_link_pick',
     'admin_name',
@@ -286,8 +287,13 @@ const FROZEN_IDS = {
     'admin_delete_channel',
     'admin_delete_notion',
     'admin_delete_team',
+    'admin_digest_off',
+    'admin_digest_on',
+    'admin_digest_weekends_off',
+    'admin_digest_weekends_on',
     'admin_form',
     'admin_form_channelAdd',
+    'admin_form_digestTime',
     'admin_form_editInvite',
     'admin_form_invite',
     'admin_form_link',
@@ -310,6 +316,7 @@ const FROZEN_IDS = {
     'admin_remove_channel_member',
     'admin_revoke_invitation',
     'admin_section',
+    'admin_unlink',
     'assumption_menu',
     'connect_open',
     'deep_context_delete',
@@ -406,7 +413,7 @@ const FROZEN_IDS = {
 
 const FROZEN_VALUES = {
   AdminPlace: {
-    s: 'people|invitations|teams|notions|billing|team|channel',
+    s: 'people|invitations|teams|notions|billing|links|team|channel',
     'p?': 'integer',
     'q?': 'string',
     't?': 'string',
@@ -419,21 +426,21 @@ const FROZEN_VALUES = {
     'n?': 'string',
   },
   FormRequest: {
-    f: 'invite|editInvite|share|renameAccount|newTeam|renameTeam|newChannel|renameChannel|teamAdd|teamRemove|channelAdd|personTeams|newNotion|renameNotion|link',
+    f: 'invite|editInvite|share|renameAccount|newTeam|renameTeam|newChannel|renameChannel|teamAdd|teamRemove|channelAdd|personTeams|newNotion|renameNotion|link|digestTime',
     'id?': 'string',
     't?': 'string',
     'c?': 'string',
     'n?': 'string',
   },
   FormMeta: {
-    f: 'invite|editInvite|share|renameAccount|newTeam|renameTeam|newChannel|renameChannel|teamAdd|teamRemove|channelAdd|personTeams|newNotion|renameNotion|link',
+    f: 'invite|editInvite|share|renameAccount|newTeam|renameTeam|newChannel|renameChannel|teamAdd|teamRemove|channelAdd|personTeams|newNotion|renameNotion|link|digestTime',
     'id?': 'string',
     't?': 'string',
     'c?': 'string',
     'n?': 'string',
     'v?': 'string',
     'at?': {
-      s: 'people|invitations|teams|notions|billing|team|channel',
+      s: 'people|invitations|teams|notions|billing|links|team|channel',
       'p?': 'integer',
       'q?': 'string',
       't?': 'string',

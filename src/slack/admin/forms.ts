@@ -1,11 +1,21 @@
 /**
  * The admin forms, pushed over a section view: an invitation (new or edited), sharing one, a name
- * (teams, channels, notions, accounts), a Slack person (members, a person's teams), and a Slack
- * channel to link. Each carries what it is for and the view it came from, refreshed after it.
+ * (teams, channels, notions, accounts), a Slack person (members, a person's teams), a Slack
+ * channel to link, and a linked channel's digest time. Each carries what it is for and the view it came from, refreshed after it.
  */
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
-import { context, input, type Mrkdwn, md, modal, option, section, textInput } from '../../blockkit/index.js';
+import {
+  channelMention,
+  context,
+  input,
+  type Mrkdwn,
+  md,
+  modal,
+  option,
+  section,
+  textInput,
+} from '../../blockkit/index.js';
 import {
   ASSIGNABLE_ROLES,
   type Invitation,
@@ -17,9 +27,10 @@ import {
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
 import { teamOption } from '../kit/inputs.js';
-import { formProblem, loadModal, modalRequest, pushModal } from '../kit/modal.js';
+import { formProblem, loadModal, modalRequest, noticeView, pushModal } from '../kit/modal.js';
 import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
+import { digestTimeInputs } from '../link/index.js';
 import {
   type AdminPlace,
   AdminPlaceWire,
@@ -323,6 +334,27 @@ export function linkPickForm(m: FormMeta, problem?: Mrkdwn): ModalView {
   });
 }
 
+/** A linked channel's digest time and zone (the form's id is the Slack channel). */
+export function digestTimeForm(
+  m: FormMeta,
+  current: { digestTime: string; timeZone: string },
+  problem?: Mrkdwn,
+): ModalView {
+  const channel = m.id ? channelMention(m.id) : md`the channel`;
+  return modal({
+    callbackId: ADMIN_VIEW.digestTime,
+    title: 'Digest time',
+    submit: 'Save',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      section(md`When the daily digest is posted in ${channel}. Saving a time also turns the digest on.`),
+      ...digestTimeInputs(current.digestTime, current.timeZone),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
 /** An invitation of the organization, found through the list: reading one would count a view. */
 export async function findInvitation(planning: PlanningClient, inviteId: string): Promise<Invitation> {
   for await (const invitation of planning.invitations.list({ pageSize: 100 })) {
@@ -350,6 +382,7 @@ const OTHER_TITLES = {
   editInvite: 'Edit invitation',
   share: 'Share invitation',
   link: 'Link a Slack channel',
+  digestTime: 'Digest time',
 } as const;
 
 /** Every form button's action id, for the listener index. */
@@ -393,6 +426,14 @@ export async function pushForm(svc: Services, args: ActionArgs): Promise<void> {
     await pushModal(req, shareForm(meta));
   } else if (form === 'link') {
     await pushModal(req, linkPickForm(meta));
+  } else if (form === 'digestTime' && meta.id) {
+    const slackChannelId = meta.id;
+    await load(async (acting) => {
+      const link = await svc.deps.store.links.get(acting.workspaceId, slackChannelId);
+      return link
+        ? digestTimeForm(meta, link)
+        : noticeView('Digest time', md`${channelMention(slackChannelId)} is not linked any more.`);
+    });
   } else if (isNameForm(form)) {
     await pushModal(req, nameForm({ ...meta, form }));
   } else if (isPersonForm(form)) {

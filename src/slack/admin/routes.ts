@@ -9,11 +9,12 @@ import { submission } from '../kit/submission.js';
 import { pushCheckout } from './billing.js';
 import { FORM_ACTION_IDS, pushForm } from './forms.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
-import { adminGoAction, adminSectionAction } from './navigate.js';
+import { adminGoAction, adminLinksAction, adminSectionAction } from './navigate.js';
 import { applyOperation, OPERATIONS } from './operations.js';
-import { adminOpenAction, adminSubcommand } from './root.js';
+import { adminSubcommand } from './root.js';
 import { searchAction, searchSubmission } from './section-search.js';
 import {
+  digestTimeSubmission,
   invitationSubmission,
   linkPickSubmission,
   nameSubmission,
@@ -26,7 +27,7 @@ export const adminRoutes: TopicRoutes<Services> = {
   gate: { access: 'admin', doing: 'administer the organization from Slack' },
   subcommands: [adminSubcommand],
   actions: {
-    [ADMIN_ACTION.openModal]: adminOpenAction,
+    [ADMIN_ACTION.openModal]: adminLinksAction,
     [ADMIN_ACTION.section]: adminSectionAction,
     [ADMIN_ACTION.pagePrevious]: adminGoAction,
     [ADMIN_ACTION.pageNext]: adminGoAction,
@@ -44,5 +45,6 @@ export const adminRoutes: TopicRoutes<Services> = {
     [ADMIN_VIEW.name]: submission(nameSubmission),
     [ADMIN_VIEW.person]: submission(personSubmission),
     [ADMIN_VIEW.linkPick]: submission(linkPickSubmission),
+    [ADMIN_VIEW.digestTime]: submission(digestTimeSubmission),
   },
 };

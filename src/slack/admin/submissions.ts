@@ -9,6 +9,7 @@ import { channelMention, type Mrkdwn, md, mention } from '../../blockkit/index.j
 import { slackErrorCode } from '../../clients.js';
 import { ASSIGNABLE_ROLES, LIMITS } from '../../planning/index.js';
 import type { SubmitArgs } from '../bolt/routes.js';
+import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, requiredText, slackUserId } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
@@ -16,9 +17,10 @@ import { teamChoices } from '../kit/inputs.js';
 import { notify, toldText } from '../kit/notify.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, type Outcome, type SubmissionSpec } from '../kit/submission.js';
-import { linkModalFor } from '../link/index.js';
+import { DIGEST_TIME_INPUTS, linkModalFor } from '../link/index.js';
 import type { Flash } from './common.js';
 import {
+  digestTimeForm,
   type FormMeta,
   findInvitation,
   formMetaOf,
@@ -427,5 +429,35 @@ export const linkPickSubmission: SubmissionSpec<LinkPickInput> = {
     const acting = await planningOf(args.context).acting();
     const view = await linkModalFor(svc, args.client, acting, data.channel);
     return { text: md`Choose the planning team and channel for ${channelMention(data.channel)}.`, view };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// A linked channel's digest time and zone: changed as `/plan digest HH:MM Area/City` changes them
+// ---------------------------------------------------------------------------------------------
+
+const DigestTimeInput = form({
+  meta: read.metadata(DIGEST_TIME_INPUTS.digestTime.on, metaField, formMetaOf),
+  ...DIGEST_TIME_INPUTS,
+});
+type DigestTimeInput = FormOutput<typeof DigestTimeInput>;
+
+export const digestTimeSubmission: SubmissionSpec<DigestTimeInput> = {
+  action: 'admin digest time',
+  title: 'Digest time',
+  working: 'Saving the digest time…',
+  parse: DigestTimeInput.parse,
+  retry: (data, problem) => digestTimeForm(data.meta, data, problem),
+  run: async (svc, data, args) => {
+    const acting = await planningOf(args.context).acting();
+    const slackChannelId = data.meta.id;
+    if (!slackChannelId) throw new FormProblem(md`This form no longer says which channel.`);
+    const changed = await changeDigest(svc, acting.workspaceId, slackChannelId, {
+      kind: 'time',
+      time: data.digestTime,
+      timeZone: data.timeZone,
+    });
+    if (!changed) throw new FormProblem(md`${channelMention(slackChannelId)} is not linked any more.`);
+    return done(svc, args, data.meta, acting, md`${channelMention(slackChannelId)}: ${changed.changed}`);
   },
 };
