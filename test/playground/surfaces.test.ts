@@ -271,7 +271,7 @@ describeWithBrowser('playground surfaces in a browser', () => {
 
     await card.getByRole('button', { name: 'Assign…' }).click();
     const assign = modal('Assign task');
-    await assign.getByLabel('Candidates (best fit first)').selectOption({ label: 'Assign to me' });
+    await assign.getByLabel('Assign to (candidates best fit first)').selectOption({ label: 'Assign to me' });
     await assign.getByRole('button', { name: 'Assign', exact: true }).click();
     await card
       .getByText(/Ada Lovelace/)
@@ -409,7 +409,10 @@ describeWithBrowser('playground surfaces in a browser', () => {
     await openHome();
     await page.locator('#home').getByRole('button', { name: 'Manage links and digests' }).click();
     const links = modal('Links and digests');
-    await links.getByText(/Next digest/).first().waitFor();
+    await links
+      .getByText(/Next digest/)
+      .first()
+      .waitFor();
     await links.getByRole('button', { name: 'Turn off' }).first().click();
     await links.getByText('Digest turned off.').waitFor();
     const stored = await playground.app.store.links.listByWorkspace('T0PLAYGRND');

@@ -360,6 +360,69 @@ describe('Administering from Slack', () => {
     expect(h.sandbox.requests.count('invitationDelete')).toBe(1);
   });
 
+  it('shares an invitation after a required "where" — nothing marked optional — and refuses a share to nobody on its field (issue 23 item 6)', async () => {
+    const invitation = await h.owner().invitations.create({
+      teamId: h.fixture.teamId,
+      inviteName: 'Autumn',
+      inviteOrgRole: 'member',
+      inviteUsesMax: 1,
+      inviteExpireDays: 3,
+    });
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'invitations');
+    const request = { form: 'share', id: invitation.id, name: 'Autumn' } as const;
+    const shareId = await openForm(h, sectionId, request, ADMIN_VIEW.share);
+    type Input = { type: string; block_id?: string; optional?: boolean; dispatch_action?: boolean };
+    const inputsOf = (view: unknown) =>
+      ((view as { blocks: Input[] }).blocks ?? []).filter((b) => b.type === 'input');
+    const opened = inputsOf(h.slack.views.get(shareId));
+    expect(opened.map((b) => b.block_id)).toEqual([
+      ADMIN_FIELD.shareTo.block,
+      ADMIN_FIELD.shareChannel.block,
+    ]);
+    expect(opened.some((b) => b.optional)).toBe(false);
+    expect(opened[0]?.dispatch_action).toBe(true);
+
+    const radio = (to: string) =>
+      ({
+        type: 'radio_buttons',
+        selected_option: { value: to, text: { type: 'plain_text', text: to } },
+      }) as ViewStateValue;
+    const posts = h.slack.called('chat.postMessage').length;
+    const noChannel = await submit(h, shareId, [[ADMIN_FIELD.shareTo, radio('channel')]]);
+    expect(noChannel).toMatchObject({
+      response_action: 'errors',
+      errors: { [ADMIN_FIELD.shareChannel.block]: 'Choose a channel.' },
+    });
+
+    // "With one person": the form asks for the person instead, required.
+    await h.interact({
+      type: 'block_actions',
+      container: { type: 'view', view_id: shareId },
+      view: submitted(shareId, h.slack.views.get(shareId)!, [[ADMIN_FIELD.shareTo, radio('person')]]),
+      actions: [
+        {
+          ...radio('person'),
+          action_id: ADMIN_FIELD.shareTo.action,
+          block_id: ADMIN_FIELD.shareTo.block,
+          action_ts: '1',
+        },
+      ],
+    });
+    const redrawn = await updated(h, shareId, (v) => json(v).includes(ADMIN_FIELD.sharePerson.action));
+    const inputs = inputsOf(redrawn);
+    expect(inputs.map((b) => b.block_id)).toEqual([ADMIN_FIELD.shareTo.block, ADMIN_FIELD.sharePerson.block]);
+    expect(inputs.some((b) => b.optional)).toBe(false);
+    const noPerson = await submit(h, shareId, [[ADMIN_FIELD.shareTo, radio('person')]]);
+    expect(noPerson).toMatchObject({
+      response_action: 'errors',
+      errors: { [ADMIN_FIELD.sharePerson.block]: 'Choose a person.' },
+    });
+    // Nothing was sent anywhere.
+    expect(h.slack.called('chat.postMessage')).toHaveLength(posts);
+    expect(h.slack.called('conversations.open')).toHaveLength(0);
+  });
+
   it('regenerates an account (the person keeps working) and closes one, each confirmed', async () => {
     h.slack.users.set('U3', { id: 'U3', name: 'member' });
     await h.connect('U3', 'member');

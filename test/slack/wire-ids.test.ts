@@ -198,12 +198,14 @@ describe('wire ids', () => {
     const bound = compileRoutes(TOPICS).boundIds;
     expect([...bound.shortcuts].sort()).toEqual(FROZEN_IDS.shortcuts);
     // Not bound: a prefix (each admin form's button is `admin_form_<form>`), and an id declared
-    // for deep-context deletion that no message carries. Bound besides: the admin sections' search
-    // field, which dispatches on Enter.
+    // for deep-context deletion that no message carries. Bound besides: the fields that dispatch —
+    // the admin sections' search (on Enter), the Assign form's choice and the share form's "how".
     expect([...bound.actions].sort()).toEqual(
       [
         ...FROZEN_IDS.actions.filter((id) => id !== 'admin_form' && id !== 'deep_context_delete'),
         'admin_search_input',
+        'candidate_input',
+        'share_to_input',
       ].sort(),
     );
     // Modals with nothing to submit: a loading or result view, the admin root, the task's details.
@@ -385,6 +387,7 @@ const FROZEN_IDS = {
     'reply/reply_input',
     'share_channel/share_channel_input',
     'share_person/share_person_input',
+    'share_to/share_to_input',
     'slack_channel/slack_channel_input',
     'task_notions/task_notions_input',
     'team/team_picked',

@@ -65,6 +65,8 @@ export const ADMIN_FIELD = {
   inviteRole: field('invite_role'),
   inviteDays: field('invite_days'),
   inviteUses: field('invite_uses'),
+  /** Sharing in a channel or with one person (dispatches: the form then asks for that one). */
+  shareTo: field('share_to'),
   shareChannel: field('share_channel'),
   sharePerson: field('share_person'),
   name: field('name'),

@@ -7,7 +7,7 @@ import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { pushCheckout } from './billing.js';
-import { FORM_ACTION_IDS, pushForm } from './forms.js';
+import { FORM_ACTION_IDS, pushForm, shareToPicked } from './forms.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 import { adminGoAction, adminLinksAction, adminSectionAction } from './navigate.js';
 import { applyOperation, OPERATIONS } from './operations.js';
@@ -34,6 +34,7 @@ export const adminRoutes: TopicRoutes<Services> = {
     [ADMIN_ACTION.open]: adminGoAction,
     [ADMIN_ACTION.back]: adminGoAction,
     [ADMIN_FIELD.search.action]: searchAction,
+    [ADMIN_FIELD.shareTo.action]: { inView: ADMIN_VIEW.share, run: shareToPicked },
     [ADMIN_ACTION.checkout]: pushCheckout,
     ...Object.fromEntries(FORM_ACTION_IDS.map((id) => [id, pushForm])),
     ...Object.fromEntries(Object.keys(OPERATIONS).map((id) => [id, applyOperation])),

@@ -33,6 +33,7 @@ import {
   nameForm,
   type PersonFormKind,
   personForm,
+  SHARE_TO,
   shareForm,
 } from './forms.js';
 import { ADMIN_FIELD } from './ids.js';
@@ -168,6 +169,7 @@ export const invitationSubmission: SubmissionSpec<InvitationInput> = {
 const ShareInput = form(
   {
     meta: read.metadata(ADMIN_FIELD.shareChannel, metaField, formMetaOf),
+    to: read.value(ADMIN_FIELD.shareTo, z.enum(SHARE_TO).optional()),
     channel: read.value(
       ADMIN_FIELD.shareChannel,
       z
@@ -178,10 +180,19 @@ const ShareInput = form(
     person: read.value(ADMIN_FIELD.sharePerson, slackUserId('Choose a person.').optional()),
   },
   {
+    // The one asked for, on its field; a form from before the choice showed both, one to pick.
     refine: (f) =>
-      f.refine((v) => Boolean(v.channel) !== Boolean(v.person), {
-        path: ['channel'],
-        message: 'Choose a channel or a person (one of them).',
+      f.superRefine((v, ctx) => {
+        if (v.to === 'channel' && !v.channel)
+          ctx.addIssue({ code: 'custom', path: ['channel'], message: 'Choose a channel.' });
+        else if (v.to === 'person' && !v.person)
+          ctx.addIssue({ code: 'custom', path: ['person'], message: 'Choose a person.' });
+        else if (v.to === undefined && Boolean(v.channel) === Boolean(v.person))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['channel'],
+            message: 'Choose a channel or a person (one of them).',
+          });
       }),
   },
 );
@@ -197,7 +208,7 @@ export const shareSubmission: SubmissionSpec<ShareInput> = {
   title: 'Share invitation',
   working: 'Sharing the invitation…',
   parse: ShareInput.parse,
-  retry: (data, problem) => shareForm(data.meta, problem),
+  retry: (data, problem) => shareForm(data.meta, data.to, problem),
   run: async (svc, data, args) => {
     const planning = planningOf(args.context);
     const acting = await planning.acting();
@@ -211,7 +222,7 @@ export const shareSubmission: SubmissionSpec<ShareInput> = {
       ...(teamName ? { teamName } : {}),
       url: invitationUrl(svc.deps.clients.planningUrl, invitation.id),
     });
-    if (data.person) {
+    if (data.to !== 'channel' && data.person) {
       const outcome = await notify(
         svc.deps,
         args.client,
