@@ -117,7 +117,9 @@ const someoneInput = () =>
 function shownFields(view: { blocks: unknown[] }): KnownBlock[] {
   const shown = view.blocks as KnownBlock[];
   const last = shown.at(-1);
-  const problem = last?.type === 'context' && JSON.stringify(last).includes(':warning:');
+  // formProblem's line: a context whose text starts with the warning (fit lines start with a name).
+  const first = last?.type === 'context' ? last.elements[0] : undefined;
+  const problem = first !== undefined && 'text' in first && first.text.startsWith(':warning:');
   return problem ? shown.slice(0, -1) : shown;
 }
 
