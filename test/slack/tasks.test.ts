@@ -10,7 +10,16 @@ import { FIELD } from '../../src/slack/kit/ids.js';
 import { ASSIGN_ME, ASSIGN_SOMEONE } from '../../src/slack/tasks/assign.js';
 import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { TASKS_PAGE_SIZE } from '../../src/slack/tasks/list.js';
-import { eventually, external, Harness, submitted, TEAM, text, viewIdOf } from './harness.js';
+import {
+  eventually,
+  external,
+  Harness,
+  profilesOffered,
+  submitted,
+  TEAM,
+  text,
+  viewIdOf,
+} from './harness.js';
 
 interface Block {
   type: string;
@@ -246,6 +255,8 @@ describe('the live task card', () => {
     await settled();
     expect(json(dm.body)).toContain('<@U2> moved your task *Fix the login* to *in review*');
     expect(json(dm.body)).toContain('Open the card');
+    // Who acted is named: their planning profile is one press away.
+    expect(profilesOffered(dm.body.blocks)).toEqual(['U2']);
     await press(
       {
         action_id: TASK_ACTION.stateForward,
@@ -255,6 +266,7 @@ describe('the live task card', () => {
     );
     const done = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU1');
     expect(json(done.body)).toContain('<@U2> marked your task *Fix the login* done');
+    expect(profilesOffered(done.body.blocks)).toEqual(['U2']);
   });
 });
 
@@ -324,6 +336,7 @@ describe('Assign…', () => {
     if (slackOfTop && slackOfTop !== 'U1') {
       const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === `D${slackOfTop}`);
       expect(json(dm.body)).toContain('<@U1> assigned you the task');
+      expect(profilesOffered(dm.body.blocks)).toEqual(['U1']);
     } else {
       expect(dms).toEqual([]); // assigning oneself tells nobody
     }

@@ -22,11 +22,12 @@ import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { formProblem } from '../kit/modal.js';
+import { peopleOf } from '../kit/people.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
-import { type CandidateExperience, fitBlocks, fitLabel, readCandidateExperience } from './fit.js';
+import { type CandidateExperience, EXPLAINED, fitBlocks, fitLabel, readCandidateExperience } from './fit.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
 import { notifyTaskChange, openTaskModal, refreshTaskCards } from './live.js';
 
@@ -65,7 +66,12 @@ export function assignModal(form: {
   heading: string;
   candidates: readonly Candidate[];
   /** The task's notions and the best candidates' experience on them (fit.ts explains each). */
-  fit?: { notions: readonly Notion[]; experience: CandidateExperience };
+  fit?: {
+    notions: readonly Notion[];
+    experience: CandidateExperience;
+    /** Planning user id → Slack user, for the candidates explained. */
+    people?: Readonly<Record<string, string>>;
+  };
   problem?: Mrkdwn;
 }): ModalView {
   const ranked = rankCandidates(form.candidates);
@@ -86,7 +92,7 @@ export function assignModal(form: {
         hint: 'Yourself, a candidate — fit weighs their grades on the task’s notions against how busy they are — or someone else in the workspace.',
       },
     ),
-    ...(form.fit ? fitBlocks(ranked, form.fit.notions, form.fit.experience) : []),
+    ...(form.fit ? fitBlocks(ranked, form.fit.notions, form.fit.experience, form.fit.people) : []),
     ...(form.problem ? [formProblem(form.problem)] : []),
   ]);
 }
@@ -173,23 +179,33 @@ export async function assignWhoPicked(svc: Services, args: ActionArgs): Promise<
 }
 
 export const taskAssignOpenAction = (svc: Services, args: ActionArgs) =>
-  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async ({ planning, identity }, c) => {
+  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async (acting, c) => {
+    const { planning, identity } = acting;
     const [task, { candidates }] = await Promise.all([
       planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId),
       planning.tasks.listCandidates(c.teamId, c.channelId, c.featureId, c.taskId),
     ]);
     const notions = task.notions;
-    const experience = await readCandidateExperience(
-      planning,
-      identity.planningUserId,
-      rankCandidates(candidates),
-      notions.map((n) => n.id),
-    );
+    const ranked = rankCandidates(candidates);
+    const [experience, people] = await Promise.all([
+      readCandidateExperience(
+        planning,
+        identity.planningUserId,
+        ranked,
+        notions.map((n) => n.id),
+      ),
+      // Whoever is someone in Slack gets their Planning profile beside their explanation.
+      peopleOf(
+        svc.deps,
+        acting.workspaceId,
+        ranked.slice(0, EXPLAINED).map((r) => r.userId),
+      ),
+    ]);
     return assignModal({
       coords: c,
       heading: task.heading ?? 'this task',
       candidates,
-      fit: { notions, experience },
+      fit: { notions, experience, people: people.asRecord() },
     });
   });
 
