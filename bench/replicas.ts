@@ -28,8 +28,8 @@
  * Exits non-zero when a digest is missing or posted twice.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { availableParallelism, cpus } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';

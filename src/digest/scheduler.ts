@@ -13,7 +13,9 @@
  * Failures never post: a service error or a Slack error is recorded as failed with a retry time
  * (exponential backoff), and the store hands the claim out again after it. A later attempt first
  * looks for its own message in the channel history, because the process may have died between
- * posting and recording.
+ * posting and recording. The store itself failing (unreachable, restarting) ends no pass and loses
+ * no claim: what could not be claimed or read is left to a later pass, a claim whose outcome could
+ * not be recorded comes back once its lease runs out — each logged.
  *
  * Concurrency is bounded per Slack workspace (posts), per planning organization (reads) and per
  * pass (all workspaces together), and the due links are read in keyset pages only as far ahead as
