@@ -3,7 +3,7 @@
  * over 1,000 workspaces (one planning organization and one bot token each), all due in the same
  * minute, on one PostgreSQL (a fresh schema of TEST_DATABASE_URL or DATABASE_URL, dropped after),
  * against the sandbox and the playground's fake Slack in a services process (bench/lib/
- * digest-services.ts, as bench:digest). Three passes, each a day of its own:
+ * digest-services.ts, as bench:digest). Four passes, each a day of its own:
  *
  * 1. one replica (bench/lib/replica.ts: the app's scheduler, clients with the posting limiter and
  *    store, ticking until the day is done);
@@ -11,16 +11,25 @@
  *    replica over 50%), wall and CPU per digest of each, peak RSS of each, and 3 vs 1;
  * 3. three replicas, one killed with SIGKILL once a third of the digests are posted: the others
  *    take its claims over after the lease (looking in the channel history first), nothing is
- *    posted twice, and the time from the kill to the last digest is the recovery time.
+ *    posted twice, and the time from the kill to the last digest is the recovery time;
+ * 4. three replicas, PostgreSQL restarted once a third of the digests are posted, by the shell
+ *    command --restart-postgres gives (connections dropped, refused while it is down): the
+ *    replicas log the failed store calls and carry on at their next tick, claims whose outcome
+ *    could not be recorded come back after the lease, each digest is posted once, and the restart's
+ *    length and the time from the restart to the last digest are reported. Skipped (and said so)
+ *    without the option: it restarts a server, which is the operator's call.
  *
  * Options: --channels 20000 --workspaces 1000 --features 2 --latency 0 (ms added to each service
  * answer) --lease 30000 (ms: a claim's lease; a digest not posted within ¾ of it is given back) --tick 1000 (ms between a replica's passes) --posts-per-minute 300
  * --channel-interval 1000 (the posting limiter: the app's defaults) --enforce (the fake Slack
- * enforces the same limits with 429s). Run it small with e.g. --channels 600 --workspaces 30.
+ * enforces the same limits with 429s) --restart-postgres '<shell command>' (e.g. on Debian
+ * 'pg_ctlcluster 15 main restart'; run as the bench's user). Run it small with e.g. --channels 600
+ * --workspaces 30.
  * Exits non-zero when a digest is missing or posted twice.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { availableParallelism, cpus } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +53,7 @@ const { values: args } = parseArgs({
     'posts-per-minute': { type: 'string', default: String(DEFAULT_POST_LIMITS.perWorkspacePerMinute) },
     'channel-interval': { type: 'string', default: String(DEFAULT_POST_LIMITS.channelIntervalMs) },
     enforce: { type: 'boolean', default: false },
+    'restart-postgres': { type: 'string' },
   },
 });
 const CHANNELS = Number(args.channels);
@@ -124,6 +134,42 @@ function startReplica(options: ReplicaOptions): Running {
   return { child, claimed, done };
 }
 
+/** When PostgreSQL started, as the server says (a new value: it was restarted). */
+async function postmasterStart(): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 1_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ at: string }>('select pg_postmaster_start_time()::text as at');
+    return rows[0]?.at ?? '';
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Restarts PostgreSQL with the operator's shell command; resolves with the time from the command's
+ * start until the server answers a new connection again (the command may return before that).
+ * Fails when the command fails or the server did not in fact restart.
+ */
+async function restartPostgres(command: string): Promise<number> {
+  const before = await postmasterStart();
+  const started = performance.now();
+  // Its output goes to stderr with the progress lines, away from the table on stdout.
+  const child = spawn(command, { shell: true, stdio: ['ignore', 2, 2] });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`--restart-postgres command exited ${code}`);
+  for (;;) {
+    const after = await postmasterStart().catch(() => undefined);
+    if (after !== undefined) {
+      if (after === before) throw new Error('--restart-postgres ran, but PostgreSQL was not restarted');
+      return performance.now() - started;
+    }
+    if (performance.now() - started > 120_000) throw new Error('PostgreSQL did not answer within 2 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 const broken: string[] = [];
 /** The day the links are made: before the first pass's day (2026-04-01). */
 const LINKED_ON = '2026-03-31';
@@ -184,19 +230,30 @@ try {
     postLimits: POST_LIMITS,
   });
 
-  /** One pass: `count` replicas together, one killed once a third is posted when `kill`. */
-  async function pass(day: string, count: number, kill: boolean) {
-    console.error(`bench:replicas: ${count} replica(s)${kill ? ', one killed mid-pass' : ''}…`);
+  /**
+   * One pass: `count` replicas together; once a third is posted, one of them killed (`kill`) or
+   * PostgreSQL restarted (`restart`).
+   */
+  async function pass(day: string, count: number, disruption?: 'kill' | 'restart') {
+    const what = { kill: ', one killed mid-pass', restart: ', PostgreSQL restarted mid-pass' };
+    console.error(`bench:replicas: ${count} replica(s)${disruption ? what[disruption] : ''}…`);
     const started = performance.now();
     const replicas = Array.from({ length: count }, () => startReplica(replicaOptions(day)));
-    let killedAt: number | undefined;
-    if (kill) {
+    let disruptedAt: number | undefined;
+    let restartMs: number | undefined;
+    if (disruption) {
       const victim = replicas[count - 1] as Running;
       await victim.claimed;
       while ((await services.stats(day)).channelsPosted < CHANNELS / 3)
         await new Promise((resolve) => setTimeout(resolve, 100));
-      victim.child.kill('SIGKILL');
-      killedAt = performance.now();
+      disruptedAt = performance.now();
+      if (disruption === 'kill') victim.child.kill('SIGKILL');
+      // A command that failed still leaves the replicas to finish the day: wait for them below.
+      else
+        restartMs = await restartPostgres(args['restart-postgres'] as string).catch((error: Error) => {
+          broken.push(`${day}: ${error.message}`);
+          return undefined;
+        });
     }
     const results = await Promise.all(replicas.map((r) => r.done));
     const wallMs = performance.now() - started;
@@ -208,13 +265,17 @@ try {
       results,
       wallMs,
       stats,
-      recoveryMs: killedAt === undefined ? undefined : performance.now() - killedAt,
+      recoveryMs: disruptedAt === undefined ? undefined : performance.now() - disruptedAt,
+      restartMs,
     };
   }
 
-  const one = await pass('2026-04-01', 1, false);
-  const three = await pass('2026-04-02', 3, false);
-  const killed = await pass('2026-04-03', 3, true);
+  const one = await pass('2026-04-01', 1);
+  const three = await pass('2026-04-02', 3);
+  const killed = await pass('2026-04-03', 3, 'kill');
+  const restarted = args['restart-postgres'] ? await pass('2026-04-04', 3, 'restart') : undefined;
+  if (!restarted)
+    console.error('bench:replicas: PostgreSQL restart pass skipped (no --restart-postgres command given)');
 
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -258,6 +319,21 @@ try {
   console.log(
     `| one killed: recovery (kill → last digest) | ${s(killed.recoveryMs ?? 0)} (lease ${s(Number(args.lease))}); wall ${s(killed.wallMs)} |`,
   );
+  if (restarted) {
+    const { channelsPosted, postedTwice } = restarted.stats;
+    console.log(
+      `| PostgreSQL restarted: posted once / twice / missing | ${channelsPosted - postedTwice} / ${postedTwice} / ${CHANNELS - channelsPosted} |`,
+    );
+    restarted.results.forEach((r, i) => {
+      console.log(
+        `| restarted: replica ${i + 1} | ${describe(r)}${r === 'killed' ? '' : `; ${r.failedTicks} of ${r.ticks} ticks failed`} |`,
+      );
+    });
+    console.log(
+      `| restarted: restart (command → server answers) / restart → last digest | ${s(restarted.restartMs ?? 0)} / ` +
+        `${s(restarted.recoveryMs ?? 0)} (lease ${s(Number(args.lease))}); wall ${s(restarted.wallMs)} |`,
+    );
+  } else console.log('| PostgreSQL restarted | skipped: no --restart-postgres command given |');
   console.log(
     `\n${availableParallelism()} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average ${load()}.`,
   );

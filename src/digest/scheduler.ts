@@ -13,7 +13,9 @@
  * Failures never post: a service error or a Slack error is recorded as failed with a retry time
  * (exponential backoff), and the store hands the claim out again after it. A later attempt first
  * looks for its own message in the channel history, because the process may have died between
- * posting and recording.
+ * posting and recording. The store itself failing (unreachable, restarting) ends no pass and loses
+ * no claim: what could not be claimed or read is left to a later pass, a claim whose outcome could
+ * not be recorded comes back once its lease runs out — each logged.
  *
  * Concurrency is bounded per Slack workspace (posts), per planning organization (reads) and per
  * pass (all workspaces together), and the due links are read in keyset pages only as far ahead as
@@ -110,6 +112,11 @@ export interface TickReport {
   failed: number;
   /** Claims refused: posted elsewhere, held by another process, waiting to retry, or given up. */
   notClaimed: number;
+  /**
+   * The store failed while the pass read the links (unreachable, restarting): the links after
+   * that point were not looked at, and `due` does not count them. The next pass reads them again.
+   */
+  unread: boolean;
 }
 
 export interface DigestScheduler {
@@ -150,16 +157,27 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   let current: Promise<TickReport> | undefined;
 
   async function tick(now = clock()): Promise<TickReport> {
-    const report: TickReport = { due: 0, posted: 0, recovered: 0, failed: 0, notClaimed: 0 };
+    const report: TickReport = { due: 0, posted: 0, recovered: 0, failed: 0, notClaimed: 0, unread: false };
     const pass = createPass();
     const links = deps.store.links.listDigestEnabled()[Symbol.asyncIterator]();
     let more = true;
+    /** Why the links could not be read to the end (the store unreachable, restarting). */
+    let listingError: unknown;
     for (;;) {
       // Read ahead only as far as there is room: a pass over 100,000 links holds a few thousand.
       while (more && pass.waiting() < readAhead) {
-        const next = await links.next();
-        if (next.done) more = false;
-        else consider(next.value);
+        try {
+          const next = await links.next();
+          if (next.done) more = false;
+          else consider(next.value);
+        } catch (error) {
+          // Stop reading, but let the runs already started finish (each records or logs its own
+          // outcome): rejecting now would leave them running outside the pass, unbounded and
+          // unwaited by a stop. The links not read are the next pass's.
+          more = false;
+          report.unread = true;
+          listingError = error;
+        }
       }
       const batch = pass.startable();
       if (batch.length > 0) {
@@ -169,7 +187,12 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       if (pass.running() === 0) break; // nothing waits (startable() took all) and nothing is left to read
       await pass.finished();
     }
-    if (report.due > 0) log.info({ ...report }, 'digest: tick done');
+    if (report.unread)
+      log.error(
+        { err: listingError, ...report },
+        'digest: the store failed while the links were read; the next pass reads them again',
+      );
+    else if (report.due > 0) log.info({ ...report }, 'digest: tick done');
     return report;
 
     function consider(link: ChannelLink) {
@@ -201,10 +224,19 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
           { owner, leaseMs, maxAttempts },
         );
       } catch (error) {
-        // The store itself failing: nothing was claimed; a later pass tries again.
+        // The store itself failing (unreachable, restarting): a later pass claims them again. Any
+        // claim the store made before the answer was lost is the lease's: it runs out, and the next
+        // attempt looks in the channel history first.
+        log.error(
+          {
+            err: error,
+            claims: batch.length,
+            workspaces: new Set(batch.map((d) => d.link.workspaceId)).size,
+          },
+          'digest: could not claim; a later pass tries again',
+        );
         for (const due of batch) {
           report.failed += 1;
-          log.error({ err: error, ...where(due.link, due.localDate) }, 'digest: run failed');
           pass.done(due);
         }
         return;
@@ -387,7 +419,19 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       deps.metrics?.digests.inc({ outcome: claim.attempt >= maxAttempts ? 'failed' : 'retried' });
       const reason = describeFailure(error);
       const retryAt = clock().getTime() + retryDelay(claim.attempt, error);
-      const recorded = await complete({ status: 'failed', error: reason, retryAt });
+      const recorded = await complete({ status: 'failed', error: reason, retryAt }).catch(
+        (recordError: unknown) => {
+          // The store is out of reach (the failure may be that very thing): the claim stays ours
+          // until its lease runs out, then a later attempt — ours or another replica's — takes it,
+          // looking in the channel history first.
+          log.error(
+            { err: recordError, ...where(link, localDate), attempt: claim.attempt, reason },
+            'digest: failed, and the failure could not be recorded; retried once the lease runs out',
+          );
+          return undefined;
+        },
+      );
+      if (recorded === undefined) return;
       log.warn(
         {
           ...where(link, localDate),

@@ -13,7 +13,7 @@ import type { FeatureLite, TaskExpanded } from '../../src/planning/models.js';
 import { FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import { Workspace } from '../../src/playground/workspace.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
-import { withPgSchema } from '../helpers/postgres.js';
+import { type PgSchema, withPgSchema } from '../helpers/postgres.js';
 
 export const PLANNING_URL = 'http://planning.test';
 export const BOT_TOKEN = 'xoxb-digest-test-token';
@@ -37,6 +37,8 @@ export interface Posted {
 
 export interface Bench {
   store: Store;
+  /** The store's PostgreSQL schema (postgres backend only): more stores can open it. */
+  pg?: PgSchema;
   /** Answers the planning service's calls (pass as a client's dispatcher). */
   agent: MockAgent;
   /** The client factory: planning calls go to `agent`, Slack calls to the fake Slack. */
@@ -113,6 +115,7 @@ export async function openBench(backend: Backend): Promise<Bench> {
   });
   const bench: Bench = {
     store,
+    ...(pg ? { pg } : {}),
     agent,
     clients,
     slack,

@@ -139,8 +139,10 @@ describeWithPostgres('three replicas, one killed mid-pass (PostgreSQL)', () => {
     const expected = Array.from({ length: CHANNELS }, (_, c) => benchChannel(c));
     expect([...perChannel.keys()].sort()).toEqual(expected);
     expect([...perChannel.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    // Both survivors took part (a failed attempt, e.g. a read past half the lease, is retried).
-    for (const r of survivors) expect(r.posted + r.recovered).toBeGreaterThan(0);
+    // The survivors posted the morning between them, the victim's claims included (every channel
+    // has its digest, and the victim died holding claims). How they share it is the machine's
+    // business: on a busy one a survivor may start after the other has finished the day.
+    expect(survivors.reduce((sum, r) => sum + r.posted + r.recovered, 0)).toBeGreaterThan(0);
     const rows = await store.db
       .selectFrom('digest_claims')
       .select(['status'])

@@ -5,6 +5,7 @@ import { parseSnapshot } from '../../src/digest/snapshot.js';
 import { nextRun } from '../../src/digest/time.js';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { notify } from '../../src/slack/kit/notify.js';
+import { StoreUnavailableError } from '../../src/store/index.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
 import { feature } from './builders.js';
 import { type Backend, type Bench, BOT_TOKEN, link, openBench, PLANNING_URL } from './harness.js';
@@ -165,6 +166,67 @@ function schedulerSuite(backend: Backend) {
     expect(await bench.scheduler().tick()).toMatchObject({ recovered: 1, posted: 0 });
     expect(bench.posted).toHaveLength(1);
     expect((await bench.store.digests.lastPosted('T1', 'C1'))?.localDate).toBe('2026-03-10');
+  });
+
+  it('the store unreachable while a pass reads the links: the runs it started finish and are recorded, the pass says so, the next reads the rest', async () => {
+    await link(bench, 'C1');
+    await link(bench, 'C2');
+    bench.clock.set('2026-03-10T08:00:00Z');
+    // The listing fails after its first link (PostgreSQL restarting between two of its pages).
+    const failingLinks = {
+      async *listDigestEnabled() {
+        for await (const l of bench.store.links.listDigestEnabled()) {
+          if (l.slackChannelId === 'C2') throw new StoreUnavailableError('unreachable');
+          yield l;
+        }
+      },
+    };
+    // Read ahead one link at a time: C1 is claimed and running when reading C2 fails.
+    const scheduler = bench.scheduler({
+      readAhead: 1,
+      store: { links: failingLinks, digests: bench.store.digests },
+    });
+    const report = await scheduler.tick();
+    expect(report).toMatchObject({ due: 1, posted: 1, failed: 0, unread: true });
+    // Resolved only once C1's run was over: posted and recorded, not left running outside the pass.
+    expect(bench.posted.map((p) => p.channel)).toEqual(['C1']);
+    expect((await bench.store.digests.lastPosted('T1', 'C1'))?.localDate).toBe('2026-03-10');
+    expect(bench.logLines.find((l) => l.includes('the store failed while the links were read'))).toContain(
+      'StoreUnavailableError',
+    );
+
+    bench.clock.advance(MINUTE);
+    expect(await bench.scheduler().tick()).toMatchObject({ posted: 1, unread: false });
+    expect(bench.posted.map((p) => p.channel)).toEqual(['C1', 'C2']);
+  });
+
+  it('the store unreachable when a run records its outcome: logged as such, the claim retried after its lease, posted once', async () => {
+    await link(bench, 'C1');
+    bench.clock.set('2026-03-10T08:00:00Z');
+    const unreachable = bench.scheduler({
+      leaseMs: 10 * MINUTE,
+      store: {
+        links: bench.store.links,
+        digests: {
+          ...bench.store.digests,
+          claimMany: (keys, options) => bench.store.digests.claimMany(keys, options),
+          lastPosted: (ws, ch) => bench.store.digests.lastPosted(ws, ch),
+          complete: async () => {
+            throw new StoreUnavailableError('unreachable');
+          },
+        },
+      },
+    });
+    // Posted, then neither the post nor the failure could be recorded: one failure, said once.
+    expect(await unreachable.tick()).toMatchObject({ posted: 0, failed: 1 });
+    expect(bench.posted).toHaveLength(1);
+    const lines = bench.logLines.filter((l) => l.includes('C1') && /"level":50/.test(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('the failure could not be recorded');
+
+    bench.clock.advance(11 * MINUTE);
+    expect(await bench.scheduler().tick()).toMatchObject({ recovered: 1, posted: 0 });
+    expect(bench.posted).toHaveLength(1);
   });
 
   /** C1's claim for 2026-03-10 left by a process that died (its lease runs out 10 minutes later). */

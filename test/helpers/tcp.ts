@@ -1,6 +1,7 @@
 /**
  * Loopback TCP stand-ins for a database that misbehaves: a server that accepts connections and never
- * says a word, and a proxy to the real one that can be told to fall silent (and to speak again).
+ * says a word, and a proxy to the real one that can be told to fall silent (and to speak again) or
+ * to refuse connections for a while, as a server restarting does.
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -43,6 +44,13 @@ export interface SilenceableProxy extends Listening {
   restore(): void;
   /** Drops every connection open now (the silenced ones included). */
   cut(): void;
+  /**
+   * Stops listening, as a server that is down: new connections are refused until `accept()`;
+   * those open now stay (a test ends them server-side, as a restart would).
+   */
+  refuse(): void;
+  /** Listens on the same port again. */
+  accept(): Promise<void>;
 }
 
 /** A TCP proxy to `target` (host:port) that can fall silent. */
@@ -82,5 +90,9 @@ export function silenceableProxy(targetHost: string, targetPort: number): Promis
     cut: () => {
       for (const socket of sockets) socket.destroy();
     },
+    refuse: () => {
+      server.close();
+    },
+    accept: () => new Promise<void>((resolve) => server.listen(listening.port, '127.0.0.1', resolve)),
   }));
 }

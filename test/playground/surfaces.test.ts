@@ -200,7 +200,7 @@ describeWithBrowser('playground surfaces in a browser', () => {
 
     const selects = home.locator('select[data-action-id]');
     await selects.nth(0).selectOption('22:00');
-    await home.getByText('Choose both ends').waitFor();
+    await home.getByText('now choose until when').waitFor();
     await selects.nth(1).selectOption('07:00');
     await expect
       .poll(async () => (await store.prefs('T0PLAYGRND', 'U0ADA'))?.quiet, { timeout: STEP_MS })
@@ -271,7 +271,7 @@ describeWithBrowser('playground surfaces in a browser', () => {
 
     await card.getByRole('button', { name: 'Assign…' }).click();
     const assign = modal('Assign task');
-    await assign.getByLabel('Candidates (best fit first)').selectOption({ label: 'Assign to me' });
+    await assign.getByLabel('Assign to (candidates best fit first)').selectOption({ label: 'Assign to me' });
     await assign.getByRole('button', { name: 'Assign', exact: true }).click();
     await card
       .getByText(/Ada Lovelace/)
@@ -376,7 +376,7 @@ describeWithBrowser('playground surfaces in a browser', () => {
     await closeModal(modal(/Deep context|Single sign-on/));
   }, 150_000);
 
-  it('admin: /plan admin opens People, Invitations, Teams and channels, Notions and Billing', async () => {
+  it('admin: /plan admin opens People, Invitations, Teams and channels, Notions, Billing, Links and digests', async () => {
     await actAs('U0ADA');
     await openChannel('api');
     await command('/plan admin');
@@ -387,6 +387,7 @@ describeWithBrowser('playground surfaces in a browser', () => {
       ['Teams and channels', /Platform/],
       ['Notions', /typescript/],
       ['Billing', /Price plans/],
+      ['Links and digests', /Next digest/],
     ];
     for (const [section, shows] of expected) {
       // Case matters: "Invite people" is not the People section.
@@ -403,6 +404,21 @@ describeWithBrowser('playground surfaces in a browser', () => {
       await admin.locator('.section', { hasText: 'Billing' }).waitFor();
     }
     await closeModal(admin);
+
+    // Home's "Manage links and digests" lands in that section, where a digest is turned off.
+    await openHome();
+    await page.locator('#home').getByRole('button', { name: 'Manage links and digests' }).click();
+    const links = modal('Links and digests');
+    await links
+      .getByText(/Next digest/)
+      .first()
+      .waitFor();
+    await links.getByRole('button', { name: 'Turn off' }).first().click();
+    await links.getByText('Digest turned off.').waitFor();
+    const stored = await playground.app.store.links.listByWorkspace('T0PLAYGRND');
+    expect(stored.filter((l) => !l.digestEnabled)).toHaveLength(1);
+    await shot('s17-admin-links-from-home');
+    await closeModal(links);
   }, 120_000);
 
   it('the guest: Gus sees only his channels and is refused planning, in one sentence', async () => {

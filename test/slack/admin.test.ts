@@ -4,7 +4,7 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatLocal } from '../../src/digest/time.js';
+import { formatLocal, nextRun } from '../../src/digest/time.js';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { FormRequest, formActionId } from '../../src/slack/admin/common.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
@@ -16,6 +16,7 @@ import { choice, eventually, Harness, submitted, TEAM, text, user, viewIdOf } fr
 const createClient = (baseUrl: string, token: string) => createPlanningClient({ baseUrl, token, retries: 0 });
 
 const ADMIN = 'U1';
+const REFUSED = 'Only workspace admins can administer the organization from Slack.';
 
 type View = Record<string, unknown> & { callback_id?: string; private_metadata?: string };
 
@@ -117,17 +118,139 @@ describe('Administering from Slack', () => {
     expect(h.slack.called('views.open')).toHaveLength(0);
   });
 
-  it('opens the same modal from the Home tab button for an admin', async () => {
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'view', view_id: 'VHOME' },
-      actions: [{ type: 'button', action_id: ADMIN_ACTION.openModal, block_id: 'b', action_ts: '1' }],
-    });
-    const root = await h.slack.waitFor(
-      'views.update',
-      (b) => (b.view as View).callback_id === ADMIN_VIEW.root,
+  /** The Home tab's "Manage links and digests" pressed by `as`. */
+  const homeLinksButton = (as = ADMIN) =>
+    h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'view', view_id: 'VHOME' },
+        actions: [{ type: 'button', action_id: ADMIN_ACTION.openModal, block_id: 'b', action_ts: '1' }],
+      },
+      as,
     );
-    expect(json(root.body.view)).toContain('as *owner*');
+
+  it("opens the admin modal at its links section from the Home tab's button, this workspace's links only (issue 23 item 9)", async () => {
+    await h.link('C1', ADMIN);
+    await h.link('C2', ADMIN);
+    // Another workspace's link, in the same store: never shown, never changed from here.
+    await h.store.links.upsert({
+      workspaceId: 'T0OTHER',
+      slackChannelId: 'C9',
+      teamId: h.fixture.teamId,
+      channelId: h.fixture.channelId,
+      createdBy: 'U9',
+    });
+    await homeLinksButton();
+    const opened = await h.slack.waitFor('views.open');
+    const sectionId = viewIdOf(opened);
+    const shown = await updated(h, sectionId, (v) => v.callback_id === ADMIN_VIEW.section);
+    expect(JSON.parse(shown.private_metadata!)).toMatchObject({ s: 'links', p: 1 });
+    expect(json(shown)).toContain('Links and digests');
+    expect(json(shown)).toContain('<#C1>');
+    expect(json(shown)).toContain('<#C2>');
+    expect(json(shown)).not.toContain('C9');
+    // Each with its settings, the real next run and where it is linked.
+    const c1 = (await h.store.links.get(TEAM, 'C1'))!;
+    expect(json(shown)).toContain(`Next digest: *${formatLocal(nextRun(c1, new Date()), c1.timeZone)}*`);
+    expect(json(shown)).toContain('Linked to *Core team');
+
+    // The root view has an Open button for it like the other sections.
+    const rootId = await openAdmin(h);
+    const root = h.slack.views.get(rootId)!;
+    expect(json(root)).toContain('Links and digests');
+    const viaRoot = await openSection(h, rootId, 'links');
+    expect(json(h.slack.views.get(viaRoot))).toContain('<#C2>');
+  });
+
+  it('changes a linked channel’s digest — off and on, weekends, time and zone — and unlinks it, checked in the store (issue 23 item 9)', async () => {
+    await h.link('C1', ADMIN);
+    await h.store.links.upsert({
+      workspaceId: 'T0OTHER',
+      slackChannelId: 'C9',
+      teamId: h.fixture.teamId,
+      channelId: h.fixture.channelId,
+      createdBy: 'U9',
+    });
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'links');
+    const C1 = json({ id: 'C1' });
+
+    await press(h, sectionId, ADMIN_ACTION.digestOff, C1);
+    await updated(h, sectionId, (v) => json(v).includes('Digest turned off.'));
+    expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({ digestEnabled: false });
+    expect(json(h.slack.views.get(sectionId))).toContain(ADMIN_ACTION.digestOn);
+
+    await press(h, sectionId, ADMIN_ACTION.weekendsOn, C1);
+    await updated(h, sectionId, (v) => json(v).includes('Weekends included.'));
+    expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({ weekdaysOnly: false });
+
+    await press(h, sectionId, ADMIN_ACTION.digestOn, C1);
+    await updated(h, sectionId, (v) => json(v).includes('Digest turned on.'));
+    expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({ digestEnabled: true, weekdaysOnly: false });
+
+    // Time and zone: a form, refused on its field without a time, then saved as /plan digest saves it.
+    const formId = await openForm(h, sectionId, { form: 'digestTime', id: 'C1' }, ADMIN_VIEW.digestTime);
+    const form = json(h.slack.views.get(formId));
+    expect(form).toContain('"initial_time":"09:00"');
+    const bad = await submit(h, formId, [[LINK_FIELD.timeZone, choice('Europe/Paris')]]);
+    expect(bad).toMatchObject({
+      response_action: 'errors',
+      errors: { [LINK_FIELD.digestTime.block]: 'Choose a time.' },
+    });
+    await submit(h, formId, [
+      [LINK_FIELD.digestTime, { type: 'timepicker', selected_time: '07:45' } as ViewStateValue],
+      [LINK_FIELD.timeZone, choice('Europe/Paris')],
+    ]);
+    const after = await updated(h, sectionId, (v) =>
+      json(v).includes('Digest time set to 07:45 (Europe/Paris).'),
+    );
+    const c1 = (await h.store.links.get(TEAM, 'C1'))!;
+    expect(c1).toMatchObject({ digestTime: '07:45', timeZone: 'Europe/Paris', digestEnabled: true });
+    expect(json(after)).toContain(`Next digest: *${formatLocal(nextRun(c1, new Date()), 'Europe/Paris')}*`);
+
+    // Another workspace's channel, in a crafted button: not this workspace's link, left alone.
+    await press(h, sectionId, ADMIN_ACTION.unlink, json({ id: 'C9' }));
+    await updated(h, sectionId, (v) => json(v).includes('is not linked any more'));
+    expect(await h.store.links.get('T0OTHER', 'C9')).toBeDefined();
+
+    await press(h, sectionId, ADMIN_ACTION.unlink, C1);
+    await updated(h, sectionId, (v) => json(v).includes('no digest is posted there'));
+    expect(await h.store.links.get(TEAM, 'C1')).toBeUndefined();
+    expect(json(h.slack.views.get(sectionId))).toContain('No channel is linked yet');
+  });
+
+  it('refuses the links section, its buttons and its form to a workspace member, changing nothing (issue 23 item 9)', async () => {
+    await h.link('C1', ADMIN);
+    h.slack.users.set('U2', { id: 'U2', name: 'member' });
+    await h.connect('U2', 'member');
+    const before = await h.store.links.get(TEAM, 'C1');
+
+    await homeLinksButton('U2');
+    await h.slack.waitFor('respond', (b) => json(b).includes(REFUSED));
+    expect(h.slack.called('views.open')).toHaveLength(0);
+
+    // The admin's section view, its buttons and form sent by the member (a crafted request).
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'links');
+    await press(h, sectionId, ADMIN_ACTION.digestOff, json({ id: 'C1' }), { as: 'U2' });
+    await press(h, sectionId, ADMIN_ACTION.unlink, json({ id: 'C1' }), { as: 'U2' });
+    const formId = await openForm(h, sectionId, { form: 'digestTime', id: 'C1' }, ADMIN_VIEW.digestTime);
+    const refused = await submit(
+      h,
+      formId,
+      [
+        [LINK_FIELD.digestTime, { type: 'timepicker', selected_time: '06:00' } as ViewStateValue],
+        [LINK_FIELD.timeZone, choice('Europe/Paris')],
+      ],
+      'U2',
+    );
+    expect(refused).toMatchObject({ response_action: 'update' });
+    await h.slack.waitFor('views.update', (b) => b.view_id === formId && json(b.view).includes(REFUSED));
+    await eventually(
+      () => h.slack.called('respond').filter((c) => json(c.body).includes(REFUSED)).length >= 3,
+      'the home button and both presses refused',
+    );
+    expect(await h.store.links.get(TEAM, 'C1')).toEqual(before);
   });
 
   it('creates, shares (channel and person), edits and revokes an invitation — the revoke once', async () => {
@@ -235,6 +358,69 @@ describe('Administering from Slack', () => {
     const answers = h.slack.called('views.update').filter((c) => c.body.view_id === sectionId);
     expect(answers.some((c) => json(c.body.view).includes('no longer exists'))).toBe(false);
     expect(h.sandbox.requests.count('invitationDelete')).toBe(1);
+  });
+
+  it('shares an invitation after a required "where" — nothing marked optional — and refuses a share to nobody on its field (issue 23 item 6)', async () => {
+    const invitation = await h.owner().invitations.create({
+      teamId: h.fixture.teamId,
+      inviteName: 'Autumn',
+      inviteOrgRole: 'member',
+      inviteUsesMax: 1,
+      inviteExpireDays: 3,
+    });
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'invitations');
+    const request = { form: 'share', id: invitation.id, name: 'Autumn' } as const;
+    const shareId = await openForm(h, sectionId, request, ADMIN_VIEW.share);
+    type Input = { type: string; block_id?: string; optional?: boolean; dispatch_action?: boolean };
+    const inputsOf = (view: unknown) =>
+      ((view as { blocks: Input[] }).blocks ?? []).filter((b) => b.type === 'input');
+    const opened = inputsOf(h.slack.views.get(shareId));
+    expect(opened.map((b) => b.block_id)).toEqual([
+      ADMIN_FIELD.shareTo.block,
+      ADMIN_FIELD.shareChannel.block,
+    ]);
+    expect(opened.some((b) => b.optional)).toBe(false);
+    expect(opened[0]?.dispatch_action).toBe(true);
+
+    const radio = (to: string) =>
+      ({
+        type: 'radio_buttons',
+        selected_option: { value: to, text: { type: 'plain_text', text: to } },
+      }) as ViewStateValue;
+    const posts = h.slack.called('chat.postMessage').length;
+    const noChannel = await submit(h, shareId, [[ADMIN_FIELD.shareTo, radio('channel')]]);
+    expect(noChannel).toMatchObject({
+      response_action: 'errors',
+      errors: { [ADMIN_FIELD.shareChannel.block]: 'Choose a channel.' },
+    });
+
+    // "With one person": the form asks for the person instead, required.
+    await h.interact({
+      type: 'block_actions',
+      container: { type: 'view', view_id: shareId },
+      view: submitted(shareId, h.slack.views.get(shareId)!, [[ADMIN_FIELD.shareTo, radio('person')]]),
+      actions: [
+        {
+          ...radio('person'),
+          action_id: ADMIN_FIELD.shareTo.action,
+          block_id: ADMIN_FIELD.shareTo.block,
+          action_ts: '1',
+        },
+      ],
+    });
+    const redrawn = await updated(h, shareId, (v) => json(v).includes(ADMIN_FIELD.sharePerson.action));
+    const inputs = inputsOf(redrawn);
+    expect(inputs.map((b) => b.block_id)).toEqual([ADMIN_FIELD.shareTo.block, ADMIN_FIELD.sharePerson.block]);
+    expect(inputs.some((b) => b.optional)).toBe(false);
+    const noPerson = await submit(h, shareId, [[ADMIN_FIELD.shareTo, radio('person')]]);
+    expect(noPerson).toMatchObject({
+      response_action: 'errors',
+      errors: { [ADMIN_FIELD.sharePerson.block]: 'Choose a person.' },
+    });
+    // Nothing was sent anywhere.
+    expect(h.slack.called('chat.postMessage')).toHaveLength(posts);
+    expect(h.slack.called('conversations.open')).toHaveLength(0);
   });
 
   it('regenerates an account (the person keeps working) and closes one, each confirmed', async () => {

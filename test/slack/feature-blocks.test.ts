@@ -9,6 +9,7 @@ import { featureModal } from '../../src/slack/features/feature-form.js';
 import { FEATURE_ACTION } from '../../src/slack/features/ids.js';
 import { featureList } from '../../src/slack/features/list.js';
 import { searchResults } from '../../src/slack/features/search.js';
+import { profilesOffered } from './harness.js';
 
 const coords = { teamId: 't'.repeat(24), channelId: 'c'.repeat(24), featureId: 'f'.repeat(24) };
 const long = (n: number, c = '<') => c.repeat(n);
@@ -65,6 +66,30 @@ describe('the feature card', () => {
     expect(card.metadata.event_payload).toEqual(coords);
     expect(featureCoordsFrom(card)).toEqual(coords);
     expect(featureCoordsFrom({ blocks: card.blocks })).toEqual(coords);
+  });
+
+  it('offers the planning profile of each person it names, five at most, and counts the rest', () => {
+    const feature = big();
+    const ids = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'];
+    feature.assumptions = feature.assumptions.slice(0, 3).map((a, i) => ({
+      ...a,
+      experiment: {
+        state: 'running',
+        confirmed: false,
+        authorUserIds: i === 0 ? ['p1', 'p2', 'p3'] : ['p1', 'p4'],
+      },
+    }));
+    // p5..p7 were picked in Slack; p8 took part but nobody here acts as them.
+    const participants = { [feature.assumptions[2]?.id as string]: ['p5', 'p6', 'p7', 'p8'] };
+    const people = Object.fromEntries(ids.map((id, i) => [id, `U${i + 1}`]));
+    const card = featureCard({ coords, feature, people, participants });
+    expect(profilesOffered(card.blocks)).toEqual(['U1', 'U2', 'U3', 'U4', 'U5']);
+    const json = JSON.stringify(card.blocks);
+    expect(json).toContain('<@U1> · 3 experiments');
+    expect(json).toContain('<@U2> · 1 experiment');
+    expect(json).toContain('…and 2 more people');
+    // Nobody named, no profile buttons.
+    expect(profilesOffered(featureCard({ coords, feature: big() }).blocks)).toEqual([]);
   });
 
   it('in deep context: read-only, Delete only, no assumption menus', () => {

@@ -15,7 +15,7 @@ import {
 } from '../../src/slack/features/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, TEAM, text } from './harness.js';
+import { choice, eventually, external, Harness, profilesOffered, TEAM, text } from './harness.js';
 
 let h: Harness;
 const radio = (value: string): ViewStateValue => ({
@@ -463,6 +463,7 @@ describe('Advance is applied once', () => {
     expect(JSON.stringify(dm.body)).toContain(
       'Your feature *Search* moved to *Execution* (advanced by <@U2>)',
     );
+    expect(profilesOffered(dm.body.blocks)).toEqual(['U2']);
     // The feature's card shows it too.
     await next('chat.update', since, (b) => b.ts === ts && has('Execution*')(b));
     since = mark();

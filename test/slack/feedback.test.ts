@@ -9,7 +9,7 @@ import {
 import { VIEW } from '../../src/slack/kit/ids.js';
 import { liveTaskCard } from '../../src/slack/tasks/card.js';
 import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { choice, Harness, TEAM, text, viewIdOf } from './harness.js';
+import { choice, Harness, profilesOffered, TEAM, text, viewIdOf } from './harness.js';
 
 describe('Give feedback on a task card, and reply', () => {
   let h: Harness;
@@ -64,6 +64,8 @@ describe('Give feedback on a task card, and reply', () => {
     const dmText = JSON.stringify(dm.body.blocks);
     expect(dmText).toContain('Needs &lt;tests&gt; &amp; docs');
     expect(dmText).toContain(FEEDBACK_ACTION.replyOpen);
+    // The DM names who gave it: their planning profile is one press away.
+    expect(profilesOffered(dm.body.blocks)).toEqual(['UAUTHOR']);
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('<@UASSIGNEE> was told'));
 
     // The assignee presses Reply in the DM and answers.
@@ -86,6 +88,7 @@ describe('Give feedback on a task card, and reply', () => {
     await h.submit(viewIdOf(replyForm), [[FEEDBACK_FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
     const told = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DUAUTHOR');
     expect(JSON.stringify(told.body.blocks)).toContain('Added them');
+    expect(profilesOffered(told.body.blocks)).toEqual(['UASSIGNEE']);
     const after = await h
       .owner()
       .tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);

@@ -23,7 +23,7 @@ import { viewObject } from '../../src/playground/web-api.js';
 import { type GuestKind, type PgMessage, Workspace } from '../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
-import type { Field } from '../../src/slack/kit/ids.js';
+import { ACTION, type Field } from '../../src/slack/kit/ids.js';
 import { PRESS_LOCK_PREFIX } from '../../src/slack/kit/press.js';
 import { createKeyring, openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
@@ -628,3 +628,12 @@ export const external = (value: string, label = value): ViewStateValue => ({
   selected_option: { value, text: { type: 'plain_text', text: label } },
 });
 export const user = (id: string): ViewStateValue => ({ type: 'users_select', selected_user: id });
+
+/** Whose *Planning profile* the blocks offer: the Slack user ids its buttons carry, in order. */
+export function profilesOffered(blocks: unknown): string[] {
+  type Element = { action_id?: string; value?: string };
+  return ((blocks ?? []) as { elements?: Element[]; accessory?: Element }[])
+    .flatMap((b) => [...(b.elements ?? []), ...(b.accessory ? [b.accessory] : [])])
+    .filter((e) => e.action_id === ACTION.profileOpen)
+    .map((e) => e.value ?? '');
+}

@@ -247,6 +247,70 @@ describe('Home tab', () => {
     });
   });
 
+  it('keeps one end of quiet hours as picked, so picking the other stores both (issue 23)', async () => {
+    h.slack.users.set('UMEM', { id: 'UMEM', name: 'm', tz: 'Europe/Paris' });
+    await h.connect('UMEM', 'member');
+    type Select = { action_id?: string; initial_option?: { value?: string } };
+    /** The state Slack sends with an action on `view`: each select's shown option, `picked` changed. */
+    const stateOf = (view: { blocks: { elements?: Select[] }[] }, picked: Record<string, string>) => {
+      const selects = view.blocks
+        .flatMap((b) => b.elements ?? [])
+        .filter((e) => e.action_id?.startsWith('quiet_'));
+      const row: Record<string, unknown> = {};
+      for (const s of selects) {
+        const value = picked[s.action_id!] ?? s.initial_option?.value;
+        row[s.action_id!] = { type: 'static_select', selected_option: value ? { value } : null };
+      }
+      return { values: { q: row } };
+    };
+    const pick = (view: { blocks: { elements?: Select[] }[] }, actionId: string, value: string) =>
+      h.interact(
+        {
+          type: 'block_actions',
+          container: { type: 'view', view_id: 'VHOME' },
+          view: { id: 'VHOME', type: 'home', state: stateOf(view, { [actionId]: value }), hash: 'h1' },
+          actions: [
+            {
+              type: 'static_select',
+              action_id: actionId,
+              block_id: 'q',
+              selected_option: { value },
+              action_ts: '1',
+            },
+          ],
+        },
+        'UMEM',
+      );
+
+    await open('UMEM');
+    const tab = JSON.parse((await published('UMEM')).at(-1)!);
+    await pick(tab, HOME_ACTION.quietStart, '22:00');
+    // The tab comes back with the start as picked, the end waiting, and nothing stored yet.
+    const [again] = (await published('UMEM', 3)).slice(2).map((v) => JSON.parse(v));
+    const selects = again.blocks.flatMap((b: { elements?: Select[] }) => b.elements ?? []) as Select[];
+    expect(selects.find((e) => e.action_id === HOME_ACTION.quietStart)?.initial_option?.value).toBe('22:00');
+    expect(selects.find((e) => e.action_id === HOME_ACTION.quietEnd)?.initial_option).toBeUndefined();
+    expect(JSON.stringify(again)).toContain('now choose until when');
+    expect((await h.store.notifications.prefs(TEAM, 'UMEM'))?.quiet).toBeUndefined();
+
+    await pick(again, HOME_ACTION.quietEnd, '07:00');
+    await eventually(
+      async () => (await h.store.notifications.prefs(TEAM, 'UMEM'))?.quiet !== undefined,
+      'quiet hours stored',
+    );
+    expect(await h.store.notifications.prefs(TEAM, 'UMEM')).toMatchObject({
+      quiet: { start: '22:00', end: '07:00' },
+      timeZone: 'Europe/Paris',
+    });
+
+    // "No quiet hours" on one end turns them off.
+    await pick(again, HOME_ACTION.quietStart, 'off');
+    await eventually(
+      async () => (await h.store.notifications.prefs(TEAM, 'UMEM'))?.quiet === undefined,
+      'quiet hours off',
+    );
+  });
+
   it('Disconnect on the tab forgets the person and redraws the tab with Connect', async () => {
     await h.connect('UMEM', 'member');
     await h.interact(

@@ -8,7 +8,7 @@ import { ACTION } from '../../src/slack/kit/ids.js';
 import { PEOPLE_ACTION } from '../../src/slack/people/ids.js';
 import { EXPLAINED } from '../../src/slack/tasks/fit.js';
 import { TASK_ACTION, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { type FakeUser, Harness, TEAM } from './harness.js';
+import { type FakeUser, Harness, profilesOffered, TEAM, viewIdOf } from './harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 type Block = {
@@ -177,38 +177,68 @@ describe('Planning profile button', () => {
     expect(shown.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(json(shown.body)).toContain('peers *8* (1 grade)');
   });
-});
 
-describe('Assign… explains each candidate’s fit', () => {
-  it("shows the task's notions with each candidate's experience beside the fit in words — never who graded", async () => {
-    const { teamId, channelId, featureId } = h.fixture;
-    const owner = h.owner();
-    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Type the API' });
-    await owner.tasks.update(teamId, channelId, featureId, task.id, { notionIds: [typescript] });
+  it('pressed inside a modal (a candidate in the Assign form), pushes the profile over it', async () => {
+    const form = await openAssignForm('Type the API');
+    const view = form.body.view as { id: string };
     const since = h.slack.calls.length;
     await h.interact(
       {
         type: 'block_actions',
-        container: { type: 'message', message_ts: '3.3', channel_id: 'C1' },
-        channel: { id: 'C1', name: 'general' },
-        message: { ts: '3.3', type: 'message' },
+        container: { type: 'view', view_id: view.id },
+        view,
         actions: [
-          {
-            type: 'button',
-            action_id: TASK_ACTION.assignOpen,
-            value: json({ teamId, channelId, featureId, taskId: task.id }),
-            block_id: 'b',
-            action_ts: '1',
-          },
+          { type: 'button', action_id: ACTION.profileOpen, value: 'UPEER', block_id: 'b', action_ts: '1' },
         ],
       },
       'UME',
     );
-    const form = await h.slack.waitFor(
+    const pushed = await h.slack.waitFor('views.push', () => true, { since });
+    const filled = await h.slack.waitFor(
       'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.assign,
+      (b) => b.view_id === viewIdOf(pushed) && json(b.view).includes('peers *8* (1 grade)'),
       { since },
     );
+    expect(json(filled.body.view)).toContain('Planning profile');
+    expect(h.slack.calls.slice(since).filter((c) => c.method === 'respond')).toEqual([]);
+  });
+});
+
+/** UME opens the Assign form of a new task on TypeScript; resolves with the form as filled. */
+async function openAssignForm(heading: string) {
+  const { teamId, channelId, featureId } = h.fixture;
+  const owner = h.owner();
+  const task = await owner.tasks.create(teamId, channelId, featureId, { heading });
+  await owner.tasks.update(teamId, channelId, featureId, task.id, { notionIds: [typescript] });
+  const since = h.slack.calls.length;
+  await h.interact(
+    {
+      type: 'block_actions',
+      container: { type: 'message', message_ts: '3.3', channel_id: 'C1' },
+      channel: { id: 'C1', name: 'general' },
+      message: { ts: '3.3', type: 'message' },
+      actions: [
+        {
+          type: 'button',
+          action_id: TASK_ACTION.assignOpen,
+          value: json({ teamId, channelId, featureId, taskId: task.id }),
+          block_id: 'b',
+          action_ts: '1',
+        },
+      ],
+    },
+    'UME',
+  );
+  return h.slack.waitFor(
+    'views.update',
+    (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.assign,
+    { since },
+  );
+}
+
+describe('Assign… explains each candidate’s fit', () => {
+  it("shows the task's notions with each candidate's experience beside the fit in words — never who graded", async () => {
+    const form = await openAssignForm('Type the API');
     const text = json(form.body.view);
     expect(text).toContain('Why they fit');
     // The admin: graded 8 by a peer and 6 by themselves, beside their fit in words.
@@ -219,5 +249,7 @@ describe('Assign… explains each candidate’s fit', () => {
     expect(h.sandbox.requests.count('experienceList')).toBe(1);
     expect(h.sandbox.requests.count('experienceListPeer')).toBeLessThanOrEqual(EXPLAINED);
     expect((form.body.view as { blocks: unknown[] }).blocks.length).toBeLessThanOrEqual(100);
+    // Each explained candidate who is someone in Slack has their planning profile beside them.
+    expect(profilesOffered((form.body.view as { blocks: unknown[] }).blocks)).toContain('UPEER');
   });
 });

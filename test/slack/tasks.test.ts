@@ -7,10 +7,19 @@ import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
-import { ASSIGN_ME } from '../../src/slack/tasks/assign.js';
+import { ASSIGN_ME, ASSIGN_SOMEONE } from '../../src/slack/tasks/assign.js';
 import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { TASKS_PAGE_SIZE } from '../../src/slack/tasks/list.js';
-import { eventually, external, Harness, submitted, TEAM, text, viewIdOf } from './harness.js';
+import {
+  eventually,
+  external,
+  Harness,
+  profilesOffered,
+  submitted,
+  TEAM,
+  text,
+  viewIdOf,
+} from './harness.js';
 
 interface Block {
   type: string;
@@ -246,6 +255,8 @@ describe('the live task card', () => {
     await settled();
     expect(json(dm.body)).toContain('<@U2> moved your task *Fix the login* to *in review*');
     expect(json(dm.body)).toContain('Open the card');
+    // Who acted is named: their planning profile is one press away.
+    expect(profilesOffered(dm.body.blocks)).toEqual(['U2']);
     await press(
       {
         action_id: TASK_ACTION.stateForward,
@@ -255,6 +266,7 @@ describe('the live task card', () => {
     );
     const done = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU1');
     expect(json(done.body)).toContain('<@U2> marked your task *Fix the login* done');
+    expect(profilesOffered(done.body.blocks)).toEqual(['U2']);
   });
 });
 
@@ -324,6 +336,7 @@ describe('Assign…', () => {
     if (slackOfTop && slackOfTop !== 'U1') {
       const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === `D${slackOfTop}`);
       expect(json(dm.body)).toContain('<@U1> assigned you the task');
+      expect(profilesOffered(dm.body.blocks)).toEqual(['U1']);
     } else {
       expect(dms).toEqual([]); // assigning oneself tells nobody
     }
@@ -351,6 +364,67 @@ describe('Assign…', () => {
     expect(h.slack.called('chat.postMessage').filter((c) => String(c.body.channel).startsWith('D'))).toEqual(
       [],
     );
+  });
+
+  it('asks who as one required choice — no "(optional)" — and someone else with a required picker; neither is refused on its field (issue 23 item 6)', async () => {
+    await createTask();
+    const before = (await readTask()).assigneeUserId;
+    await press(buttonOf(lastCard(), TASK_ACTION.assignOpen));
+    const opened = await filled(TASK_VIEW.assign);
+    const viewId = String(opened.body.view_id);
+    const form = opened.body.view as {
+      blocks: (Block & { optional?: boolean; dispatch_action?: boolean })[];
+    };
+    const inputs = form.blocks.filter((b) => b.type === 'input');
+    expect(inputs.map((b) => b.block_id)).toEqual([TASK_FIELD.candidate.block]);
+    expect(inputs.every((b) => !b.optional)).toBe(true);
+    expect(inputs[0]?.dispatch_action).toBe(true);
+    const options = (inputs[0]?.element?.options ?? []) as { value: string }[];
+    expect(options.at(-1)?.value).toBe(ASSIGN_SOMEONE);
+
+    // Nothing picked: refused on the choice, nothing assigned.
+    const none = await h.submit(viewId, []);
+    expect(none.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { [TASK_FIELD.candidate.block]: expect.any(String) },
+    });
+
+    // "Someone else in the workspace…": the form shows a required people picker under the choice.
+    const someone = {
+      type: 'static_select',
+      selected_option: { value: ASSIGN_SOMEONE, text: { type: 'plain_text', text: 'Someone else' } },
+    } as ViewStateValue;
+    const view = h.slack.views.get(viewId)!;
+    await h.interact({
+      type: 'block_actions',
+      container: { type: 'view', view_id: viewId },
+      view: submitted(viewId, view, [[TASK_FIELD.candidate, someone]]),
+      actions: [
+        {
+          ...someone,
+          action_id: TASK_FIELD.candidate.action,
+          block_id: TASK_FIELD.candidate.block,
+          action_ts: '1',
+        },
+      ],
+    });
+    const redrawn = await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && json(b.view).includes(TASK_FIELD.assignee.action),
+    );
+    const picker = (redrawn.body.view as { blocks: (Block & { optional?: boolean })[] }).blocks.find(
+      (b) => b.block_id === TASK_FIELD.assignee.block,
+    );
+    expect(picker?.optional).toBeUndefined();
+    // The ranked candidates are still there, not read again.
+    expect(json(redrawn.body.view)).toContain(json(options));
+
+    const nobody = await h.submit(viewId, [[TASK_FIELD.candidate, someone]]);
+    expect(nobody.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { [TASK_FIELD.assignee.block]: 'Pick someone in the workspace.' },
+    });
+    expect((await readTask()).assigneeUserId).toBe(before);
   });
 });
 

@@ -210,12 +210,14 @@ describe('wire ids', () => {
     expect([...bound.shortcuts].sort()).toEqual(FROZEN_IDS.shortcuts);
     expect([...bound.steps].sort()).toEqual(FROZEN_IDS.steps);
     // Not bound: a prefix (each admin form's button is `admin_form_<form>`), and an id declared
-    // for deep-context deletion that no message carries. Bound besides: the admin sections' search
-    // field, which dispatches on Enter.
+    // for deep-context deletion that no message carries. Bound besides: the fields that dispatch —
+    // the admin sections' search (on Enter), the Assign form's choice and the share form's "how".
     expect([...bound.actions].sort()).toEqual(
       [
         ...FROZEN_IDS.actions.filter((id) => id !== 'admin_form' && id !== 'deep_context_delete'),
         'admin_search_input',
+        'candidate_input',
+        'share_to_input',
       ].sort(),
     );
     // Modals with nothing to submit: a loading or result view, the admin root, the task's details.
@@ -261,6 +263,7 @@ const FROZEN_IDS = {
   shortcuts: ['create_task', 'give_feedback', 'grade_peer', 'log_discovery', 'log_evidence', 'new_feature'],
   views: [
     'admin',
+    'admin_digest_time',
     'admin_invitation',
     'admin_link_pick',
     'admin_name',
@@ -298,8 +301,13 @@ const FROZEN_IDS = {
     'admin_delete_channel',
     'admin_delete_notion',
     'admin_delete_team',
+    'admin_digest_off',
+    'admin_digest_on',
+    'admin_digest_weekends_off',
+    'admin_digest_weekends_on',
     'admin_form',
     'admin_form_channelAdd',
+    'admin_form_digestTime',
     'admin_form_editInvite',
     'admin_form_invite',
     'admin_form_link',
@@ -322,6 +330,7 @@ const FROZEN_IDS = {
     'admin_remove_channel_member',
     'admin_revoke_invitation',
     'admin_section',
+    'admin_unlink',
     'assumption_menu',
     'connect_open',
     'deep_context_delete',
@@ -390,6 +399,7 @@ const FROZEN_IDS = {
     'reply/reply_input',
     'share_channel/share_channel_input',
     'share_person/share_person_input',
+    'share_to/share_to_input',
     'slack_channel/slack_channel_input',
     'task_notions/task_notions_input',
     'team/team_picked',
@@ -431,7 +441,7 @@ const FROZEN_IDS = {
 
 const FROZEN_VALUES = {
   AdminPlace: {
-    s: 'people|invitations|teams|notions|billing|team|channel',
+    s: 'people|invitations|teams|notions|billing|links|team|channel',
     'p?': 'integer',
     'q?': 'string',
     't?': 'string',
@@ -444,21 +454,21 @@ const FROZEN_VALUES = {
     'n?': 'string',
   },
   FormRequest: {
-    f: 'invite|editInvite|share|renameAccount|newTeam|renameTeam|newChannel|renameChannel|teamAdd|teamRemove|channelAdd|personTeams|newNotion|renameNotion|link',
+    f: 'invite|editInvite|share|renameAccount|newTeam|renameTeam|newChannel|renameChannel|teamAdd|teamRemove|channelAdd|personTeams|newNotion|renameNotion|link|digestTime',
     'id?': 'string',
     't?': 'string',
     'c?': 'string',
     'n?': 'string',
   },
   FormMeta: {
-    f: 'invite|editInvite|share|renameAccount|newTeam|renameTeam|newChannel|renameChannel|teamAdd|teamRemove|channelAdd|personTeams|newNotion|renameNotion|link',
+    f: 'invite|editInvite|share|renameAccount|newTeam|renameTeam|newChannel|renameChannel|teamAdd|teamRemove|channelAdd|personTeams|newNotion|renameNotion|link|digestTime',
     'id?': 'string',
     't?': 'string',
     'c?': 'string',
     'n?': 'string',
     'v?': 'string',
     'at?': {
-      s: 'people|invitations|teams|notions|billing|team|channel',
+      s: 'people|invitations|teams|notions|billing|links|team|channel',
       'p?': 'integer',
       'q?': 'string',
       't?': 'string',

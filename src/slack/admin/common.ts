@@ -17,6 +17,7 @@ export const SECTIONS = {
   teams: 'Teams and channels',
   notions: 'Notions',
   billing: 'Billing',
+  links: 'Links and digests',
 } as const;
 export type SectionName = keyof typeof SECTIONS;
 
@@ -28,7 +29,7 @@ export type PlaceKind = SectionName | 'team' | 'channel';
 
 /** On the wire: `s` what it lists, `p` the page, `q` the search, `t`/`c` the team and channel. */
 export const AdminPlaceWire = z.object({
-  s: z.enum(['people', 'invitations', 'teams', 'notions', 'billing', 'team', 'channel']),
+  s: z.enum(['people', 'invitations', 'teams', 'notions', 'billing', 'links', 'team', 'channel']),
   p: z.number().int().min(1).default(1),
   q: z.string().max(256).optional(),
   t: z.string().min(1).optional(),
@@ -172,6 +173,7 @@ export const FORM_KINDS = [
   'newNotion',
   'renameNotion',
   'link',
+  'digestTime',
 ] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
 
@@ -190,7 +192,7 @@ export const FormRequestWire = z.object({
 /** A form button's value as code reads it (see {@link FormRequest}). */
 export interface FormRequest {
   form: FormKind;
-  /** The invitation, account or notion the form is about. */
+  /** The invitation, account or notion the form is about; for a digest, the linked Slack channel. */
   id?: string;
   teamId?: string;
   channelId?: string;

@@ -1,11 +1,22 @@
 /**
  * The admin forms, pushed over a section view: an invitation (new or edited), sharing one, a name
- * (teams, channels, notions, accounts), a Slack person (members, a person's teams), and a Slack
- * channel to link. Each carries what it is for and the view it came from, refreshed after it.
+ * (teams, channels, notions, accounts), a Slack person (members, a person's teams), a Slack
+ * channel to link, and a linked channel's digest time. Each carries what it is for and the view it came from, refreshed after it.
  */
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
-import { context, input, type Mrkdwn, md, modal, option, section, textInput } from '../../blockkit/index.js';
+import {
+  channelMention,
+  context,
+  input,
+  type Mrkdwn,
+  md,
+  modal,
+  option,
+  section,
+  textInput,
+} from '../../blockkit/index.js';
+import { slackErrorCode } from '../../clients.js';
 import {
   ASSIGNABLE_ROLES,
   type Invitation,
@@ -17,9 +28,10 @@ import {
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
 import { teamOption } from '../kit/inputs.js';
-import { formProblem, loadModal, modalRequest, pushModal } from '../kit/modal.js';
+import { formProblem, loadModal, modalRequest, noticeView, pushModal } from '../kit/modal.js';
 import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
+import { digestTimeInputs } from '../link/index.js';
 import {
   type AdminPlace,
   AdminPlaceWire,
@@ -156,7 +168,18 @@ export function invitationForm({
   });
 }
 
-export function shareForm(m: FormMeta, problem?: Mrkdwn): ModalView {
+/** Where a share goes: a channel or one person. */
+export const SHARE_TO = ['channel', 'person'] as const;
+export type ShareTo = (typeof SHARE_TO)[number];
+
+const shareToOption = (to: ShareTo) => option(to === 'channel' ? 'In a channel' : 'With one person', to);
+
+/**
+ * Sharing an invitation: first where — a channel or one person (a required choice, a channel until
+ * told otherwise) — then that one, required: nothing the form needs is marked "(optional)".
+ * Changing where redraws the form (see `shareToPicked`).
+ */
+export function shareForm(m: FormMeta, to: ShareTo = 'channel', problem?: Mrkdwn): ModalView {
   return modal({
     callbackId: ADMIN_VIEW.share,
     title: 'Share invitation',
@@ -168,25 +191,45 @@ export function shareForm(m: FormMeta, problem?: Mrkdwn): ModalView {
         md`Share the link of *${m.name || 'this invitation'}* in a channel or with one person. Each reader sees its expiry in their own time zone.`,
       ),
       input(
-        'In a channel',
-        ADMIN_FIELD.shareChannel.block,
+        'Share it',
+        ADMIN_FIELD.shareTo.block,
         {
-          type: 'conversations_select',
-          action_id: ADMIN_FIELD.shareChannel.action,
-          filter: { include: ['public', 'private'], exclude_bot_users: true },
+          type: 'radio_buttons',
+          action_id: ADMIN_FIELD.shareTo.action,
+          options: SHARE_TO.map(shareToOption),
+          initial_option: shareToOption(to),
         },
-        { optional: true },
+        { dispatchAction: true },
       ),
-      input(
-        'Or with a person',
-        ADMIN_FIELD.sharePerson.block,
-        { type: 'users_select', action_id: ADMIN_FIELD.sharePerson.action },
-        { optional: true },
-      ),
-      context(md`For a private channel, invite the app to it first.`),
+      to === 'channel'
+        ? input('Channel', ADMIN_FIELD.shareChannel.block, {
+            type: 'conversations_select',
+            action_id: ADMIN_FIELD.shareChannel.action,
+            filter: { include: ['public', 'private'], exclude_bot_users: true },
+          })
+        : input('Person', ADMIN_FIELD.sharePerson.block, {
+            type: 'users_select',
+            action_id: ADMIN_FIELD.sharePerson.action,
+          }),
+      ...(to === 'channel' ? [context(md`For a private channel, invite the app to it first.`)] : []),
       ...problemBlocks(problem),
     ],
   });
+}
+
+/** Where to share changed: the form asks for a channel or for a person (the view's hash keeps the latest). */
+export async function shareToPicked(svc: Services, args: ActionArgs): Promise<void> {
+  const view = args.body.view;
+  const m = formMetaOf(view?.private_metadata);
+  const to = SHARE_TO.find((t) => t === actionValue(args.action));
+  if (!view || !m || !to) return;
+  await args.client.views
+    .update({ view_id: view.id, hash: view.hash, view: shareForm(m, to) })
+    .catch((error: unknown) => {
+      // A newer view is shown (another pick was quicker): it stays.
+      if (slackErrorCode(error) !== 'hash_conflict')
+        svc.deps.logger.warn({ err: error, action: 'admin share to' }, 'could not redraw the share form');
+    });
 }
 
 /** What a name form asks for, by form. */
@@ -323,6 +366,27 @@ export function linkPickForm(m: FormMeta, problem?: Mrkdwn): ModalView {
   });
 }
 
+/** A linked channel's digest time and zone (the form's id is the Slack channel). */
+export function digestTimeForm(
+  m: FormMeta,
+  current: { digestTime: string; timeZone: string },
+  problem?: Mrkdwn,
+): ModalView {
+  const channel = m.id ? channelMention(m.id) : md`the channel`;
+  return modal({
+    callbackId: ADMIN_VIEW.digestTime,
+    title: 'Digest time',
+    submit: 'Save',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      section(md`When the daily digest is posted in ${channel}. Saving a time also turns the digest on.`),
+      ...digestTimeInputs(current.digestTime, current.timeZone),
+      ...problemBlocks(problem),
+    ],
+  });
+}
+
 /** An invitation of the organization, found through the list: reading one would count a view. */
 export async function findInvitation(planning: PlanningClient, inviteId: string): Promise<Invitation> {
   for await (const invitation of planning.invitations.list({ pageSize: 100 })) {
@@ -350,6 +414,7 @@ const OTHER_TITLES = {
   editInvite: 'Edit invitation',
   share: 'Share invitation',
   link: 'Link a Slack channel',
+  digestTime: 'Digest time',
 } as const;
 
 /** Every form button's action id, for the listener index. */
@@ -393,6 +458,14 @@ export async function pushForm(svc: Services, args: ActionArgs): Promise<void> {
     await pushModal(req, shareForm(meta));
   } else if (form === 'link') {
     await pushModal(req, linkPickForm(meta));
+  } else if (form === 'digestTime' && meta.id) {
+    const slackChannelId = meta.id;
+    await load(async (acting) => {
+      const link = await svc.deps.store.links.get(acting.workspaceId, slackChannelId);
+      return link
+        ? digestTimeForm(meta, link)
+        : noticeView('Digest time', md`${channelMention(slackChannelId)} is not linked any more.`);
+    });
   } else if (isNameForm(form)) {
     await pushModal(req, nameForm({ ...meta, form }));
   } else if (isPersonForm(form)) {

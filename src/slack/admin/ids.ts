@@ -6,12 +6,16 @@ export const ADMIN_VIEW = {
   root: 'admin',
   /** A section view pushed over the root. */
   section: 'admin_section',
-  /** Admin forms: an invitation (new or edited), sharing one, one name, a Slack person, a Slack channel to link. */
+  /**
+   * Admin forms: an invitation (new or edited), sharing one, one name, a Slack person, a Slack
+   * channel to link, a linked channel's digest time and zone.
+   */
   invitation: 'admin_invitation',
   share: 'admin_share',
   name: 'admin_name',
   person: 'admin_person',
   linkPick: 'admin_link_pick',
+  digestTime: 'admin_digest_time',
 } as const;
 
 /**
@@ -19,7 +23,10 @@ export const ADMIN_VIEW = {
  * ids are unique within a block); what it acts on travels in the button's value.
  */
 export const ADMIN_ACTION = {
-  /** Opens the admin modal (the Home tab's admin section renders it; /plan admin opens the same). */
+  /**
+   * The Home tab's "Manage links and digests" (its admin section renders it): the admin modal,
+   * opened at its links section.
+   */
   openModal: 'admin_open',
   /**
    * Navigation: a section of the root view (pushed); within a section view, going to another place
@@ -44,6 +51,12 @@ export const ADMIN_ACTION = {
   checkout: 'admin_checkout',
   changePlan: 'admin_change_plan',
   cancelSubscription: 'admin_cancel_subscription',
+  /** A linked channel's digest turned on or off, weekends included or skipped; the link removed. */
+  digestOn: 'admin_digest_on',
+  digestOff: 'admin_digest_off',
+  weekendsOn: 'admin_digest_weekends_on',
+  weekendsOff: 'admin_digest_weekends_off',
+  unlink: 'admin_unlink',
 } as const;
 
 export const ADMIN_FIELD = {
@@ -52,6 +65,8 @@ export const ADMIN_FIELD = {
   inviteRole: field('invite_role'),
   inviteDays: field('invite_days'),
   inviteUses: field('invite_uses'),
+  /** Sharing in a channel or with one person (dispatches: the form then asks for that one). */
+  shareTo: field('share_to'),
   shareChannel: field('share_channel'),
   sharePerson: field('share_person'),
   name: field('name'),

@@ -1,13 +1,15 @@
 /**
  * Moving through the admin modal: a section of the root view is pushed (loading at once, filled
- * after); within a section view, a page, a team's channels, a channel's members, a search or
- * "back" update the view in place, with its hash so an older click never overwrites a newer view.
+ * after; the Home tab opens the links section as the modal itself); within a section view, a page,
+ * a team's channels, a channel's members, a search or "back" update the view in place, with its
+ * hash so an older click never overwrites a newer view.
  */
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { slackErrorCode } from '../../clients.js';
 import type { Invitation } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import { digestSchedule } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
@@ -18,21 +20,30 @@ import { showFailure, viewSurface } from '../kit/surfaces.js';
 import { billingView } from './billing.js';
 import { AdminPlace, type Flash, PAGE_SIZE, placeTitle, SECTIONS, type SectionName } from './common.js';
 import { invitationsView } from './invitations.js';
+import { linkedTeams, linksView, pageOf } from './links.js';
 import { notionsView } from './notions.js';
 import { peopleView } from './people.js';
 import { channelView, teamsView, teamView } from './teams.js';
 
 const isSection = (name: string | undefined): name is SectionName => Boolean(name && name in SECTIONS);
 
-/** Pushes the section named by the root view's button. */
-export async function pushSection(svc: Services, args: ActionArgs, name: string | undefined): Promise<void> {
+/**
+ * Shows a section of the admin modal: pushed over the root view by its buttons, or opened as the
+ * modal itself (the Home tab's links button).
+ */
+async function loadSection(
+  svc: Services,
+  args: ActionArgs,
+  name: string | undefined,
+  how: { push: boolean },
+): Promise<void> {
   if (!isSection(name)) return;
   const place: AdminPlace = { section: name, page: 1 };
   await loadModal(
     {
       ...modalRequest(svc, args, args.body.trigger_id, `admin ${name}`),
       title: placeTitle(place),
-      push: true,
+      push: how.push,
     },
     (acting) => renderPlace(svc, acting, place),
   );
@@ -153,6 +164,19 @@ export async function renderPlace(
       });
       return notionsView(place, page.notions, page.total, flash);
     }
+    case 'links': {
+      // This workspace's links only: the store is keyed by workspace.
+      const all = await svc.deps.store.links.listByWorkspace(acting.workspaceId);
+      const shown = pageOf(all, place);
+      const [schedules, teams] = await Promise.all([
+        Promise.all(shown.map((link) => digestSchedule(svc, link))),
+        linkedTeams(
+          acting,
+          shown.map((link) => link.teamId),
+        ),
+      ]);
+      return linksView(place, schedules, teams, all.length, flash);
+    }
     case 'billing': {
       const [subscription, plans, invoices] = await Promise.all([
         planning.billing.subscriptionRead(),
@@ -180,7 +204,11 @@ async function teamNames(acting: Acting, invitations: Invitation[]): Promise<Map
 
 /** A section button of the root view. */
 export const adminSectionAction = (svc: Services, args: ActionArgs) =>
-  pushSection(svc, args, actionValue(args.action));
+  loadSection(svc, args, actionValue(args.action), { push: true });
+
+/** The Home tab's "Manage links and digests": the admin modal, opened at its links section. */
+export const adminLinksAction = (svc: Services, args: ActionArgs) =>
+  loadSection(svc, args, 'links', { push: false });
 
 /** Previous, Next, Open, Members, ◀ Back: the button carries the place to show. */
 export const adminGoAction = (svc: Services, args: ActionArgs) =>

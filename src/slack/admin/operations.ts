@@ -1,17 +1,18 @@
 /**
  * The admin modal's buttons that change something at once: close or regenerate an account, revoke
  * an invitation, delete a team, channel or notion, remove or add a channel member, change or cancel
- * the subscription. The destructive ones come behind Slack's confirmation dialog (see the blocks).
+ * the subscription, change a linked channel's digest or unlink it. The destructive ones come behind Slack's confirmation dialog (see the blocks).
  *
  * Each is applied once however often it arrives: Slack's retries and a double click carry the same
  * view and hash, so a key of the view's hash and the target lets the first do the work and the
  * others show its outcome. The view is then shown again, fresh, with one line on top saying what
  * was done — or, when the service refused, why in one sentence.
  */
-import { joinMd, Mrkdwn, md, mention, modal } from '../../blockkit/index.js';
+import { channelMention, joinMd, Mrkdwn, md, mention, modal } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
 import type { OnceState } from '../../store/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import { changeDigest, type DigestChange } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
 import { type Acting, CLOSED_BY_ADMIN } from '../kit/identity.js';
@@ -19,6 +20,7 @@ import { VIEW } from '../kit/ids.js';
 import { connectBlocks } from '../kit/messages.js';
 import { peopleOf } from '../kit/people.js';
 import type { Services } from '../kit/services.js';
+import { unlinkChannel } from '../link/index.js';
 import { type Flash, placeOf, type Target, targetOf } from './common.js';
 import { ADMIN_ACTION } from './ids.js';
 import { showPlace } from './navigate.js';
@@ -145,7 +147,27 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     await acting.planning.billing.subscriptionCancel();
     return { said: md`The subscription is cancelled: it stops renewing.` };
   },
+
+  [ADMIN_ACTION.digestOn]: digestOperation({ kind: 'enable', enabled: true }),
+  [ADMIN_ACTION.digestOff]: digestOperation({ kind: 'enable', enabled: false }),
+  [ADMIN_ACTION.weekendsOn]: digestOperation({ kind: 'weekends', include: true }),
+  [ADMIN_ACTION.weekendsOff]: digestOperation({ kind: 'weekends', include: false }),
+
+  [ADMIN_ACTION.unlink]: async (svc, acting, target) => {
+    const removed = await unlinkChannel(svc, acting.workspaceId, target.id);
+    if (!removed) throw new AdminRefusal(md`${channelMention(target.id)} is not linked any more.`);
+    return { said: md`${channelMention(target.id)} is no longer linked: no digest is posted there.` };
+  },
 };
+
+/** A change of a linked channel's digest (the target is the Slack channel), as `/plan digest` makes it. */
+function digestOperation(change: DigestChange): Operation {
+  return async (svc, acting, target) => {
+    const done = await changeDigest(svc, acting.workspaceId, target.id, change);
+    if (!done) throw new AdminRefusal(md`${channelMention(target.id)} is not linked any more.`);
+    return { said: md`${channelMention(target.id)}: ${done.changed}` };
+  };
+}
 
 /** Operations are remembered this long: a retry or second click within it shows the first outcome. */
 const OPERATION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,13 +1,14 @@
 /**
  * The admin modal's first view — who the admin acts as, one button per section — opened by
- * `/plan admin` and by the Home tab's admin button: loading at once, filled after.
+ * `/plan admin`: loading at once, filled after. (The Home tab's button opens the modal at its links
+ * section: see navigate.ts.)
  */
 
 import type { Context, RespondFn } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { button, context, md, modal, section } from '../../blockkit/index.js';
-import type { ActionArgs, Subcommand } from '../bolt/routes.js';
+import type { Subcommand } from '../bolt/routes.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
 import { ADMIN_TITLE, SECTIONS, type SectionName } from './common.js';
@@ -19,6 +20,7 @@ const WHAT: Record<SectionName, string> = {
   teams: 'Teams, their channels and members; link a Slack channel.',
   notions: 'The skills people are graded on: create, rename, delete, search.',
   billing: 'Subscription, price plans, upgrade and invoices.',
+  links: "This workspace's linked channels and their daily digests: time, zone, weekends, on/off, unlink.",
 };
 
 export interface AdminWho {
@@ -68,14 +70,11 @@ async function openAdminModal(
   );
 }
 
-/** `/plan admin`: the admin modal — people, invitations, teams and channels, notions, billing. */
+/** `/plan admin`: the admin modal — people, invitations, teams and channels, notions, billing, links. */
 export const adminSubcommand: Subcommand<Services> = {
   name: 'admin',
   usage: 'admin',
-  summary: 'administer the organization: people, invitations, teams and channels, notions, billing',
+  summary:
+    'administer the organization: people, invitations, teams and channels, notions, billing, links and digests',
   run: (svc, args) => openAdminModal(svc, args, args.command.trigger_id),
 };
-
-/** The Home tab's admin button: the same modal. */
-export const adminOpenAction = (svc: Services, args: ActionArgs) =>
-  openAdminModal(svc, args, args.body.trigger_id);

@@ -7,13 +7,14 @@ import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { pushCheckout } from './billing.js';
-import { FORM_ACTION_IDS, pushForm } from './forms.js';
+import { FORM_ACTION_IDS, pushForm, shareToPicked } from './forms.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
-import { adminGoAction, adminSectionAction } from './navigate.js';
+import { adminGoAction, adminLinksAction, adminSectionAction } from './navigate.js';
 import { applyOperation, OPERATIONS } from './operations.js';
-import { adminOpenAction, adminSubcommand } from './root.js';
+import { adminSubcommand } from './root.js';
 import { searchAction, searchSubmission } from './section-search.js';
 import {
+  digestTimeSubmission,
   invitationSubmission,
   linkPickSubmission,
   nameSubmission,
@@ -26,13 +27,14 @@ export const adminRoutes: TopicRoutes<Services> = {
   gate: { access: 'admin', doing: 'administer the organization from Slack' },
   subcommands: [adminSubcommand],
   actions: {
-    [ADMIN_ACTION.openModal]: adminOpenAction,
+    [ADMIN_ACTION.openModal]: adminLinksAction,
     [ADMIN_ACTION.section]: adminSectionAction,
     [ADMIN_ACTION.pagePrevious]: adminGoAction,
     [ADMIN_ACTION.pageNext]: adminGoAction,
     [ADMIN_ACTION.open]: adminGoAction,
     [ADMIN_ACTION.back]: adminGoAction,
     [ADMIN_FIELD.search.action]: searchAction,
+    [ADMIN_FIELD.shareTo.action]: { inView: ADMIN_VIEW.share, run: shareToPicked },
     [ADMIN_ACTION.checkout]: pushCheckout,
     ...Object.fromEntries(FORM_ACTION_IDS.map((id) => [id, pushForm])),
     ...Object.fromEntries(Object.keys(OPERATIONS).map((id) => [id, applyOperation])),
@@ -44,5 +46,6 @@ export const adminRoutes: TopicRoutes<Services> = {
     [ADMIN_VIEW.name]: submission(nameSubmission),
     [ADMIN_VIEW.person]: submission(personSubmission),
     [ADMIN_VIEW.linkPick]: submission(linkPickSubmission),
+    [ADMIN_VIEW.digestTime]: submission(digestTimeSubmission),
   },
 };

@@ -9,6 +9,7 @@ import { channelMention, type Mrkdwn, md, mention } from '../../blockkit/index.j
 import { slackErrorCode } from '../../clients.js';
 import { ASSIGNABLE_ROLES, LIMITS } from '../../planning/index.js';
 import type { SubmitArgs } from '../bolt/routes.js';
+import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, requiredText, slackUserId } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
@@ -16,9 +17,10 @@ import { teamChoices } from '../kit/inputs.js';
 import { notify, toldText } from '../kit/notify.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, type Outcome, type SubmissionSpec } from '../kit/submission.js';
-import { linkModalFor } from '../link/index.js';
+import { DIGEST_TIME_INPUTS, linkModalFor } from '../link/index.js';
 import type { Flash } from './common.js';
 import {
+  digestTimeForm,
   type FormMeta,
   findInvitation,
   formMetaOf,
@@ -31,6 +33,7 @@ import {
   nameForm,
   type PersonFormKind,
   personForm,
+  SHARE_TO,
   shareForm,
 } from './forms.js';
 import { ADMIN_FIELD } from './ids.js';
@@ -166,6 +169,7 @@ export const invitationSubmission: SubmissionSpec<InvitationInput> = {
 const ShareInput = form(
   {
     meta: read.metadata(ADMIN_FIELD.shareChannel, metaField, formMetaOf),
+    to: read.value(ADMIN_FIELD.shareTo, z.enum(SHARE_TO).optional()),
     channel: read.value(
       ADMIN_FIELD.shareChannel,
       z
@@ -176,10 +180,19 @@ const ShareInput = form(
     person: read.value(ADMIN_FIELD.sharePerson, slackUserId('Choose a person.').optional()),
   },
   {
+    // The one asked for, on its field; a form from before the choice showed both, one to pick.
     refine: (f) =>
-      f.refine((v) => Boolean(v.channel) !== Boolean(v.person), {
-        path: ['channel'],
-        message: 'Choose a channel or a person (one of them).',
+      f.superRefine((v, ctx) => {
+        if (v.to === 'channel' && !v.channel)
+          ctx.addIssue({ code: 'custom', path: ['channel'], message: 'Choose a channel.' });
+        else if (v.to === 'person' && !v.person)
+          ctx.addIssue({ code: 'custom', path: ['person'], message: 'Choose a person.' });
+        else if (v.to === undefined && Boolean(v.channel) === Boolean(v.person))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['channel'],
+            message: 'Choose a channel or a person (one of them).',
+          });
       }),
   },
 );
@@ -195,7 +208,7 @@ export const shareSubmission: SubmissionSpec<ShareInput> = {
   title: 'Share invitation',
   working: 'Sharing the invitation…',
   parse: ShareInput.parse,
-  retry: (data, problem) => shareForm(data.meta, problem),
+  retry: (data, problem) => shareForm(data.meta, data.to, problem),
   run: async (svc, data, args) => {
     const planning = planningOf(args.context);
     const acting = await planning.acting();
@@ -209,7 +222,7 @@ export const shareSubmission: SubmissionSpec<ShareInput> = {
       ...(teamName ? { teamName } : {}),
       url: invitationUrl(svc.deps.clients.planningUrl, invitation.id),
     });
-    if (data.person) {
+    if (data.to !== 'channel' && data.person) {
       const outcome = await notify(
         svc.deps,
         args.client,
@@ -427,5 +440,35 @@ export const linkPickSubmission: SubmissionSpec<LinkPickInput> = {
     const acting = await planningOf(args.context).acting();
     const view = await linkModalFor(svc, args.client, acting, data.channel);
     return { text: md`Choose the planning team and channel for ${channelMention(data.channel)}.`, view };
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// A linked channel's digest time and zone: changed as `/plan digest HH:MM Area/City` changes them
+// ---------------------------------------------------------------------------------------------
+
+const DigestTimeInput = form({
+  meta: read.metadata(DIGEST_TIME_INPUTS.digestTime.on, metaField, formMetaOf),
+  ...DIGEST_TIME_INPUTS,
+});
+type DigestTimeInput = FormOutput<typeof DigestTimeInput>;
+
+export const digestTimeSubmission: SubmissionSpec<DigestTimeInput> = {
+  action: 'admin digest time',
+  title: 'Digest time',
+  working: 'Saving the digest time…',
+  parse: DigestTimeInput.parse,
+  retry: (data, problem) => digestTimeForm(data.meta, data, problem),
+  run: async (svc, data, args) => {
+    const acting = await planningOf(args.context).acting();
+    const slackChannelId = data.meta.id;
+    if (!slackChannelId) throw new FormProblem(md`This form no longer says which channel.`);
+    const changed = await changeDigest(svc, acting.workspaceId, slackChannelId, {
+      kind: 'time',
+      time: data.digestTime,
+      timeZone: data.timeZone,
+    });
+    if (!changed) throw new FormProblem(md`${channelMention(slackChannelId)} is not linked any more.`);
+    return done(svc, args, data.meta, acting, md`${channelMention(slackChannelId)}: ${changed.changed}`);
   },
 };

@@ -3,7 +3,7 @@
  * and the outcome of a change or of "now". The digest message itself is composed in src/digest/.
  */
 
-import { channelMention, context, joinMd, md, message, section } from '../../blockkit/index.js';
+import { channelMention, context, joinMd, type Mrkdwn, md, message, section } from '../../blockkit/index.js';
 import { DIGEST_USAGE_LINES } from '../../digest/command.js';
 import type { ChannelLink } from '../../store/index.js';
 import { formatLocal } from '../../time.js';
@@ -19,22 +19,29 @@ export interface DigestSettingsView {
   changed?: string;
 }
 
-/** The channel's digest settings, the next run in the channel's zone, and how to change them. */
-export function digestSettingsMessage(view: DigestSettingsView): Reply {
+/** The settings in one sentence, and the next run in the channel's zone while the digest is on. */
+export function digestStateLines(view: DigestSettingsView): Mrkdwn[] {
   const { link } = view;
   const days = link.weekdaysOnly ? 'on weekdays' : 'every day, weekends included';
   const channel = channelMention(link.slackChannelId);
   const state = link.digestEnabled
     ? md`Daily digest in ${channel}: *on*, at *${link.digestTime}* (${link.timeZone}) ${days}.`
     : md`Daily digest in ${channel}: *off* (was at ${link.digestTime}, ${link.timeZone}, ${days}).`;
-  const next = link.digestEnabled
-    ? md`Next digest: *${formatLocal(view.nextRun, link.timeZone)}*.`
-    : undefined;
-  const last = view.lastPostedDate ? md`Last digest: ${view.lastPostedDate}.` : md`No digest posted yet.`;
+  if (!link.digestEnabled) return [state];
+  return [state, md`Next digest: *${formatLocal(view.nextRun, link.timeZone)}*.`];
+}
+
+/** When the last scheduled digest was posted, if ever. */
+export const digestLastLine = (view: DigestSettingsView): Mrkdwn =>
+  view.lastPostedDate ? md`Last digest: ${view.lastPostedDate}.` : md`No digest posted yet.`;
+
+/** The channel's digest settings, the next run in the channel's zone, and how to change them. */
+export function digestSettingsMessage(view: DigestSettingsView): Reply {
+  const lines = digestStateLines(view);
   const changed = view.changed === undefined ? [] : [md`${view.changed}`];
-  return message(joinMd([...changed, state, ...(next ? [next] : [])], ' '), [
-    section(joinMd([...changed.map((c) => md`:white_check_mark: ${c}`), state, ...(next ? [next] : [])])),
-    context(last, joinMd(DIGEST_USAGE_LINES, ' · ')),
+  return message(joinMd([...changed, ...lines], ' '), [
+    section(joinMd([...changed.map((c) => md`:white_check_mark: ${c}`), ...lines])),
+    context(digestLastLine(view), joinMd(DIGEST_USAGE_LINES, ' · ')),
   ]);
 }
 

@@ -3,13 +3,13 @@
  * (workspace admins, as linking is); `now` posts one at once.
  */
 import { md } from '../../blockkit/index.js';
-import { nextRun, parseDigestCommand, postDigestNow } from '../../digest/index.js';
+import { type DigestCommand, nextRun, parseDigestCommand, postDigestNow } from '../../digest/index.js';
 import type { ChannelLink, ChannelLinkPatch } from '../../store/index.js';
 import type { Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { notice } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
-import { digestNowMessage, digestSettingsMessage } from './blocks.js';
+import { type DigestSettingsView, digestNowMessage, digestSettingsMessage } from './blocks.js';
 
 /** Whether `/plan digest <text>` changes the settings (a time, on/off, weekends). */
 const changesSettings = (text: string) =>
@@ -51,15 +51,31 @@ export const digestSubcommand: Subcommand<Services> = {
       return reply(digestNowMessage(result, link.slackChannelId));
     }
 
-    const [patch, changed] = changeOf(action);
-    const updated = await store.links.update(planning.workspaceId, command.channel_id, patch);
-    return reply(await settingsReply(svc, updated ?? link, changed));
+    const done = await changeDigest(svc, planning.workspaceId, command.channel_id, action);
+    return reply(await settingsReply(svc, done?.link ?? link, done?.changed));
   },
 };
 
-function changeOf(
-  action: Exclude<ReturnType<typeof parseDigestCommand>, { kind: 'show' | 'now' | 'help' | 'error' }>,
-): [ChannelLinkPatch, string] {
+/** A change of a channel's digest settings: a time (and zone), on/off, weekends. */
+export type DigestChange = Extract<DigestCommand, { kind: 'time' | 'enable' | 'weekends' }>;
+
+/**
+ * Applies `change` to the link of `slackChannelId` in this workspace, through the store (which
+ * restarts the schedule from now: see `digestFrom`). `/plan digest` and the admin modal's links
+ * section both change settings here. Undefined when the channel is not linked (any more).
+ */
+export async function changeDigest(
+  svc: Services,
+  workspaceId: string,
+  slackChannelId: string,
+  change: DigestChange,
+): Promise<{ link: ChannelLink; changed: string } | undefined> {
+  const [patch, changed] = changeOf(change);
+  const link = await svc.deps.store.links.update(workspaceId, slackChannelId, patch);
+  return link ? { link, changed } : undefined;
+}
+
+function changeOf(action: DigestChange): [ChannelLinkPatch, string] {
   switch (action.kind) {
     case 'time':
       return [
@@ -77,13 +93,20 @@ function changeOf(
   }
 }
 
-async function settingsReply(svc: Services, link: ChannelLink, changed?: string) {
+/** A link with its digest as the settings show it. */
+export type LinkSchedule = DigestSettingsView & { link: ChannelLink };
+
+/** The link's digest as the settings show it: the real next run (as the scheduler runs it) and the last. */
+export async function digestSchedule(svc: Services, link: ChannelLink): Promise<LinkSchedule> {
   const last = await svc.deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
-  return digestSettingsMessage({
+  return {
     link,
     // A digest already posted today makes the next one another day's.
     nextRun: nextRun(link, new Date(), last?.localDate),
-    lastPostedDate: last?.localDate,
-    changed,
-  });
+    ...(last ? { lastPostedDate: last.localDate } : {}),
+  };
+}
+
+async function settingsReply(svc: Services, link: ChannelLink, changed?: string) {
+  return digestSettingsMessage({ ...(await digestSchedule(svc, link)), ...(changed ? { changed } : {}) });
 }

@@ -17,6 +17,7 @@ import {
   mention,
   message,
   option,
+  plural,
   SLACK_LIMITS,
   section,
 } from '../../blockkit/index.js';
@@ -32,6 +33,7 @@ import {
   type TaskState,
 } from '../../planning/models.js';
 import { nextStage, STAGE_NAMES, type StagedFeature, whyNotAdvance } from '../../planning/stages.js';
+import { profileButton } from '../kit/people.js';
 import { parseCarried } from '../kit/round-trip.js';
 import { FEATURE_ACTION, FEATURE_CARD_BLOCK_PREFIX, FEATURE_CARD_EVENT } from './ids.js';
 
@@ -180,6 +182,43 @@ function assumptionBlocks(view: FeatureView, editable: boolean): KnownBlock[] {
   ];
 }
 
+/** People on a card shown one per section with their planning profile; past this many, one line. */
+const PEOPLE_SECTIONS = 5;
+
+/**
+ * The people the card names (experiments' participants who act as someone in Slack), each with a
+ * *Planning profile* button: what they know, what they work on, one press away.
+ */
+function peopleBlocks(view: FeatureView): KnownBlock[] {
+  const people = view.people ?? {};
+  const experiments = new Map<string, number>();
+  for (const assm of view.feature.assumptions) {
+    for (const id of participantsOf(view, assm)) {
+      const slackUserId = people[id];
+      if (slackUserId) experiments.set(slackUserId, (experiments.get(slackUserId) ?? 0) + 1);
+    }
+  }
+  const named = [...experiments];
+  const shown = named.slice(0, PEOPLE_SECTIONS);
+  const rest = named.length - shown.length;
+  return [
+    ...shown.map(([slackUserId, count]) => {
+      const [profile] = profileButton(slackUserId);
+      return section(
+        md`:bust_in_silhouette: ${mention(slackUserId)} · ${plural(count, 'experiment')}`,
+        profile ? { accessory: profile } : {},
+      );
+    }),
+    ...(rest > 0
+      ? [
+          context(
+            md`…and ${plural(rest, 'more person', 'more people')}: \`/plan who @someone\` shows anyone's profile.`,
+          ),
+        ]
+      : []),
+  ];
+}
+
 /** The block id of a card's first section, when the ids fit Slack's 255 characters. */
 function cardBlockId(c: FeatureCoords): string | undefined {
   const id = `${FEATURE_CARD_BLOCK_PREFIX}${[c.teamId, c.channelId, c.featureId].join('|')}`;
@@ -254,6 +293,7 @@ export function featureBlocks(view: FeatureView, options: FeatureButtonsOptions 
     context(factsLine(feature)),
     ...(feature.details ? [section(inline(feature.details, 600))] : []),
     ...assumptionBlocks(view, editable),
+    ...peopleBlocks(view),
     section(
       tasks.length > 0 ? md`*Tasks* (${feature.tasks.length})\n${joinMd(tasks)}` : md`*Tasks*: none yet.`,
     ),

@@ -6,7 +6,7 @@
 
 import type { Context } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
+import { type Mrkdwn, md, mention, message, section } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
 import type { Feature } from '../../planning/models.js';
 import { STAGE_NAMES } from '../../planning/stages.js';
@@ -18,7 +18,7 @@ import { type CardRef, postCard, updateCards } from '../kit/live-cards.js';
 import { notice } from '../kit/messages.js';
 import { type ModalRequest, modalRequest, noticeView } from '../kit/modal.js';
 import { notify } from '../kit/notify.js';
-import { peopleOf, slackUserOf } from '../kit/people.js';
+import { peopleOf, profileActions, slackUserOf } from '../kit/people.js';
 import { applyPress, type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem } from '../kit/submission.js';
@@ -253,7 +253,8 @@ async function tellAuthor(
       client,
       { workspaceId: acting.workspaceId, slackUserId: author },
       'featureAdvanced',
-      notice(text),
+      // The DM names who advanced it: their planning profile is one press away.
+      message(text, [section(text), ...profileActions(acting.slackUserId)]),
     );
   } catch (error) {
     svc.deps.logger.warn({ action: 'feature advanced DM', err: error }, 'could not tell the author');

@@ -19,6 +19,7 @@ import {
 } from '../../blockkit/index.js';
 import { FEEDBACK_ISSUES, type FeedbackIssue, LIMITS } from '../../planning/models.js';
 import { formProblem } from '../kit/modal.js';
+import { profileActions, profileButton } from '../kit/people.js';
 import { TaskCoords } from '../tasks/index.js';
 import { FEEDBACK_ACTION, FEEDBACK_FIELD, FEEDBACK_VIEW } from './ids.js';
 
@@ -105,6 +106,7 @@ export function feedbackDm(n: FeedbackNotice) {
     actions(
       undefined,
       button('Reply', FEEDBACK_ACTION.replyOpen, { value: JSON.stringify(FeedbackRef.parse(n.ref)) }),
+      ...profileButton(n.authorSlackId),
     ),
   ]);
 }
@@ -151,5 +153,6 @@ export function replyDm({
   return message(md`${replier} replied to your feedback${on}`, [
     section(md`:leftwards_arrow_with_hook: ${replier} replied to your feedback${on}:`),
     section(quote(reply)),
+    ...profileActions(replierSlackId),
   ]);
 }

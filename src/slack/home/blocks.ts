@@ -49,6 +49,17 @@ export interface HomeOptions {
   banner?: Mrkdwn;
   /** The data is the last one read, being refreshed. */
   refreshing?: boolean;
+  /**
+   * Quiet hours with one end picked on the tab and not saved yet: shown instead of the stored ones,
+   * so picking the other end completes them (the selects' state carries the first end back).
+   */
+  quietPicked?: QuietPicked;
+}
+
+/** One end of quiet hours as picked on the tab (the other not yet). */
+export interface QuietPicked {
+  start?: string;
+  end?: string;
 }
 
 /** Rows shown per task state and per list before "…and N more". */
@@ -315,9 +326,15 @@ export function activityBlocks(s: Pick<HomeSnapshot, 'activity' | 'at'>): KnownB
 
 const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`);
 
-function hourSelect(actionId: string, placeholder: string, value: string | undefined): StaticSelect {
+/** An hour select showing `value`: 'No quiet hours' when none is stored, the placeholder when `pending`. */
+function hourSelect(
+  actionId: string,
+  placeholder: string,
+  value: string | undefined,
+  pending: boolean,
+): StaticSelect {
   const options = [option('No quiet hours', 'off'), ...HOURS.map((h) => option(h, h))];
-  const initial = options.find((o) => o.value === (value ?? 'off'));
+  const initial = options.find((o) => o.value === (value ?? (pending ? undefined : 'off')));
   return {
     type: 'static_select',
     action_id: actionId,
@@ -327,7 +344,7 @@ function hourSelect(actionId: string, placeholder: string, value: string | undef
   };
 }
 
-function prefsBlocks(s: HomeSnapshot): KnownBlock[] {
+function prefsBlocks(s: HomeSnapshot, picked: QuietPicked | undefined): KnownBlock[] {
   const muted = new Set(s.prefs?.muted ?? []);
   const options = NOTIFICATION_KINDS.map((k) => option(NOTIFICATION_LABELS[k], k));
   const on = options.filter((o) => !muted.has(o.value ?? ''));
@@ -337,7 +354,7 @@ function prefsBlocks(s: HomeSnapshot): KnownBlock[] {
     options,
     ...(on.length > 0 ? { initial_options: on } : {}),
   };
-  const quiet = s.prefs?.quiet;
+  const quiet = picked ?? s.prefs?.quiet;
   return [
     header('Notifications'),
     section(md`Direct messages I send you:`),
@@ -345,8 +362,8 @@ function prefsBlocks(s: HomeSnapshot): KnownBlock[] {
     section(md`*Quiet hours* — messages wait until they end:`),
     actions(
       undefined,
-      hourSelect(HOME_ACTION.quietStart, 'From', quiet?.start),
-      hourSelect(HOME_ACTION.quietEnd, 'Until', quiet?.end),
+      hourSelect(HOME_ACTION.quietStart, 'From', quiet?.start, picked !== undefined),
+      hourSelect(HOME_ACTION.quietEnd, 'Until', quiet?.end, picked !== undefined),
     ),
     context(
       md`In your Slack time zone (${inline(s.prefs?.timeZone ?? s.timeZone, 60)}). Nothing is sent twice.`,
@@ -398,7 +415,7 @@ export function homeBlocks(s: HomeSnapshot, options: HomeOptions = {}): KnownBlo
     divider(),
     ...activityBlocks(s),
     divider(),
-    ...prefsBlocks(s),
+    ...prefsBlocks(s, options.quietPicked),
     ...adminSection(s),
   ];
 }

@@ -5,14 +5,14 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { md } from '../../blockkit/index.js';
-import type { ActionArgs } from '../bolt/routes.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { NOTIFICATION_KINDS } from '../kit/notify.js';
 import type { Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
 import { privateSurface, showFailure } from '../kit/surfaces.js';
 import { HOME_ACTION } from './ids.js';
-import { refreshHome } from './publish.js';
+import { publishHome } from './publish.js';
 
 interface StateValue {
   selected_options?: { value?: string }[] | null;
@@ -27,6 +27,11 @@ function stateOf(values: Record<string, Record<string, StateValue>> | undefined,
 
 const HOUR = /^([01]\d|2[0-3]):00$/;
 
+/**
+ * Saves the tab's choices. Quiet hours are saved once both ends are picked; with one picked, the
+ * stored ones stay and the tab is drawn again showing that end as picked (the other with its
+ * placeholder), so picking the other completes them. "No quiet hours" on either end turns them off.
+ */
 export async function notifyPrefsAction(svc: Services, args: ActionArgs) {
   const planning = planningOf(args.context);
   const values = args.body.view?.state?.values as Record<string, Record<string, StateValue>> | undefined;
@@ -38,17 +43,30 @@ export async function notifyPrefsAction(svc: Services, args: ActionArgs) {
   };
   const start = hour(HOME_ACTION.quietStart);
   const end = hour(HOME_ACTION.quietEnd);
+  const pickedHour = args.action.action_id !== HOME_ACTION.notifyKinds;
+  const turnedOff = pickedHour && actionValue(args.action) === 'off';
+  const oneEnd = pickedHour && !turnedOff && (start === undefined) !== (end === undefined);
   try {
     const { timeZone = 'UTC' } = await slackUserFacts(args.client as WebClient, planning.slackUserId);
     const previous = await svc.deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
+    const quiet =
+      start && end ? (start !== end ? { start, end } : undefined) : turnedOff ? undefined : previous?.quiet;
     await svc.deps.store.notifications.savePrefs(planning.workspaceId, planning.slackUserId, {
       // Without the checkboxes in the state (an older tab), the kinds stay as they were.
       muted: kinds ? NOTIFICATION_KINDS.filter((k) => !on.has(k)) : (previous?.muted ?? []),
-      ...(start && end && start !== end ? { quiet: { start, end } } : {}),
+      ...(quiet ? { quiet } : {}),
       timeZone,
     });
-    if (args.action.action_id !== HOME_ACTION.notifyKinds && (start === undefined) !== (end === undefined)) {
-      await refreshHome(svc, args.client as WebClient, planning, md`Choose both ends of your quiet hours.`);
+    if (oneEnd) {
+      await publishHome(svc, args.client as WebClient, planning, {
+        banner: start
+          ? md`Quiet hours from ${start}: now choose until when.`
+          : md`Quiet hours until ${end ?? ''}: now choose from when.`,
+        quietPicked: { ...(start ? { start } : {}), ...(end ? { end } : {}) },
+      });
+    } else if (turnedOff && (start ?? end) !== undefined) {
+      // The other select still shows an hour: the tab is drawn again with both off.
+      await publishHome(svc, args.client as WebClient, planning, { banner: md`No quiet hours.` });
     }
   } catch (error) {
     await showFailure(

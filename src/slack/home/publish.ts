@@ -15,7 +15,7 @@ import { NotAMemberError, NotConnectedError } from '../kit/identity.js';
 import type { Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
 import { taskStateButtons } from '../tasks/index.js';
-import { homeTab, type TaskControls } from './blocks.js';
+import { homeTab, type QuietPicked, type TaskControls } from './blocks.js';
 import { chartKey, renderChart, uploadPng } from './chart.js';
 import {
   type Connection,
@@ -58,6 +58,8 @@ function remember<V>(map: Map<string, V>, key: string, value: V) {
 
 export interface PublishOptions {
   banner?: Mrkdwn;
+  /** One end of quiet hours picked on the tab: shown as picked until the other is (see homeTab). */
+  quietPicked?: QuietPicked;
   /** Bound of the fill (tests and the benchmark shorten or lengthen it). */
   fillMs?: number;
 }
@@ -93,6 +95,7 @@ export async function publishHome(
       taskControls: TASK_CONTROLS,
       refreshing,
       ...(options.banner ? { banner: options.banner } : {}),
+      ...(options.quietPicked ? { quietPicked: options.quietPicked } : {}),
     });
 
   const first = await client.views.publish({

@@ -4,8 +4,8 @@
  * lists. Every surface asks here, with the ids it is about to show, and the store answers them all
  * with one query; the service's ids that nobody here acts as stay without a Slack user.
  */
-import type { Button } from '@slack/types';
-import { button, SLACK_USER_ID } from '../../blockkit/index.js';
+import type { ActionsBlock, Button } from '@slack/types';
+import { actions, button, SLACK_USER_ID } from '../../blockkit/index.js';
 import type { PlanningUserLink } from '../../store/index.js';
 import type { SlackDeps } from './deps.js';
 import { ACTION } from './ids.js';
@@ -17,6 +17,12 @@ import { ACTION } from './ids.js';
 export function profileButton(slackUserId: string | undefined, label = 'Planning profile'): Button[] {
   if (!slackUserId || !SLACK_USER_ID.test(slackUserId)) return [];
   return [button(label, ACTION.profileOpen, { value: slackUserId })];
+}
+
+/** The {@link profileButton} as a row of its own (a DM naming one person), or no block. */
+export function profileActions(slackUserId: string | undefined): ActionsBlock[] {
+  const buttons = profileButton(slackUserId);
+  return buttons.length > 0 ? [actions(undefined, ...buttons)] : [];
 }
 
 export interface People {

@@ -3,7 +3,7 @@
  * refreshes the channel select), then the digest's time, time zone and days.
  */
 
-import type { ModalView, PlainTextOption } from '@slack/types';
+import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
 import {
   channelMention,
@@ -57,6 +57,23 @@ export function timeZoneOption(zone: string): PlainTextOption {
 
 export const LINK_TITLE = 'Link this channel';
 
+/** The digest's time and its zone (the zones load as typed: see time-zones.ts). */
+export function digestTimeInputs(digestTime: string, timeZone: string): KnownBlock[] {
+  return [
+    input('Daily digest at', LINK_FIELD.digestTime.block, {
+      type: 'timepicker',
+      action_id: LINK_FIELD.digestTime.action,
+      initial_time: digestTime,
+    }),
+    input('Time zone', LINK_FIELD.timeZone.block, {
+      type: 'external_select',
+      action_id: LINK_FIELD.timeZone.action,
+      min_query_length: 1,
+      initial_option: timeZoneOption(timeZone),
+    }),
+  ];
+}
+
 export function linkModal(form: LinkForm): ModalView {
   const checks = [
     option('Weekdays only', DIGEST_CHOICES.weekdaysOnly),
@@ -77,17 +94,7 @@ export function linkModal(form: LinkForm): ModalView {
       section(md`Link ${channelMention(form.slackChannelId)} to a planning team and channel.`),
       ...noTeamYet(form),
       ...teamChannelInputs(form),
-      input('Daily digest at', LINK_FIELD.digestTime.block, {
-        type: 'timepicker',
-        action_id: LINK_FIELD.digestTime.action,
-        initial_time: form.digestTime,
-      }),
-      input('Time zone', LINK_FIELD.timeZone.block, {
-        type: 'external_select',
-        action_id: LINK_FIELD.timeZone.action,
-        min_query_length: 1,
-        initial_option: timeZoneOption(form.timeZone),
-      }),
+      ...digestTimeInputs(form.digestTime, form.timeZone),
       input(
         'Digest',
         LINK_FIELD.digestOptions.block,

@@ -1,3 +1,8 @@
-/** What other topics use of the link topic: its routes and the link form for a given channel. */
-export { linkModalFor } from './link-form.js';
+/**
+ * What other topics use of the link topic: its routes, the link form for a given channel, the
+ * digest's time and zone inputs (their options are answered here), and unlinking.
+ */
+export { digestTimeInputs } from './blocks.js';
+export { DIGEST_TIME_INPUTS, linkModalFor } from './link-form.js';
 export { linkRoutes } from './routes.js';
+export { unlinkChannel } from './unlink.js';

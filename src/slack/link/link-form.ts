@@ -52,6 +52,18 @@ export async function linkModalFor(
   });
 }
 
+/** The digest's time and zone, read as the link form and the admin modal's digest form read them. */
+export const DIGEST_TIME_INPUTS = {
+  digestTime: read.value(
+    LINK_FIELD.digestTime,
+    z.string({ error: 'Choose a time.' }).regex(DIGEST_TIME_PATTERN, 'Choose a time.'),
+  ),
+  timeZone: read.value(
+    LINK_FIELD.timeZone,
+    z.string({ error: 'Choose a time zone.' }).refine(isValidTimeZone, 'Choose a time zone from the list.'),
+  ),
+};
+
 const LinkForm = form({
   slackChannelId: read.metadata(
     FIELD.team,
@@ -74,14 +86,7 @@ const LinkForm = form({
   ),
   teamName: read.label(FIELD.team, z.string().optional()),
   channelName: read.label(FIELD.channel, z.string().optional()),
-  digestTime: read.value(
-    LINK_FIELD.digestTime,
-    z.string({ error: 'Choose a time.' }).regex(DIGEST_TIME_PATTERN, 'Choose a time.'),
-  ),
-  timeZone: read.value(
-    LINK_FIELD.timeZone,
-    z.string({ error: 'Choose a time zone.' }).refine(isValidTimeZone, 'Choose a time zone from the list.'),
-  ),
+  ...DIGEST_TIME_INPUTS,
   weekdaysOnly: read.checked(LINK_FIELD.digestOptions, DIGEST_CHOICES.weekdaysOnly),
   digestEnabled: read.checked(LINK_FIELD.digestOptions, DIGEST_CHOICES.enabled),
 });

@@ -7,6 +7,15 @@ import { planningOf } from '../kit/acting.js';
 import { notice } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
 
+/**
+ * Removes the channel's link in this workspace and its digest history (the scheduler reads links
+ * afresh, so no digest follows): `/plan unlink` and the admin modal's links section. False when the
+ * channel was not linked.
+ */
+export function unlinkChannel(svc: Services, workspaceId: string, slackChannelId: string): Promise<boolean> {
+  return svc.deps.store.links.delete(workspaceId, slackChannelId);
+}
+
 /** `/plan unlink` (admins): removes this channel's link and its digest. */
 export const unlinkSubcommand: Subcommand<Services> = {
   name: 'unlink',
@@ -14,7 +23,7 @@ export const unlinkSubcommand: Subcommand<Services> = {
   summary: "remove this channel's link (and its digest)",
   async run(svc, { command, context, reply }) {
     const planning = planningOf(context);
-    const removed = await svc.deps.store.links.delete(planning.workspaceId, command.channel_id);
+    const removed = await unlinkChannel(svc, planning.workspaceId, command.channel_id);
     await reply(
       notice(
         removed

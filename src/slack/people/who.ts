@@ -3,12 +3,14 @@
  * answers read with the asker's own account. Whoever has no profile to show here — an unknown
  * person, a guest, a bot, someone from another organization or not connected — is one sentence.
  */
-import { type Mrkdwn, md } from '../../blockkit/index.js';
+import { type Mrkdwn, md, modal } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue, type Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { isBlank } from '../kit/form.js';
-import { COMMAND } from '../kit/ids.js';
+import type { Acting } from '../kit/identity.js';
+import { COMMAND, VIEW } from '../kit/ids.js';
 import { notice } from '../kit/messages.js';
+import { loadModal, modalRequest } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
 import { privateSurface, showFailure } from '../kit/surfaces.js';
 import { knowsReply } from './knows.js';
@@ -58,21 +60,44 @@ export const whoSubcommand: Subcommand<Services> = {
   },
 };
 
-/** *Planning profile* beside a person: the profile, privately, below the message it was pressed on. */
+const PROFILE_TITLE = 'Planning profile';
+const WHOSE = md`I could not tell whose profile that button is for.`;
+
+/** The profile of `slackUserId` as `acting` may see it, or the one sentence saying why not. */
+async function profileOf(svc: Services, args: ActionArgs, acting: Acting, slackUserId: string) {
+  const { home } = planningOf(args.context);
+  const found = await findPerson(svc, acting, args.client, home, slackUserId);
+  return 'refusal' in found ? notice(found.refusal) : await profileReply(svc, acting, found.person);
+}
+
+/**
+ * *Planning profile* beside a person: the profile, privately — below the message it was pressed on,
+ * or pushed over the modal it was pressed in (a Details view, the Assign form).
+ */
 export async function profileOpenAction(svc: Services, args: ActionArgs) {
   const planning = planningOf(args.context);
-  const surface = privateSurface(args, planning.slackUserId);
   const slackUserId = actionValue(args.action);
+  if (args.body.view) {
+    await loadModal(
+      {
+        ...modalRequest(svc, args, args.body.trigger_id, 'planning profile'),
+        title: PROFILE_TITLE,
+        push: true,
+      },
+      async (acting) => {
+        const reply = slackUserId ? await profileOf(svc, args, acting, slackUserId) : notice(WHOSE);
+        return modal({ callbackId: VIEW.info, title: PROFILE_TITLE, blocks: reply.blocks });
+      },
+    );
+    return;
+  }
+  const surface = privateSurface(args, planning.slackUserId);
   try {
     if (!slackUserId) {
-      await surface.show(notice(md`I could not tell whose profile that button is for.`));
+      await surface.show(notice(WHOSE));
       return;
     }
-    const acting = await planning.acting();
-    const found = await findPerson(svc, acting, args.client, planning.home, slackUserId);
-    await surface.show(
-      'refusal' in found ? notice(found.refusal) : await profileReply(svc, acting, found.person),
-    );
+    await surface.show(await profileOf(svc, args, await planning.acting(), slackUserId));
   } catch (error) {
     await showFailure(svc.deps, surface, error, {
       action: 'planning profile',

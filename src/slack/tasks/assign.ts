@@ -1,6 +1,6 @@
 /**
  * Assign…: the task's candidates ranked by the service's Yerkes-Dodson fit, said in plain words, or
- * anyone of the workspace, or oneself; the assignee is told by DM.
+ * oneself, or someone else of the workspace (one required choice); the assignee is told by DM.
  */
 import type { ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
@@ -16,15 +16,18 @@ import {
   plural,
   section,
 } from '../../blockkit/index.js';
+import { slackErrorCode } from '../../clients.js';
 import { type Candidate, LIMITS, type Notion } from '../../planning/models.js';
-import type { ActionArgs } from '../bolt/routes.js';
+import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { formProblem } from '../kit/modal.js';
+import { peopleOf } from '../kit/people.js';
+import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
-import { type CandidateExperience, fitBlocks, fitLabel, readCandidateExperience } from './fit.js';
+import { type CandidateExperience, EXPLAINED, fitBlocks, fitLabel, readCandidateExperience } from './fit.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
 import { notifyTaskChange, openTaskModal, refreshTaskCards } from './live.js';
 
@@ -48,100 +51,185 @@ export function rankCandidates(candidates: readonly Candidate[]): Candidate[] {
 
 /** The value of "Assign to me" in the picker. */
 export const ASSIGN_ME = 'me';
+/** The value of "Someone else in the workspace…": the form then asks who, with a people picker. */
+export const ASSIGN_SOMEONE = 'someone';
 
 export const ASSIGN_TITLE = 'Assign task';
 
+/**
+ * Who does it: one required choice — oneself, a ranked candidate or someone else — so nothing the
+ * form needs is marked "(optional)". Picking "someone else" redraws the form with a required people
+ * picker (see {@link assignWhoPicked}).
+ */
 export function assignModal(form: {
   coords: TaskCoords;
   heading: string;
   candidates: readonly Candidate[];
   /** The task's notions and the best candidates' experience on them (fit.ts explains each). */
-  fit?: { notions: readonly Notion[]; experience: CandidateExperience };
+  fit?: {
+    notions: readonly Notion[];
+    experience: CandidateExperience;
+    /** Planning user id → Slack user, for the candidates explained. */
+    people?: Readonly<Record<string, string>>;
+  };
   problem?: Mrkdwn;
 }): ModalView {
   const ranked = rankCandidates(form.candidates);
-  // The picker holds at most 100 options: "Assign to me" and the 99 best candidates.
-  const options = [option('Assign to me', ASSIGN_ME), ...ranked.slice(0, 99).map(candidateOption)];
-  return modal({
-    callbackId: TASK_VIEW.assign,
-    title: ASSIGN_TITLE,
-    submit: 'Assign',
-    close: 'Cancel',
-    privateMetadata: JSON.stringify(TaskCoords.parse(form.coords)),
-    blocks: [
-      section(md`Who should do *${inline(form.heading, LIMITS.heading)}*?`),
-      input(
-        'Candidates (best fit first)',
-        TASK_FIELD.candidate.block,
-        { type: 'static_select', action_id: TASK_FIELD.candidate.action, options },
-        { optional: true, hint: 'Fit weighs their grades on the task’s notions against how busy they are.' },
-      ),
-      ...(form.fit ? fitBlocks(ranked, form.fit.notions, form.fit.experience) : []),
-      input(
-        'Or anyone in the workspace',
-        TASK_FIELD.assignee.block,
-        { type: 'users_select', action_id: TASK_FIELD.assignee.action },
-        { optional: true, hint: 'They are set up in the planning service if they are not yet.' },
-      ),
-      ...(form.problem ? [formProblem(form.problem)] : []),
-    ],
-  });
+  // The picker holds at most 100 options: "Assign to me", the 98 best candidates, "someone else".
+  const options = [
+    option('Assign to me', ASSIGN_ME),
+    ...ranked.slice(0, 98).map(candidateOption),
+    option('Someone else in the workspace…', ASSIGN_SOMEONE),
+  ];
+  return assignView(form.coords, [
+    section(md`Who should do *${inline(form.heading, LIMITS.heading)}*?`),
+    input(
+      'Assign to (candidates best fit first)',
+      TASK_FIELD.candidate.block,
+      { type: 'static_select', action_id: TASK_FIELD.candidate.action, options },
+      {
+        dispatchAction: true,
+        hint: 'Yourself, a candidate — fit weighs their grades on the task’s notions against how busy they are — or someone else in the workspace.',
+      },
+    ),
+    ...(form.fit ? fitBlocks(ranked, form.fit.notions, form.fit.experience, form.fit.people) : []),
+    ...(form.problem ? [formProblem(form.problem)] : []),
+  ]);
 }
 
-/**
- * The Assign form again after a refusal, as the person saw it: the blocks Slack handed back with the
- * submission (the heading and the ranked candidates, read when it opened) up to its last field, then
- * the problem — a refusal never costs the candidates, nor a second read of them.
- */
-function assignAgain(view: ViewOutput, coords: TaskCoords, problem: Mrkdwn): ModalView {
-  const shown = view.blocks as KnownBlock[];
-  const fields = shown.findIndex((b) => b.block_id === TASK_FIELD.assignee.block) + 1;
-  // A view without the form's fields (never expected from Slack): the form rebuilt, to be reopened for candidates.
-  if (fields === 0) return assignModal({ coords, heading: 'this task', candidates: [], problem });
-  return modal({
+const assignView = (coords: TaskCoords, blocks: KnownBlock[]): ModalView =>
+  modal({
     callbackId: TASK_VIEW.assign,
     title: ASSIGN_TITLE,
     submit: 'Assign',
     close: 'Cancel',
     privateMetadata: JSON.stringify(TaskCoords.parse(coords)),
-    blocks: [...shown.slice(0, fields), formProblem(problem)],
+    blocks,
   });
+
+/** The people picker shown once "Someone else in the workspace…" is picked: then required. */
+const someoneInput = () =>
+  input(
+    'Someone in the workspace',
+    TASK_FIELD.assignee.block,
+    { type: 'users_select', action_id: TASK_FIELD.assignee.action },
+    { hint: 'They are set up in the planning service if they are not yet.' },
+  );
+
+/**
+ * The form's blocks as Slack handed them back (the heading and the ranked candidates, read when it
+ * opened), without the problem line a refusal added: redrawing never reads the candidates again.
+ */
+function shownFields(view: { blocks: unknown[] }): KnownBlock[] {
+  const shown = view.blocks as KnownBlock[];
+  const last = shown.at(-1);
+  // formProblem's line: a context whose text starts with the warning (fit lines start with a name).
+  const first = last?.type === 'context' ? last.elements[0] : undefined;
+  const problem = first !== undefined && 'text' in first && first.text.startsWith(':warning:');
+  return problem ? shown.slice(0, -1) : shown;
+}
+
+/** The form with the people picker right under the choice, or without it. */
+function withSomeone(blocks: KnownBlock[], shown: boolean): KnownBlock[] {
+  const rest = blocks.filter((b) => b.block_id !== TASK_FIELD.assignee.block);
+  if (!shown) return rest;
+  const at = rest.findIndex((b) => b.block_id === TASK_FIELD.candidate.block) + 1;
+  return [...rest.slice(0, at), someoneInput(), ...rest.slice(at)];
+}
+
+const hasSomeone = (blocks: readonly KnownBlock[]) =>
+  blocks.some((b) => b.block_id === TASK_FIELD.assignee.block);
+
+/**
+ * The Assign form again after a refusal, as the person saw it — its title, the heading, the ranked
+ * candidates, the people picker if it was shown — then the problem: a refusal never costs the
+ * candidates, nor a second read of them.
+ */
+function assignAgain(view: ViewOutput, coords: TaskCoords, problem: Mrkdwn): ModalView {
+  const shown = shownFields(view);
+  // A view without the form's choice (never expected from Slack): the form rebuilt, to be reopened for candidates.
+  if (!shown.some((b) => b.block_id === TASK_FIELD.candidate.block))
+    return assignModal({ coords, heading: 'this task', candidates: [], problem });
+  return assignView(coords, [...shown, formProblem(problem)]);
+}
+
+/**
+ * A choice picked in the Assign form: "someone else" shows the people picker, anything else hides
+ * it. The choice keeps its block id, so Slack keeps what was picked; the view's hash keeps an older
+ * redraw from overwriting a newer one.
+ */
+export async function assignWhoPicked(svc: Services, args: ActionArgs): Promise<void> {
+  const view = args.body.view;
+  const coords = parseCarried(TaskCoords, view?.private_metadata);
+  if (!view || !coords) return;
+  const blocks = shownFields(view);
+  const someone = actionValue(args.action) === ASSIGN_SOMEONE;
+  if (someone === hasSomeone(blocks)) return;
+  await args.client.views
+    .update({
+      view_id: view.id,
+      hash: view.hash,
+      view: assignView(coords, withSomeone(blocks, someone)),
+    })
+    .catch((error: unknown) => {
+      // A newer view is shown (another pick was quicker): it stays.
+      if (slackErrorCode(error) !== 'hash_conflict')
+        svc.deps.logger.warn({ err: error, action: 'task assign who' }, 'could not redraw the Assign form');
+    });
 }
 
 export const taskAssignOpenAction = (svc: Services, args: ActionArgs) =>
-  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async ({ planning, identity }, c) => {
+  openTaskModal(svc, args, 'task assign open', ASSIGN_TITLE, async (acting, c) => {
+    const { planning, identity } = acting;
     const [task, { candidates }] = await Promise.all([
       planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId),
       planning.tasks.listCandidates(c.teamId, c.channelId, c.featureId, c.taskId),
     ]);
     const notions = task.notions;
-    const experience = await readCandidateExperience(
-      planning,
-      identity.planningUserId,
-      rankCandidates(candidates),
-      notions.map((n) => n.id),
-    );
+    const ranked = rankCandidates(candidates);
+    const [experience, people] = await Promise.all([
+      readCandidateExperience(
+        planning,
+        identity.planningUserId,
+        ranked,
+        notions.map((n) => n.id),
+      ),
+      // Whoever is someone in Slack gets their Planning profile beside their explanation.
+      peopleOf(
+        svc.deps,
+        acting.workspaceId,
+        ranked.slice(0, EXPLAINED).map((r) => r.userId),
+      ),
+    ]);
     return assignModal({
       coords: c,
       heading: task.heading ?? 'this task',
       candidates,
-      fit: { notions, experience },
+      fit: { notions, experience, people: people.asRecord() },
     });
   });
 
-const PICK_ONE = 'Pick a candidate, yourself, or someone in the workspace.';
+const PICK_ONE = 'Pick yourself, a candidate, or someone else in the workspace.';
+const PICK_SOMEONE = 'Pick someone in the workspace.';
 
 const AssignForm = form(
   {
     coords: read.metadata(TASK_FIELD.candidate, TaskCoords),
     candidate: read.value(TASK_FIELD.candidate, z.string().min(1).optional()),
-    member: read.value(TASK_FIELD.assignee, slackUserId(PICK_ONE).optional()),
+    member: read.value(TASK_FIELD.assignee, slackUserId(PICK_SOMEONE).optional()),
   },
   {
+    // One of them: "someone else" needs the person; a form opened before the choice existed had
+    // the candidates and the people picker side by side, one of the two picked.
     refine: (f) =>
-      f.refine((v) => (v.candidate === undefined) !== (v.member === undefined), {
-        message: `${PICK_ONE} (Only one.)`,
-        path: ['candidate'],
+      f.superRefine((v, ctx) => {
+        if (v.candidate === ASSIGN_SOMEONE) {
+          if (v.member === undefined)
+            ctx.addIssue({ code: 'custom', path: ['member'], message: PICK_SOMEONE });
+        } else if ((v.candidate === undefined) === (v.member === undefined)) {
+          const message = v.candidate === undefined ? PICK_ONE : `${PICK_ONE} (Only one.)`;
+          ctx.addIssue({ code: 'custom', path: ['candidate'], message });
+        }
       }),
   },
 );
@@ -167,7 +255,7 @@ export const taskAssignSubmission = submission<AssignForm>({
       const named = await planning.named([member]);
       await named.apply(([person]) => assign(person.planningUserId));
     } else if (candidate === ASSIGN_ME) await assign(acting.identity.planningUserId);
-    else if (candidate) await assign(candidate);
+    else if (candidate && candidate !== ASSIGN_SOMEONE) await assign(candidate);
     else throw new FormProblem(md`${PICK_ONE}`);
     // Assigned: from here, cards and DMs are best effort.
     const after = await refreshTaskCards(svc.deps, args.client, acting, c);

@@ -10,6 +10,7 @@ import pLimit from 'p-limit';
 import { context, inline, joinMd, type Mrkdwn, md, plural, section } from '../../blockkit/index.js';
 import type { Candidate, Experience, Notion, PlanningClient } from '../../planning/index.js';
 import { experiencePhrase, figuresOf } from '../kit/experience.js';
+import { profileButton } from '../kit/people.js';
 
 /** Candidates explained at most (the best ones): one read each. */
 export const EXPLAINED = 10;
@@ -86,6 +87,8 @@ export function fitBlocks(
   ranked: readonly Candidate[],
   notions: readonly Notion[],
   experience: CandidateExperience,
+  /** Planning user id → the Slack user acting as them: their *Planning profile* beside them. */
+  people: Readonly<Record<string, string>> = {},
 ): KnownBlock[] {
   if (ranked.length === 0) return [];
   const intro =
@@ -94,8 +97,10 @@ export function fitBlocks(
       : md`*Why they fit* — their grades on the task’s notions (self, and peers’ average: anonymous).`;
   return [
     section(intro),
-    ...ranked
-      .slice(0, EXPLAINED)
-      .map((c) => context(candidateExplanation(c, notions, experience.get(c.userId)))),
+    ...ranked.slice(0, EXPLAINED).map((c) => {
+      const explained = candidateExplanation(c, notions, experience.get(c.userId));
+      const [profile] = profileButton(people[c.userId]);
+      return profile ? section(explained, { accessory: profile }) : context(explained);
+    }),
   ];
 }

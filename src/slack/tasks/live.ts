@@ -14,7 +14,7 @@ import type { Acting } from '../kit/identity.js';
 import { type CardRef, updateCards } from '../kit/live-cards.js';
 import { loadModal, modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify } from '../kit/notify.js';
-import { slackUserOf } from '../kit/people.js';
+import { profileActions, slackUserOf } from '../kit/people.js';
 import type { LiveCard } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
 import {
@@ -168,10 +168,13 @@ export function taskChangeDm(
   return undefined;
 }
 
-/** The DM about a task, with a link to its card when there is one. */
-export function taskDm(text: Mrkdwn, permalink: string | undefined) {
+/**
+ * The DM about a task, with a link to its card when there is one, and the planning profile of the
+ * person it names as having made the change.
+ */
+export function taskDm(text: Mrkdwn, permalink: string | undefined, actorSlackId?: string) {
   const full = permalink ? md`${text} ${link(permalink, 'Open the card')}` : text;
-  return message(text, [section(full)]);
+  return message(text, [section(full), ...profileActions(actorSlackId)]);
 }
 
 /**
@@ -190,7 +193,13 @@ export async function notifyTaskChange(
   if (!dm) return;
   try {
     const permalink = await cardLink(deps, client, workspaceId, task.coords.taskId);
-    await notify(deps, client, { workspaceId, slackUserId: dm.to }, dm.kind, taskDm(dm.text, permalink));
+    await notify(
+      deps,
+      client,
+      { workspaceId, slackUserId: dm.to },
+      dm.kind,
+      taskDm(dm.text, permalink, actorSlackId),
+    );
   } catch (error) {
     deps.logger.warn({ action: `task ${change.kind} notify`, err: error }, 'could not send a task DM');
   }

@@ -4,7 +4,7 @@ import { FEATURE_ACTION } from '../features/index.js';
 import { notionOptions } from '../grades/index.js';
 import { ACTION } from '../kit/ids.js';
 import type { Services } from '../kit/services.js';
-import { taskAssignOpenAction, taskAssignSubmission } from './assign.js';
+import { assignWhoPicked, taskAssignOpenAction, taskAssignSubmission } from './assign.js';
 import {
   createTaskShortcut,
   createTaskSubmission,
@@ -61,6 +61,8 @@ export const taskRoutes: TopicRoutes<Services> = {
     // A feature card's Add task opens this topic's create-task form for that feature.
     [FEATURE_ACTION.addTask]: featureAddTaskAction,
     [ACTION.teamPicked]: { inView: TASK_VIEW.create, run: createTaskTeamPicked },
+    // The Assign form's choice dispatches: "someone else" shows the people picker.
+    [TASK_FIELD.candidate.action]: { inView: TASK_VIEW.assign, run: assignWhoPicked },
   },
   views: {
     [TASK_VIEW.create]: createTaskSubmission,

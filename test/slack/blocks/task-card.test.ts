@@ -161,7 +161,7 @@ describe('Assign…', () => {
     );
   });
 
-  it('ranks candidates best first after "Assign to me", within 100 options', () => {
+  it('ranks candidates best first after "Assign to me", then "someone else", within 100 options', () => {
     const candidates = Array.from({ length: 150 }, (_, i) => ({
       userId: `p${i}`,
       userName: `n${i}`,
@@ -173,9 +173,10 @@ describe('Assign…', () => {
     };
     expect(select.element.options).toHaveLength(100);
     const scores = select.element.options
-      .slice(1)
+      .slice(1, -1)
       .map((o) => candidates.find((c) => c.userId === o.value)!.ydScore);
     expect(select.element.options[0]?.value).toBe('me');
+    expect(select.element.options.at(-1)?.value).toBe('someone');
     expect(scores[0]).toBe(99);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });

@@ -1,0 +1,109 @@
+/**
+ * Links and digests: this workspace's linked channels (never another workspace's: the store is
+ * asked for this one's only), each with its digest settings as `/plan digest` shows them — the
+ * real next run included — and buttons to change the time and zone, turn it on or off, include or
+ * skip weekends, and unlink. Linking stays the link form's (`/plan link`, or the button here).
+ */
+import type { KnownBlock, ModalView } from '@slack/types';
+import {
+  actions,
+  button,
+  channelMention,
+  context,
+  joinMd,
+  md,
+  modal,
+  section,
+} from '../../blockkit/index.js';
+import type { TeamExpanded } from '../../planning/index.js';
+import { digestLastLine, digestStateLines, type LinkSchedule } from '../digest/index.js';
+import type { Acting } from '../kit/identity.js';
+import { COMMAND } from '../kit/ids.js';
+import {
+  type AdminPlace,
+  type Flash,
+  flashBlocks,
+  formButton,
+  PAGE_SIZE,
+  pager,
+  placeTitle,
+  placeValue,
+  targetValue,
+} from './common.js';
+import { ADMIN_ACTION, ADMIN_VIEW } from './ids.js';
+
+/** The page of `all` that `place` shows. */
+export const pageOf = <T>(all: readonly T[], place: AdminPlace): T[] =>
+  all.slice((place.page - 1) * PAGE_SIZE, place.page * PAGE_SIZE);
+
+/** The planning teams the links point at, read once each; a team the service refuses is left out. */
+export async function linkedTeams(acting: Acting, teamIds: string[]): Promise<Map<string, TeamExpanded>> {
+  const ids = [...new Set(teamIds)];
+  const teams = await Promise.all(ids.map((id) => acting.planning.teams.read(id).catch(() => undefined)));
+  return new Map(teams.filter((t) => t !== undefined).map((t) => [t.id, t]));
+}
+
+export function linksView(
+  place: AdminPlace,
+  links: LinkSchedule[],
+  teams: Map<string, TeamExpanded>,
+  total: number,
+  flash?: Flash,
+): ModalView {
+  const blocks: KnownBlock[] = [
+    ...flashBlocks(flash),
+    section(md`The channels linked in this workspace and their daily digests.`, {
+      accessory: formButton('Link a Slack channel', { form: 'link' }, 'primary'),
+    }),
+  ];
+  for (const view of links) {
+    const { link } = view;
+    const channel = channelMention(link.slackChannelId);
+    const team = teams.get(link.teamId);
+    const planningChannel = team?.channels.find((c) => c.id === link.channelId);
+    const target = targetValue({ id: link.slackChannelId });
+    blocks.push(
+      section(joinMd(digestStateLines(view), ' ')),
+      context(
+        md`Linked to *${team?.teamName ?? link.teamId} › ${planningChannel?.channelName ?? link.channelId}*`,
+        digestLastLine(view),
+      ),
+      actions(
+        undefined,
+        formButton('Change time', { form: 'digestTime', id: link.slackChannelId }),
+        link.digestEnabled
+          ? button('Turn off', ADMIN_ACTION.digestOff, { value: target })
+          : button('Turn on', ADMIN_ACTION.digestOn, { value: target }),
+        link.weekdaysOnly
+          ? button('Include weekends', ADMIN_ACTION.weekendsOn, { value: target })
+          : button('Skip weekends', ADMIN_ACTION.weekendsOff, { value: target }),
+        button('Unlink', ADMIN_ACTION.unlink, {
+          value: target,
+          style: 'danger',
+          confirm: {
+            title: 'Unlink the channel?',
+            text: md`${channel} is no longer linked to its planning channel and gets no digest. It can be linked again at any time.`,
+            confirm: 'Unlink',
+            style: 'danger',
+          },
+        }),
+      ),
+    );
+  }
+  if (links.length === 0) {
+    blocks.push(
+      section(
+        total === 0
+          ? md`No channel is linked yet: \`${COMMAND} link\` in a channel, or *Link a Slack channel* here.`
+          : md`No link on this page.`,
+      ),
+    );
+  }
+  blocks.push(...pager(place, links.length, total, 'linked channel'));
+  return modal({
+    callbackId: ADMIN_VIEW.section,
+    title: placeTitle(place),
+    privateMetadata: placeValue(place),
+    blocks,
+  });
+}
