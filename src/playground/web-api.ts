@@ -30,7 +30,15 @@ export const TRIGGER_TTL_MS = 3_000;
 const LIMITS = { messageBlocks: 50, modalBlocks: 100, sectionText: 3000, modalTitle: 24, text: 40_000 };
 
 /** Fields the WebClient sends as JSON inside a form body. */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'files', 'user_auth_blocks']);
+const JSON_FIELDS = new Set([
+  'blocks',
+  'attachments',
+  'view',
+  'metadata',
+  'files',
+  'user_auth_blocks',
+  'outputs',
+]);
 
 /** Parses a Web API body (form or JSON), decoding the JSON-valued fields. */
 export function parseArgs(raw: string, contentType: string | undefined): Args {
@@ -570,6 +578,19 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         });
       }
       return { files: done.map(({ id, title }) => ({ id, title })) };
+    },
+    // A Workflow Builder step ends here (its outputs, or the sentence its builder reads): recorded
+    // like every call, so a test waits for it.
+    'functions.completeSuccess': (args) => {
+      need(args, 'function_execution_id');
+      if (typeof args.outputs !== 'object' || args.outputs === null)
+        throw new SlackError('invalid_arguments', ['[ERROR] outputs is required']);
+      return {};
+    },
+    'functions.completeError': (args) => {
+      need(args, 'function_execution_id');
+      need(args, 'error');
+      return {};
     },
   };
 

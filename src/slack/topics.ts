@@ -18,6 +18,7 @@ import type { Services } from './kit/services.js';
 import { linkRoutes } from './link/index.js';
 import { peopleRoutes } from './people/index.js';
 import { taskRoutes } from './tasks/index.js';
+import { workflowRoutes } from './workflows/index.js';
 
 export const TOPICS: readonly TopicRoutes<Services>[] = [
   accountRoutes,
@@ -31,6 +32,7 @@ export const TOPICS: readonly TopicRoutes<Services>[] = [
   homeRoutes,
   adminRoutes,
   installRoutes,
+  workflowRoutes,
 ];
 
 /** The Events API subscriptions the topics bind. */
@@ -57,6 +59,7 @@ export function appManifest(target?: ManifestTarget) {
         ...shortcuts.filter((s) => s.type === 'global'),
       ],
       events: APP_EVENTS,
+      steps: Object.assign({}, ...TOPICS.map((t) => t.steps ?? {})),
     },
     target,
   );

@@ -513,6 +513,43 @@ export class Harness {
     return this.post(body, 'application/json', { ...sign(body), ...headers });
   }
 
+  /**
+   * A Workflow Builder step run: `function_executed` for `callbackId` with `inputs`, as Slack
+   * delivers it — with the execution's own bot token (the fake accepts it) — and, given the same
+   * `executionId` again, as Slack retries it (same event id, `x-slack-retry-num`).
+   */
+  stepExecuted(callbackId: string, inputs: Record<string, unknown>, executionId: string, retry = 0) {
+    const token = `xwfp-${executionId}`;
+    this.slack.acceptToken(token);
+    const body = JSON.stringify({
+      token: 'legacy',
+      team_id: TEAM,
+      api_app_id: 'A1',
+      type: 'event_callback',
+      event_id: `Ev${executionId}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event: {
+        type: 'function_executed',
+        function: {
+          id: `Fn${callbackId}`,
+          callback_id: callbackId,
+          title: callbackId,
+          type: 'app',
+          app_id: 'A1',
+        },
+        inputs,
+        function_execution_id: executionId,
+        workflow_execution_id: `Wx${executionId}`,
+        event_ts: String(Date.now() / 1000),
+        bot_access_token: token,
+      },
+    });
+    const headers: Record<string, string> = retry
+      ? { 'x-slack-retry-num': String(retry), 'x-slack-retry-reason': 'http_timeout' }
+      : {};
+    return this.post(body, 'application/json', { ...sign(body), ...headers });
+  }
+
   private userChanged(changed: Record<string, unknown> | undefined) {
     const known = typeof changed?.id === 'string' ? this.slack.workspace.users.get(changed.id) : undefined;
     if (!known || !changed) return;

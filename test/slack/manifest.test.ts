@@ -11,6 +11,7 @@ import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
 import { COMMAND } from '../../src/slack/kit/ids.js';
 import { TASK_SHORTCUT } from '../../src/slack/tasks/ids.js';
 import { appManifest } from '../../src/slack/topics.js';
+import { WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
 import { readSharedJson } from '../helpers/shared.js';
 
 const schema = readSharedJson<object>('slack/manifest.schema.1.0.0.json');
@@ -72,9 +73,23 @@ describe('manifest content', () => {
       'app_home_opened',
       'app_uninstalled',
       'tokens_revoked',
+      'function_executed',
     ]);
     expect(m.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
     expect(m.oauth_config.scopes.bot).toContain('files:write');
+  });
+
+  it('declares the Workflow Builder steps, run by the app itself', () => {
+    const m = appManifest();
+    expect(Object.keys(m.functions ?? {}).sort()).toEqual(Object.values(WORKFLOW_STEP).sort());
+    expect(m.settings).toMatchObject({ function_runtime: 'remote', org_deploy_enabled: true });
+    const createTask = m.functions?.[WORKFLOW_STEP.createTask];
+    expect(createTask?.input_parameters).toMatchObject({
+      channel: { type: 'slack#/types/channel_id', is_required: true },
+      assignee: { type: 'slack#/types/user_id', is_required: false },
+      act_as: { type: 'slack#/types/user_id', is_required: true },
+    });
+    expect(Object.keys(createTask?.output_parameters ?? {})).toEqual(['task_id', 'card_permalink']);
   });
 
   it('fills every request URL for --url, and none for --socket', () => {

@@ -60,6 +60,7 @@ import {
 } from '../../src/slack/tasks/ids.js';
 import { TasksMore } from '../../src/slack/tasks/list.js';
 import { appManifest, TOPICS } from '../../src/slack/topics.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
 
 const values = (...tables: Record<string, string>[]) => tables.flatMap((t) => Object.values(t)).sort();
 
@@ -113,6 +114,9 @@ function declaredIds() {
       ...Object.values(DIGEST_BLOCKS),
     ].sort(),
     events: [TASK_CARD_EVENT, FEATURE_CARD_EVENT, DIGEST_EVENT_TYPE].sort(),
+    // Workflows built on a step name it and its parameters.
+    steps: values(WORKFLOW_STEP),
+    stepParameters: values(STEP_PARAM),
   };
 }
 
@@ -189,14 +193,22 @@ describe('wire ids', () => {
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
       'app_home_opened',
       'app_uninstalled',
+      'function_executed',
       'tokens_revoked',
       'user_change',
     ]);
+    expect(Object.keys(manifest.functions ?? {}).sort()).toEqual(FROZEN_IDS.steps);
+    const parameters = Object.values(manifest.functions ?? {}).flatMap((f) => [
+      ...Object.keys(f.input_parameters),
+      ...Object.keys(f.output_parameters),
+    ]);
+    expect([...new Set(parameters)].sort()).toEqual(FROZEN_IDS.stepParameters);
   });
 
   it('the router binds exactly the shipped ids: a card or form from before a deploy finds its handler', () => {
     const bound = compileRoutes(TOPICS).boundIds;
     expect([...bound.shortcuts].sort()).toEqual(FROZEN_IDS.shortcuts);
+    expect([...bound.steps].sort()).toEqual(FROZEN_IDS.steps);
     // Not bound: a prefix (each admin form's button is `admin_form_<form>`), and an id declared
     // for deep-context deletion that no message carries. Bound besides: the fields that dispatch —
     // the admin sections' search (on Enter), the Assign form's choice and the share form's "how".
@@ -412,6 +424,19 @@ const FROZEN_IDS = {
     'task|',
   ],
   events: ['planning_digest', 'planning_feature', 'planning_task'],
+  steps: ['advance_feature', 'create_task', 'log_discovery', 'post_feature_status'],
+  stepParameters: [
+    'act_as',
+    'assignee',
+    'card_permalink',
+    'channel',
+    'details',
+    'discovery',
+    'feature',
+    'heading',
+    'stage',
+    'task_id',
+  ],
 };
 
 const FROZEN_VALUES = {

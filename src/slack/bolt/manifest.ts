@@ -4,7 +4,7 @@
  * placeholder host (a test keeps the two equal) and `npm run manifest` renders it for a deployment.
  */
 
-import type { EventName, Shortcut } from './routes.js';
+import type { EventName, Shortcut, StepParameter, WorkflowStep } from './routes.js';
 
 /**
  * Bot scopes, each with why the app needs it — the manifest, the OAuth installer and the install
@@ -58,12 +58,27 @@ export interface Declared {
    * scope) to draw the Home tab.
    */
   events: readonly EventName[];
+  /** Workflow Builder steps, by callback id. */
+  steps: Readonly<
+    Record<string, Pick<WorkflowStep<unknown>, 'title' | 'description' | 'inputs' | 'outputs'>>
+  >;
+}
+
+/** Parameters as the manifest declares them: by name, each with its type, title and description. */
+function parameters(declared: Readonly<Record<string, StepParameter>>) {
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, p]) => [
+      name,
+      { type: p.type, title: p.title, description: p.description, is_required: p.required === true },
+    ]),
+  );
 }
 
 /** The manifest for an HTTP deployment at `url`, or for Socket Mode (no request URLs). */
 export function buildManifest(declared: Declared, target: ManifestTarget = { url: PLACEHOLDER_URL }) {
   const base = 'url' in target ? target.url.replace(/\/+$/, '') : undefined;
   const at = (path: string) => (base ? { request_url: `${base}${path}` } : {});
+  const steps = Object.entries(declared.steps);
   return {
     _metadata: { major_version: 1, minor_version: 1 },
     display_information: {
@@ -97,18 +112,39 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
         description: s.description,
       })),
     },
+    // Workflow Builder custom steps, run by this app (`function_runtime: remote`) on `function_executed`.
+    ...(steps.length
+      ? {
+          functions: Object.fromEntries(
+            steps.map(([callbackId, step]) => [
+              callbackId,
+              {
+                title: step.title,
+                description: step.description,
+                input_parameters: parameters(step.inputs),
+                output_parameters: parameters(step.outputs),
+              },
+            ]),
+          ),
+        }
+      : {}),
     oauth_config: {
       ...(base ? { redirect_urls: [`${base}${PATHS.redirect}`] } : {}),
       scopes: { bot: [...BOT_SCOPES] },
     },
     settings: {
-      event_subscriptions: { ...at(PATHS.events), bot_events: [...declared.events] },
+      event_subscriptions: {
+        ...at(PATHS.events),
+        bot_events: [...declared.events, ...(steps.length ? (['function_executed'] as const) : [])],
+      },
       interactivity: {
         is_enabled: true,
         ...at(PATHS.events),
         ...(base ? { message_menu_options_url: `${base}${PATHS.events}` } : {}),
       },
+      // Custom steps appear in Workflow Builder only for an app installed at the org level.
       org_deploy_enabled: true,
+      ...(steps.length ? { function_runtime: 'remote' } : {}),
       socket_mode_enabled: !base,
       token_rotation_enabled: target.tokenRotation === true,
     },

@@ -30,12 +30,14 @@ import type {
   Route,
   Shortcut,
   ShortcutArgs,
+  StepArgs,
   Subcommand,
   SubcommandArgs,
   SubmitArgs,
   TopicRoutes,
   ViewHandler,
   ViewRoute,
+  WorkflowStep,
 } from './routes.js';
 
 /** A request a gate is checked for: its kind says where a refusal can be told. */
@@ -122,6 +124,7 @@ export interface BoundIds {
   views: string[];
   options: string[];
   events: string[];
+  steps: string[];
 }
 
 /** The routes of every topic, checked for ids bound twice, ready to be registered. */
@@ -132,6 +135,7 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
   const views = new Table<Bound<ViewHandler<S>>>('view');
   const options = new Table<Bound<Handler<S, OptionsArgs>>>('options source');
   const events = new Table<{ run: Handler<S, never> }>('event');
+  const steps = new Table<{ step: WorkflowStep<S> }>('workflow step');
   const helpEntries: HelpEntry[] = [];
 
   for (const topic of topics) {
@@ -165,6 +169,7 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
       views.add(id, bind<ViewHandler<S>>(route as ViewRoute<S>, t));
     for (const [id, route] of Object.entries(topic.options ?? {}))
       options.add(id, bind<Handler<S, OptionsArgs>>(route as Route<S, OptionsArgs>, t));
+    for (const [id, step] of Object.entries(topic.steps ?? {})) steps.add(id, { step, topic: topic.topic });
     for (const [name, run] of Object.entries(topic.events ?? {}))
       events.add(name, { run: run as Handler<S, never>, topic: topic.topic });
   }
@@ -176,8 +181,9 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
     views: views.ids(),
     options: options.ids(),
     events: events.ids(),
+    steps: steps.ids(),
   };
-  return { subcommands, shortcuts, actions, views, options, events, boundIds, helpEntries };
+  return { subcommands, shortcuts, actions, views, options, events, steps, boundIds, helpEntries };
 }
 
 /** Who may run a subcommand given what follows its name. */
@@ -283,6 +289,12 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     if (!(await allowed(bound.gate, { kind: 'options', args }))) return;
     await bound.run(svc, args);
   });
+
+  // A step is acked at once (Bolt's default for app.function), then runs; it checks the person it
+  // acts as itself (an input), and ends with complete or fail.
+  for (const [id, { step }] of compiled.steps.entries()) {
+    app.function(id, (args: StepArgs) => step.run(svc, args));
+  }
 
   // Events are Slack's own (installs, profile changes, Home opened): no gate.
   for (const [name, { run }] of compiled.events.entries()) {

@@ -33,6 +33,8 @@ export type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewa
 export type ClosedArgs = SlackViewMiddlewareArgs<ViewClosedAction> & AllMiddlewareArgs;
 export type OptionsArgs = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
 export type EventArgs<E extends EventName> = SlackEventMiddlewareArgs<E> & AllMiddlewareArgs;
+/** A Workflow Builder step's execution (`function_executed`), with Bolt's `complete` and `fail`. */
+export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
 /** The Events API subscriptions the app answers (each declared in the manifest by the topic that binds it). */
 export type EventName = 'app_uninstalled' | 'tokens_revoked' | 'user_change' | 'app_home_opened';
@@ -112,6 +114,30 @@ export interface Answer {
 export type ViewHandler<S> = (svc: S, args: SubmitArgs) => Answer;
 export type ViewRoute<S> = ViewHandler<S> | ({ run: ViewHandler<S> } & Partial<Gate>);
 
+/** A Workflow Builder parameter's type: Slack's own types, or a plain string. */
+export type StepParameterType = 'string' | 'slack#/types/user_id' | 'slack#/types/channel_id';
+
+/** One input or output of a step, as Workflow Builder shows it to the workflow's builder. */
+export interface StepParameter {
+  type: StepParameterType;
+  title: string;
+  description: string;
+  /** Inputs only: the builder must fill it in. */
+  required?: boolean;
+}
+
+/**
+ * A Workflow Builder custom step (a manifest `function`, run on `function_executed`). It is not
+ * gated by the router: the person it acts as is one of its inputs, checked by the step itself.
+ */
+export interface WorkflowStep<S> {
+  title: string;
+  description: string;
+  inputs: Readonly<Record<string, StepParameter>>;
+  outputs: Readonly<Record<string, StepParameter>>;
+  run: Handler<S, StepArgs>;
+}
+
 /** A topic's whole route table. */
 export interface TopicRoutes<S> {
   /** The topic's name, for messages about the table itself (an id bound twice). */
@@ -123,6 +149,8 @@ export interface TopicRoutes<S> {
   actions?: Readonly<Record<string, ActionRoute<S> | readonly ActionRoute<S>[]>>;
   views?: Readonly<Record<string, ViewRoute<S>>>;
   options?: Readonly<Record<string, Route<S, OptionsArgs>>>;
+  /** Workflow Builder steps, by callback id. */
+  steps?: Readonly<Record<string, WorkflowStep<S>>>;
   /** Events are Slack's own (installs, profile changes, Home opened): not gated. */
   events?: { readonly [E in EventName]?: Handler<S, EventArgs<E>> };
 }

@@ -1,5 +1,14 @@
 /** What other topics use of the features topic: its routes, the feature card's ids and live cards. */
 export { type FeatureCoords, parseFeatureButton } from './card.js';
 export { FEATURE_ACTION } from './ids.js';
-export { pressAdvance, type Req, readOnly, refreshFeatureCards, request, stale } from './live.js';
+export {
+  advanceAs,
+  postFeatureCard,
+  pressAdvance,
+  type Req,
+  readOnly,
+  refreshFeatureCards,
+  request,
+  stale,
+} from './live.js';
 export { featureRoutes } from './routes.js';

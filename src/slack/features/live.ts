@@ -11,15 +11,15 @@ import { ForbiddenError } from '../../planning/index.js';
 import type { Feature } from '../../planning/models.js';
 import { STAGE_NAMES } from '../../planning/stages.js';
 import type { ActionArgs } from '../bolt/routes.js';
-import { planningOf } from '../kit/acting.js';
+import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { refusal } from '../kit/failures.js';
 import type { Acting } from '../kit/identity.js';
-import { type CardRef, updateCards } from '../kit/live-cards.js';
+import { type CardRef, postCard, updateCards } from '../kit/live-cards.js';
 import { notice } from '../kit/messages.js';
 import { type ModalRequest, modalRequest, noticeView } from '../kit/modal.js';
 import { notify } from '../kit/notify.js';
 import { peopleOf, profileActions, slackUserOf } from '../kit/people.js';
-import { type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
+import { applyPress, type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem } from '../kit/submission.js';
 import { privateSurface } from '../kit/surfaces.js';
@@ -120,20 +120,10 @@ export async function pressAdvance(
     ...(redraw ? { redraw } : {}),
     apply: async ({ feature }, acting) => {
       try {
-        const after = await acting.planning.features.advance(
-          coords.teamId,
-          coords.channelId,
-          coords.featureId,
-        );
-        const heading = after.heading ?? after.id;
-        await tellAuthor(
-          svc,
-          args.client,
-          acting,
-          after.authorUserId,
-          md`:arrow_forward: Your feature *${heading}* moved to *${STAGE_NAMES[after.stage]}* (advanced by ${mention(acting.slackUserId)}).`,
-        );
-        return { said: md`:arrow_forward: *${heading}* is now in *${STAGE_NAMES[after.stage]}*.` };
+        const after = await advanceFeature(svc, args.client, acting, coords);
+        return {
+          said: md`:arrow_forward: *${after.heading ?? after.id}* is now in *${STAGE_NAMES[after.stage]}*.`,
+        };
       } catch (error) {
         if (error instanceof ForbiddenError) {
           svc.deps.logger.info({ action: 'advance feature', featureId: feature.id }, 'advance refused');
@@ -144,6 +134,71 @@ export async function pressAdvance(
     },
   };
   await pressCard(svc, args, featureLiveCard(svc, workspaceId, coords), press);
+}
+
+/** Advances the feature one stage and tells its author; the feature after. */
+async function advanceFeature(svc: Services, client: WebClient, acting: Acting, coords: FeatureCoords) {
+  const after = await acting.planning.features.advance(coords.teamId, coords.channelId, coords.featureId);
+  await tellAuthor(
+    svc,
+    client,
+    acting,
+    after.authorUserId,
+    md`:arrow_forward: Your feature *${after.heading ?? after.id}* moved to *${STAGE_NAMES[after.stage]}* (advanced by ${mention(acting.slackUserId)}).`,
+  );
+  return after;
+}
+
+/**
+ * Advance from a workflow step, as `planning`'s person: a press on the feature without a button —
+ * under the same lock as a card's Advance (kit/press.ts), so it never runs beside a press, and its
+ * cards updated after. Returns the feature advanced, or what stopped it (another press under way,
+ * the feature gone). Rejects with the service's refusal as any failure.
+ */
+export async function advanceAs(
+  svc: Services,
+  planning: PlanningContext,
+  client: WebClient,
+  coords: FeatureCoords,
+): Promise<{ advanced: Feature } | { said: Mrkdwn }> {
+  let advanced: Feature | undefined;
+  const said = await applyPress(
+    svc,
+    { planning, client, replacePressed: async () => false },
+    featureLiveCard(svc, planning.workspaceId, coords),
+    {
+      apply: async (_view, acting) => {
+        advanced = await advanceFeature(svc, client, acting, coords);
+        return {};
+      },
+    },
+  );
+  if (advanced) return { advanced };
+  return { said: said ?? md`The feature was not advanced.` };
+}
+
+/** Posts the feature's live card in a Slack channel, as `planning`'s person reads it; the card's ts. */
+export async function postFeatureCard(
+  svc: Services,
+  planning: PlanningContext,
+  client: WebClient,
+  coords: FeatureCoords,
+  channel: string,
+): Promise<{ ts: string; view: FeatureView }> {
+  const acting = await planning.acting();
+  const view = await readFeatureView(svc, acting, coords);
+  const ts = await postCard(
+    svc.deps,
+    client,
+    // Where the feature was just read: a press on the card is checked against it.
+    {
+      ...featureRef(planning.workspaceId, coords.featureId),
+      place: { orgId: acting.identity.orgId, ...coords },
+    },
+    { channel },
+    featureCard(view),
+  );
+  return { ts, view };
 }
 
 /** Delete, pressed on a card or a deep-context result (after its confirmation dialog). */

@@ -12,11 +12,11 @@
 import { cut, type Mrkdwn, md, option } from '../../blockkit/index.js';
 import type { GatedRequest, HelpEntry, RoutePolicy } from '../bolt/router.js';
 import type { Gate } from '../bolt/routes.js';
-import { planningOf } from './acting.js';
+import { type PlanningContext, planningOf } from './acting.js';
 import { notAMemberSentence } from './failures.js';
 import { NO_CHOICE } from './form.js';
 import { helpMessage } from './help.js';
-import { notAMember } from './membership.js';
+import { type NotAMember, notAMember } from './membership.js';
 import { notice } from './messages.js';
 import { noticeView } from './modal.js';
 import type { Services } from './services.js';
@@ -27,20 +27,20 @@ import { privateSurface, respondSurface, showFailure } from './surfaces.js';
 export interface Refusal {
   text: Mrkdwn;
   why: string;
-  reason?: string;
+  reason?: NotAMember;
 }
 
 /** Slack's answer about the person; a failed read refuses an admin route and lets a member route on. */
-async function slackUser(request: GatedRequest): Promise<SlackUser | undefined | 'unknown'> {
+async function slackUser(planning: PlanningContext): Promise<SlackUser | undefined | 'unknown'> {
   try {
-    return await planningOf(request.args.context).slackUser();
+    return await planning.slackUser();
   } catch {
     return 'unknown';
   }
 }
 
 async function checkAdmin(gate: Gate, request: GatedRequest): Promise<Refusal | undefined> {
-  const user = await slackUser(request);
+  const user = await slackUser(planningOf(request.args.context));
   if (user === 'unknown') {
     return {
       text: md`I could not check with Slack that you are a workspace admin; nothing was done — try again in a minute.`,
@@ -51,11 +51,14 @@ async function checkAdmin(gate: Gate, request: GatedRequest): Promise<Refusal | 
   return { text: md`Only workspace admins can ${gate.doing ?? 'do this'}.`, why: 'not a workspace admin' };
 }
 
-async function checkMember(request: GatedRequest): Promise<Refusal | undefined> {
-  const planning = planningOf(request.args.context);
+/**
+ * The `member` gate for a person: undefined when they may act (a request's sender, or the person a
+ * workflow step acts as), else why not.
+ */
+export async function memberRefusal(planning: PlanningContext): Promise<Refusal | undefined> {
   // Connected (valid or not: an expired token leads to Reconnect, not to a refusal).
   if (await planning.stored()) return undefined;
-  const user = await slackUser(request);
+  const user = await slackUser(planning);
   // Slack did not answer: the handler's own provisioning asks again and explains a failure.
   if (user === 'unknown') return undefined;
   const reason = notAMember(user, planning.home);
@@ -68,7 +71,7 @@ const HELP_ENTRY: HelpEntry = { usage: 'help', summary: 'what you can do', admin
 export const accessPolicy: RoutePolicy<Services, Refusal> = {
   async check(_svc, gate, request) {
     if (gate.access === 'admin') return checkAdmin(gate, request);
-    if (gate.access === 'member') return checkMember(request);
+    if (gate.access === 'member') return memberRefusal(planningOf(request.args.context));
     return undefined;
   },
 

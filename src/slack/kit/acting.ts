@@ -43,42 +43,60 @@ export function planningMiddleware(identities: Identities): Middleware<AnyMiddle
   return async ({ context, client, next }) => {
     const userId = context.userId;
     if (userId && (context.teamId || context.enterpriseId)) {
-      const workspaceId = workspaceIdFor(context);
       const home = { teamId: context.teamId, enterpriseId: context.enterpriseId };
-      const slack = client as WebClient;
-      let resolved: Promise<Acting> | undefined;
-      let user: Promise<SlackUser | undefined> | undefined;
-      let stored: Promise<Identity | undefined> | undefined;
-      const planning: PlanningContext = {
-        workspaceId,
-        slackUserId: userId,
+      context[KEY] = planningContextFor(
+        identities,
+        client as WebClient,
+        workspaceIdFor(context),
         home,
-        slackUser: () => {
-          user ??= slackUserOf(slack, userId);
-          // A failed read is not kept: the next asker tries again.
-          user.catch(() => {
-            user = undefined;
-          });
-          return user;
-        },
-        stored: () => {
-          stored ??= identities.stored(workspaceId, userId);
-          // A failed read is not kept either.
-          stored.catch(() => {
-            stored = undefined;
-          });
-          return stored;
-        },
-        acting: () => {
-          resolved ??= identities.acting(workspaceId, userId, slack, home, planning.stored());
-          return resolved;
-        },
-        named: (slackUserIds) => identities.named(workspaceId, slackUserIds, slack, home),
-      };
-      context[KEY] = planning;
+        userId,
+      );
     }
     await next();
   };
+}
+
+/**
+ * The planning context of `userId` in a workspace: what the middleware puts on a request from them,
+ * and what a workflow step builds for the person it acts as (workflows/run.ts). No I/O until asked.
+ */
+export function planningContextFor(
+  identities: Identities,
+  slack: WebClient,
+  workspaceId: string,
+  home: Home,
+  userId: string,
+): PlanningContext {
+  let resolved: Promise<Acting> | undefined;
+  let user: Promise<SlackUser | undefined> | undefined;
+  let stored: Promise<Identity | undefined> | undefined;
+  const planning: PlanningContext = {
+    workspaceId,
+    slackUserId: userId,
+    home,
+    slackUser: () => {
+      user ??= slackUserOf(slack, userId);
+      // A failed read is not kept: the next asker tries again.
+      user.catch(() => {
+        user = undefined;
+      });
+      return user;
+    },
+    stored: () => {
+      stored ??= identities.stored(workspaceId, userId);
+      // A failed read is not kept either.
+      stored.catch(() => {
+        stored = undefined;
+      });
+      return stored;
+    },
+    acting: () => {
+      resolved ??= identities.acting(workspaceId, userId, slack, home, planning.stored());
+      return resolved;
+    },
+    named: (slackUserIds) => identities.named(workspaceId, slackUserIds, slack, home),
+  };
+  return planning;
 }
 
 /** The planning context of a request from a user. @throws when the request names no user. */

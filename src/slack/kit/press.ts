@@ -17,11 +17,13 @@
  * After a change every card of the entity is updated in place. A refusal (a role, a stage rule) is
  * explained in one private sentence and the card stays as it was.
  */
+
+import type { WebClient } from '@slack/web-api';
 import { type MessageBody, type Mrkdwn, md } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
 import type { CardPlace, PostedCard } from '../../store/index.js';
 import type { ActionArgs } from '../bolt/routes.js';
-import { planningOf } from './acting.js';
+import { type PlanningContext, planningOf } from './acting.js';
 import type { Acting } from './identity.js';
 import { type CardBody, type CardRef, retireCards, updateCards } from './live-cards.js';
 import { notice } from './messages.js';
@@ -50,8 +52,11 @@ export interface LiveCard<T> {
 }
 
 export interface Press<T> {
-  /** What the card showed when its button was pressed. */
-  shown: Shown;
+  /**
+   * What the card showed when its button was pressed. A workflow step shows nothing: without it the
+   * change applies to the entity as it is when the lock is taken.
+   */
+  shown?: Shown;
   /** Makes the change. Returns what to tell the presser, and the entity after it when known. */
   apply(entity: T, acting: Acting): Promise<{ after?: T | 'deleted'; said?: Mrkdwn }>;
   /**
@@ -124,12 +129,23 @@ const PRESS_LOCK_MS = 60_000;
 /** What every press lock's key starts with (`card-press:<workspace>:<kind>:<entity>`), as shipped. */
 export const PRESS_LOCK_PREFIX = 'card-press:';
 
+/**
+ * Who presses, and on what: a button (on a message, a list, a modal), or a workflow step acting as
+ * a person (nothing pressed).
+ */
+export interface Presser<T> {
+  planning: PlanningContext;
+  client: WebClient;
+  /** The message the button was pressed on, when it is one in a channel. */
+  on?: { channel: string; ts: string };
+  /** Redraws what was pressed when it is not a remembered card; whether it now shows `after`. */
+  replacePressed(after: T | undefined): Promise<boolean>;
+}
+
 export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCard<T>, press: Press<T>) {
   const { deps } = svc;
   const planning = planningOf(args.context);
   const surface = privateSurface(args, planning.slackUserId);
-  const { ref, noun } = card;
-  const lock = `${PRESS_LOCK_PREFIX}${ref.workspaceId}:${ref.kind}:${ref.entityId}`;
   /** Redraws what was pressed, when it is not a remembered card; whether it now shows `after`. */
   const replacePressed = async (after: T | undefined): Promise<boolean> => {
     let shown = false;
@@ -143,20 +159,58 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
         shown = true;
       } catch (error) {
         deps.logger.warn(
-          { action: `${ref.kind} press redraw`, err: error },
+          { action: `${card.ref.kind} press redraw`, err: error },
           'could not redraw what was pressed',
         );
       }
     }
     return shown;
   };
+  const on = pressedMessage(args);
+  let said: Mrkdwn | undefined;
+  try {
+    said = await applyPress(
+      svc,
+      { planning, client: args.client, ...(on ? { on } : {}), replacePressed },
+      card,
+      press,
+    );
+  } catch (error) {
+    // Told once the lock is released: whoever reads the answer can press again at once.
+    await showFailure(deps, surface, error, {
+      action: `${card.ref.kind} card press`,
+      workspaceId: planning.workspaceId,
+      slackUserId: planning.slackUserId,
+    });
+    return;
+  }
+  if (said) {
+    await surface
+      .show(notice(said))
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not answer a card press'));
+  }
+}
+
+/**
+ * A press on one entity, under its lock (see the module's comment); what to tell whoever pressed.
+ * Rejects, once the lock is released, with what failed.
+ */
+export async function applyPress<T>(
+  svc: Services,
+  presser: Presser<T>,
+  card: LiveCard<T>,
+  press: Press<T>,
+): Promise<Mrkdwn | undefined> {
+  const { deps } = svc;
+  const { planning, client, on, replacePressed } = presser;
+  const { ref, noun } = card;
+  const lock = `${PRESS_LOCK_PREFIX}${ref.workspaceId}:${ref.kind}:${ref.entityId}`;
 
   /** The press under the entity's lock; returns what to tell the presser. */
   const underLock = async (): Promise<Mrkdwn | undefined> => {
     const acting = await planning.acting();
     const orgId = acting.identity.orgId;
     const cards = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
-    const on = pressedMessage(args);
     // Pressed on one of the entity's own cards (the usual case): no second read to know which.
     const pressedOn = on
       ? (cards.find((c) => c.slackChannelId === on.channel && c.messageTs === on.ts) ??
@@ -182,7 +236,7 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
       if (!all.some((c) => c.place !== undefined)) {
         return md`This ${noun} was not found in your organization in the planning service, so nothing was changed.`;
       }
-      await retireCards(deps, args.client, all, md`:wastebasket: This ${noun} was deleted.`);
+      await retireCards(deps, client, all, md`:wastebasket: This ${noun} was deleted.`);
       await replacePressed(undefined);
       return md`This ${noun} no longer exists: it was deleted.`;
     };
@@ -193,8 +247,8 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
       await deps.store.cards.place(ref.workspaceId, ref.kind, ref.entityId, { orgId, ...card.place });
     }
     const now = card.shown(current);
-    if (!sameShown(now, press.shown)) {
-      await updateCards(deps, args.client, ref, card.render(current));
+    if (press.shown && !sameShown(now, press.shown)) {
+      await updateCards(deps, client, ref, card.render(current));
       const redrawn = (await replacePressed(current)) || pressedOn?.entityId === ref.entityId;
       const changed = card.describe(press.shown, now);
       // Said only where it is true: what was pressed was redrawn, or is one of the cards just updated.
@@ -206,7 +260,7 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     if (after === 'deleted') {
       // Deleted by this press: every card of the entity goes (their place was just read).
       const all = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
-      await retireCards(deps, args.client, all, md`:wastebasket: This ${noun} was deleted.`);
+      await retireCards(deps, client, all, md`:wastebasket: This ${noun} was deleted.`);
       await replacePressed(undefined);
       return said;
     }
@@ -215,43 +269,22 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
       const gone = await notFound();
       return said ?? gone;
     }
-    await updateCards(deps, args.client, ref, card.render(next));
+    await updateCards(deps, client, ref, card.render(next));
     await replacePressed(next);
     return said;
   };
 
-  let held = false;
-  let answer: Mrkdwn | undefined;
-  let failure: { error: unknown } | undefined;
-  try {
-    if (!(await deps.store.locks.acquire(lock, PRESS_LOCK_MS))) {
-      // The lock does not say whose press holds it, and most often it is the person's own first
-      // click: the answer is true either way, and blames nobody.
-      answer = md`A press on this ${noun} is still being applied; the card shows the result in a moment.`;
-    } else {
-      held = true;
-      answer = await underLock();
-    }
-  } catch (error) {
-    failure = { error };
-  } finally {
-    if (held) {
-      await deps.store.locks
-        .release(lock)
-        .catch((error: unknown) => deps.logger.error({ err: error }, 'could not release a card lock'));
-    }
+  if (!(await deps.store.locks.acquire(lock, PRESS_LOCK_MS))) {
+    // The lock does not say whose press holds it, and most often it is the person's own first
+    // click: the answer is true either way, and blames nobody.
+    return md`A press on this ${noun} is still being applied; the card shows the result in a moment.`;
   }
-  // Told once the lock is released: whoever reads the answer can press again at once.
-  if (failure) {
-    await showFailure(deps, surface, failure.error, {
-      action: `${ref.kind} card press`,
-      workspaceId: planning.workspaceId,
-      slackUserId: planning.slackUserId,
-    });
-  } else if (answer) {
-    await surface
-      .show(notice(answer))
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not answer a card press'));
+  try {
+    return await underLock();
+  } finally {
+    await deps.store.locks
+      .release(lock)
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'could not release a card lock'));
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { context, input, joinMd, type Mrkdwn, md, mention, modal, option } from '../../blockkit/index.js';
 import type { Channel, Team } from '../../planning/models.js';
@@ -24,7 +25,7 @@ import {
   request,
   stale,
 } from '../features/index.js';
-import { planningOf } from '../kit/acting.js';
+import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
 import {
   detailsText,
@@ -52,7 +53,7 @@ import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { prefillTask } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
-import { liveTaskCard } from './card.js';
+import { liveTaskCard, type TaskCoords } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
 
 /** What the create-task modal remembers between its steps (ids only, never user text). */
@@ -159,9 +160,37 @@ const TaskSubmission = form({
 
 type TaskSubmission = FormOutput<typeof TaskSubmission>;
 
-async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
-  const { client, context, body } = args;
-  const planning = planningOf(context);
+/** A task to create: where, on which feature, what it says and who does it. */
+export interface NewTask {
+  teamId: string;
+  channelId: string;
+  featureId: string;
+  featureHeading?: string;
+  heading: string;
+  details?: string;
+  /** The Slack user to assign it to. */
+  assignee?: string;
+}
+
+/** A task created: where it is, its card (when it could be posted), and what else went wrong. */
+export interface CreatedTask {
+  coords: TaskCoords;
+  card?: { channel: string; ts: string };
+  /** What did not work once the task existed (its assignment, its card), one sentence each. */
+  notes: Mrkdwn[];
+}
+
+/**
+ * Creates the task as `planning`'s person — the form's submitter, or the person a workflow step acts
+ * as — assigns it, posts its live card at `where` and updates the feature's cards.
+ */
+export async function createTask(
+  svc: Services,
+  planning: PlanningContext,
+  client: WebClient,
+  data: NewTask,
+  where: { channel: string; threadTs?: string },
+): Promise<CreatedTask> {
   const acting = await planning.acting();
   const { planning: service } = acting;
   // The assignee is checked first (a guest, or someone who cannot get an account, must not leave a
@@ -222,7 +251,7 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
           featureId: data.featureId,
         },
       },
-      { channel: data.meta.channel, threadTs: data.meta.threadTs },
+      where,
       liveTaskCard({
         coords,
         heading: task.heading ?? data.heading,
@@ -231,7 +260,7 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
         ...(assigned
           ? { assigneeSlackId: assigned.slackUserId, assigneeUserId: assigned.planningUserId }
           : {}),
-        authorSlackId: body.user.id,
+        authorSlackId: planning.slackUserId,
         minutes: { discoveries: 0, answered: 0, waiting: 0 },
       }),
     );
@@ -244,11 +273,11 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
     await svc.deps.store.taskOrigins.record({
       workspaceId: planning.workspaceId,
       ...coords,
-      authorSlackId: body.user.id,
-      slackChannelId: data.meta.channel,
+      authorSlackId: planning.slackUserId,
+      slackChannelId: where.channel,
       // From a message: its thread. From a feature card's Add task: the card's own thread (none when
       // the card could not be posted; the author is still remembered).
-      threadTs: data.meta.threadTs ?? cardTs ?? '',
+      threadTs: where.threadTs ?? cardTs ?? '',
     });
   } catch (error) {
     svc.deps.logger.warn({ action: 'create-task origin', err: error }, 'could not record the task origin');
@@ -259,6 +288,11 @@ async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
     channelId: data.channelId,
     featureId: data.featureId,
   });
+  return { coords, ...(cardTs ? { card: { channel: where.channel, ts: cardTs } } : {}), notes };
+}
+
+async function run(svc: Services, data: TaskSubmission, args: SubmitArgs) {
+  const { notes } = await createTask(svc, planningOf(args.context), args.client, data, data.meta);
   return {
     text: joinMd([
       md`:white_check_mark: Task *${data.heading}* created.`,

@@ -4,6 +4,7 @@
  */
 import type { BlockSuggestion } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import {
   context,
@@ -22,7 +23,7 @@ import {
 } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
 import type { ActionArgs, MessageShortcutArgs, OptionsArgs } from '../bolt/routes.js';
-import { planningOf } from '../kit/acting.js';
+import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { COMMAND } from '../kit/ids.js';
 import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
@@ -31,7 +32,7 @@ import { parseCarried, toCheckedWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { prefillDiscovery } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
-import { type CardLike, TaskCoords, taskCoordsFromMessage } from './card.js';
+import { type CardLike, TaskCoords, type TaskView, taskCoordsFromMessage } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
 import { openTaskModal, refreshTaskCards } from './live.js';
 
@@ -123,6 +124,40 @@ export function discoveryModal(form: {
   });
 }
 
+/**
+ * Logs a discovery on the task as `planning`'s person — the form's submitter, or the person a
+ * workflow step acts as — then updates the task's cards and confirms it in the card's thread (both
+ * best effort). Returns the task as its cards now show it, and whether the thread has the confirmation.
+ */
+export async function logDiscovery(
+  svc: Services,
+  planning: PlanningContext,
+  client: WebClient,
+  c: TaskCoords,
+  text: string,
+): Promise<{ after: TaskView | undefined; confirmed: boolean }> {
+  const acting = await planning.acting();
+  await acting.planning.tasks.discoveryCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
+    details: text,
+  });
+  // Logged: the cards and the thread's confirmation are best effort.
+  const after = await refreshTaskCards(svc.deps, client, acting, c);
+  const thread = await cardThread(svc, planning.workspaceId, c.taskId);
+  if (!thread) return { after, confirmed: false };
+  try {
+    await client.chat.postMessage({
+      channel: thread.channel,
+      thread_ts: thread.ts,
+      ...discoveryLogged(planning.slackUserId, after?.heading ?? 'the task', text),
+      unfurl_links: false,
+    });
+    return { after, confirmed: true };
+  } catch (error) {
+    svc.deps.logger.warn({ action: 'discovery confirm', err: error }, 'could not confirm in the thread');
+    return { after, confirmed: false };
+  }
+}
+
 /** The confirmation posted in the task card's thread. */
 export function discoveryLogged(by: string, heading: string, text: string) {
   const line = md`:bulb: ${mention(by)} logged a discovery on *${inline(heading, LIMITS.heading)}*:`;
@@ -170,28 +205,8 @@ export const discoverySubmission = submission<DiscoveryForm>({
     }),
   // A discovery is created, not set: a retried submission must not log it twice.
   run: async (svc, { coords: c, text }, args) => {
-    const planning = planningOf(args.context);
-    const acting = await planning.acting();
-    await acting.planning.tasks.discoveryCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
-      details: text,
-    });
-    // Logged: the cards and the thread's confirmation are best effort.
-    const after = await refreshTaskCards(svc.deps, args.client, acting, c);
-    const thread = await cardThread(svc, planning.workspaceId, c.taskId);
-    let where = md``;
-    if (thread) {
-      try {
-        await args.client.chat.postMessage({
-          channel: thread.channel,
-          thread_ts: thread.ts,
-          ...discoveryLogged(planning.slackUserId, after?.heading ?? 'the task', text),
-          unfurl_links: false,
-        });
-        where = md` It is confirmed in the task's thread.`;
-      } catch (error) {
-        svc.deps.logger.warn({ action: 'discovery confirm', err: error }, 'could not confirm in the thread');
-      }
-    }
+    const { after, confirmed } = await logDiscovery(svc, planningOf(args.context), args.client, c, text);
+    const where = confirmed ? md` It is confirmed in the task's thread.` : md``;
     return {
       text: md`:white_check_mark: Discovery logged on *${after?.heading ?? 'the task'}*.${where}`,
     };

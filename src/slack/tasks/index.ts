@@ -6,6 +6,8 @@ export {
   taskCoordsFromMessage,
   taskStateButtons,
 } from './card.js';
+export { type CreatedTask, createTask, type NewTask } from './create.js';
+export { logDiscovery } from './discovery.js';
 export { TASK_ACTION } from './ids.js';
 export { refreshTaskCards } from './live.js';
 export { taskRoutes } from './routes.js';

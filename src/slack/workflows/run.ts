@@ -1,0 +1,140 @@
+/**
+ * How every Workflow Builder step runs: once per execution, as the person its builder named, ending
+ * with `complete` or `fail`.
+ * - Slack retries `function_executed` it did not see acked; the execution id is taken once
+ *   (`store.once`, as a form submission is): a retry does no work again, it only repeats the outcome
+ *   the first delivery recorded (or nothing while the first one is still working).
+ * - The person named in the step's "act as" input must be able to act here — the `member` gate of
+ *   the routes (kit/access.ts): connected, or a full member who gets an account — and acts with their
+ *   own planning account (kit/acting.ts).
+ * - Any failure — a refusal, the service's 5xx or timeout, our store — ends the step with `fail` and
+ *   one sentence for the workflow's builder (kit/failures.ts), never an execution left hanging.
+ */
+import type { WebClient } from '@slack/web-api';
+import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
+import { workspaceIdFor } from '../../store/index.js';
+import type { Handler, StepArgs } from '../bolt/routes.js';
+import { memberRefusal } from '../kit/access.js';
+import { type PlanningContext, planningContextFor } from '../kit/acting.js';
+import { explainFailure, STORE_UNAVAILABLE } from '../kit/failures.js';
+import { NOT_A_MEMBER_PHRASE } from '../kit/membership.js';
+import type { Services } from '../kit/services.js';
+import { STEP_PARAM } from './ids.js';
+
+/** How long an execution id is remembered: far beyond Slack's retries of one delivery. */
+const EXECUTION_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** What a step's work has: the person it acts as, the step's own client, its inputs. */
+export interface Step {
+  planning: PlanningContext;
+  client: WebClient;
+  inputs: Readonly<Record<string, unknown>>;
+}
+
+/** A reason a step cannot be done, in one sentence its workflow's builder can act on. */
+export class StepProblem extends Error {
+  override name = 'StepProblem';
+  constructor(readonly sentence: Mrkdwn) {
+    super(sentence.text);
+  }
+}
+
+/** What an execution came to, recorded for a retried delivery. */
+type Outcome = { outputs: Record<string, string> } | { error: string };
+
+/** The Slack user an input names, as Workflow Builder gives it (`U…`, `W…`). */
+export function userInput(inputs: Step['inputs'], name: string): string | undefined {
+  const value = inputs[name];
+  return typeof value === 'string' && /^[UW][A-Z0-9]+$/.test(value) ? value : undefined;
+}
+
+/** A text input, trimmed; undefined when empty. */
+export function textInput(inputs: Step['inputs'], name: string): string | undefined {
+  const value = inputs[name];
+  const text = typeof value === 'string' ? value.trim() : '';
+  return text === '' ? undefined : text;
+}
+
+/** A required text input. @throws {StepProblem} */
+export function requiredText(inputs: Step['inputs'], name: string, what: string): string {
+  const text = textInput(inputs, name);
+  if (!text) throw new StepProblem(md`The step needs ${what}.`);
+  return text;
+}
+
+/** A step's handler: its work gives the step's outputs, or throws what it ends with. */
+export function workflowStep(
+  action: string,
+  work: (svc: Services, step: Step) => Promise<Record<string, string>>,
+): Handler<Services, StepArgs> {
+  return async (svc, args) => {
+    const { deps } = svc;
+    const workspaceId = workspaceIdFor(args.context);
+    const key = `workflow-step:${workspaceId}:${args.event.function_execution_id}`;
+    let outcome: Outcome;
+    try {
+      const claim = await deps.store.once.begin(key, EXECUTION_TTL_MS);
+      // The first delivery is still working: it ends the step.
+      if (claim.state === 'pending') return;
+      if (claim.state === 'done') outcome = JSON.parse(claim.result) as Outcome;
+      else {
+        outcome = await attempt(svc, args, action, workspaceId, work);
+        // The work is done (or failed): a retry that cannot find its outcome only does nothing.
+        await deps.store.once
+          .finish(key, JSON.stringify(outcome))
+          .catch((error: unknown) =>
+            deps.logger.warn({ action, workspaceId, err: error }, 'could not record the step outcome'),
+          );
+      }
+    } catch (error) {
+      deps.logger.error({ action, workspaceId, err: error }, 'workflow step could not be recorded');
+      outcome = { error: STORE_UNAVAILABLE.text };
+    }
+    try {
+      if ('outputs' in outcome) await args.complete({ outputs: outcome.outputs });
+      else await args.fail({ error: outcome.error });
+    } catch (error) {
+      deps.logger.warn({ action, workspaceId, err: error }, 'could not end the workflow step');
+    }
+  };
+}
+
+/** The step's work as the person it names, its failure in one sentence. */
+async function attempt(
+  svc: Services,
+  args: StepArgs,
+  action: string,
+  workspaceId: string,
+  work: (svc: Services, step: Step) => Promise<Record<string, string>>,
+): Promise<Outcome> {
+  const inputs = (args.inputs ?? {}) as Step['inputs'];
+  const actAs = userInput(inputs, STEP_PARAM.actAs);
+  if (!actAs) return { error: md`The step needs the Slack user to act as.`.text };
+  const home = { teamId: args.context.teamId, enterpriseId: args.context.enterpriseId };
+  const client = args.client as WebClient;
+  const planning = planningContextFor(svc.identities, client, workspaceId, home, actAs);
+  try {
+    const refused = await memberRefusal(planning);
+    if (refused) {
+      svc.deps.logger.info({ action, workspaceId, reason: refused.reason }, 'workflow step refused');
+      return {
+        error:
+          md`${mention(actAs)} cannot act in this step: only full members of this workspace get a planning account from the app, and they are ${NOT_A_MEMBER_PHRASE[refused.reason ?? 'external']}.`
+            .text,
+      };
+    }
+    return { outputs: await work(svc, { planning, client, inputs }) };
+  } catch (error) {
+    if (error instanceof StepProblem) return { error: error.sentence.text };
+    const why = await explainFailure(svc.deps, error, { action, workspaceId, slackUserId: actAs });
+    if ('text' in why) return { error: why.text.text };
+    return {
+      error:
+        why.connect === 'invalid'
+          ? md`${mention(actAs)}'s planning connection stopped working: they can connect again from the app's Home.`
+              .text
+          : md`${mention(actAs)} has not connected a planning account: they can connect from the app's Home.`
+              .text,
+    };
+  }
+}
