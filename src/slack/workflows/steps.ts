@@ -35,10 +35,17 @@ async function namedFeature(svc: Services, step: Step) {
   const place = await linkedChannel(svc, step);
   const named = requiredText(step.inputs, STEP_PARAM.feature, 'a feature (its id or heading)');
   const { planning } = await step.planning.acting();
-  const { features } = await planning.features.list(place.teamId, place.channelId, { pageSize: 500 });
-  const byId = features.find((f) => f.id === named);
-  const byHeading = features.filter((f) => f.heading?.trim().toLowerCase() === named.toLowerCase());
-  const feature: Pick<Feature, 'id' | 'heading'> | undefined = byId ?? byHeading[0];
+  // Every page of the channel's features: the one named may be past the first 500.
+  let byId: Pick<Feature, 'id' | 'heading'> | undefined;
+  const byHeading: Pick<Feature, 'id' | 'heading'>[] = [];
+  for await (const f of planning.features.list(place.teamId, place.channelId, { pageSize: 500 })) {
+    if (f.id === named) {
+      byId = f;
+      break;
+    }
+    if (f.heading?.trim().toLowerCase() === named.toLowerCase()) byHeading.push(f);
+  }
+  const feature = byId ?? byHeading[0];
   if (!feature) {
     throw new StepProblem(
       md`No feature “${named}” in the planning channel linked to ${channelMention(place.slackChannel)}.`,
