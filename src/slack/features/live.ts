@@ -21,6 +21,7 @@ import { notify } from '../kit/notify.js';
 import { peopleOf, profileActions, slackUserOf } from '../kit/people.js';
 import { applyPress, type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
+import { openUrl } from '../kit/web-links.js';
 import { FormProblem } from '../kit/submission.js';
 import { privateSurface } from '../kit/surfaces.js';
 import { type FeatureCoords, type FeatureView, featureCard, featureShown } from './card.js';
@@ -45,7 +46,7 @@ export async function readFeatureView(
     ...Object.values(participants).flat(),
   ]);
   const people = (await peopleOf(svc.deps, acting.workspaceId, authors)).asRecord();
-  return { coords, feature, people, participants };
+  return { coords, feature, people, participants, ...openUrl(svc.deps.config, 'feature', coords) };
 }
 
 export function featureLiveCard(

@@ -10,6 +10,7 @@ import { inline, link, type Mrkdwn, md, mention, message, section } from '../../
 import { LIMITS, type TaskExpanded } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { SlackDeps } from '../kit/deps.js';
+import { openUrl } from '../kit/web-links.js';
 import type { Acting } from '../kit/identity.js';
 import { type CardRef, updateCards } from '../kit/live-cards.js';
 import { loadModal, modalRequest, noticeView, openModal } from '../kit/modal.js';
@@ -54,7 +55,7 @@ function counts(task: TaskExpanded): NonNullable<TaskView['minutes']> {
 
 /** The task as its card shows it. */
 export async function readTaskView(
-  deps: Pick<SlackDeps, 'store'>,
+  deps: Pick<SlackDeps, 'store' | 'config'>,
   acting: Acting,
   c: TaskCoords,
 ): Promise<TaskView & { task: TaskExpanded }> {
@@ -73,12 +74,13 @@ export async function readTaskView(
     ...(featureHeading ? { featureHeading } : {}),
     ...(origin ? { authorSlackId: origin.authorSlackId } : {}),
     minutes: counts(task),
+    ...openUrl(deps.config, 'task', c),
   };
 }
 
 /** A task as a live card: read with the presser's own client, rendered as the card. */
 export function taskLiveCard(
-  deps: Pick<SlackDeps, 'store'>,
+  deps: Pick<SlackDeps, 'store' | 'config'>,
   workspaceId: string,
   c: TaskCoords,
 ): LiveCard<TaskView> {
