@@ -107,10 +107,17 @@ async function firstInWindow(svc: Services, workspaceId: string, channel: string
   return claim.state === 'new';
 }
 
+/** Whether previews are on; when off (no link templates: an event Slack should not send), says so. */
+function previewsOn(svc: Services): boolean {
+  if (previewsLinks(webLinkTemplates(svc.deps.config))) return true;
+  svc.deps.logger.debug({ action: 'link preview' }, 'link previews are off (no web app link templates)');
+  return false;
+}
+
 async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promise<void> {
   const { deps } = svc;
   const { event } = args;
-  if (!previewsLinks(webLinkTemplates(deps.config))) return;
+  if (!previewsOn(svc)) return;
   const workspaceId = workspaceIdFor(args.context);
   const log = { action: 'link preview', workspaceId };
   if (event.links.length > MAX_LINKS) {
@@ -129,7 +136,10 @@ async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promis
     for (const link of ours) {
       if (inComposer || (await firstInWindow(svc, workspaceId, event.channel, link.url))) fresh.push(link);
     }
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) {
+      deps.logger.debug(log, 'links already previewed in this channel');
+      return;
+    }
     const target = inComposer
       ? { source: 'composer' as const, unfurl_id: event.unfurl_id! }
       : { channel: event.channel, ts: event.message_ts };
@@ -172,7 +182,7 @@ async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promis
 async function entityDetails(svc: Services, args: EventArgs<'entity_details_requested'>): Promise<void> {
   const { deps } = svc;
   const { event } = args;
-  if (!previewsLinks(webLinkTemplates(deps.config))) return;
+  if (!previewsOn(svc)) return;
   const workspaceId = workspaceIdFor(args.context);
   const log = { action: 'link details', workspaceId };
   const url = event.app_unfurl_url ?? event.link.url;
