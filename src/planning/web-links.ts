@@ -50,8 +50,8 @@ export function webLinkHost(template: string): string {
   return new URL(template.replace(PLACEHOLDER, 'x')).hostname;
 }
 
-/** The link to a feature or task, each coordinate URL-encoded into its placeholder. */
-export function webLink<K extends WebLinkKind>(template: string, coords: WebLinkCoords<K>): string {
+/** The link to a feature or task (`kind` types the coordinates), each URL-encoded into its placeholder. */
+export function webLink<K extends WebLinkKind>(_kind: K, template: string, coords: WebLinkCoords<K>): string {
   return template.replace(PLACEHOLDER, (_, name: string) =>
     encodeURIComponent((coords as Record<string, string>)[name] ?? ''),
   );

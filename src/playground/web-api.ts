@@ -39,7 +39,6 @@ const JSON_FIELDS = new Set([
   'user_auth_blocks',
   'outputs',
   'unfurls',
-  'error',
 ]);
 
 /** Parses a Web API body (form or JSON), decoding the JSON-valued fields. */
@@ -616,6 +615,13 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     'entity.presentDetails': (args) => {
       need(args, 'trigger_id');
       if (args.metadata !== undefined) checkEntity(args.metadata, false);
+      // `error` is an object here (JSON in a form body), a sentence in functions.completeError.
+      if (typeof args.error === 'string') {
+        const error = JSON.parse(args.error) as { status?: unknown };
+        if (typeof error.status !== 'string')
+          throw new SlackError('invalid_arguments', ['[ERROR] error.status is required']);
+        args.error = error;
+      }
       return {};
     },
   };

@@ -6,7 +6,7 @@ const coords = { teamId: 'tm 1', channelId: 'ch/2', featureId: 'f3', taskId: 'k4
 
 describe('web app links', () => {
   it('builds a link from coordinates and reads the same coordinates back from it', () => {
-    const url = webLink(TASK, coords);
+    const url = webLink('task', TASK, coords);
     expect(url).toBe('https://plan.example.com/app/t/tm%201/c/ch%2F2/f/f3?task=k4');
     expect(parseWebLink('task', TASK, url)).toEqual(coords);
   });

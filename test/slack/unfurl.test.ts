@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { webLink } from '../../src/planning/web-links.js';
 import { MAX_LINKS } from '../../src/slack/unfurl/index.js';
-import { eventually, Harness } from './harness.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
+import { eventually, Harness, TEAM } from './harness.js';
 
 const FEATURE_URL = 'https://plan.example.test/t/{teamId}/c/{channelId}/f/{featureId}';
 const TASK_URL = 'https://plan.example.test/t/{teamId}/c/{channelId}/f/{featureId}/tasks/{taskId}';
@@ -70,7 +71,7 @@ const entitiesOf = (body: Record<string, unknown>) => (body.metadata as { entiti
 
 async function taskLink() {
   const coords = await h.assignedTask('Write the FAQ');
-  return { coords, url: webLink(TASK_URL, coords) };
+  return { coords, url: webLink('task', TASK_URL, coords) };
 }
 
 describe('a pasted task or feature link', () => {
@@ -111,7 +112,7 @@ describe('a pasted task or feature link', () => {
     h = await Harness.start({ env: WEB_LINKS });
     await h.connect('U1', 'member');
     const { teamId, channelId, featureId } = h.fixture;
-    const url = webLink(FEATURE_URL, { teamId, channelId, featureId });
+    const url = webLink('feature', FEATURE_URL, { teamId, channelId, featureId });
     await linkShared('U1', [url]);
     const [entity] = entitiesOf((await h.slack.waitFor('chat.unfurl')).body);
     expect(entity?.entity_payload.attributes.title.text).toBe(h.fixture.featureHeading);
@@ -171,7 +172,7 @@ describe('a pasted task or feature link', () => {
     h = await Harness.start();
     await h.connect('U1', 'member');
     const { coords } = await h.assignedTask('Write the FAQ').then((c) => ({ coords: c }));
-    await linkShared('U1', [webLink(TASK_URL, coords)]);
+    await linkShared('U1', [webLink('task', TASK_URL, coords)]);
     await logged('link previews are off');
     expect(h.slack.called('chat.unfurl')).toEqual([]);
     expect(h.sandbox.requests.count('taskRead')).toBe(0);
@@ -215,5 +216,44 @@ describe('the flexpane of an unfurled link', () => {
     const call = await h.slack.waitFor('entity.presentDetails');
     expect(call.body).toMatchObject({ trigger_id: 'trig-U8', user_auth_required: 'true' });
     expect(call.body.metadata).toBeUndefined();
+  });
+});
+
+describe('the flexpane, refused', () => {
+  it("tells a guest it is not available to them, with none of the task's data", async () => {
+    h = await Harness.start({ env: WEB_LINKS });
+    await h.connect('U1', 'member');
+    const { url } = await taskLink();
+    await linkShared('U1', [url]);
+    const [entity] = entitiesOf((await h.slack.waitFor('chat.unfurl')).body);
+    h.slack.users.set('UGUEST', { id: 'UGUEST', name: 'gus', guest: 'multi-channel' });
+    await detailsRequested('UGUEST', entity as unknown as Record<string, unknown>);
+    const call = await h.slack.waitFor('entity.presentDetails');
+    expect(call.body).toMatchObject({ trigger_id: 'trig-UGUEST', error: { status: 'custom' } });
+    expect(call.body.metadata).toBeUndefined();
+  });
+});
+
+describe('cards with the link templates set', () => {
+  it("carry an Open link to the task's page in the web app", async () => {
+    h = await Harness.start({ env: WEB_LINKS });
+    await h.connect('U1', 'member');
+    await h.link('C1', 'U1');
+    await h.stepExecuted(
+      WORKFLOW_STEP.createTask,
+      {
+        [STEP_PARAM.channel]: 'C1',
+        [STEP_PARAM.feature]: h.fixture.featureHeading,
+        [STEP_PARAM.heading]: 'Write the FAQ',
+        [STEP_PARAM.actAs]: 'U1',
+      },
+      'FxOpen',
+    );
+    await h.slack.waitFor('functions.completeSuccess');
+    const [task] = await h.tasksOfFeature();
+    const [card] = await h.store.cards.list(TEAM, 'task', task!.id);
+    const posted = h.slack.message('C1', card!.messageTs);
+    const url = webLink('task', TASK_URL, { ...h.fixture, taskId: task!.id });
+    expect(JSON.stringify(posted?.blocks)).toContain(`<${url}|Open in Team Planning>`);
   });
 });

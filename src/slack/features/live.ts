@@ -21,9 +21,9 @@ import { notify } from '../kit/notify.js';
 import { peopleOf, profileActions, slackUserOf } from '../kit/people.js';
 import { applyPress, type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
-import { openUrl } from '../kit/web-links.js';
 import { FormProblem } from '../kit/submission.js';
 import { privateSurface } from '../kit/surfaces.js';
+import { openUrl } from '../kit/web-links.js';
 import { type FeatureCoords, type FeatureView, featureCard, featureShown } from './card.js';
 
 export function featureRef(workspaceId: string, featureId: string): CardRef {

@@ -15,7 +15,7 @@ export function openUrl<K extends WebLinkKind>(
   coords: WebLinkCoords<K>,
 ): { openUrl?: string } {
   const template = webLinkTemplates(config)[kind];
-  return template ? { openUrl: webLink(template, coords) } : {};
+  return template ? { openUrl: webLink(kind, template, coords) } : {};
 }
 
 /** What a pasted link is a page of: a task, a feature, or (undefined) nothing of ours. */

@@ -10,7 +10,6 @@ import { inline, link, type Mrkdwn, md, mention, message, section } from '../../
 import { LIMITS, type TaskExpanded } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { SlackDeps } from '../kit/deps.js';
-import { openUrl } from '../kit/web-links.js';
 import type { Acting } from '../kit/identity.js';
 import { type CardRef, updateCards } from '../kit/live-cards.js';
 import { loadModal, modalRequest, noticeView, openModal } from '../kit/modal.js';
@@ -18,6 +17,7 @@ import { notify } from '../kit/notify.js';
 import { profileActions, slackUserOf } from '../kit/people.js';
 import type { LiveCard } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
+import { openUrl } from '../kit/web-links.js';
 import {
   describeTaskChange,
   liveTaskCard,
