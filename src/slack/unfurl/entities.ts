@@ -8,8 +8,7 @@ import type { EntityCustomField, EntityMetadata, TaskEntityFields } from '@slack
 import type { Feature } from '../../planning/models.js';
 import { STAGE_NAMES } from '../../planning/stages.js';
 import type { LinkedThing } from '../kit/web-links.js';
-import type { TaskView } from '../tasks/card.js';
-import type { TaskDetails } from '../tasks/details.js';
+import type { TaskDetails, TaskView } from '../tasks/index.js';
 
 const TASK_ENTITY = 'slack#/entities/task';
 

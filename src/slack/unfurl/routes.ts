@@ -24,8 +24,7 @@ import { explainFailure } from '../kit/failures.js';
 import type { Acting } from '../kit/identity.js';
 import type { Services } from '../kit/services.js';
 import { linkedThing } from '../kit/web-links.js';
-import { readTaskDetails } from '../tasks/details.js';
-import { readTaskView } from '../tasks/live.js';
+import { readTaskDetails, readTaskView } from '../tasks/index.js';
 import {
   type EntityLink,
   featureEntity,
