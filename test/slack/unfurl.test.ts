@@ -132,7 +132,7 @@ describe('a pasted task or feature link', () => {
     expect(h.sandbox.requests.count('taskRead')).toBe(0);
   });
 
-  it('previews nothing for a guest', async () => {
+  it("previews nothing for a guest, and takes no member's turn: a member pasting it next gets the preview", async () => {
     h = await Harness.start({ env: WEB_LINKS, provisioning: true });
     h.slack.users.set('UGUEST', { id: 'UGUEST', name: 'gus', guest: 'multi-channel' });
     const { url } = await taskLink();
@@ -140,6 +140,12 @@ describe('a pasted task or feature link', () => {
     await logged('link not previewed');
     expect(h.slack.called('chat.unfurl')).toEqual([]);
     expect(h.sandbox.requests.count('taskRead')).toBe(0);
+
+    await h.connect('U1', 'member');
+    await linkShared('U1', [url], 'C1', '1700000000.000900');
+    const call = await h.slack.waitFor('chat.unfurl');
+    expect(call.body.ts).toBe('1700000000.000900');
+    expect(entitiesOf(call.body)[0]?.entity_payload.attributes.title.text).toBe('Write the FAQ');
   });
 
   it('unfurls a link pasted twice in a channel once; in another channel again', async () => {

@@ -96,14 +96,12 @@ async function previewOf(
   return featureEntity(link, await acting.planning.features.read(teamId, channelId, featureId), full);
 }
 
-/** Claims the link in the channel for the window; false when it was unfurled there already. */
+/** Claims the link in the channel for the window: its key, or null when it was previewed there already. */
 async function firstInWindow(svc: Services, workspaceId: string, channel: string, url: string) {
   const digest = createHash('sha256').update(url).digest('base64url');
-  const claim = await svc.deps.store.once.begin(
-    `unfurl:${workspaceId}:${channel}:${digest}`,
-    UNFURL_WINDOW_MS,
-  );
-  return claim.state === 'new';
+  const key = `unfurl:${workspaceId}:${channel}:${digest}`;
+  const claim = await svc.deps.store.once.begin(key, UNFURL_WINDOW_MS);
+  return claim.state === 'new' ? key : null;
 }
 
 /** Whether previews are on; when off (no link templates: an event Slack should not send), says so. */
@@ -128,21 +126,14 @@ async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promis
     return thing ? [{ thing, url: l.url }] : [];
   });
   if (ours.length === 0) return;
+  // A preview in the composer is the writer's own: only one posted in a channel is shown once.
+  const inComposer = event.source === 'composer' && event.unfurl_id !== undefined;
+  const target = inComposer
+    ? { source: 'composer' as const, unfurl_id: event.unfurl_id! }
+    : { channel: event.channel, ts: event.message_ts };
+  const client = args.client as WebClient;
+  const claimed: string[] = [];
   try {
-    // A preview in the composer is the writer's own: only one posted in a channel is shown once.
-    const inComposer = event.source === 'composer' && event.unfurl_id !== undefined;
-    const fresh: EntityLink[] = [];
-    for (const link of ours) {
-      if (inComposer || (await firstInWindow(svc, workspaceId, event.channel, link.url))) fresh.push(link);
-    }
-    if (fresh.length === 0) {
-      deps.logger.debug(log, 'links already previewed in this channel');
-      return;
-    }
-    const target = inComposer
-      ? { source: 'composer' as const, unfurl_id: event.unfurl_id! }
-      : { channel: event.channel, ts: event.message_ts };
-    const client = args.client as WebClient;
     const home = { teamId: args.context.teamId, enterpriseId: args.context.enterpriseId };
     const planning = planningContextFor(svc.identities, client, workspaceId, home, event.user);
     const reader = await readerOf(svc, planning, log.action);
@@ -151,6 +142,7 @@ async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promis
       return;
     }
     if ('connect' in reader) {
+      // Shown to the paster alone: it takes no turn from a colleague who can preview the link.
       await client.chat.unfurl({
         ...target,
         unfurls: {},
@@ -158,6 +150,16 @@ async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promis
         user_auth_url: connectUrl(svc, args.body.api_app_id, args.context.teamId),
         user_auth_message: CONNECT_MESSAGE,
       });
+      return;
+    }
+    const fresh: EntityLink[] = [];
+    for (const link of ours) {
+      const key = inComposer ? undefined : await firstInWindow(svc, workspaceId, event.channel, link.url);
+      if (key !== null) fresh.push(link);
+      if (key) claimed.push(key);
+    }
+    if (fresh.length === 0) {
+      deps.logger.debug(log, 'links already previewed in this channel');
       return;
     }
     // A link the person cannot read (another organization's, deleted) is simply not previewed.
@@ -171,10 +173,23 @@ async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promis
         ),
       )
     ).filter((e): e is EntityMetadata => e !== undefined);
-    if (entities.length === 0) return;
-    await client.chat.unfurl({ ...target, metadata: { entities } });
+    if (entities.length > 0) {
+      await client.chat.unfurl({ ...target, metadata: { entities } });
+      return;
+    }
+    await release(svc, claimed);
   } catch (error) {
     deps.logger.warn({ ...log, err: error }, 'could not preview the link');
+    await release(svc, claimed);
+  }
+}
+
+/** Gives the links' turns back (nothing was previewed): a colleague's paste may preview them. */
+async function release(svc: Services, keys: readonly string[]) {
+  for (const key of keys) {
+    await svc.deps.store.once.abandon(key).catch((error: unknown) => {
+      svc.deps.logger.warn({ action: 'link preview', err: error }, 'could not release a link preview');
+    });
   }
 }
 
