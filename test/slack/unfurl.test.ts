@@ -113,8 +113,10 @@ describe('a pasted task or feature link', () => {
     await h.connect('U1', 'member');
     const { teamId, channelId, featureId } = h.fixture;
     const url = webLink('feature', FEATURE_URL, { teamId, channelId, featureId });
-    await linkShared('U1', [url]);
+    // Pasted with a trailing slash: Slack gets back exactly what was pasted, the entity its own page.
+    await linkShared('U1', [`${url}/`]);
     const [entity] = entitiesOf((await h.slack.waitFor('chat.unfurl')).body);
+    expect(entity).toMatchObject({ app_unfurl_url: `${url}/`, url });
     expect(entity?.entity_payload.attributes.title.text).toBe(h.fixture.featureHeading);
     expect(entity?.entity_payload.fields.status?.value).toBe('Planning');
   });

@@ -31,3 +31,10 @@ export function linkedThing(config: Templates, url: string): LinkedThing | undef
   const feature = templates.feature ? parseWebLink('feature', templates.feature, url) : undefined;
   return feature ? { kind: 'feature', coords: feature } : undefined;
 }
+
+/** The page of a linked thing, rebuilt from its template (the canonical form of a pasted link). */
+export function pageOf(config: Templates, thing: LinkedThing): string | undefined {
+  return thing.kind === 'task'
+    ? openUrl(config, 'task', thing.coords).openUrl
+    : openUrl(config, 'feature', thing.coords).openUrl;
+}

@@ -43,6 +43,8 @@ export interface EntityLink {
   thing: LinkedThing;
   /** The pasted URL: `app_unfurl_url` must be exactly it. */
   url: string;
+  /** The entity's page as the template builds it. */
+  canonical: string;
 }
 
 const stringField = (label: string, key: string, value: string): EntityCustomField => ({
@@ -53,7 +55,7 @@ const stringField = (label: string, key: string, value: string): EntityCustomFie
 });
 
 function entity(
-  { thing, url }: EntityLink,
+  { thing, url, canonical }: EntityLink,
   title: string,
   displayType: string,
   fields: TaskEntityFields,
@@ -61,7 +63,7 @@ function entity(
 ): EntityMetadata {
   return {
     entity_type: TASK_ENTITY,
-    url,
+    url: canonical,
     app_unfurl_url: url,
     external_ref: { id: entityRefId(thing), type: thing.kind },
     entity_payload: {

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityMetadata } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { webLinkTemplates } from '../../config.js';
+import { type Config, webLinkTemplates } from '../../config.js';
 import { workspaceIdFor } from '../../store/index.js';
 import { previewsLinks } from '../bolt/manifest.js';
 import type { EventArgs, TopicRoutes } from '../bolt/routes.js';
@@ -23,7 +23,7 @@ import { type PlanningContext, planningContextFor } from '../kit/acting.js';
 import { explainFailure } from '../kit/failures.js';
 import type { Acting } from '../kit/identity.js';
 import type { Services } from '../kit/services.js';
-import { linkedThing } from '../kit/web-links.js';
+import { type LinkedThing, linkedThing, pageOf } from '../kit/web-links.js';
 import { readTaskDetails, readTaskView } from '../tasks/index.js';
 import {
   type EntityLink,
@@ -35,6 +35,14 @@ import {
 
 /** A message with more links than this is a list, not a reference: none is previewed. */
 export const MAX_LINKS = 5;
+
+/**
+ * A pasted link and what it shows: the entity's own url is its page rebuilt from the template (the
+ * pasted one may carry a query or a trailing slash); `app_unfurl_url` stays exactly what was pasted.
+ */
+function entityLink(config: Config, thing: LinkedThing, url: string): EntityLink {
+  return { thing, url, canonical: pageOf(config, thing) ?? url };
+}
 
 /** A link pasted again in the same channel within this is not unfurled again. */
 export const UNFURL_WINDOW_MS = 10 * 60 * 1000;
@@ -123,7 +131,7 @@ async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promis
   }
   const ours = event.links.flatMap((l) => {
     const thing = linkedThing(deps.config, l.url);
-    return thing ? [{ thing, url: l.url }] : [];
+    return thing ? [entityLink(deps.config, thing, l.url)] : [];
   });
   if (ours.length === 0) return;
   // A preview in the composer is the writer's own: only one posted in a channel is shown once.
@@ -231,7 +239,7 @@ async function entityDetails(svc: Services, args: EventArgs<'entity_details_requ
     } else if ('connect' in reader) {
       await client.entity.presentDetails(connect);
     } else {
-      const answer = await previewOf(svc, reader.acting, { thing, url }, true).then(
+      const answer = await previewOf(svc, reader.acting, entityLink(deps.config, thing, url), true).then(
         (metadata) => ({ ...trigger, metadata }),
         // A token refused now leads to connect; anything else (not found, forbidden) is not shown.
         (error: unknown) =>
