@@ -124,13 +124,38 @@ describe('Create a task step', () => {
     h.slack.channel('C9', 'U1');
     await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs({ [STEP_PARAM.channel]: 'C9' }), 'Fx7');
     expect((await ended('Fx7')).body.error).toBe(
-      '<#C9> is not linked to a planning channel: run `/plan link` in it first.',
+      '<#C9> is not linked to a planning channel: run `/plan link` in it first, or give the planning team and channel.',
     );
     await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs({ [STEP_PARAM.feature]: 'Nope' }), 'Fx8');
     expect((await ended('Fx8')).body.error).toBe(
       'No feature “Nope” in the planning channel linked to <#C1>.',
     );
     expect(await h.tasksOfFeature()).toEqual([]);
+  });
+
+  it('works in the planning team and channel chosen in the step, posting the card in an unlinked Slack channel', async () => {
+    await start();
+    h.slack.channel('C9', 'U1');
+    const { teamId, channelId, featureId } = h.fixture;
+    const place = { [STEP_PARAM.channel]: 'C9', [STEP_PARAM.feature]: featureId };
+    // Only one of the two: told to give both, nothing created.
+    await h.stepExecuted(
+      WORKFLOW_STEP.createTask,
+      createInputs({ ...place, planning_team_id: teamId }),
+      'Fx9',
+    );
+    expect((await ended('Fx9')).body.error).toBe(
+      "Give both the planning team and the planning channel, or neither (then <#C9>'s link says which).",
+    );
+    expect(await h.tasksOfFeature()).toEqual([]);
+
+    const chosen = { ...place, planning_team_id: teamId, planning_channel_id: channelId };
+    await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs(chosen), 'Fx10');
+    expect((await ended('Fx10')).method).toBe('functions.completeSuccess');
+    const [task] = await h.tasksOfFeature();
+    expect(task?.heading).toBe('Write the FAQ');
+    const [card] = await h.store.cards.list(TEAM, 'task', task!.id);
+    expect(card?.slackChannelId).toBe('C9');
   });
 });
 
