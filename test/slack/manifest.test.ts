@@ -96,6 +96,8 @@ describe('manifest content', () => {
     const createTask = m.functions?.[WORKFLOW_STEP.createTask];
     expect(createTask?.input_parameters).toMatchObject({
       channel: { type: 'slack#/types/channel_id', is_required: true },
+      planning_team_id: { type: 'string', is_required: false },
+      planning_channel_id: { type: 'string', is_required: false },
       assignee: { type: 'slack#/types/user_id', is_required: false },
       act_as: { type: 'slack#/types/user_id', is_required: true },
     });

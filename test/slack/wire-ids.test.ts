@@ -434,6 +434,8 @@ const FROZEN_IDS = {
     'discovery',
     'feature',
     'heading',
+    'planning_channel_id',
+    'planning_team_id',
     'stage',
     'task_id',
   ],

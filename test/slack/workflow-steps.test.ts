@@ -89,16 +89,26 @@ describe('Create a task step', () => {
     expect(await h.tasksOfFeature()).toEqual([]);
   });
 
-  it('fails for a guest, even where accounts are provisioned: nothing is created, no account made', async () => {
+  it('acts only as a connected full member: a guest with a connection of their own fails, and a full member who never connected is not provisioned', async () => {
     await start({ provisioning: true });
     h.slack.users.set('UGUEST', { id: 'UGUEST', name: 'gus', guest: 'multi-channel' });
+    await h.connect('UGUEST', 'admin');
     await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs({ [STEP_PARAM.actAs]: 'UGUEST' }), 'Fx4');
-    const end = await ended('Fx4');
-    expect(end.method).toBe('functions.completeError');
-    expect(end.body.error).toContain('<@UGUEST> cannot act in this step');
-    expect(end.body.error).toContain('a guest in this workspace');
+    const guest = await ended('Fx4');
+    expect(guest.method).toBe('functions.completeError');
+    expect(guest.body.error).toBe(
+      '<@UGUEST> cannot act in this step: it acts only as a full member of this workspace, and they are a guest in this workspace.',
+    );
+
+    // A full member the app could provision for a button press: a step never makes them an account.
+    h.slack.users.set('UNEW', { id: 'UNEW', name: 'nova' });
+    await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs({ [STEP_PARAM.actAs]: 'UNEW' }), 'Fx4b');
+    expect((await ended('Fx4b')).body.error).toBe(
+      "<@UNEW> has not connected a planning account: they can connect from the app's Home.",
+    );
+    expect(await h.store.identities.get(TEAM, 'UNEW')).toBeUndefined();
+    expect(h.sandbox.requests.count('serviceAccountCreate')).toBe(0);
     expect(await h.tasksOfFeature()).toEqual([]);
-    expect(await h.store.identities.get(TEAM, 'UGUEST')).toBeUndefined();
   });
 
   it('fails when the service answers 503, and when it does not answer in time', async () => {
@@ -124,13 +134,38 @@ describe('Create a task step', () => {
     h.slack.channel('C9', 'U1');
     await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs({ [STEP_PARAM.channel]: 'C9' }), 'Fx7');
     expect((await ended('Fx7')).body.error).toBe(
-      '<#C9> is not linked to a planning channel: run `/plan link` in it first.',
+      '<#C9> is not linked to a planning channel: run `/plan link` in it first, or give the planning team and channel.',
     );
     await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs({ [STEP_PARAM.feature]: 'Nope' }), 'Fx8');
     expect((await ended('Fx8')).body.error).toBe(
       'No feature “Nope” in the planning channel linked to <#C1>.',
     );
     expect(await h.tasksOfFeature()).toEqual([]);
+  });
+
+  it('works in the planning team and channel chosen in the step, posting the card in an unlinked Slack channel', async () => {
+    await start();
+    h.slack.channel('C9', 'U1');
+    const { teamId, channelId, featureId } = h.fixture;
+    const place = { [STEP_PARAM.channel]: 'C9', [STEP_PARAM.feature]: featureId };
+    // Only one of the two: told to give both, nothing created.
+    await h.stepExecuted(
+      WORKFLOW_STEP.createTask,
+      createInputs({ ...place, planning_team_id: teamId }),
+      'Fx9',
+    );
+    expect((await ended('Fx9')).body.error).toBe(
+      "Give both the planning team and the planning channel, or neither (then <#C9>'s link says which).",
+    );
+    expect(await h.tasksOfFeature()).toEqual([]);
+
+    const chosen = { ...place, planning_team_id: teamId, planning_channel_id: channelId };
+    await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs(chosen), 'Fx10');
+    expect((await ended('Fx10')).method).toBe('functions.completeSuccess');
+    const [task] = await h.tasksOfFeature();
+    expect(task?.heading).toBe('Write the FAQ');
+    const [card] = await h.store.cards.list(TEAM, 'task', task!.id);
+    expect(card?.slackChannelId).toBe('C9');
   });
 });
 

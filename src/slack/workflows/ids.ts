@@ -12,6 +12,8 @@ export const WORKFLOW_STEP = {
 /** Input and output names, shared by the steps that take or give the same thing. */
 export const STEP_PARAM = {
   channel: 'channel',
+  planningTeam: 'planning_team_id',
+  planningChannel: 'planning_channel_id',
   feature: 'feature',
   heading: 'heading',
   details: 'details',

@@ -4,9 +4,8 @@
  * - Slack retries `function_executed` it did not see acked; the execution id is taken once
  *   (`store.once`, as a form submission is): a retry does no work again, it only repeats the outcome
  *   the first delivery recorded (or nothing while the first one is still working).
- * - The person named in the step's "act as" input must be able to act here — the `member` gate of
- *   the routes (kit/access.ts): connected, or a full member who gets an account — and acts with their
- *   own planning account (kit/acting.ts).
+ * - The person named in the step's "act as" input must be a connected full member of the workspace
+ *   (never provisioned by a step), and acts with their own planning account (kit/acting.ts).
  * - Any failure — a refusal, the service's 5xx or timeout, our store — ends the step with `fail` and
  *   one sentence for the workflow's builder (kit/failures.ts), never an execution left hanging.
  */
@@ -14,10 +13,9 @@ import type { WebClient } from '@slack/web-api';
 import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
 import { workspaceIdFor } from '../../store/index.js';
 import type { Handler, StepArgs } from '../bolt/routes.js';
-import { memberRefusal } from '../kit/access.js';
 import { type PlanningContext, planningContextFor } from '../kit/acting.js';
 import { explainFailure, STORE_UNAVAILABLE } from '../kit/failures.js';
-import { NOT_A_MEMBER_PHRASE } from '../kit/membership.js';
+import { NOT_A_MEMBER_PHRASE, notAMember } from '../kit/membership.js';
 import type { Services } from '../kit/services.js';
 import { STEP_PARAM } from './ids.js';
 
@@ -99,6 +97,38 @@ export function workflowStep(
   };
 }
 
+/**
+ * Why the person a step names may not act in it, or undefined: a step acts only as a connected full
+ * member. Unlike a button, it never provisions an account for someone who has not connected (they
+ * never asked for one), and a guest's own connection does not make them a member.
+ */
+async function notConnectedFullMember(
+  planning: PlanningContext,
+  actAs: string,
+): Promise<{ text: Mrkdwn; why: string } | undefined> {
+  if (!(await planning.stored())) {
+    return {
+      text: md`${mention(actAs)} has not connected a planning account: they can connect from the app's Home.`,
+      why: 'not connected',
+    };
+  }
+  let user: Awaited<ReturnType<PlanningContext['slackUser']>>;
+  try {
+    user = await planning.slackUser();
+  } catch {
+    return {
+      text: md`Slack did not say whether ${mention(actAs)} is a member of this workspace; nothing was done — try again in a minute.`,
+      why: 'Slack did not answer users.info',
+    };
+  }
+  const reason = notAMember(user, planning.home);
+  if (!reason) return undefined;
+  return {
+    text: md`${mention(actAs)} cannot act in this step: it acts only as a full member of this workspace, and they are ${NOT_A_MEMBER_PHRASE[reason]}.`,
+    why: reason,
+  };
+}
+
 /** The step's work as the person it names, its failure in one sentence. */
 async function attempt(
   svc: Services,
@@ -114,14 +144,10 @@ async function attempt(
   const client = args.client as WebClient;
   const planning = planningContextFor(svc.identities, client, workspaceId, home, actAs);
   try {
-    const refused = await memberRefusal(planning);
+    const refused = await notConnectedFullMember(planning, actAs);
     if (refused) {
-      svc.deps.logger.info({ action, workspaceId, reason: refused.reason }, 'workflow step refused');
-      return {
-        error:
-          md`${mention(actAs)} cannot act in this step: only full members of this workspace get a planning account from the app, and they are ${NOT_A_MEMBER_PHRASE[refused.reason ?? 'external']}.`
-            .text,
-      };
+      svc.deps.logger.info({ action, workspaceId, reason: refused.why }, 'workflow step refused');
+      return { error: refused.text.text };
     }
     return { outputs: await work(svc, { planning, client, inputs }) };
   } catch (error) {

@@ -14,14 +14,33 @@ import { createTask, logDiscovery } from '../tasks/index.js';
 import { STEP_PARAM, WORKFLOW_STEP } from './ids.js';
 import { requiredText, type Step, StepProblem, textInput, userInput, workflowStep } from './run.js';
 
-/** The planning channel linked to the Slack channel a step names. @throws {StepProblem} */
+/**
+ * Where a step works: the Slack channel it names (cards go there) and the planning team and channel
+ * — chosen in the step by id, or else the ones the Slack channel is linked to. @throws {StepProblem}
+ */
 async function linkedChannel(svc: Services, step: Step) {
   const channel = textInput(step.inputs, STEP_PARAM.channel);
   if (!channel) throw new StepProblem(md`The step needs the Slack channel linked to a planning channel.`);
+  const teamId = textInput(step.inputs, STEP_PARAM.planningTeam);
+  const channelId = textInput(step.inputs, STEP_PARAM.planningChannel);
+  if (teamId || channelId) {
+    if (!teamId || !channelId) {
+      throw new StepProblem(
+        md`Give both the planning team and the planning channel, or neither (then ${channelMention(channel)}'s link says which).`,
+      );
+    }
+    // Read as the person the step acts as: a team of another organization is not found.
+    const { planning } = await step.planning.acting();
+    const team = await planning.teams.read(teamId);
+    if (!team.channels.some((c) => c.id === channelId)) {
+      throw new StepProblem(md`The planning team *${team.teamName ?? teamId}* has no channel ${channelId}.`);
+    }
+    return { slackChannel: channel, teamId, channelId };
+  }
   const link = await svc.deps.store.links.get(step.planning.workspaceId, channel);
   if (!link) {
     throw new StepProblem(
-      md`${channelMention(channel)} is not linked to a planning channel: run \`${COMMAND} link\` in it first.`,
+      md`${channelMention(channel)} is not linked to a planning channel: run \`${COMMAND} link\` in it first, or give the planning team and channel.`,
     );
   }
   return { slackChannel: channel, teamId: link.teamId, channelId: link.channelId };
@@ -71,10 +90,27 @@ async function permalink(svc: Services, step: Step, card: { channel: string; ts:
 
 const channelInput = {
   type: 'slack#/types/channel_id',
-  title: 'Linked channel',
-  description: 'A Slack channel linked to a planning channel (/plan link): its team and planning channel',
+  title: 'Slack channel',
+  description:
+    'Where the card goes; linked to a planning channel (/plan link), it says which, unless both below are given',
   required: true,
 } as const;
+const planningTeamInput = {
+  type: 'string',
+  title: 'Planning team id',
+  description: "The planning team's id, instead of the Slack channel's link (optional; with the channel id)",
+} as const;
+const planningChannelInput = {
+  type: 'string',
+  title: 'Planning channel id',
+  description: "The planning channel's id in that team (optional; with the team id)",
+} as const;
+/** The inputs naming where a step works: the Slack channel, and the planning team and channel if chosen. */
+const placeInputs = {
+  [STEP_PARAM.channel]: channelInput,
+  [STEP_PARAM.planningTeam]: planningTeamInput,
+  [STEP_PARAM.planningChannel]: planningChannelInput,
+};
 const featureInput = {
   type: 'string',
   title: 'Feature',
@@ -99,7 +135,7 @@ export const WORKFLOW_STEPS: Readonly<Record<string, WorkflowStep<Services>>> = 
     title: 'Create a task',
     description: 'Creates a task on a feature and posts its card in the linked channel',
     inputs: {
-      [STEP_PARAM.channel]: channelInput,
+      ...placeInputs,
       [STEP_PARAM.feature]: featureInput,
       [STEP_PARAM.heading]: {
         type: 'string',
@@ -158,7 +194,7 @@ export const WORKFLOW_STEPS: Readonly<Record<string, WorkflowStep<Services>>> = 
     title: 'Log a discovery on a task',
     description: "Records a discovery in a task's minutes and confirms it in the task card's thread",
     inputs: {
-      [STEP_PARAM.channel]: channelInput,
+      ...placeInputs,
       [STEP_PARAM.feature]: featureInput,
       [STEP_PARAM.taskId]: {
         type: 'string',
@@ -194,7 +230,7 @@ export const WORKFLOW_STEPS: Readonly<Record<string, WorkflowStep<Services>>> = 
     title: "Post a feature's status",
     description: "Posts the feature's live card (stage, assumptions, tasks) in the linked channel",
     inputs: {
-      [STEP_PARAM.channel]: channelInput,
+      ...placeInputs,
       [STEP_PARAM.feature]: featureInput,
       [STEP_PARAM.actAs]: actAsInput,
     },
@@ -216,7 +252,7 @@ export const WORKFLOW_STEPS: Readonly<Record<string, WorkflowStep<Services>>> = 
     title: 'Advance a feature',
     description: 'Moves the feature to its next stage, once, as its Advance button does',
     inputs: {
-      [STEP_PARAM.channel]: channelInput,
+      ...placeInputs,
       [STEP_PARAM.feature]: featureInput,
       [STEP_PARAM.actAs]: actAsInput,
     },
