@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_POST_LIMITS } from './limits.js';
 import { DEFAULT_MAX_CONNECTIONS } from './planning/transport.js';
+import { type WebLinkKind, type WebLinkTemplates, webLinkTemplateProblem } from './planning/web-links.js';
 
 export const DEFAULT_PLANNING_API_URL = 'https://api.kronup.com/v1';
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
@@ -29,6 +30,21 @@ const base64Key = z
     (v) => Buffer.from(v, 'base64').length === 32,
     'must be 32 bytes, base64 encoded (openssl rand -base64 32)',
   );
+
+/** A link template of the service's web app (planning/web-links.ts); unset: no such links. */
+const webLinkTemplate = (kind: WebLinkKind) =>
+  optionalText.superRefine((v, ctx) => {
+    const problem = v === undefined ? undefined : webLinkTemplateProblem(kind, v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** The web app's link templates: also read alone by `npm run manifest` (scripts/manifest.ts). */
+const webLinksSchema = z.object({
+  /** The web app's page of a feature: `https://…{teamId}…{channelId}…{featureId}` (cards' Open, unfurls). */
+  PLANNING_WEB_FEATURE_URL: webLinkTemplate('feature'),
+  /** The web app's page of a task: the feature's placeholders and `{taskId}`. */
+  PLANNING_WEB_TASK_URL: webLinkTemplate('task'),
+});
 
 /** A DNS name (labels of letters, digits and hyphens). */
 const HOSTNAME =
@@ -69,6 +85,7 @@ export const envSchema = z
       .union([z.literal('sandbox'), z.url({ protocol: /^https?$/ })])
       .default(DEFAULT_PLANNING_API_URL),
     PLANNING_ADMIN_TOKEN: optionalText,
+    ...webLinksSchema.shape,
     /** Sockets open at once to the planning service; calls beyond it wait for a free one. */
     PLANNING_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MAX_CONNECTIONS),
     DATABASE_URL: optionalText.refine(
@@ -147,18 +164,38 @@ export class ConfigError extends Error {
   }
 }
 
-/** Validates the environment; throws {@link ConfigError} naming each bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** `env` through `schema`; throws {@link ConfigError} naming each bad variable. */
+function parseEnv<T>(schema: z.ZodType<T>, env: NodeJS.ProcessEnv): T {
   // A variable left empty in .env means "not set", so defaults apply.
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
   );
-  const parsed = envSchema.safeParse(present);
+  const parsed = schema.safeParse(present);
   if (parsed.success) return parsed.data;
   // Only the variable's name and the rule it broke: zod's messages never carry the input value.
   throw new ConfigError(
     parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
   );
+}
+
+/** Validates the environment; throws {@link ConfigError} naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return parseEnv(envSchema, env);
+}
+
+/** The web app's link templates alone (`npm run manifest`); throws {@link ConfigError}. */
+export function loadWebLinks(env: NodeJS.ProcessEnv = process.env): WebLinkTemplates {
+  return webLinkTemplates(parseEnv(webLinksSchema, env));
+}
+
+/** The web app's link templates the deployment set (none: no Open links, no unfurls). */
+export function webLinkTemplates(
+  config: Pick<Config, 'PLANNING_WEB_FEATURE_URL' | 'PLANNING_WEB_TASK_URL'>,
+): WebLinkTemplates {
+  return {
+    ...(config.PLANNING_WEB_FEATURE_URL ? { feature: config.PLANNING_WEB_FEATURE_URL } : {}),
+    ...(config.PLANNING_WEB_TASK_URL ? { task: config.PLANNING_WEB_TASK_URL } : {}),
+  };
 }
 
 /** Which way the app talks to Slack, derived from the configuration. */

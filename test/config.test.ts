@@ -112,6 +112,28 @@ describe('loadConfig', () => {
     expect(text).not.toContain('c2hvcnQ=');
   });
 
+  it('takes the web app link templates with their placeholders, and refuses one that cannot be a link', () => {
+    const feature = 'https://plan.example.com/t/{teamId}/c/{channelId}/f/{featureId}';
+    const task = `${feature}/tasks/{taskId}`;
+    expect(
+      loadConfig({ ...single, PLANNING_WEB_FEATURE_URL: feature, PLANNING_WEB_TASK_URL: task }),
+    ).toMatchObject({ PLANNING_WEB_FEATURE_URL: feature, PLANNING_WEB_TASK_URL: task });
+    expect(loadConfig(single).PLANNING_WEB_TASK_URL).toBeUndefined();
+    const refused = (name: string, value: string) => problems({ ...single, [name]: value }).join('\n');
+    expect(refused('PLANNING_WEB_TASK_URL', feature)).toMatch(
+      /PLANNING_WEB_TASK_URL must contain each of \{teamId\}, \{channelId\}, \{featureId\}, \{taskId\} exactly once/,
+    );
+    expect(refused('PLANNING_WEB_FEATURE_URL', `${feature}/{taskId}`)).toMatch(
+      /unknown placeholders: \{taskId\}/,
+    );
+    expect(refused('PLANNING_WEB_FEATURE_URL', feature.replace('https', 'ftp'))).toMatch(
+      /must be an http\(s\) URL/,
+    );
+    expect(
+      refused('PLANNING_WEB_FEATURE_URL', 'https://{teamId}.example.com/{channelId}/{featureId}'),
+    ).toMatch(/host without placeholders/);
+  });
+
   it('allows a missing ENCRYPTION_KEY only in development', () => {
     const { ENCRYPTION_KEY: _unused, ...withoutKey } = single;
     expect(loadConfig({ ...withoutKey, NODE_ENV: 'development' }).ENCRYPTION_KEY).toBeUndefined();

@@ -38,6 +38,7 @@ const JSON_FIELDS = new Set([
   'files',
   'user_auth_blocks',
   'outputs',
+  'unfurls',
 ]);
 
 /** Parses a Web API body (form or JSON), decoding the JSON-valued fields. */
@@ -592,6 +593,57 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       need(args, 'error');
       return {};
     },
+    // A pasted link's preview (Work Objects in `metadata.entities`, or the prompt to connect): recorded.
+    'chat.unfurl': (args) => {
+      const byMessage = str(args, 'channel') !== undefined && str(args, 'ts') !== undefined;
+      const byUnfurlId = str(args, 'source') !== undefined && str(args, 'unfurl_id') !== undefined;
+      if (!byMessage && !byUnfurlId)
+        throw new SlackError('invalid_arguments', [
+          '[ERROR] channel and ts, or source and unfurl_id, are required',
+        ]);
+      const metadata = args.metadata as { entities?: unknown } | undefined;
+      if (metadata === undefined && (typeof args.unfurls !== 'object' || args.unfurls === null))
+        throw new SlackError('invalid_arguments', ['[ERROR] unfurls or metadata is required']);
+      if (metadata !== undefined) {
+        if (!Array.isArray(metadata.entities) || metadata.entities.length === 0)
+          throw new SlackError('invalid_metadata', ['[ERROR] metadata.entities is required']);
+        for (const entity of metadata.entities) checkEntity(entity, true);
+      }
+      return {};
+    },
+    // A Work Object's flexpane, for the person who opened it.
+    'entity.presentDetails': (args) => {
+      need(args, 'trigger_id');
+      if (args.metadata !== undefined) checkEntity(args.metadata, false);
+      // `error` is an object here (JSON in a form body), a sentence in functions.completeError.
+      if (typeof args.error === 'string') {
+        const error = JSON.parse(args.error) as { status?: unknown };
+        if (typeof error.status !== 'string')
+          throw new SlackError('invalid_arguments', ['[ERROR] error.status is required']);
+        args.error = error;
+      }
+      return {};
+    },
+  };
+
+  /** A Work Object as Slack checks it (chat.unfurl wants the pasted URL too); throws `invalid_metadata`. */
+  const checkEntity = (entity: unknown, unfurled: boolean) => {
+    const e = (entity ?? {}) as Record<string, unknown>;
+    const ref = e.external_ref as { id?: unknown } | undefined;
+    const title = (e.entity_payload as { attributes?: { title?: { text?: unknown } } } | undefined)
+      ?.attributes?.title?.text;
+    const missing = [
+      ...(typeof e.entity_type === 'string' ? [] : ['entity_type']),
+      ...(typeof e.url === 'string' ? [] : ['url']),
+      ...(typeof ref?.id === 'string' && ref.id !== '' ? [] : ['external_ref.id']),
+      ...(typeof title === 'string' && title !== '' ? [] : ['entity_payload.attributes.title.text']),
+      ...(unfurled && typeof e.app_unfurl_url !== 'string' ? ['app_unfurl_url'] : []),
+    ];
+    if (missing.length > 0)
+      throw new SlackError(
+        'invalid_metadata',
+        missing.map((m) => `[ERROR] missing required field: ${m}`),
+      );
   };
 
   /** Answers one call: `{ ok: true, … }` or `{ ok: false, error }` as Slack does. */

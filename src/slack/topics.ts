@@ -18,6 +18,7 @@ import type { Services } from './kit/services.js';
 import { linkRoutes } from './link/index.js';
 import { peopleRoutes } from './people/index.js';
 import { taskRoutes } from './tasks/index.js';
+import { unfurlRoutes } from './unfurl/index.js';
 import { workflowRoutes } from './workflows/index.js';
 
 export const TOPICS: readonly TopicRoutes<Services>[] = [
@@ -33,6 +34,7 @@ export const TOPICS: readonly TopicRoutes<Services>[] = [
   adminRoutes,
   installRoutes,
   workflowRoutes,
+  unfurlRoutes,
 ];
 
 /** The Events API subscriptions the topics bind. */
@@ -40,7 +42,7 @@ export const APP_EVENTS: readonly EventName[] = TOPICS.flatMap(
   (t) => Object.keys(t.events ?? {}) as EventName[],
 );
 
-/** The manifest for an HTTP deployment at `url`, or for Socket Mode. */
+/** The manifest for an HTTP deployment at `url`, or for Socket Mode (link previews with `webLinks`). */
 export function appManifest(target?: ManifestTarget) {
   const shortcuts = TOPICS.flatMap((t) =>
     Object.entries(t.shortcuts ?? {}).map(([callbackId, s]) => ({

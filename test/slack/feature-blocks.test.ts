@@ -56,6 +56,15 @@ function checkLimits(blocks: unknown[], max: number) {
 }
 
 describe('the feature card', () => {
+  it("links to the feature's page in the web app when the view has one, and only then", () => {
+    const url = 'https://plan.example.com/t/team1/f/feat1';
+    const withLink = JSON.stringify(featureCard({ coords, feature: big(), openUrl: url }).blocks);
+    expect(withLink).toContain(`<${url}|Open in Team Planning>`);
+    expect(JSON.stringify(featureCard({ coords, feature: big() }).blocks)).not.toContain(
+      'Open in Team Planning',
+    );
+  });
+
   it('holds Slack’s limits for a huge feature, escapes its text and says why it cannot advance', () => {
     const card = featureCard({ coords, feature: big(), people: { p1: 'U1' } });
     checkLimits(card.blocks, SLACK_LIMITS.messageBlocks);

@@ -162,6 +162,8 @@ export interface HarnessOptions {
   planningTimeoutMs?: number;
   /** The store on this PostgreSQL schema instead of a SQLite file (replicas share it). */
   postgres?: { url: string; schema: string };
+  /** More environment for the app (e.g. the web app's link templates). */
+  env?: Record<string, string>;
 }
 
 /** What a harness's replicas share with it: the same service, the same Slack, the same database. */
@@ -253,6 +255,7 @@ export class Harness {
       ENCRYPTION_KEY: key,
       PORT: '0',
       LOG_LEVEL: 'debug',
+      ...options.env,
     });
     const logs: string[] = [];
     const logger: Logger = createLogger({

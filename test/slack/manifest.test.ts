@@ -28,12 +28,22 @@ function validator() {
   return ajv.compile(schema as object);
 }
 
+const WEB_LINK_ENV = {
+  PLANNING_WEB_FEATURE_URL: 'https://plan.example.org/t/{teamId}/c/{channelId}/f/{featureId}',
+  PLANNING_WEB_TASK_URL: 'https://plan.example.org/t/{teamId}/c/{channelId}/f/{featureId}/k/{taskId}',
+};
+
 const committed = () => parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
 
 describe.skipIf(!schema)('manifest against Slack’s manifest schema', () => {
   it('manifest.yml is valid', () => {
     const validate = validator();
     expect(validate(committed()), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('npm run manifest output is valid with link previews (the web app link templates set)', () => {
+    const validate = validator();
+    expect(validate(parse(renderManifest([], WEB_LINK_ENV))), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('npm run manifest output is valid for an HTTP host and for Socket Mode', () => {
@@ -92,6 +102,23 @@ describe('manifest content', () => {
       act_as: { type: 'slack#/types/user_id', is_required: true },
     });
     expect(Object.keys(createTask?.output_parameters ?? {})).toEqual(['task_id', 'card_permalink']);
+  });
+
+  it('declares link previews only with the web app link templates: unfurl domain, links scopes, link events', () => {
+    const plain = appManifest();
+    expect(plain.features).not.toHaveProperty('unfurl_domains');
+    expect(plain.oauth_config.scopes.bot).not.toContain('links:read');
+    expect(plain.settings.event_subscriptions.bot_events).not.toContain('link_shared');
+
+    const m = parse(renderManifest(['--url', 'https://host.example/'], WEB_LINK_ENV));
+    expect(m.features.unfurl_domains).toEqual(['plan.example.org']);
+    expect(m.oauth_config.scopes.bot).toEqual([...BOT_SCOPES, 'links:read', 'links:write']);
+    expect(m.settings.event_subscriptions.bot_events).toEqual(
+      expect.arrayContaining(['link_shared', 'entity_details_requested']),
+    );
+    expect(() => renderManifest([], { PLANNING_WEB_TASK_URL: 'https://plan.example.org/{taskId}' })).toThrow(
+      /PLANNING_WEB_TASK_URL must contain/,
+    );
   });
 
   it('fills every request URL for --url, and none for --socket', () => {

@@ -109,3 +109,24 @@ describe('OAuth mode with PLANNING_ADMIN_TOKEN set', () => {
     expect(h.slack.called('chat.postMessage')).toEqual([]);
   });
 });
+
+describe('OAuth install with link previews configured', () => {
+  it('asks for links:read and links:write too, and the landing page says why', async () => {
+    const h = await Harness.start({
+      oauth: true,
+      env: { PLANNING_WEB_TASK_URL: 'https://plan.example.test/t/{teamId}/{channelId}/{featureId}/{taskId}' },
+    });
+    try {
+      const { authorize, page } = await beginInstall(h.url);
+      expect(authorize.searchParams.get('scope')?.split(',')).toEqual([
+        ...BOT_SCOPES,
+        'links:read',
+        'links:write',
+      ]);
+      expect(page).toContain('<code>links:read</code> — ');
+      expect(page).toContain('<code>links:write</code> — ');
+    } finally {
+      await h.close();
+    }
+  });
+});

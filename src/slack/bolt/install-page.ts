@@ -5,7 +5,8 @@
  * the authorize URL it made (its state cookie set beside it). The README's "Slack Marketplace"
  * section says the same: change both together.
  */
-import { BOT_SCOPE_REASONS } from './manifest.js';
+import type { WebLinkTemplates } from '../../planning/web-links.js';
+import { botScopeReasons } from './manifest.js';
 
 /** Text made safe for HTML (attribute values included). */
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -28,8 +29,9 @@ export const DELETION = [
   'One person: `/plan disconnect` deletes their connection and token (and closes the account the app created for them); a person deactivated in Slack is forgotten the same way.',
 ] as const;
 
-export function renderInstallPage(authorizeUrl: string): string {
-  const scopes = Object.entries(BOT_SCOPE_REASONS)
+/** The page for the authorize URL; `links`: the deployment's web app links (their scopes listed too). */
+export function renderInstallPage(authorizeUrl: string, links?: WebLinkTemplates): string {
+  const scopes = Object.entries(botScopeReasons(links))
     .map(([scope, why]) => `<li><code>${scope}</code> — ${prose(why)}</li>`)
     .join('\n      ');
   const list = (items: readonly string[]) => items.map((item) => `<li>${prose(item)}</li>`).join('\n      ');

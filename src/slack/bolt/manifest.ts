@@ -4,6 +4,7 @@
  * placeholder host (a test keeps the two equal) and `npm run manifest` renders it for a deployment.
  */
 
+import { type WebLinkTemplates, webLinkHost } from '../../planning/web-links.js';
 import type { EventName, Shortcut, StepParameter, WorkflowStep } from './routes.js';
 
 /**
@@ -27,6 +28,34 @@ export const BOT_SCOPE_REASONS = {
 
 export const BOT_SCOPES = Object.keys(BOT_SCOPE_REASONS) as readonly (keyof typeof BOT_SCOPE_REASONS)[];
 
+/**
+ * The scopes of link previews (Work Objects), asked for only by a deployment that set the web app's
+ * link templates (PLANNING_WEB_FEATURE_URL / PLANNING_WEB_TASK_URL).
+ */
+export const LINK_SCOPE_REASONS = {
+  'links:read':
+    'seeing a link to the planning web app pasted in a conversation (`link_shared`), to preview it',
+  'links:write':
+    'previewing that link as a task card (a Work Object), read with the account of whoever pasted it',
+} as const;
+
+/** The events of link previews, subscribed to only with the link templates set. */
+export const LINK_EVENTS = [
+  'link_shared',
+  'entity_details_requested',
+] as const satisfies readonly EventName[];
+
+/** Whether the deployment set any web app link template: then links are previewed. */
+export const previewsLinks = (links: WebLinkTemplates | undefined) => Boolean(links?.feature || links?.task);
+
+/** Every bot scope with why, for a deployment with or without link previews. */
+export function botScopeReasons(links?: WebLinkTemplates): Readonly<Record<string, string>> {
+  return previewsLinks(links) ? { ...BOT_SCOPE_REASONS, ...LINK_SCOPE_REASONS } : BOT_SCOPE_REASONS;
+}
+
+/** The bot scopes the OAuth installer asks for and the manifest declares. */
+export const botScopes = (links?: WebLinkTemplates) => Object.keys(botScopeReasons(links));
+
 /** Paths the HTTP receiver serves. */
 export const PATHS = {
   events: '/slack/events',
@@ -45,7 +74,11 @@ export const PLACEHOLDER_URL = 'https://your-app.example.com';
  * bot token set in SLACK_BOT_TOKEN would expire in 12 hours with nothing to refresh it; and once on,
  * Slack cannot turn it off for the app).
  */
-export type ManifestTarget = ({ url: string } | { socket: true }) & { tokenRotation?: boolean };
+export type ManifestTarget = ({ url: string } | { socket: true }) & {
+  tokenRotation?: boolean;
+  /** The web app's link templates: their hosts are unfurled (link previews, see unfurl/). */
+  webLinks?: WebLinkTemplates;
+};
 
 /** What the route tables declare that the manifest lists. */
 export interface Declared {
@@ -79,6 +112,12 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
   const base = 'url' in target ? target.url.replace(/\/+$/, '') : undefined;
   const at = (path: string) => (base ? { request_url: `${base}${path}` } : {});
   const steps = Object.entries(declared.steps);
+  const links = previewsLinks(target.webLinks);
+  const linkEvents: readonly EventName[] = LINK_EVENTS;
+  const events = declared.events.filter((e) => links || !linkEvents.includes(e));
+  const unfurlDomains = [
+    ...new Set(Object.values(target.webLinks ?? {}).map((template) => webLinkHost(template))),
+  ];
   return {
     _metadata: { major_version: 1, minor_version: 1 },
     display_information: {
@@ -111,6 +150,8 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
         callback_id: s.callbackId,
         description: s.description,
       })),
+      // Links to the planning web app pasted in Slack are previewed as Work Objects (unfurl/).
+      ...(links ? { unfurl_domains: unfurlDomains } : {}),
     },
     // Workflow Builder custom steps, run by this app (`function_runtime: remote`) on `function_executed`.
     ...(steps.length
@@ -130,12 +171,12 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
       : {}),
     oauth_config: {
       ...(base ? { redirect_urls: [`${base}${PATHS.redirect}`] } : {}),
-      scopes: { bot: [...BOT_SCOPES] },
+      scopes: { bot: botScopes(target.webLinks) },
     },
     settings: {
       event_subscriptions: {
         ...at(PATHS.events),
-        bot_events: [...declared.events, ...(steps.length ? (['function_executed'] as const) : [])],
+        bot_events: [...events, ...(steps.length ? (['function_executed'] as const) : [])],
       },
       interactivity: {
         is_enabled: true,

@@ -37,7 +37,13 @@ export type EventArgs<E extends EventName> = SlackEventMiddlewareArgs<E> & AllMi
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
 /** The Events API subscriptions the app answers (each declared in the manifest by the topic that binds it). */
-export type EventName = 'app_uninstalled' | 'tokens_revoked' | 'user_change' | 'app_home_opened';
+export type EventName =
+  | 'app_uninstalled'
+  | 'tokens_revoked'
+  | 'user_change'
+  | 'app_home_opened'
+  | 'link_shared'
+  | 'entity_details_requested';
 
 /**
  * Who may use a route:

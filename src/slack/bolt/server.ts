@@ -10,12 +10,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions, type InstallationStore } from '@slack/bolt';
-import { type Config, slackMode } from '../../config.js';
+import { type Config, slackMode, webLinkTemplates } from '../../config.js';
 import { type Logger, logContext, toSlackLogger, withLogContext } from '../../logger.js';
 import { type Metrics, metricsRoute } from '../../metrics.js';
 import { InFlight } from './in-flight.js';
 import { renderInstallPage } from './install-page.js';
-import { BOT_SCOPES, PATHS } from './manifest.js';
+import { botScopes, PATHS } from './manifest.js';
 import { createGuardedReceiver, newRequestId, slackRequestKind } from './receiver.js';
 
 /** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
@@ -151,14 +151,14 @@ export function createSlackServer({
       clientId: config.SLACK_CLIENT_ID,
       clientSecret: config.SLACK_CLIENT_SECRET,
       stateSecret: config.SLACK_STATE_SECRET,
-      scopes: [...BOT_SCOPES],
+      scopes: botScopes(webLinkTemplates(config)),
       installationStore,
       installerOptions: {
         installPath: PATHS.install,
         redirectUriPath: PATHS.redirect,
         // A landing page first (scopes and why, what is kept, how to delete it), then Slack's.
         directInstall: false,
-        renderHtmlForInstallPath: renderInstallPage,
+        renderHtmlForInstallPath: (url: string) => renderInstallPage(url, webLinkTemplates(config)),
         clientOptions: { slackApiUrl: config.SLACK_API_URL },
         // The authorize page lives on the same Slack host as the API (slack.com, GovSlack…).
         authorizationUrl: new URL('/oauth/v2/authorize', config.SLACK_API_URL).href,

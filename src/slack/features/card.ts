@@ -11,6 +11,7 @@ import {
   context,
   inline,
   joinMd,
+  link,
   listSection,
   type Mrkdwn,
   md,
@@ -76,6 +77,8 @@ export interface FeatureView {
   people?: Readonly<Record<string, string>>;
   /** Assumption id → the experiment's participants picked in Slack (planning user ids). */
   participants?: Readonly<Record<string, readonly string[]>>;
+  /** The feature's page in the service's web app, when the deployment set PLANNING_WEB_FEATURE_URL. */
+  openUrl?: string;
 }
 
 /** Who took part in an experiment: those picked in Slack, and those the service recorded as its authors. */
@@ -290,7 +293,7 @@ export function featureBlocks(view: FeatureView, options: FeatureButtonsOptions 
   const tasks = tasksLines(feature.tasks);
   return [
     section(md`:bulb: *${heading}*`, { blockId: cardBlockId(coords) }),
-    context(factsLine(feature)),
+    context(factsLine(feature), ...(view.openUrl ? [link(view.openUrl, 'Open in Team Planning')] : [])),
     ...(feature.details ? [section(inline(feature.details, 600))] : []),
     ...assumptionBlocks(view, editable),
     ...peopleBlocks(view),

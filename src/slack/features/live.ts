@@ -23,6 +23,7 @@ import { applyPress, type LiveCard, type Press, pressCard, type Shown } from '..
 import type { Services } from '../kit/services.js';
 import { FormProblem } from '../kit/submission.js';
 import { privateSurface } from '../kit/surfaces.js';
+import { openUrl } from '../kit/web-links.js';
 import { type FeatureCoords, type FeatureView, featureCard, featureShown } from './card.js';
 
 export function featureRef(workspaceId: string, featureId: string): CardRef {
@@ -45,7 +46,7 @@ export async function readFeatureView(
     ...Object.values(participants).flat(),
   ]);
   const people = (await peopleOf(svc.deps, acting.workspaceId, authors)).asRecord();
-  return { coords, feature, people, participants };
+  return { coords, feature, people, participants, ...openUrl(svc.deps.config, 'feature', coords) };
 }
 
 export function featureLiveCard(

@@ -51,8 +51,11 @@ async function checkAdmin(gate: Gate, request: GatedRequest): Promise<Refusal | 
   return { text: md`Only workspace admins can ${gate.doing ?? 'do this'}.`, why: 'not a workspace admin' };
 }
 
-/** The `member` gate for a request's sender: undefined when they may act, else why not. */
-async function memberRefusal(planning: PlanningContext): Promise<Refusal | undefined> {
+/**
+ * The `member` gate for a person: undefined when they may act (a request's sender, someone pasting
+ * a link to preview), else why not.
+ */
+export async function memberRefusal(planning: PlanningContext): Promise<Refusal | undefined> {
   // Connected (valid or not: an expired token leads to Reconnect, not to a refusal).
   if (await planning.stored()) return undefined;
   const user = await slackUser(planning);

@@ -12,6 +12,7 @@ import {
   context,
   inline,
   joinMd,
+  link,
   type Mrkdwn,
   md,
   mention,
@@ -94,6 +95,8 @@ export interface TaskView {
   authorSlackId?: string;
   /** Counts of the minute's entries; absent in lists (the service lists tasks without minutes). */
   minutes?: { discoveries: number; answered: number; waiting: number };
+  /** The task's page in the service's web app, when the deployment set PLANNING_WEB_TASK_URL. */
+  openUrl?: string;
 }
 
 /** What a press depends on: the task's state and assignee. */
@@ -273,6 +276,7 @@ export function liveTaskCard(task: TaskView, viewer: { deletes?: boolean } = {})
     ...(task.featureHeading ? [md`Feature: ${inline(task.featureHeading, 150)}`] : []),
     taskFacts(task),
     ...(task.minutes ? [minutesLine(task.minutes)] : []),
+    ...(task.openUrl ? [link(task.openUrl, 'Open in Team Planning')] : []),
   ];
   const body = message(md`Task: ${heading} (${task.state})`, [
     section(md`:memo: *${heading}*`, { blockId: cardBlockId(coords) }),

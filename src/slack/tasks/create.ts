@@ -53,6 +53,7 @@ import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { prefillTask } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
+import { openUrl } from '../kit/web-links.js';
 import { liveTaskCard, type TaskCoords } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
 
@@ -262,6 +263,7 @@ export async function createTask(
           : {}),
         authorSlackId: planning.slackUserId,
         minutes: { discoveries: 0, answered: 0, waiting: 0 },
+        ...openUrl(svc.deps.config, 'task', coords),
       }),
     );
   } catch (error) {

@@ -313,7 +313,11 @@ export const minuteEditSubmission = submission<MinuteForm>({
 });
 
 /** The task with its minutes as the Details modal shows them to `acting`. */
-export async function readTaskDetails(deps: Pick<SlackDeps, 'store'>, acting: Acting, c: TaskCoords) {
+export async function readTaskDetails(
+  deps: Pick<SlackDeps, 'store' | 'config'>,
+  acting: Acting,
+  c: TaskCoords,
+) {
   const view = await readTaskView(deps, acting, c);
   const { task } = view;
   const discoveries = task.minute?.discoveries ?? [];

@@ -3,11 +3,13 @@ export {
   type CardLike,
   parseCoords,
   TaskCoords,
+  type TaskView,
   taskCoordsFromMessage,
   taskStateButtons,
 } from './card.js';
 export { type CreatedTask, createTask, type NewTask } from './create.js';
+export { readTaskDetails, type TaskDetails } from './details.js';
 export { logDiscovery } from './discovery.js';
 export { TASK_ACTION } from './ids.js';
-export { refreshTaskCards } from './live.js';
+export { readTaskView, refreshTaskCards } from './live.js';
 export { taskRoutes } from './routes.js';

@@ -17,6 +17,7 @@ import { notify } from '../kit/notify.js';
 import { profileActions, slackUserOf } from '../kit/people.js';
 import type { LiveCard } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
+import { openUrl } from '../kit/web-links.js';
 import {
   describeTaskChange,
   liveTaskCard,
@@ -54,7 +55,7 @@ function counts(task: TaskExpanded): NonNullable<TaskView['minutes']> {
 
 /** The task as its card shows it. */
 export async function readTaskView(
-  deps: Pick<SlackDeps, 'store'>,
+  deps: Pick<SlackDeps, 'store' | 'config'>,
   acting: Acting,
   c: TaskCoords,
 ): Promise<TaskView & { task: TaskExpanded }> {
@@ -73,12 +74,13 @@ export async function readTaskView(
     ...(featureHeading ? { featureHeading } : {}),
     ...(origin ? { authorSlackId: origin.authorSlackId } : {}),
     minutes: counts(task),
+    ...openUrl(deps.config, 'task', c),
   };
 }
 
 /** A task as a live card: read with the presser's own client, rendered as the card. */
 export function taskLiveCard(
-  deps: Pick<SlackDeps, 'store'>,
+  deps: Pick<SlackDeps, 'store' | 'config'>,
   workspaceId: string,
   c: TaskCoords,
 ): LiveCard<TaskView> {

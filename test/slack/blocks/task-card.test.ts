@@ -56,6 +56,12 @@ describe('state buttons', () => {
 });
 
 describe('the live card', () => {
+  it("links to the task's page in the web app when the view has one, and only then", () => {
+    const url = 'https://plan.example.com/t/team1/k/task1';
+    expect(json(liveTaskCard(task({ openUrl: url })).blocks)).toContain(`<${url}|Open in Team Planning>`);
+    expect(json(liveTaskCard(task()).blocks)).not.toContain('Open in Team Planning');
+  });
+
   const card = liveTaskCard(
     task({
       featureHeading: 'Login <b>',
