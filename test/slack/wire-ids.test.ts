@@ -40,7 +40,7 @@ import {
 } from '../../src/slack/feedback/ids.js';
 import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
 import { HOME_ACTION } from '../../src/slack/home/ids.js';
-import { ACTION, COMMAND, FIELD, VIEW } from '../../src/slack/kit/ids.js';
+import { ACTION, BLOCK, COMMAND, FIELD, VIEW } from '../../src/slack/kit/ids.js';
 import { LinkMeta } from '../../src/slack/link/blocks.js';
 import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
 import { PEOPLE_ACTION } from '../../src/slack/people/ids.js';
@@ -112,6 +112,7 @@ function declaredIds() {
       FEATURE_CARD_BLOCK_PREFIX,
       FEATURE_LIST_BLOCK_PREFIX,
       ...Object.values(DIGEST_BLOCKS),
+      ...Object.values(BLOCK),
     ].sort(),
     events: [TASK_CARD_EVENT, FEATURE_CARD_EVENT, DIGEST_EVENT_TYPE].sort(),
     // Workflows built on a step name it and its parameters.
@@ -420,6 +421,7 @@ const FROZEN_IDS = {
     'digest_unchanged',
     'feature_list|',
     'feature|',
+    'form_problem',
     'task_actions|',
     'task|',
   ],

@@ -27,6 +27,14 @@ export const ACTION = {
   profileOpen: 'person_profile',
 } as const;
 
+/**
+ * Block ids shared by every topic. `formProblem`: the line a form shows on top of what was typed when
+ * it is given back after a refusal — a form redrawn from the blocks Slack hands back drops it by id.
+ */
+export const BLOCK = {
+  formProblem: 'form_problem',
+} as const;
+
 /** One input of a form: the block that holds it and the element's action id. */
 export interface Field {
   readonly block: string;

@@ -6,12 +6,12 @@
 import type { Context, RespondFn } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { context, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
+import { context, contextWithId, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
 import { slackErrorCode } from '../../clients.js';
 import { planningOf } from './acting.js';
 import type { SlackDeps } from './deps.js';
 import type { Acting } from './identity.js';
-import { VIEW } from './ids.js';
+import { BLOCK, VIEW } from './ids.js';
 import { warning } from './messages.js';
 import { privateSurface, type Surface, showFailure, viewSurface } from './surfaces.js';
 
@@ -136,5 +136,10 @@ export function noticeView(title: string, text: Mrkdwn, extra: KnownBlock[] = []
 
 /** Appended under a form when something went wrong after it was submitted. */
 export function formProblem(text: Mrkdwn): KnownBlock {
-  return context(md`:warning: ${text}`);
+  return contextWithId(BLOCK.formProblem, md`:warning: ${text}`);
+}
+
+/** A form's blocks as Slack handed them back, without the problem line a refusal put there. */
+export function withoutFormProblem(blocks: readonly KnownBlock[]): KnownBlock[] {
+  return blocks.filter((b) => b.block_id !== BLOCK.formProblem);
 }

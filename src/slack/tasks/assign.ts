@@ -21,7 +21,7 @@ import { type Candidate, LIMITS, type Notion } from '../../planning/models.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
-import { formProblem } from '../kit/modal.js';
+import { formProblem, withoutFormProblem } from '../kit/modal.js';
 import { peopleOf } from '../kit/people.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
@@ -120,14 +120,7 @@ const someoneInput = () =>
  * The form's blocks as Slack handed them back (the heading and the ranked candidates, read when it
  * opened), without the problem line a refusal added: redrawing never reads the candidates again.
  */
-function shownFields(view: { blocks: unknown[] }): KnownBlock[] {
-  const shown = view.blocks as KnownBlock[];
-  const last = shown.at(-1);
-  // formProblem's line: a context whose text starts with the warning (fit lines start with a name).
-  const first = last?.type === 'context' ? last.elements[0] : undefined;
-  const problem = first !== undefined && 'text' in first && first.text.startsWith(':warning:');
-  return problem ? shown.slice(0, -1) : shown;
-}
+const shownFields = (view: { blocks: unknown[] }) => withoutFormProblem(view.blocks as KnownBlock[]);
 
 /** The form with the people picker right under the choice, or without it. */
 function withSomeone(blocks: KnownBlock[], shown: boolean): KnownBlock[] {
