@@ -23,6 +23,10 @@ export interface ChannelLink {
    * not caught up. Absent for links made before it was recorded (no bound).
    */
   digestFrom?: Date;
+  /** The watch follows the channel's features and keeps its cards true (default on). */
+  watchEnabled: boolean;
+  /** Replies in the threads of the channel's task cards become discoveries (default off). */
+  threadDiscoveries: boolean;
   /** Slack user who made the link. */
   createdBy: string;
   createdAt: Date;
@@ -36,16 +40,23 @@ export const DIGEST_DEFAULTS = {
   digestEnabled: true,
 };
 
-type DigestSettings = Pick<ChannelLink, 'digestTime' | 'timeZone' | 'weekdaysOnly' | 'digestEnabled'>;
+/** The link's settings besides the digest, for a new link. */
+export const LINK_DEFAULTS = { watchEnabled: true, threadDiscoveries: false };
 
-/** Link input: digest settings left out take {@link DIGEST_DEFAULTS} for a new link, and stay as they are for an existing one. */
+type DigestSettings = Pick<ChannelLink, 'digestTime' | 'timeZone' | 'weekdaysOnly' | 'digestEnabled'>;
+type LinkSettings = DigestSettings & Pick<ChannelLink, 'watchEnabled' | 'threadDiscoveries'>;
+
+/**
+ * Link input: settings left out take {@link DIGEST_DEFAULTS} and {@link LINK_DEFAULTS} for a new
+ * link, and stay as they are for an existing one.
+ */
 export type ChannelLinkInput = Pick<
   ChannelLink,
   'workspaceId' | 'slackChannelId' | 'teamId' | 'channelId' | 'createdBy'
 > &
-  Partial<DigestSettings>;
+  Partial<LinkSettings>;
 
-export type ChannelLinkPatch = Partial<Pick<ChannelLink, 'teamId' | 'channelId'> & DigestSettings>;
+export type ChannelLinkPatch = Partial<Pick<ChannelLink, 'teamId' | 'channelId'> & LinkSettings>;
 
 export interface ChannelLinksRepo {
   get(workspaceId: string, slackChannelId: string): Promise<ChannelLink | undefined>;
@@ -65,6 +76,8 @@ export interface ChannelLinksRepo {
    * thousands of links never sit in memory at once.
    */
   listDigestEnabled(options?: { pageSize?: number }): AsyncIterable<ChannelLink>;
+  /** Every link with the watch on, across workspaces, read as {@link listDigestEnabled} reads. */
+  listWatched(options?: { pageSize?: number }): AsyncIterable<ChannelLink>;
 }
 
 /**
@@ -91,6 +104,8 @@ const settings = {
   timeZone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Paris'),
   weekdaysOnly: z.boolean(),
   digestEnabled: z.boolean(),
+  watchEnabled: z.boolean(),
+  threadDiscoveries: z.boolean(),
 };
 const linkInput = z.object({
   workspaceId: id,
@@ -116,6 +131,8 @@ function settingsColumns(v: z.output<typeof linkPatch>): Partial<Selectable<Chan
     ...(v.timeZone === undefined ? {} : { time_zone: v.timeZone }),
     ...(v.weekdaysOnly === undefined ? {} : { weekdays_only: toFlag(v.weekdaysOnly) }),
     ...(v.digestEnabled === undefined ? {} : { digest_enabled: toFlag(v.digestEnabled) }),
+    ...(v.watchEnabled === undefined ? {} : { watch_enabled: toFlag(v.watchEnabled) }),
+    ...(v.threadDiscoveries === undefined ? {} : { thread_discoveries: toFlag(v.threadDiscoveries) }),
   };
 }
 
@@ -124,6 +141,8 @@ const DEFAULT_COLUMNS = {
   time_zone: DIGEST_DEFAULTS.timeZone,
   weekdays_only: toFlag(DIGEST_DEFAULTS.weekdaysOnly),
   digest_enabled: toFlag(DIGEST_DEFAULTS.digestEnabled),
+  watch_enabled: toFlag(LINK_DEFAULTS.watchEnabled),
+  thread_discoveries: toFlag(LINK_DEFAULTS.threadDiscoveries),
 };
 
 export function toChannelLink(row: Selectable<ChannelLinksTable>): ChannelLink {
@@ -139,6 +158,8 @@ export function toChannelLink(row: Selectable<ChannelLinksTable>): ChannelLink {
     ...(row.digest_from === null || row.digest_from === undefined
       ? {}
       : { digestFrom: new Date(row.digest_from) }),
+    watchEnabled: fromFlag(row.watch_enabled),
+    threadDiscoveries: fromFlag(row.thread_discoveries),
     createdBy: row.created_by,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -212,10 +233,13 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
 
     async delete(workspaceId, slackChannelId) {
       return db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('digest_claims')
-          .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
-          .execute();
+        // The link's digest history and what the watch saw of it go with it.
+        for (const table of ['digest_claims', 'watch_links', 'watch_features'] as const) {
+          await trx
+            .deleteFrom(table)
+            .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
+            .execute();
+        }
         const result = await trx
           .deleteFrom('channel_links')
           .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
@@ -234,35 +258,42 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
       return rows.map(toChannelLink);
     },
 
-    async *listDigestEnabled({ pageSize = DEFAULT_PAGE_SIZE } = {}) {
-      let after: { workspaceId: string; slackChannelId: string } | undefined;
-      while (true) {
-        let query = db
-          .selectFrom('channel_links')
-          .selectAll()
-          .where('digest_enabled', '=', toFlag(true))
-          .orderBy('workspace_id')
-          .orderBy('slack_channel_id')
-          .limit(pageSize);
-        if (after) {
-          const last = after;
-          query = query.where((eb) =>
-            eb.or([
-              eb('workspace_id', '>', last.workspaceId),
-              eb.and([
-                eb('workspace_id', '=', last.workspaceId),
-                eb('slack_channel_id', '>', last.slackChannelId),
-              ]),
-            ]),
-          );
-        }
-        const rows = await query.execute();
-        for (const row of rows) yield toChannelLink(row);
-        const last = rows.at(-1);
-        if (!last || rows.length < pageSize) return;
-        after = { workspaceId: last.workspace_id, slackChannelId: last.slack_channel_id };
-      }
-    },
+    listDigestEnabled: (options) => listFlagged('digest_enabled', options),
+    listWatched: (options) => listFlagged('watch_enabled', options),
   };
+
+  /** Links with a flag on, across workspaces, a keyset page at a time. */
+  async function* listFlagged(
+    flag: 'digest_enabled' | 'watch_enabled',
+    { pageSize = DEFAULT_PAGE_SIZE }: { pageSize?: number } = {},
+  ): AsyncIterable<ChannelLink> {
+    let after: { workspaceId: string; slackChannelId: string } | undefined;
+    while (true) {
+      let query = db
+        .selectFrom('channel_links')
+        .selectAll()
+        .where(flag, '=', toFlag(true))
+        .orderBy('workspace_id')
+        .orderBy('slack_channel_id')
+        .limit(pageSize);
+      if (after) {
+        const last = after;
+        query = query.where((eb) =>
+          eb.or([
+            eb('workspace_id', '>', last.workspaceId),
+            eb.and([
+              eb('workspace_id', '=', last.workspaceId),
+              eb('slack_channel_id', '>', last.slackChannelId),
+            ]),
+          ]),
+        );
+      }
+      const rows = await query.execute();
+      for (const row of rows) yield toChannelLink(row);
+      const last = rows.at(-1);
+      if (!last || rows.length < pageSize) return;
+      after = { workspaceId: last.workspace_id, slackChannelId: last.slack_channel_id };
+    }
+  }
   return repo;
 }

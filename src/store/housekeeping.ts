@@ -1,13 +1,15 @@
 /**
  * Deletes what the store no longer needs, so tables do not grow for ever: once keys whose retry
  * window is over and locks whose lease ran out, digest claims older than `keepDays` (each link's latest posted digest
- * stays: the next digest compares against it), and cards posted longer ago than `cardDays`. Runs once at start and then every `intervalMs`;
+ * stays: the next digest compares against it), cards posted longer ago than `cardDays`, and notes of
+ * what Slack did older than a day (the watch reads only notes made since its last look, minutes ago). Runs once at start and then every `intervalMs`;
  * replicas doing it at the same time only delete the same rows.
  */
 import type { DigestClaimsRepo } from './digest-claims.js';
 import type { StoreLogger } from './logger.js';
 import type { PostedCardsRepo } from './posted-cards.js';
 import type { OnceRepo } from './processed-interactions.js';
+import type { SlackNotesRepo } from './slack-notes.js';
 
 export interface HousekeepingOptions {
   /** Between runs, ms. Default one hour. */
@@ -23,6 +25,7 @@ export interface HousekeepingResult {
   keys: number;
   digestClaims: number;
   cards: number;
+  slackNotes: number;
 }
 
 export interface Housekeeping {
@@ -37,6 +40,7 @@ export function startHousekeeping(
     once: Pick<OnceRepo, 'purgeExpired'>;
     digests: Pick<DigestClaimsRepo, 'purgeOlderThan'>;
     cards: Pick<PostedCardsRepo, 'purgeOlderThan'>;
+    slackNotes: Pick<SlackNotesRepo, 'purgeOlderThan'>;
   },
   logger: StoreLogger,
   options: HousekeepingOptions = {},
@@ -47,10 +51,11 @@ export function startHousekeeping(
       keys: await store.once.purgeExpired(),
       digestClaims: await store.digests.purgeOlderThan(options.keepDays ?? 30),
       cards: await store.cards.purgeOlderThan(options.cardDays ?? 180),
+      slackNotes: await store.slackNotes.purgeOlderThan(1),
     };
-    if (result.keys + result.digestClaims + result.cards > 0) {
+    if (result.keys + result.digestClaims + result.cards + result.slackNotes > 0) {
       logger.info(
-        `Store housekeeping: removed ${result.keys} expired once keys and locks, ${result.digestClaims} old digest claims, ${result.cards} old cards`,
+        `Store housekeeping: removed ${result.keys} expired once keys and locks, ${result.digestClaims} old digest claims, ${result.cards} old cards, ${result.slackNotes} old notes of what Slack did`,
       );
     }
     return result;

@@ -30,6 +30,7 @@ import { createPostedCardsRepo, type PostedCardsRepo } from './posted-cards.js';
 import { createLocksRepo, createOnceRepo, type LocksRepo, type OnceRepo } from './processed-interactions.js';
 import { type ReencryptResult, reencryptAll } from './reencrypt.js';
 import type { Database } from './schema.js';
+import { createSlackNotesRepo, type SlackNotesRepo } from './slack-notes.js';
 import { createTaskOriginsRepo, type TaskOriginsRepo } from './task-origins.js';
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
 
@@ -50,6 +51,7 @@ export * from './posted-cards.js';
 export * from './processed-interactions.js';
 export type { ReencryptResult } from './reencrypt.js';
 export type { Database } from './schema.js';
+export * from './slack-notes.js';
 export * from './task-origins.js';
 export * from './workspaces.js';
 
@@ -84,6 +86,8 @@ export interface Store {
   participants: ExperimentParticipantsRepo;
   /** Provisioned accounts of forgotten people still to close in the service. */
   closures: AccountClosuresRepo;
+  /** What Slack already did or showed about service objects, so the watch does not echo it. */
+  slackNotes: SlackNotesRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -122,6 +126,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     notifications: createNotificationsRepo(context),
     participants: createExperimentParticipantsRepo(context),
     closures: createAccountClosuresRepo(context),
+    slackNotes: createSlackNotesRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

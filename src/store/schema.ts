@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Row types of every table, as Kysely sees them. Portable across SQLite and PostgreSQL: text ids,
  * epoch-millisecond timestamps (bigint), booleans as 0/1 integers (better-sqlite3 cannot bind a JS
@@ -76,6 +78,10 @@ export interface ChannelLinksTable {
   digest_enabled: number;
   /** Epoch ms the current digest schedule took effect; NULL: no bound (0008). */
   digest_from: number | null;
+  /** The watch follows the channel's features (1, the default) or not (0). Migration 0010. */
+  watch_enabled: Generated<number>;
+  /** Replies in the threads of the channel's task cards become discoveries (1) or not (0, the default). */
+  thread_discoveries: Generated<number>;
   created_by: string;
   created_at: number;
   updated_at: number;
@@ -196,6 +202,43 @@ export interface AccountClosuresTable {
   created_at: number;
 }
 
+/** The watch's pass over one link: when it is next due, and the replica holding it (migration 0010). */
+export interface WatchLinksTable {
+  workspace_id: string;
+  slack_channel_id: string;
+  /** Epoch ms from which the next pass may claim the link. */
+  next_at: number;
+  owner: string | null;
+  lease_until: number | null;
+  /** When a pass last finished reading the link (its features are as of then). */
+  seen_at: number | null;
+  /** Why the last pass could not finish (no secrets), cleared by a pass that does. */
+  error: string | null;
+  updated_at: number;
+}
+
+/** What the watch last saw of one feature of a linked channel (migration 0010). */
+export interface WatchFeaturesTable {
+  workspace_id: string;
+  slack_channel_id: string;
+  feature_id: string;
+  /** The service's `updatedAt` of the feature when it was seen: unchanged means nothing to compare. */
+  updated_at: string | null;
+  /** JSON of what was seen (src/watch: `FeatureSeen`). */
+  seen: string;
+  seen_at: number;
+}
+
+/**
+ * What Slack itself already did or showed about a service object — a change made from Slack, a
+ * discovery recorded from a thread reply — so the watch does not announce it again (migration 0010).
+ */
+export interface SlackNotesTable {
+  workspace_id: string;
+  note: string;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -210,4 +253,7 @@ export interface Database {
   notification_outbox: NotificationOutboxTable;
   experiment_participants: ExperimentParticipantsTable;
   account_closures: AccountClosuresTable;
+  watch_links: WatchLinksTable;
+  watch_features: WatchFeaturesTable;
+  slack_notes: SlackNotesTable;
 }

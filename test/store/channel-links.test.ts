@@ -3,6 +3,7 @@ import {
   type ChannelLink,
   type ChannelLinkInput,
   DIGEST_DEFAULTS,
+  LINK_DEFAULTS,
   type Store,
   StoreValidationError,
 } from '../../src/store/index.js';
@@ -63,6 +64,7 @@ forEachBackend('channel links', (backend) => {
     expect(created).toEqual<ChannelLink>({
       ...link('T1', 'C1'),
       ...DIGEST_DEFAULTS,
+      ...LINK_DEFAULTS,
       digestFrom: new Date(clock.t),
       createdAt: new Date(clock.t),
       updatedAt: new Date(clock.t),
@@ -193,6 +195,32 @@ forEachBackend('channel links', (backend) => {
     const claims = await store.db.selectFrom('digest_claims').select('workspace_id').execute();
     expect(claims).toEqual([{ workspace_id: 'T2' }]);
     expect(await store.links.get('T2', 'C1')).toBeDefined();
+  });
+
+  it('keeps the watch and thread settings per link, and deleting a link forgets what the watch saw of it', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.links.upsert(link('T1', 'C1'));
+    await store.links.upsert(link('T1', 'C2', { watchEnabled: false, threadDiscoveries: true }));
+    expect(await store.links.get('T1', 'C2')).toMatchObject({ watchEnabled: false, threadDiscoveries: true });
+    // A rebind without them keeps them; a patch changes only what it names.
+    await store.links.upsert(link('T1', 'C2', { teamId: 'other' }));
+    expect(await store.links.get('T1', 'C2')).toMatchObject({ watchEnabled: false, threadDiscoveries: true });
+    await store.links.update('T1', 'C1', { threadDiscoveries: true });
+    expect(await store.links.get('T1', 'C1')).toMatchObject({ watchEnabled: true, threadDiscoveries: true });
+    expect((await all(store.links.listWatched())).map((l) => l.slackChannelId)).toEqual(['C1']);
+
+    const rows = { workspace_id: 'T1', slack_channel_id: 'C1' };
+    await store.db
+      .insertInto('watch_links')
+      .values({ ...rows, next_at: 0, updated_at: 0 })
+      .execute();
+    await store.db
+      .insertInto('watch_features')
+      .values({ ...rows, feature_id: 'f1', updated_at: null, seen: '{}', seen_at: 0 })
+      .execute();
+    await store.links.delete('T1', 'C1');
+    expect(await store.db.selectFrom('watch_links').selectAll().execute()).toEqual([]);
+    expect(await store.db.selectFrom('watch_features').selectAll().execute()).toEqual([]);
   });
 
   it('listDigestEnabled pages through every enabled link of every workspace exactly once', async () => {

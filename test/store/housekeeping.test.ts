@@ -37,7 +37,7 @@ forEachBackend('store housekeeping', (backend) => {
     const housekeeping = startHousekeeping(store, { info: (m) => logs.push(m), warn: (m) => logs.push(m) });
     await housekeeping.stop(); // waits for the run made at start
     expect(logs).toEqual([
-      'Store housekeeping: removed 2 expired once keys and locks, 2 old digest claims, 0 old cards',
+      'Store housekeeping: removed 2 expired once keys and locks, 2 old digest claims, 0 old cards, 0 old notes of what Slack did',
     ]);
 
     const rows = await store.db
@@ -49,10 +49,10 @@ forEachBackend('store housekeeping', (backend) => {
       'C2/2025-01-01',
     ]);
     expect(await store.once.begin('fresh', 60_000)).toEqual({ state: 'pending' });
-    expect(await housekeeping.runOnce()).toEqual({ keys: 0, digestClaims: 0, cards: 0 });
+    expect(await housekeeping.runOnce()).toEqual({ keys: 0, digestClaims: 0, cards: 0, slackNotes: 0 });
     // Cards are kept 180 days: task-1's goes first.
     clock.advance(150 * DAY);
-    expect(await housekeeping.runOnce()).toEqual({ keys: 1, digestClaims: 0, cards: 1 });
+    expect(await housekeeping.runOnce()).toEqual({ keys: 1, digestClaims: 0, cards: 1, slackNotes: 0 });
     expect((await store.cards.list('T1', 'task', 'task-2')).map((c) => c.messageTs)).toEqual(['2.1']);
   });
 });
@@ -64,6 +64,7 @@ it('a failing run is logged, not thrown', async () => {
       once: { purgeExpired: async () => Promise.reject(new Error('database is locked')) },
       digests: { purgeOlderThan: async () => 0 },
       cards: { purgeOlderThan: async () => 0 },
+      slackNotes: { purgeOlderThan: async () => 0 },
     },
     { info: () => {}, warn: (m) => warnings.push(m) },
   );
