@@ -21,6 +21,7 @@ import * as m0006 from './migrations/0006_account_closures.js';
 import * as m0007 from './migrations/0007_posted_card_places.js';
 import * as m0008 from './migrations/0008_digest_from_and_profile_choice.js';
 import * as m0009 from './migrations/0009_token_rotation.js';
+import * as m0010 from './migrations/0010_digest_transient_failures.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0007_posted_card_places': m0007,
   '0008_digest_from_and_profile_choice': m0008,
   '0009_token_rotation': m0009,
+  '0010_digest_transient_failures': m0010,
 };
 
 /**

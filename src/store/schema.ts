@@ -4,6 +4,8 @@
  * boolean), JSON as text. Columns holding secrets hold ciphertexts from ./crypto.ts.
  */
 
+import type { Generated } from 'kysely';
+
 /**
  * Bolt installations: the latest one per installation key — the team id of a workspace install, the
  * enterprise id of an org-wide one (see installations.ts `installationKeyFor`).
@@ -91,6 +93,11 @@ export interface DigestClaimsTable {
   status: DigestClaimStatus;
   owner: string;
   attempt: number;
+  /**
+   * Of the failed attempts, those that failed for a passing reason (overload, a post whose outcome
+   * is unknown): they do not count against the cap on attempts.
+   */
+  transient_failures: Generated<number>;
   lease_until: number;
   retry_after: number | null;
   message_ts: string | null;
