@@ -13,13 +13,14 @@
  * Failures never post: a service error or a Slack error is recorded as failed with a retry time
  * (exponential backoff), and the store hands the claim out again after it. A later attempt first
  * looks for its own message in the channel history, because the process may have died between
- * posting and recording, or an earlier post timed out here and still reached Slack; reading the
- * history failing fails the attempt (nothing is posted blind). A post whose outcome is unknown
- * (timed out, connection reset, a 5xx) is retried no earlier than `latePostMs` after it failed, so
- * that a late landing is in the history by the time the retry looks. Passing failures (timeouts,
- * resets, 429s, 5xx, aborted reads: overload) do not use up the day's `maxAttempts`; they back off
- * and are retried until the catch-up window ends. Lasting ones (channel_not_found, a refused token,
- * a 4xx from the service) give the day up after `maxAttempts`. The store itself failing (unreachable, restarting) ends no pass and loses
+ * posting and recording, or an earlier post timed out here and still reached Slack; the history
+ * failing to read fails the attempt (nothing is posted blind; only an install without the history
+ * scopes posts unchecked). A post whose outcome is unknown (timed out, connection reset, a 5xx) is
+ * retried no earlier than `latePostMs` after it failed, so that a late landing is in the history by
+ * the time the retry looks. Passing failures (timeouts, resets, 429s, 5xx, aborted reads: overload)
+ * do not use up the day's `maxAttempts`; they back off and are retried until the catch-up window
+ * ends. Lasting ones (channel_not_found, a refused token, a 4xx from the service) give the day up
+ * after `maxAttempts`. The store itself failing (unreachable, restarting) ends no pass and loses
  * no claim: what could not be claimed or read is left to a later pass, a claim whose outcome could
  * not be recorded comes back once its lease runs out — each logged.
  *
