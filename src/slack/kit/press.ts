@@ -28,6 +28,7 @@ import type { Acting } from './identity.js';
 import { type CardBody, type CardRef, retireCards, updateCards } from './live-cards.js';
 import { notice } from './messages.js';
 import type { Services } from './services.js';
+import { noteFromSlack } from './slack-notes.js';
 import { privateSurface, showFailure } from './surfaces.js';
 
 /** The facts a card shows that a press depends on, carried in its buttons' values (short strings). */
@@ -49,6 +50,11 @@ export interface LiveCard<T> {
   shown(entity: T): Shown;
   /** One phrase saying what changed between two shown states ("it is now *in review*"). */
   describe(before: Shown, after: Shown): Mrkdwn;
+  /**
+   * The notes of what a press changed (src/watch/changes.ts), written once its cards show it so the
+   * watch of linked channels does not announce the change again (kit/slack-notes.ts).
+   */
+  notes?(entity: T): readonly string[];
 }
 
 export interface Press<T> {
@@ -270,6 +276,7 @@ export async function applyPress<T>(
       return said ?? gone;
     }
     await updateCards(deps, client, ref, card.render(next));
+    if (card.notes) await noteFromSlack(deps, ref.workspaceId, card.notes(next));
     await replacePressed(next);
     return said;
   };
