@@ -79,6 +79,9 @@ export interface Press<T> {
   redraw?(after: T | undefined): Promise<void>;
 }
 
+/** The one line a card of a deleted entity becomes (a press that found it gone, the watch). */
+export const deletedLine = (noun: string): Mrkdwn => md`:wastebasket: This ${noun} was deleted.`;
+
 /** Shown states are the same when every fact is. */
 export function sameShown(a: Shown, b: Shown): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -242,7 +245,7 @@ export async function applyPress<T>(
       if (!all.some((c) => c.place !== undefined)) {
         return md`This ${noun} was not found in your organization in the planning service, so nothing was changed.`;
       }
-      await retireCards(deps, client, all, md`:wastebasket: This ${noun} was deleted.`);
+      await retireCards(deps, client, all, deletedLine(noun));
       await replacePressed(undefined);
       return md`This ${noun} no longer exists: it was deleted.`;
     };
@@ -266,7 +269,7 @@ export async function applyPress<T>(
     if (after === 'deleted') {
       // Deleted by this press: every card of the entity goes (their place was just read).
       const all = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
-      await retireCards(deps, client, all, md`:wastebasket: This ${noun} was deleted.`);
+      await retireCards(deps, client, all, deletedLine(noun));
       await replacePressed(undefined);
       return said;
     }
