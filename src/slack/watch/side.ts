@@ -113,8 +113,9 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
   async function apply(turn: WatchTurn): Promise<ReadonlySet<string>> {
     const { link, planning } = turn;
     const workspaceId = link.workspaceId;
-    const slack = await deps.slackFor(workspaceId);
-    if (!slack) throw new Error('no Slack bot token for this workspace');
+    const bot = await deps.slackFor(workspaceId);
+    if (!bot) throw new Error('no Slack bot token for this workspace');
+    const slack: WebClient = bot;
     const reader: CardReader = { workspaceId, planning };
     let reads = deps.maxTaskReads ?? 20;
     const done = new Set<string>();
