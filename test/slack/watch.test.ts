@@ -270,6 +270,8 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     const text = json(posts[0]!.body.blocks);
     expect(text).toContain('Discovery by <@U1>');
     expect(text).toContain('&lt;below&gt;');
+    // Its card counts the minute's entries: updated in place.
+    expect(h.slack.called('chat.update').filter((c) => c.body.ts === taskCardTs)).toHaveLength(1);
     expect(await h.store.slackNotes.since(TEAM, [`minute:${discovery.id}`], 0)).toEqual(
       new Set([`minute:${discovery.id}`]),
     );

@@ -188,15 +188,14 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
           await retire(slack, cards, place, 'task');
           continue;
         }
-        if (changedTasks.has(taskId)) {
+        const entries = await newEntries(view.task, seenAt);
+        // The card shows the task's state, assignee and heading, and counts its minute's entries.
+        if (changedTasks.has(taskId) || entries.length > 0) {
           const failed: PostedCard[] = [];
-          await updateCards(deps, slack, taskRef(workspaceId, taskId), liveTaskCard(view), {
-            cards,
-            failed,
-          });
+          await updateCards(deps, slack, taskRef(workspaceId, taskId), liveTaskCard(view), { cards, failed });
           if (failed.length > 0) complete = false;
         }
-        tasks.set(taskId, { cards, view, entries: await newEntries(view.task, seenAt) });
+        tasks.set(taskId, { cards, view, entries });
       }
 
       // People named: connected ones are mentioned and DMed, the others are "someone".
