@@ -12,6 +12,7 @@ import { createClients } from '../../src/clients.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPlanningClient, type FeatureLite, type PlanningClient } from '../../src/planning/index.js';
+import { FEATURE_ACTION } from '../../src/slack/features/ids.js';
 import { featureCard, readFeatureView } from '../../src/slack/features/index.js';
 import { postCard } from '../../src/slack/kit/live-cards.js';
 import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
@@ -225,6 +226,30 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(
       h.slack.called('chat.postMessage').filter((c) => String(c.body.channel).startsWith('D')),
     ).toHaveLength(dmsBefore);
+  });
+
+  it('a feature advanced from its card in Slack: its author told once (by the press), the watch adds nothing', async () => {
+    const before = await look();
+    const card = h.slack.message('C1', featureCardTs)!;
+    const advance = (card.blocks as { elements?: { action_id?: string; value?: string }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === FEATURE_ACTION.advance)!;
+    await h.interact({
+      type: 'block_actions',
+      container: { type: 'message', message_ts: featureCardTs, channel_id: 'C1' },
+      channel: { id: 'C1', name: 'general' },
+      message: { ts: featureCardTs, type: 'message' },
+      actions: [{ type: 'button', ...advance, block_id: 'b', action_ts: '1' }],
+    });
+    await eventually(async () => (await listed())?.stage === 'validation', 'the feature advanced');
+    await h.pressesSettled();
+    await eventually(() => dmsTo('U3').length === 1, 'the author told by the press');
+    const delta = await deltaSince(before);
+    expect(delta.changes.map((c) => c.kind)).toEqual(['stage']);
+
+    expect([...(await sink.apply(turn([delta])))]).toEqual([h.fixture.featureId]);
+    expect(threadPosts(featureCardTs)).toHaveLength(0);
+    expect(dmsTo('U3')).toHaveLength(1);
   });
 
   it('an assignment made elsewhere DMs the assignee once, however often it is applied; a muted kind is not sent', async () => {
