@@ -311,6 +311,34 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(all.filter((t) => t.includes('Discovery'))).toHaveLength(1);
   });
 
+  it('tasks read per turn are bounded: the rest wait for the next pass, and the feature is done only then', async () => {
+    const bounded = createWatchSlackSide({
+      store: h.store,
+      logger,
+      config,
+      slackFor: async () => slackClient(),
+      maxTaskReads: 1,
+    });
+    const first = await h.assignedTask('First');
+    const second = await h.assignedTask('Second');
+    const cards = [await postTaskCardNow(first.taskId), await postTaskCardNow(second.taskId)];
+    const before = await look();
+    const member = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken });
+    for (const t of [first, second]) {
+      await member.tasks.discoveryCreate(t.teamId, t.channelId, t.featureId, t.taskId, {
+        details: `On ${t.taskId}`,
+      });
+    }
+    const delta = await deltaSince(before);
+    expect([...(await bounded.apply(turn([delta])))]).toEqual([]);
+    expect(cards.map((ts) => threadPosts(ts).length)).toEqual([1, 0]);
+    expect([...(await bounded.apply(turn([delta])))]).toEqual([first.featureId]);
+    expect(cards.map((ts) => threadPosts(ts).length)).toEqual([1, 1]);
+    // Applied again (a replica that lost the record): nothing more.
+    expect([...(await bounded.apply(turn([delta])))]).toEqual([first.featureId]);
+    expect(cards.map((ts) => threadPosts(ts).length)).toEqual([1, 1]);
+  });
+
   it('a task deleted elsewhere: its card becomes one line, read first', async () => {
     const task = await h.assignedTask('Doomed');
     const taskCardTs = await postTaskCardNow(task.taskId);

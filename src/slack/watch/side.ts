@@ -169,12 +169,30 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
         if (failed.length > 0) complete = false;
       }
 
-      // Carded tasks: read (bounded) for their cards and their minutes' new entries.
+      // Carded tasks: read (bounded) for their cards and their minutes' new entries. A task whose
+      // work for this stamp was done in an earlier pass (the bound, a failure elsewhere) is not read
+      // again, so the bound moves on to the others.
       const taskIds = [...new Set([...after.tasks.map((t) => t.id), ...removed])];
-      const tasks = new Map<string, { cards: PostedCard[]; view: TaskView; entries: Entry[] }>();
+      const carded: { taskId: string; cards: PostedCard[] }[] = [];
       for (const taskId of taskIds) {
         const cards = await store.cards.list(workspaceId, 'task', taskId);
-        if (cards.length === 0) continue;
+        if (cards.length > 0) carded.push({ taskId, cards });
+      }
+      const taskMark = (taskId: string) => `watch:task:${taskId}:${stamp}`;
+      const handled =
+        carded.length > 0
+          ? await store.slackNotes.since(
+              workspaceId,
+              carded.map((t) => taskMark(t.taskId)),
+              0,
+            )
+          : new Set<string>();
+      const tasks = new Map<
+        string,
+        { cards: PostedCard[]; view: TaskView; entries: Entry[]; updated: boolean }
+      >();
+      for (const { taskId, cards } of carded) {
+        if (handled.has(taskMark(taskId))) continue;
         if (reads <= 0) {
           complete = false;
           continue;
@@ -190,12 +208,14 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
         }
         const entries = await newEntries(view.task, seenAt);
         // The card shows the task's state, assignee and heading, and counts its minute's entries.
+        let updated = true;
         if (changedTasks.has(taskId) || entries.length > 0) {
           const failed: PostedCard[] = [];
           await updateCards(deps, slack, taskRef(workspaceId, taskId), liveTaskCard(view), { cards, failed });
-          if (failed.length > 0) complete = false;
+          updated = failed.length === 0;
+          if (!updated) complete = false;
         }
-        tasks.set(taskId, { cards, view, entries });
+        tasks.set(taskId, { cards, view, entries, updated });
       }
 
       // People named: connected ones are mentioned and DMed, the others are "someone".
@@ -217,14 +237,16 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
         const all = [...lines(own, who, true), ...task.entries.map((e) => minuteLine(e, who))];
         let posted = true;
         for (const card of task.cards) if (!(await post(card, all, stamp))) posted = false;
-        if (!posted) complete = false;
-        // Each entry is posted once, ever: noted once every card has it.
-        else if (task.entries.length > 0) {
-          await store.slackNotes.note(
-            workspaceId,
-            task.entries.map((e) => minuteNote(e.id)),
-          );
+        if (!posted) {
+          complete = false;
+          continue;
         }
+        // Each entry is posted once, ever: noted once every card has it; and the task is done for
+        // this stamp once its cards show it too.
+        await store.slackNotes.note(workspaceId, [
+          ...task.entries.map((e) => minuteNote(e.id)),
+          ...(task.updated ? [taskMark(taskId)] : []),
+        ]);
       }
 
       // The people concerned, once per change.
