@@ -13,6 +13,7 @@
  * A feature is returned as done only when all of that was done; otherwise the watch finds it again
  * next pass and every effect already made is skipped by its once key.
  */
+import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import type { Mrkdwn } from '../../blockkit/index.js';
 import { message, section } from '../../blockkit/index.js';
@@ -144,7 +145,9 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
       if (!delta.before) return true;
       const { after } = delta;
       const seenAt = delta.seenAt ?? 0;
-      const stamp = after.updatedAt ?? '';
+      // What once keys are made per: the service's stamp, or (a service without one) what was seen.
+      const stamp =
+        after.updatedAt ?? createHash('sha256').update(JSON.stringify(after)).digest('hex').slice(0, 16);
       let complete = true;
 
       // What Slack did itself since the last look is not told again.
