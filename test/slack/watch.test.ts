@@ -354,6 +354,23 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(json(threadPosts(featureCardTs)[0]!.body.blocks)).toContain('Task *Doomed* removed');
   });
 
+  it("a feature deleted elsewhere: read first, then its card and its tasks' cards become one line", async () => {
+    const task = await h.assignedTask('With the feature');
+    const taskCardTs = await postTaskCardNow(task.taskId);
+    const before = await look();
+    await owner.features.delete(task.teamId, task.channelId, task.featureId);
+    const delta = await deltaSince(before);
+    expect(delta.after).toBeUndefined();
+    expect([...(await sink.apply(turn([delta])))]).toEqual([task.featureId]);
+    for (const ts of [featureCardTs, taskCardTs]) {
+      const retired = h.slack.called('chat.update').filter((c) => c.body.ts === ts);
+      expect(retired).toHaveLength(1);
+      expect(String(retired[0]!.body.text)).toMatch(/This (feature|task) was deleted/);
+    }
+    expect(await h.store.cards.list(TEAM, 'feature', task.featureId)).toEqual([]);
+    expect(threadPosts(featureCardTs)).toHaveLength(0);
+  });
+
   it('a failed read of a gone feature changes nothing and the feature is not done', async () => {
     const before = await look();
     // Refused on every try (the client retries a read).
