@@ -274,6 +274,24 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(dmsTo('U1')).toHaveLength(1);
   });
 
+  it("an assignment made elsewhere in the assignee's quiet hours (as of the pass) is held, once", async () => {
+    await h.store.notifications.savePrefs(TEAM, 'U1', {
+      muted: [],
+      quiet: { start: '22:00', end: '07:00' },
+      timeZone: 'UTC',
+    });
+    const { teamId, channelId, featureId } = coords();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'At night' });
+    const before = await look();
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    const delta = await deltaSince(before);
+    const night = { ...turn([delta]), now: new Date('2026-03-02T23:30:00Z') };
+    await sink.apply(night);
+    await sink.apply(night);
+    expect(dmsTo('U1')).toHaveLength(0);
+    expect(await h.store.notifications.heldCount()).toBe(1);
+  });
+
   it('a discovery added elsewhere to a carded task is posted in its thread once', async () => {
     const task = await h.assignedTask('Research');
     const taskCardTs = await postTaskCardNow(task.taskId);

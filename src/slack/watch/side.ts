@@ -46,8 +46,6 @@ export interface WatchSlackDeps {
   config: Config;
   /** The bot's client in a workspace (its token through `clients.slack`); undefined without a bot token. */
   slackFor(workspaceId: string): Promise<WebClient | undefined>;
-  /** Epoch ms, for quiet hours (tests move it). Default Date.now. */
-  now?: () => number;
   /** Tasks read per turn at most, for their cards and minutes; the rest wait for the next pass. Default 20. */
   maxTaskReads?: number;
 }
@@ -313,7 +311,7 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
       try {
         return await once(workspaceId, `dm:${noteOf(delta.featureId, change)}:${stamp}`, async () => {
           await notify(
-            { store, ...(deps.now ? { now: deps.now } : {}) },
+            { store, now: () => turn.now.getTime() },
             slack,
             { workspaceId, slackUserId: message.to },
             message.kind,
