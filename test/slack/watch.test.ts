@@ -391,16 +391,24 @@ describe('the watch brings changes made elsewhere to Slack', () => {
 
   it('a failed read of a gone feature changes nothing and the feature is not done', async () => {
     const before = await look();
-    // Refused on every try (the client retries a read).
-    h.sandbox.inject({ operationId: 'featureRead', status: 500, times: 10 });
-    const delta: FeatureDelta = {
+    const { teamId, channelId } = coords();
+    // Another feature of the channel, seen for the first time: a baseline, done.
+    const other = await owner.features.create(teamId, channelId, { heading: 'Other' });
+    const baseline: FeatureDelta = { featureId: other.id, after: seenOf(other), changes: [] };
+    const gone: FeatureDelta = {
       featureId: before.seen.id,
       before: before.seen,
       seenAt: before.at,
       changes: [],
     };
-    expect([...(await sink.apply(turn([delta])))]).toEqual([]);
+    // Refused on every try (the client retries a read).
+    h.sandbox.inject({ operationId: 'featureRead', status: 500, times: 10 });
+    expect([...(await sink.apply(turn([gone, baseline])))]).toEqual([other.id]);
     expect(h.slack.called('chat.update')).toHaveLength(0);
+    expect(await h.store.cards.list(TEAM, 'feature', before.seen.id)).toHaveLength(1);
+    // Nothing at all could be done: the pass is told.
+    h.sandbox.inject({ operationId: 'featureRead', status: 500, times: 10 });
+    await expect(sink.apply(turn([gone]))).rejects.toThrow(/500/);
     expect(await h.store.cards.list(TEAM, 'feature', before.seen.id)).toHaveLength(1);
   });
 

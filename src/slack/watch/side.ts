@@ -364,16 +364,20 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
       return { to: dm.to, kind: dm.kind, body: taskDm(dm.text, permalink) };
     }
 
+    const failures: unknown[] = [];
     for (const delta of turn.deltas) {
       try {
         if (await follow(delta)) done.add(delta.featureId);
       } catch (error) {
+        failures.push(error);
         log.warn(
           { workspaceId, featureId: delta.featureId, err: error },
           'could not bring a feature to Slack',
         );
       }
     }
+    // Nothing at all could be done (the store or the service down): the pass hears it once.
+    if (failures.length > 0 && failures.length === turn.deltas.length) throw failures[0];
     return done;
   }
 
