@@ -18,6 +18,7 @@ import { postCard } from '../../src/slack/kit/live-cards.js';
 import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
 import { liveTaskCard, readTaskView } from '../../src/slack/tasks/index.js';
 import { createWatchSlackSide } from '../../src/slack/watch/index.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
 import type { ChannelLink } from '../../src/store/index.js';
 import { changesBetween, type FeatureDelta, type FeatureSeen, seenOf } from '../../src/watch/changes.js';
 import type { WatchSink } from '../../src/watch/sink.js';
@@ -327,6 +328,28 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     await sink.apply(turn([await deltaSince({ ...next, at: before.at })]));
     const all = threadPosts(taskCardTs).map((c) => json(c.body.blocks));
     expect(all.filter((t) => t.includes('Discovery'))).toHaveLength(1);
+  });
+
+  it('a discovery logged from Slack (a workflow step) is not posted again by the watch', async () => {
+    const task = await h.assignedTask('Check Safari');
+    const taskCardTs = await postTaskCardNow(task.taskId);
+    const before = await look();
+    await h.stepExecuted(
+      WORKFLOW_STEP.logDiscovery,
+      {
+        [STEP_PARAM.channel]: 'C1',
+        [STEP_PARAM.feature]: task.featureId,
+        [STEP_PARAM.taskId]: task.taskId,
+        [STEP_PARAM.discovery]: 'Safari drops the cookie',
+        [STEP_PARAM.actAs]: 'U1',
+      },
+      'FxWatch',
+    );
+    await h.slack.waitFor('functions.completeSuccess', (b) => b.function_execution_id === 'FxWatch');
+    const delta = await deltaSince(before);
+    expect([...(await sink.apply(turn([delta])))]).toEqual([task.featureId]);
+    const fromWatch = threadPosts(taskCardTs).filter((c) => json(c.body).includes('Changed outside Slack'));
+    expect(fromWatch).toHaveLength(0);
   });
 
   it('tasks read per turn are bounded: the rest wait for the next pass, and the feature is done only then', async () => {
