@@ -23,7 +23,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
@@ -39,6 +38,7 @@ import { createKeyring, openStore } from '../src/store/index.js';
 import { bareDigests } from './lib/digest-floor.js';
 import { benchBotToken, benchChannel, benchWorkspace } from './lib/digest-names.js';
 import type { DigestServices } from './lib/digest-services.js';
+import { startServicesProcess } from './lib/services-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -77,23 +77,13 @@ const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pacific/Cha
 
 /** Starts the sandbox and the fake Slack in a child process; resolves once they are seeded. */
 async function startServices() {
-  const script = fileURLToPath(new URL('./lib/digest-services.ts', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      script,
-      JSON.stringify({ orgs: WORKSPACES, channels: CHANNELS, features: FEATURES, latencyMs: LATENCY }),
-    ],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`services exited early (${code})`)));
+  const started = await startServicesProcess({
+    orgs: WORKSPACES,
+    channels: CHANNELS,
+    features: FEATURES,
+    latencyMs: LATENCY,
   });
-  const services = JSON.parse(first) as DigestServices;
+  const services = started.ready as DigestServices;
   return {
     ...services,
     /** Messages the fake Slack received, and the CPU time of the services' process so far. */
@@ -101,11 +91,7 @@ async function startServices() {
       const response = await fetch(services.statsUrl);
       return (await response.json()) as { postCount: number; cpuMs: number };
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.stdin.end();
-      }),
+    stop: started.stop,
   };
 }
 

@@ -43,6 +43,7 @@ import { load, reportBroken, runCleanups } from './lib/bench-kit.js';
 import { benchChannel, benchWorkspace } from './lib/digest-names.js';
 import type { DigestServices, DigestServicesRole } from './lib/digest-services.js';
 import type { ReplicaOptions, ReplicaResult } from './lib/replica.js';
+import { startServicesProcess } from './lib/services-process.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -75,37 +76,22 @@ interface Stats {
 }
 
 /** One services process in `role`; resolves with its line once it serves (the sandbox: seeded). */
-async function startServicesProcess(role: DigestServicesRole) {
-  const script = fileURLToPath(new URL('./lib/digest-services.ts', import.meta.url));
-  const spec = {
+const startServicesProcessAs = (role: DigestServicesRole) =>
+  startServicesProcess({
     orgs: WORKSPACES,
     channels: CHANNELS,
     features: Number(args.features),
     latencyMs: Number(args.latency),
     role,
     ...(args.enforce ? { postLimits: { workspacePerSecond: POST_LIMITS.perWorkspacePerMinute / 60 } } : {}),
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(spec)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`services (${role}) exited early (${code})`)));
-  });
-  return {
-    ready: JSON.parse(first) as Partial<DigestServices>,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.stdin.end();
-      }),
-  };
-}
 
 /** The sandbox and the fake Slack, a process each; resolves once both serve. */
 async function startServices() {
-  const parts = await Promise.allSettled([startServicesProcess('sandbox'), startServicesProcess('slack')]);
+  const parts = await Promise.allSettled([
+    startServicesProcessAs('sandbox'),
+    startServicesProcessAs('slack'),
+  ]);
   const started = parts.flatMap((p) => (p.status === 'fulfilled' ? [p.value] : []));
   const stop = async () => {
     for (const part of started) await part.stop();
