@@ -131,7 +131,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     participants: createExperimentParticipantsRepo(context),
     closures: createAccountClosuresRepo(context),
     slackNotes: createSlackNotesRepo(context),
-    watch: createWatchRepo(context, logger),
+    watch: createWatchRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

@@ -9,13 +9,15 @@
  *
  * `complete` writes what was seen and releases the lease in one transaction, only while the caller
  * still owns the lease: a replica that lost its link (lease run out, taken over) writes nothing.
+ *
+ * What was seen of a feature is the watch's own record (src/watch/changes.ts: `FeatureSeen`), kept
+ * as JSON: the store checks only its id and `updatedAt`, and hands it back parsed but unchecked —
+ * the watch checks it (the store imports nothing from the code that uses it).
  */
 import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
-import { FeatureSeen } from '../watch/changes.js';
 import { type RepoContext, touched } from './context.js';
 import { againOnDeadlock, parseInput } from './errors.js';
-import { type StoreLogger, silentLogger } from './logger.js';
 import type { Database } from './schema.js';
 
 /** One link of the watch. */
@@ -37,9 +39,20 @@ export interface WatchClaimOptions {
   leaseMs: number;
 }
 
-/** A feature as the watch last saw it, and when (epoch ms: when that pass began reading). */
-export interface WatchedFeature {
-  seen: FeatureSeen;
+/** What the watch records of a feature: its own JSON record, of which the store reads two fields. */
+export interface SeenRecord {
+  id: string;
+  /** The service's `updatedAt` when it was seen. */
+  updatedAt?: string;
+  /** The rest of the watch's record, kept as it is. */
+  [field: string]: unknown;
+}
+
+/** A feature's stored record as written (JSON parsed, unchecked: the watch checks it), and when it was seen. */
+export interface StoredSeen {
+  /** Undefined when the stored text is not JSON at all. */
+  seen: unknown;
+  /** Epoch ms: when the pass that saw it began reading. */
   seenAt: number;
 }
 
@@ -49,7 +62,7 @@ export interface WatchCompletion {
   /** From when the link is due again (epoch ms). */
   nextAt: number;
   /** Features to record as seen (inserted or replaced). */
-  save: readonly FeatureSeen[];
+  save: readonly SeenRecord[];
   /** Feature ids to forget (gone from the channel, or no longer watched). */
   drop: readonly string[];
 }
@@ -80,11 +93,8 @@ export interface WatchRepo {
   complete(key: WatchKey, owner: string, completion: WatchCompletion): Promise<boolean>;
   /** Releases the lease with an error and the next due time; false when `owner` no longer holds it. */
   fail(key: WatchKey, owner: string, failure: WatchFailure): Promise<boolean>;
-  /**
-   * What the watch saw of the link's features. A row that does not parse (written by another
-   * version, damaged) is left out — unseen — and logged, never thrown.
-   */
-  features(workspaceId: string, slackChannelId: string): Promise<Map<string, WatchedFeature>>;
+  /** What the watch saw of the link's features, by feature id, as it wrote it. */
+  features(workspaceId: string, slackChannelId: string): Promise<Map<string, StoredSeen>>;
 }
 
 const id = z.string().min(1);
@@ -99,7 +109,7 @@ const completionInput = z.object({
   owner: id,
   seenAt: epoch,
   nextAt: epoch,
-  save: z.array(FeatureSeen),
+  save: z.array(z.looseObject({ id, updatedAt: z.string().optional() })),
   drop: z.array(id),
 });
 const failureInput = z.object({ key: watchKey, owner: id, nextAt: epoch, error: z.string() });
@@ -108,7 +118,7 @@ const keyOf = (k: WatchKey) => `${k.workspaceId}\u0000${k.slackChannelId}`;
 const rowKey = (r: { workspace_id: string; slack_channel_id: string }) =>
   `${r.workspace_id}\u0000${r.slack_channel_id}`;
 
-export function createWatchRepo({ db, now }: RepoContext, logger: StoreLogger = silentLogger): WatchRepo {
+export function createWatchRepo({ db, now }: RepoContext): WatchRepo {
   const byKey = (key: WatchKey) => (eb: ExpressionBuilder<Database, 'watch_links'>) =>
     eb.and({ workspace_id: key.workspaceId, slack_channel_id: key.slackChannelId });
 
@@ -263,24 +273,17 @@ export function createWatchRepo({ db, now }: RepoContext, logger: StoreLogger = 
         .select(['feature_id', 'seen', 'seen_at'])
         .where((eb) => eb.and({ workspace_id: v.workspaceId, slack_channel_id: v.slackChannelId }))
         .execute();
-      const features = new Map<string, WatchedFeature>();
-      let unreadable = 0;
-      for (const row of rows) {
-        const seen = parseSeen(row.seen);
-        if (seen?.id === row.feature_id) features.set(row.feature_id, { seen, seenAt: Number(row.seen_at) });
-        else unreadable += 1;
-      }
-      if (unreadable > 0)
-        logger.warn(`Watch: ${unreadable} stored feature row(s) of a link did not parse; treated as unseen`);
+      const features = new Map<string, StoredSeen>();
+      for (const row of rows)
+        features.set(row.feature_id, { seen: parseJson(row.seen), seenAt: Number(row.seen_at) });
       return features;
     },
   };
 }
 
-function parseSeen(text: string): FeatureSeen | undefined {
+function parseJson(text: string): unknown {
   try {
-    const parsed = FeatureSeen.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : undefined;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -13,6 +13,7 @@ export {
   WATCH_PAGE_SIZE,
   type Watch,
   type WatchDeps,
+  type WatchedFeature,
   type WatchMetrics,
   type WatchReport,
   type WatchStore,

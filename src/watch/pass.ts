@@ -34,10 +34,9 @@ import {
   type ChannelLinksRepo,
   MAX_WATCH_CLAIM_BATCH,
   type WatchClaim,
-  type WatchedFeature,
   type WatchRepo,
 } from '../store/index.js';
-import { changesBetween, type FeatureDelta, type FeatureSeen, mayHaveChanged, seenOf } from './changes.js';
+import { changesBetween, type FeatureDelta, FeatureSeen, mayHaveChanged, seenOf } from './changes.js';
 import type { WatchSink } from './sink.js';
 
 /** Features the watch follows per linked channel at most; past it, the first ones. */
@@ -107,6 +106,12 @@ export interface WatchReport {
 export interface Watch {
   /** Runs one pass as of `now`; a call while a pass runs gets that pass (one at a time per process). */
   tick(now?: Date): Promise<WatchReport>;
+}
+
+/** A feature as the watch last saw it, and when (epoch ms: when that pass began reading). */
+export interface WatchedFeature {
+  seen: FeatureSeen;
+  seenAt: number;
 }
 
 /** How one link's listing ended. */
@@ -286,7 +291,7 @@ export function createWatch(deps: WatchDeps): Watch {
 
       // What was seen is as of when the reading began: a change made while it runs is found next time.
       const began = clock().getTime();
-      const stored = await deps.store.watch.features(link.workspaceId, link.slackChannelId);
+      const stored = await seenBefore(link);
       let listing: Listing;
       try {
         listing = await byOrganization(planning.orgId, () => listFeatures(planning.client, link));
@@ -356,6 +361,28 @@ export function createWatch(deps: WatchDeps): Watch {
       if (deltas.length > 0) report.changed += 1;
       deps.metrics?.inc({ outcome: deltas.length > 0 ? 'changed' : 'seen' });
     }
+  }
+
+  /**
+   * What the watch saw of the link's features. A record that does not parse (written by another
+   * version, damaged) is unseen — logged, never thrown.
+   */
+  async function seenBefore(link: ChannelLink): Promise<Map<string, WatchedFeature>> {
+    const rows = await deps.store.watch.features(link.workspaceId, link.slackChannelId);
+    const seen = new Map<string, WatchedFeature>();
+    let unreadable = 0;
+    for (const [featureId, row] of rows) {
+      const parsed = FeatureSeen.safeParse(row.seen);
+      if (parsed.success && parsed.data.id === featureId)
+        seen.set(featureId, { seen: parsed.data, seenAt: row.seenAt });
+      else unreadable += 1;
+    }
+    if (unreadable > 0)
+      log.warn(
+        { ...where(link), unreadable },
+        'watch: stored features of the link did not parse; treated as unseen',
+      );
+    return seen;
   }
 
   /** Every page of the channel's features, up to `maxFeatures`; a failing first page throws. */

@@ -5,13 +5,13 @@ import {
   type WatchClaim,
   type WatchKey,
 } from '../../src/store/index.js';
-import type { FeatureSeen } from '../../src/watch/changes.js';
 import { forEachBackend, manualClock, newKeyring } from './backends.js';
 
 const LEASE = 60_000;
 const L1: WatchKey = { workspaceId: 'T1', slackChannelId: 'C1' };
 const L2: WatchKey = { workspaceId: 'T1', slackChannelId: 'C2' };
-const seen = (id: string, updatedAt: string, stage: FeatureSeen['stage'] = 'planning'): FeatureSeen => ({
+/** A record as the watch writes it (src/watch: FeatureSeen); the store reads only id and updatedAt. */
+const seen = (id: string, updatedAt: string, stage = 'planning') => ({
   id,
   updatedAt,
   stage,
@@ -22,13 +22,8 @@ const seen = (id: string, updatedAt: string, stage: FeatureSeen['stage'] = 'plan
 forEachBackend('watch store', (backend) => {
   async function open() {
     const clock = manualClock();
-    const warnings: string[] = [];
-    const store = await backend.open({
-      keyring: newKeyring(),
-      now: clock.now,
-      logger: { info() {}, warn: (m) => warnings.push(m) },
-    });
-    return { clock, store, watch: store.watch, warnings };
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    return { clock, store, watch: store.watch };
   }
 
   it('a link never looked at is due now; one owner wins; completing records and releases', async () => {
@@ -118,23 +113,32 @@ forEachBackend('watch store', (backend) => {
     expect([done.error, Number(done.seen_at)]).toEqual([null, clock.t]);
   });
 
-  it('a row that does not parse is unseen and logged, never thrown', async () => {
-    const { clock, store, watch, warnings } = await open();
+  it('hands records back as written, checking nothing but their id and updatedAt', async () => {
+    const { clock, store, watch } = await open();
     await watch.claim([L1], { owner: 'a', leaseMs: LEASE });
+    await expect(
+      watch.complete(L1, 'a', { seenAt: clock.t, nextAt: clock.t, save: [{ id: '' }], drop: [] }),
+    ).rejects.toBeInstanceOf(StoreValidationError);
     await watch.complete(L1, 'a', {
       seenAt: clock.t,
       nextAt: clock.t,
-      save: [seen('f1', 'u1'), seen('f2', 'u1')],
+      save: [seen('f1', 'u1'), { id: 'f2', updatedAt: 'u2', shape: 'of another version' }],
       drop: [],
     });
     await store.db
       .updateTable('watch_features')
-      .set({ seen: '{"id":"f2","stage":"nowhere"}' })
-      .where('feature_id', '=', 'f2')
+      .set({ seen: 'not json' })
+      .where('feature_id', '=', 'f1')
       .execute();
     const features = await watch.features('T1', 'C1');
-    expect([...features.keys()]).toEqual(['f1']);
-    expect(warnings.join('\n')).toMatch(/1 stored feature row\(s\) of a link did not parse/);
+    expect(features.get('f1')).toEqual({ seen: undefined, seenAt: clock.t });
+    expect(features.get('f2')?.seen).toEqual({ id: 'f2', updatedAt: 'u2', shape: 'of another version' });
+    const row = await store.db
+      .selectFrom('watch_features')
+      .select('updated_at')
+      .where('feature_id', '=', 'f2')
+      .executeTakeFirstOrThrow();
+    expect(row.updated_at).toBe('u2');
   });
 
   it('claims in batches: results in the order asked, a repeated key claimed once, bounded', async () => {

@@ -12,6 +12,7 @@ import { createKeyring, openStore, type Store } from '../../src/store/index.js';
 import {
   createWatch,
   type FeatureDelta,
+  FeatureSeen,
   type WatchDeps,
   type WatchSink,
   type WatchTurn,
@@ -21,6 +22,14 @@ import { type PgSchema, withPgSchema } from '../helpers/postgres.js';
 export const INTERVAL = 300_000;
 export const LEASE = 60_000;
 const KEY = Buffer.alloc(32, 9).toString('base64');
+
+/** What the watch recorded of a link's features, checked as the watch checks it. */
+export async function recorded(store: Store, slackChannelId: string) {
+  const rows = await store.watch.features('T1', slackChannelId);
+  return new Map(
+    [...rows].map(([id, row]) => [id, { seen: FeatureSeen.parse(row.seen), seenAt: row.seenAt }]),
+  );
+}
 
 /** A sink that records each turn; `finish` decides which features it says are done (default all). */
 export class RecordingSink implements WatchSink {

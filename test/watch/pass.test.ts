@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nextDue } from '../../src/watch/index.js';
 import { eventually } from '../slack/harness.js';
-import { INTERVAL, openWatchBench, RecordingSink, type WatchBench } from './harness.js';
+import { INTERVAL, openWatchBench, RecordingSink, recorded, type WatchBench } from './harness.js';
 
 /** Far enough for any link to be due again (its next time is within 1.5 intervals). */
 const AGAIN = INTERVAL * 1.5;
@@ -17,7 +17,7 @@ describe('the watch pass', () => {
   });
   afterEach(() => bench.close());
 
-  const stored = async (slackChannelId = 'C1') => bench.store.watch.features('T1', slackChannelId);
+  const stored = (slackChannelId = 'C1') => recorded(bench.store, slackChannelId);
 
   it('baselines silently, then hands exactly one delta for a feature advanced elsewhere; unchanged features are not read again', async () => {
     await bench.link('C1');
@@ -230,6 +230,26 @@ describe('the watch pass', () => {
     expect(bench.logLines.join('')).toContain('no planning token');
     expect(await watch.tick()).toMatchObject({ due: 0 });
     expect(bench.listCalls()).toBe(0);
+  });
+
+  it('a stored record that does not parse is unseen: logged, never thrown', async () => {
+    await bench.link('C1');
+    const login = await bench.feature('Login');
+    const sink = new RecordingSink();
+    const watch = bench.watch(sink);
+    await watch.tick();
+    await bench.store.db
+      .updateTable('watch_features')
+      .set({ seen: '{"id":"x","stage":"nowhere"}' })
+      .where('feature_id', '=', login.id)
+      .execute();
+    bench.clock.advance(AGAIN);
+    expect(await watch.tick()).toMatchObject({ seen: 1, failed: 0 });
+    expect(bench.logLines.join('')).toContain('did not parse; treated as unseen');
+    // Unseen after a baseline: handed over as first seen, and recorded again once done.
+    expect(sink.deltas).toMatchObject([{ featureId: login.id, after: { heading: 'Login' } }]);
+    expect(sink.deltas[0]?.before).toBeUndefined();
+    expect((await stored()).get(login.id)?.seen.heading).toBe('Login');
   });
 
   it('spreads links over the interval, each at a steady rhythm', () => {

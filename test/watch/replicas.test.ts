@@ -8,7 +8,7 @@ import type { Store } from '../../src/store/index.js';
 import type { FeatureDelta } from '../../src/watch/index.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
 import { eventually } from '../slack/harness.js';
-import { INTERVAL, LEASE, openWatchBench, RecordingSink, type WatchBench } from './harness.js';
+import { INTERVAL, LEASE, openWatchBench, RecordingSink, recorded, type WatchBench } from './harness.js';
 
 const CHANNELS = Array.from({ length: 12 }, (_, i) => `C${String(i).padStart(2, '0')}`);
 
@@ -101,6 +101,6 @@ describeWithPostgres('the watch on replicas (PostgreSQL)', () => {
     const rows = await bench.store.db.selectFrom('watch_links').selectAll().execute();
     expect(rows.every((r) => r.owner === null && r.error === null)).toBe(true);
     for (const c of CHANNELS)
-      expect((await bench.store.watch.features('T1', c)).get(login.id)?.seen.stage).toBe('validation');
+      expect((await recorded(bench.store, c)).get(login.id)?.seen.stage).toBe('validation');
   });
 });
