@@ -121,6 +121,8 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
         adminToken: environmentAdminToken({ config, envAdminToken }),
       }),
       digest: { metrics },
+      // The watch's Slack side (`watchSink`) is connected when it lands; until then the watch is off.
+      watch: { intervalMs: config.WATCH_INTERVAL_MS },
     }),
   });
   stack.push(() => jobs.stop());
