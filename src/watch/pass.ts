@@ -19,14 +19,17 @@
  *
  * Links come due at a stable offset within the interval (a hash of the link), so 2,000 links are
  * spread over it rather than all due in the same minute. Reads are bounded per planning
- * organization (`perOrganization`) and work per pass (`maxInFlight`); links are read from the store
- * in keyset pages only as far ahead as the runs have room for (`readAhead`).
+ * organization (`perOrganization`), links in progress per workspace (`perWorkspace`, workspaces
+ * taking turns: src/limits.ts `createPassQueue`, as the digest's) and per pass (`maxInFlight`); links
+ * are read from the store in keyset pages only as far ahead as the runs have room for (`readAhead`).
+ * Reading a link may take half its lease, and Slack's side posts nothing past three quarters of it
+ * (`withPostDeadline`, as the digest): another replica takes a link over only once its lease ran out.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeFailure } from '../digest/failure.js';
 import type { PlanningAccess } from '../digest/index.js';
-import { keyedLimit } from '../limits.js';
+import { createPassQueue, keyedLimit, withPostDeadline } from '../limits.js';
 import { type Logger, withLogContext } from '../logger.js';
 import { type FeatureLite, isPlanningError, type PlanningClient } from '../planning/index.js';
 import {
@@ -72,6 +75,8 @@ export interface WatchDeps {
   leaseMs?: number;
   /** Links reading from one planning organization at once. Default 4. */
   perOrganization?: number;
+  /** Links in progress at once per Slack workspace (their turns alternate in a pass). Default 4. */
+  perWorkspace?: number;
   /** Links in progress at once in one pass. Default 100. */
   maxInFlight?: number;
   /** Links read ahead of their runs, at most. Default 2 000. */
@@ -129,11 +134,19 @@ export function createWatch(deps: WatchDeps): Watch {
   const owner = deps.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = deps.leaseMs ?? 10 * 60 * 1000;
   const maxInFlight = deps.maxInFlight ?? 100;
+  const perWorkspace = deps.perWorkspace ?? 4;
   const readAhead = deps.readAhead ?? 2_000;
   const pageSize = deps.pageSize ?? WATCH_PAGE_SIZE;
   const maxFeatures = deps.maxFeatures ?? MAX_WATCHED_FEATURES;
   const { intervalMs } = deps;
-  for (const [name, value] of Object.entries({ maxInFlight, readAhead, pageSize, maxFeatures, intervalMs })) {
+  for (const [name, value] of Object.entries({
+    maxInFlight,
+    perWorkspace,
+    readAhead,
+    pageSize,
+    maxFeatures,
+    intervalMs,
+  })) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number ≥ 1`);
   }
   const byOrganization = keyedLimit(deps.perOrganization ?? 4);
@@ -175,15 +188,19 @@ export function createWatch(deps: WatchDeps): Watch {
       return found;
     };
 
-    const waiting: ChannelLink[] = [];
+    const pass = createPassQueue<ChannelLink>({
+      keyOf: (link) => link.workspaceId,
+      perKey: perWorkspace,
+      maxInFlight,
+      batch: MAX_WATCH_CLAIM_BATCH,
+    });
     const listed = new Set<string>();
-    let running = 0;
-    let wake: (() => void) | undefined;
     const links = deps.store.links.listWatched()[Symbol.asyncIterator]();
     let more = true;
     let listingError: unknown;
     for (;;) {
-      while (more && waiting.length < readAhead) {
+      // Read ahead only as far as there is room: a pass over 100,000 links holds a few thousand.
+      while (more && pass.waiting() < readAhead) {
         try {
           const next = await links.next();
           if (next.done) more = false;
@@ -192,7 +209,7 @@ export function createWatch(deps: WatchDeps): Watch {
             listed.add(key);
             if ((dueAt.get(key) ?? 0) <= at) {
               report.due += 1;
-              waiting.push(next.value);
+              pass.add(next.value);
             }
           }
         } catch (error) {
@@ -203,17 +220,13 @@ export function createWatch(deps: WatchDeps): Watch {
           listingError = error;
         }
       }
-      const room = Math.min(maxInFlight - running, MAX_WATCH_CLAIM_BATCH);
-      if (room > 0 && waiting.length > 0) {
-        const batch = waiting.splice(0, room);
-        running += batch.length;
+      const batch = pass.startable();
+      if (batch.length > 0) {
         await claimAndRun(batch);
         continue;
       }
-      if (running === 0 && waiting.length === 0 && !more) break;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+      if (pass.running() === 0) break; // nothing waits (startable() took all) and nothing is left to read
+      await pass.finished();
     }
     // Links no longer watched (unlinked, turned off) are forgotten once a whole listing showed it.
     if (!report.unread) for (const key of dueAt.keys()) if (!listed.has(key)) dueAt.delete(key);
@@ -228,14 +241,9 @@ export function createWatch(deps: WatchDeps): Watch {
     else if (report.seen + report.failed + report.skipped > 0) log.info({ ...report }, 'watch: pass done');
     return report;
 
-    function finished() {
-      running -= 1;
-      const resume = wake;
-      wake = undefined;
-      resume?.();
-    }
-
     async function claimAndRun(batch: ChannelLink[]) {
+      // Measured before claiming: the lease the store grants starts no earlier than this.
+      const leaseEnd = Date.now() + leaseMs;
       let claims: WatchClaim[];
       try {
         claims = await deps.store.watch.claim(
@@ -247,7 +255,7 @@ export function createWatch(deps: WatchDeps): Watch {
           { err: error, claims: batch.length },
           'watch: could not claim links; a later pass tries again',
         );
-        for (const _ of batch) finished();
+        for (const link of batch) pass.done(link);
         return;
       }
       batch.forEach((link, i) => {
@@ -255,10 +263,10 @@ export function createWatch(deps: WatchDeps): Watch {
         if (!claim.claimed) {
           report.notClaimed += 1;
           if (claim.dueAt !== undefined) dueAt.set(linkKey(link), claim.dueAt);
-          finished();
+          pass.done(link);
           return;
         }
-        withLogContext(where(link), () => runLink(link, claim.seenAt))
+        withLogContext(where(link), () => runLink(link, claim.seenAt, leaseEnd))
           .catch((error: unknown) => {
             // runLink gives back its own failures; this is the store failing as it did.
             report.failed += 1;
@@ -267,12 +275,15 @@ export function createWatch(deps: WatchDeps): Watch {
               'watch: could not record the link’s pass; retried once its lease runs out',
             );
           })
-          .finally(finished);
+          .finally(() => pass.done(link));
       });
     }
 
-    /** One claimed link: `lastSeenAt` absent on its first pass (a baseline). */
-    async function runLink(link: ChannelLink, lastSeenAt: number | undefined): Promise<void> {
+    /**
+     * One claimed link: `lastSeenAt` absent on its first pass (a baseline); `leaseEnd` when its
+     * lease runs out at the latest (epoch ms, real time: the posting limiter's).
+     */
+    async function runLink(link: ChannelLink, lastSeenAt: number | undefined, leaseEnd: number) {
       const key = { workspaceId: link.workspaceId, slackChannelId: link.slackChannelId };
       const nextAt = nextDue(link, clock().getTime(), intervalMs);
       const giveBack = async (error: string, outcome: 'failed' | 'skipped' = 'failed') => {
@@ -294,7 +305,9 @@ export function createWatch(deps: WatchDeps): Watch {
       const stored = await seenBefore(link);
       let listing: Listing;
       try {
-        listing = await byOrganization(planning.orgId, () => listFeatures(planning.client, link));
+        // Reading may use half the lease; Slack's side gets the next quarter (see below).
+        const signal = AbortSignal.timeout(Math.max(1, leaseEnd - leaseMs / 2 - Date.now()));
+        listing = await byOrganization(planning.orgId, () => listFeatures(planning.client, link, signal));
       } catch (error) {
         if (!isPlanningError(error)) throw error;
         failed(
@@ -334,7 +347,12 @@ export function createWatch(deps: WatchDeps): Watch {
       let done: ReadonlySet<string> = new Set();
       if (deltas.length > 0) {
         try {
-          done = await deps.sink.apply({ link, planning: planning.client, deltas, now: new Date(began) });
+          // Past the lease another replica may take the link and hand the same changes over: a post
+          // whose turn comes after this deadline is refused before it is sent (src/limits.ts), and
+          // the sink leaves that feature for the next pass.
+          done = await withPostDeadline(leaseEnd - leaseMs / 4, () =>
+            deps.sink.apply({ link, planning: planning.client, deltas, now: new Date(began) }),
+          );
         } catch (error) {
           failed(
             `sink\u0000${link.workspaceId}`,
@@ -386,12 +404,17 @@ export function createWatch(deps: WatchDeps): Watch {
   }
 
   /** Every page of the channel's features, up to `maxFeatures`; a failing first page throws. */
-  async function listFeatures(client: PlanningClient, link: ChannelLink): Promise<Listing> {
+  async function listFeatures(
+    client: PlanningClient,
+    link: ChannelLink,
+    signal: AbortSignal,
+  ): Promise<Listing> {
     const byId = new Map<string, FeatureLite>();
     const totals = new Set<number>();
     let read = 0;
     try {
-      for await (const page of client.features.list(link.teamId, link.channelId, { pageSize }).pages()) {
+      const pages = client.features.list(link.teamId, link.channelId, { pageSize }, { signal }).pages();
+      for await (const page of pages) {
         if (page.total !== undefined) totals.add(page.total);
         for (const feature of page.features) {
           read += 1;

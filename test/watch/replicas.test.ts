@@ -68,7 +68,7 @@ describeWithPostgres('the watch on replicas (PostgreSQL)', () => {
     const login = await bench.feature('Login');
     const dying = new RecordingSink();
     const survivor = new RecordingSink();
-    const watchA = bench.watch(dying, { owner: 'replica-a' });
+    const watchA = bench.watch(dying, { owner: 'replica-a', perWorkspace: CHANNELS.length });
     const watchB = bench.watch(survivor, { owner: 'replica-b', store: otherStore });
     await watchA.tick();
     bench.clock.advance(1_000);
