@@ -122,7 +122,7 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
       }),
       digest: { metrics },
       // The watch's Slack side (`watchSink`) is connected when it lands; until then the watch is off.
-      watch: { intervalMs: config.WATCH_INTERVAL_MS },
+      watch: { intervalMs: config.WATCH_INTERVAL_MS, metrics: metrics.watchLinks },
     }),
   });
   stack.push(() => jobs.stop());

@@ -31,6 +31,7 @@ import { describeFailure } from '../digest/failure.js';
 import type { PlanningAccess } from '../digest/index.js';
 import { createPassQueue, keyedLimit, withPostDeadline } from '../limits.js';
 import { type Logger, withLogContext } from '../logger.js';
+import type { WatchOutcome } from '../metrics.js';
 import { type FeatureLite, isPlanningError, type PlanningClient } from '../planning/index.js';
 import {
   type ChannelLink,
@@ -53,9 +54,9 @@ export interface WatchStore {
   watch: Pick<WatchRepo, 'claim' | 'complete' | 'fail' | 'features'>;
 }
 
-/** Counts of what the watch did, per link (optional: the app's metrics). */
+/** Counts of what the watch did, per link (the app's `team_planning_watch_links_total`). */
 export interface WatchMetrics {
-  inc(labels: { outcome: 'seen' | 'changed' | 'failed' | 'skipped' }): void;
+  inc(labels: { outcome: WatchOutcome }): void;
 }
 
 export interface WatchDeps {
@@ -287,10 +288,10 @@ export function createWatch(deps: WatchDeps): Watch {
       const key = { workspaceId: link.workspaceId, slackChannelId: link.slackChannelId };
       const nextAt = nextDue(link, clock().getTime(), intervalMs);
       const giveBack = async (error: string, outcome: 'failed' | 'skipped' = 'failed') => {
+        await deps.store.watch.fail(key, owner, { nextAt, error });
         report[outcome] += 1;
         deps.metrics?.inc({ outcome });
         dueAt.set(linkKey(link), nextAt);
-        await deps.store.watch.fail(key, owner, { nextAt, error });
       };
 
       const planning = await accessFor(link);

@@ -103,7 +103,8 @@ describe('the watch pass', () => {
     for (const c of ['C1', 'C2', 'C3']) await bench.link(c);
     const login = await bench.feature('Login');
     const sink = new RecordingSink();
-    const watch = bench.watch(sink);
+    const outcomes: string[] = [];
+    const watch = bench.watch(sink, { metrics: { inc: ({ outcome }) => outcomes.push(outcome) } });
     await watch.tick();
     bench.clock.advance(1_000);
     await bench.planning.features.advance(bench.teamId, bench.channelId, login.id);
@@ -118,12 +119,14 @@ describe('the watch pass', () => {
     expect(rows).toHaveLength(3);
     for (const row of rows) expect(row.error).toMatch(/^planning features\.list: \w+Error 503/);
     expect(rows.every((r) => r.owner === null && r.lease_until === null)).toBe(true);
+    expect(outcomes).toEqual([...Array(3).fill('seen'), ...Array(3).fill('failed')]);
     const failures = bench.logLines.slice(lines).filter((l) => l.includes('the planning service failed'));
     expect(failures).toHaveLength(1);
     expect(JSON.parse(failures[0] ?? '{}')).toMatchObject({ links: 3, orgId: bench.sandbox.orgId });
 
     bench.clock.advance(AGAIN);
     expect(await watch.tick()).toMatchObject({ seen: 3, deltas: 3, failed: 0 });
+    expect(outcomes.slice(6)).toEqual(Array(3).fill('changed'));
     expect(sink.deltas.map((d) => d.changes)).toEqual(
       Array(3).fill([{ kind: 'stage', from: 'planning', to: 'validation' }]),
     );
