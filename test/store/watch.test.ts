@@ -141,6 +141,36 @@ forEachBackend('watch store', (backend) => {
     expect(row.updated_at).toBe('u2');
   });
 
+  it('a link rebound to another planning channel forgets what the watch saw; relinked to the same, keeps it', async () => {
+    const { clock, store, watch } = await open();
+    const link = {
+      workspaceId: 'T1',
+      slackChannelId: 'C1',
+      teamId: 'team',
+      channelId: 'ch',
+      createdBy: 'U1',
+    };
+    await store.links.upsert(link);
+    const look = async () => {
+      await watch.claim([L1], { owner: 'a', leaseMs: LEASE });
+      await watch.complete(L1, 'a', { seenAt: clock.t, nextAt: clock.t, save: [seen('f1', 'u1')], drop: [] });
+    };
+    await look();
+    await store.links.upsert(link);
+    await store.links.update('T1', 'C1', { teamId: 'team', digestTime: '10:00' });
+    expect((await watch.features('T1', 'C1')).size).toBe(1);
+
+    await store.links.upsert({ ...link, channelId: 'other' });
+    expect((await watch.features('T1', 'C1')).size).toBe(0);
+    // Its next look is a baseline again.
+    expect(await watch.claim([L1], { owner: 'a', leaseMs: LEASE })).toEqual([{ claimed: true }]);
+    await watch.complete(L1, 'a', { seenAt: clock.t, nextAt: clock.t, save: [seen('f9', 'u1')], drop: [] });
+
+    await store.links.update('T1', 'C1', { teamId: 'another team' });
+    expect((await watch.features('T1', 'C1')).size).toBe(0);
+    expect(await store.db.selectFrom('watch_links').selectAll().execute()).toEqual([]);
+  });
+
   it('claims in batches: results in the order asked, a repeated key claimed once, bounded', async () => {
     const { watch } = await open();
     const results = await watch.claim([L2, L1, L2], { owner: 'a', leaseMs: LEASE });
