@@ -175,7 +175,8 @@ async function forgetWatchIfRebound(
   trx: Transaction<Database>,
   link: { workspaceId: string; slackChannelId: string; teamId?: string; channelId?: string },
 ) {
-  for (const table of ['watch_features', 'watch_links'] as const) {
+  // The lease row first, as `delete` and the watch's completion take them: no lock taken in opposite orders.
+  for (const table of ['watch_links', 'watch_features'] as const) {
     await trx
       .deleteFrom(table)
       .where((eb) => eb.and({ workspace_id: link.workspaceId, slack_channel_id: link.slackChannelId }))
