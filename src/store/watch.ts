@@ -176,7 +176,8 @@ export function createWatchRepo({ db, now }: RepoContext): WatchRepo {
             const leaseUntil = row.lease_until === null ? 0 : Number(row.lease_until);
             results.set(rowKey(row), {
               claimed: false,
-              dueAt: Math.max(Number(row.next_at), leaseUntil > at ? leaseUntil : 0),
+              // A lease is live up to and including its last millisecond (the update's `<`).
+              dueAt: Math.max(Number(row.next_at), leaseUntil >= at ? leaseUntil + 1 : 0),
             });
           }
         }

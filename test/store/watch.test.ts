@@ -30,7 +30,7 @@ forEachBackend('watch store', (backend) => {
     const { clock, watch } = await open();
     expect(await watch.claim([L1], { owner: 'a', leaseMs: LEASE })).toEqual([{ claimed: true }]);
     expect(await watch.claim([L1], { owner: 'b', leaseMs: LEASE })).toEqual([
-      { claimed: false, dueAt: clock.t + LEASE },
+      { claimed: false, dueAt: clock.t + LEASE + 1 },
     ]);
     const began = clock.t;
     clock.advance(1_000);
@@ -76,11 +76,12 @@ forEachBackend('watch store', (backend) => {
   it('an expired lease is taken over; the old owner is fenced off and writes nothing', async () => {
     const { clock, store, watch } = await open();
     await watch.claim([L1], { owner: 'a', leaseMs: LEASE });
-    clock.advance(LEASE - 1);
+    clock.advance(LEASE);
+    // Live to its last millisecond; due the one after.
     expect(await watch.claim([L1], { owner: 'b', leaseMs: LEASE })).toEqual([
       { claimed: false, dueAt: clock.t + 1 },
     ]);
-    clock.advance(2);
+    clock.advance(1);
     expect(await watch.claim([L1], { owner: 'b', leaseMs: LEASE })).toEqual([{ claimed: true }]);
 
     const late = { seenAt: 0, nextAt: clock.t, save: [seen('f1', 'x')], drop: [] };

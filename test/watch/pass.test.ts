@@ -3,9 +3,10 @@
  * with a recording sink and the store checked after each pass.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/store/index.js';
 import { nextDue } from '../../src/watch/index.js';
 import { eventually } from '../slack/harness.js';
-import { INTERVAL, openWatchBench, RecordingSink, recorded, type WatchBench } from './harness.js';
+import { INTERVAL, LEASE, openWatchBench, RecordingSink, recorded, type WatchBench } from './harness.js';
 
 /** Far enough for any link to be due again (its next time is within 1.5 intervals). */
 const AGAIN = INTERVAL * 1.5;
@@ -253,6 +254,51 @@ describe('the watch pass', () => {
     expect(sink.deltas).toMatchObject([{ featureId: login.id, after: { heading: 'Login' } }]);
     expect(sink.deltas[0]?.before).toBeUndefined();
     expect((await stored()).get(login.id)?.seen.heading).toBe('Login');
+  });
+
+  it('the store failing ends no pass and loses nothing: unclaimed links and unrecorded passes come back', async () => {
+    for (const c of ['C1', 'C2']) await bench.link(c);
+    const login = await bench.feature('Login');
+    const sink = new RecordingSink();
+    const failing = { claim: 0, complete: 0 };
+    const down = new StoreUnavailableError('unreachable');
+    const store = {
+      links: bench.store.links,
+      watch: {
+        ...bench.store.watch,
+        claim: async (...args: Parameters<typeof bench.store.watch.claim>) => {
+          if (failing.claim > 0 && failing.claim--) throw down;
+          return bench.store.watch.claim(...args);
+        },
+        complete: async (...args: Parameters<typeof bench.store.watch.complete>) => {
+          if (failing.complete > 0 && failing.complete--) throw down;
+          return bench.store.watch.complete(...args);
+        },
+      },
+    };
+    const watch = bench.watch(sink, { store });
+
+    failing.claim = 1;
+    expect(await watch.tick()).toMatchObject({ due: 2, seen: 0 });
+    expect(bench.logLines.join('')).toContain('could not claim links');
+    expect(await watch.tick()).toMatchObject({ seen: 2 });
+
+    bench.clock.advance(1_000);
+    await bench.planning.features.advance(bench.teamId, bench.channelId, login.id);
+    bench.clock.advance(AGAIN);
+    failing.complete = 2;
+    expect(await watch.tick()).toMatchObject({ seen: 0, failed: 2, deltas: 0 });
+    expect(sink.deltas).toHaveLength(2);
+    expect(bench.logLines.join('')).toContain('could not record the link’s pass');
+    expect((await stored('C1')).get(login.id)?.seen.stage).toBe('planning');
+    // Held by this replica's lease until it runs out; then the same change is handed again.
+    expect(await watch.tick()).toMatchObject({ seen: 0, notClaimed: 2 });
+    bench.clock.advance(LEASE + 1);
+    expect(await watch.tick()).toMatchObject({ seen: 2, deltas: 2 });
+    expect(sink.deltas.map((d) => d.changes[0])).toEqual(
+      Array(4).fill({ kind: 'stage', from: 'planning', to: 'validation' }),
+    );
+    expect((await stored('C2')).get(login.id)?.seen.stage).toBe('validation');
   });
 
   it('spreads links over the interval, each at a steady rhythm', () => {
