@@ -10,6 +10,8 @@ import { type WebLinkKind, type WebLinkTemplates, webLinkTemplateProblem } from 
 
 export const DEFAULT_PLANNING_API_URL = 'https://api.kronup.com/v1';
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
+/** How often the watch looks at each linked channel (src/watch/), ms: 5 minutes. */
+export const DEFAULT_WATCH_INTERVAL_MS = 300_000;
 
 const optionalText = z
   .string()
@@ -127,6 +129,18 @@ export const envSchema = z
      * port: the time a load balancer needs to see it and send nothing more.
      */
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(300_000).default(0),
+    /**
+     * How often the watch reads each linked channel's features, ms; 0 turns the watch off for the
+     * deployment. Links are looked at on the minute tick, so a minute is the least.
+     */
+    WATCH_INTERVAL_MS: z.coerce
+      .number()
+      .int('must be a whole number of milliseconds')
+      .refine(
+        (v) => v === 0 || (v >= 60_000 && v <= 86_400_000),
+        'must be 0 (the watch off) or from 60000 (a minute) to 86400000 (a day)',
+      )
+      .default(DEFAULT_WATCH_INTERVAL_MS),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   })
   .superRefine((env, ctx) => {

@@ -26,6 +26,92 @@ export function keyedLimit(concurrency: number): KeyedLimit {
 }
 
 /**
+ * The runs of one pass over many keys (the digest's and the watch's passes, keyed by workspace):
+ * items wait per key and start while their key has fewer than `perKey` running and the pass fewer
+ * than `maxInFlight`, at most `batch` at once (one claim batch); keys take their turns in the order
+ * they became ready, so one busy key never holds up the others.
+ */
+export interface PassQueue<T> {
+  /** Items added and not yet started. */
+  waiting(): number;
+  /** Items started and not yet done. */
+  running(): number;
+  add(item: T): void;
+  /** Takes what may start now (at most one batch) and counts it as running. */
+  startable(): T[];
+  /** A run is over (or never started: a refused claim): its slots are free. */
+  done(item: T): void;
+  /** Resolves when the next run is done. */
+  finished(): Promise<void>;
+}
+
+export function createPassQueue<T>(options: {
+  keyOf: (item: T) => string;
+  perKey: number;
+  maxInFlight: number;
+  batch: number;
+}): PassQueue<T> {
+  const { keyOf, perKey, maxInFlight, batch: batchSize } = options;
+  const queues = new Map<string, T[]>();
+  const runningIn = new Map<string, number>();
+  /** Keys with an item waiting and a free slot, in the order they became so. */
+  const ready = new Set<string>();
+  let waiting = 0;
+  let running = 0;
+  let wake: (() => void) | undefined;
+  const refresh = (key: string) => {
+    const free = (runningIn.get(key) ?? 0) < perKey;
+    if (free && (queues.get(key)?.length ?? 0) > 0) ready.add(key);
+    else ready.delete(key);
+  };
+  return {
+    waiting: () => waiting,
+    running: () => running,
+    add(item) {
+      const key = keyOf(item);
+      const queue = queues.get(key);
+      if (queue) queue.push(item);
+      else queues.set(key, [item]);
+      waiting += 1;
+      refresh(key);
+    },
+    startable() {
+      const batch: T[] = [];
+      const room = Math.min(maxInFlight - running, batchSize);
+      for (const key of ready) {
+        if (batch.length >= room) break;
+        const queue = queues.get(key) ?? [];
+        while (batch.length < room && queue.length > 0 && (runningIn.get(key) ?? 0) < perKey) {
+          batch.push(queue.shift() as T);
+          runningIn.set(key, (runningIn.get(key) ?? 0) + 1);
+        }
+        if (queue.length === 0) queues.delete(key);
+        refresh(key);
+      }
+      waiting -= batch.length;
+      running += batch.length;
+      return batch;
+    },
+    done(item) {
+      const key = keyOf(item);
+      const left = (runningIn.get(key) ?? 1) - 1;
+      if (left > 0) runningIn.set(key, left);
+      else runningIn.delete(key);
+      running -= 1;
+      refresh(key);
+      wake?.();
+    },
+    finished: () =>
+      new Promise<void>((resolve) => {
+        wake = () => {
+          wake = undefined;
+          resolve();
+        };
+      }),
+  };
+}
+
+/**
  * How fast messages may be posted (`chat.postMessage`, `chat.update`). Slack allows about one
  * message per second per channel and an unpublished cap per workspace ("several hundred per
  * minute"), and answers 429 with Retry-After past either.

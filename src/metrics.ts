@@ -41,6 +41,9 @@ export type SlackRequestOutcome = 'handled' | 'ignored' | 'malformed' | 'unverif
 /** A digest's end, per attempt: posted, found already posted (recovery), failed and retried later, failed for the day. */
 export type DigestOutcome = 'posted' | 'recovered' | 'retried' | 'failed';
 
+/** How the watch's look at one link ended. */
+export type WatchOutcome = 'seen' | 'changed' | 'failed' | 'skipped';
+
 export interface Metrics {
   readonly registry: Registry;
   readonly slackRequests: Counter<'kind' | 'outcome'>;
@@ -51,6 +54,8 @@ export interface Metrics {
   readonly slackApiCalls: Counter<'method' | 'status'>;
   readonly slackRateLimited: Counter<'method'>;
   readonly digests: Counter<'outcome'>;
+  /** Links the watch looked at, by outcome (src/watch/pass.ts `WatchMetrics`). */
+  readonly watchLinks: Counter<'outcome'>;
   readonly storeErrors: Counter<'kind'>;
   /** Where the gauges read their value at each scrape (the composition plugs them in). */
   readonly sources: {
@@ -119,6 +124,12 @@ export function createMetrics(): Metrics {
       labelNames: ['outcome'],
       registers,
     }),
+    watchLinks: new Counter({
+      name: `${PREFIX}watch_links_total`,
+      help: 'Linked channels the watch looked at, by outcome: seen (nothing changed), changed (changes handed to Slack), failed (given back, tried next interval), skipped (no planning token)',
+      labelNames: ['outcome'],
+      registers,
+    }),
     storeErrors: new Counter({
       name: `${PREFIX}store_errors_total`,
       help: 'Store queries that failed: unavailable (database unreachable or too slow) or query (any other)',
@@ -148,6 +159,8 @@ export function createMetrics(): Metrics {
     // Present at zero from the start: a rate over a series that appears late misses its first step.
     metrics.digests.inc({ outcome }, 0);
   }
+  for (const outcome of ['seen', 'changed', 'failed', 'skipped'] satisfies WatchOutcome[])
+    metrics.watchLinks.inc({ outcome }, 0);
   return metrics;
 }
 

@@ -50,6 +50,19 @@ describe('loadConfig', () => {
     expect(refused.some((p) => p.startsWith('DATABASE_QUERY_TIMEOUT_MS'))).toBe(true);
   });
 
+  it('watches every 5 minutes by default; 0 turns the watch off; anything else below a minute is refused', () => {
+    expect(loadConfig(single).WATCH_INTERVAL_MS).toBe(300_000);
+    expect(loadConfig({ ...single, WATCH_INTERVAL_MS: '0' }).WATCH_INTERVAL_MS).toBe(0);
+    expect(loadConfig({ ...single, WATCH_INTERVAL_MS: '120000' }).WATCH_INTERVAL_MS).toBe(120_000);
+    for (const bad of ['5000', '-1', '90000000', 'often', '60000.5'])
+      expect(problems({ ...single, WATCH_INTERVAL_MS: bad })).toEqual([
+        expect.stringMatching(/^WATCH_INTERVAL_MS /),
+      ]);
+    expect(problems({ ...single, WATCH_INTERVAL_MS: '5000' })[0]).toContain(
+      'must be 0 (the watch off) or from 60000 (a minute) to 86400000 (a day)',
+    );
+  });
+
   it('treats empty variables (as left in .env) as unset', () => {
     const config = loadConfig({ ...single, PORT: '', SLACK_API_URL: '  ', DATABASE_URL: '' });
     expect(config.PORT).toBe(3000);

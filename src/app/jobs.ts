@@ -1,14 +1,16 @@
 /**
  * The process's minute tick, in one place. Each pass runs the app's jobs one after another, in
  * order: the digest pass, the peer-grade notices (after it: the digest pass tells which workspaces'
- * day has begun), the DMs held back by quiet hours, the provisioned accounts of forgotten people
- * still to close. A later job (the watch) plugs in `appJobs`.
+ * day has begun), the watch of linked channels (src/watch/: when the app has its Slack side and
+ * WATCH_INTERVAL_MS is not 0), the DMs held back by quiet hours, the provisioned accounts of
+ * forgotten people still to close.
  *
  * A wake-up while a pass is still running is skipped, so a slow pass is never doubled; a job that
  * fails is logged and the next one still runs; `stop()` stops waking up and waits for the pass in
  * progress, so a shutdown never cuts a digest between its post and its record.
  */
 import type { Clients } from '../clients.js';
+import { type Config, DEFAULT_WATCH_INTERVAL_MS } from '../config.js';
 import {
   createDigestScheduler,
   createPeerGradeNotices,
@@ -18,7 +20,9 @@ import {
 import type { Logger } from '../logger.js';
 import { closeForgottenAccounts } from '../slack/account/index.js';
 import { deliverHeld, notify } from '../slack/kit/notify.js';
+import { createWatchSlackSide } from '../slack/watch/index.js';
 import type { ChannelLink, Store } from '../store/index.js';
+import { createWatch, type WatchDeps, type WatchSink } from '../watch/index.js';
 
 /** One piece of minute-grained work. */
 export interface Job {
@@ -103,6 +107,18 @@ export interface AppJobsDeps {
   planningAccessFor(link: ChannelLink): Promise<PlanningAccess | undefined>;
   /** Scheduler settings tests and benchmarks change (limits, clock). */
   digest?: Partial<DigestSchedulerDeps>;
+  /**
+   * The app's configuration: with it, the watch hands each link's changes to the app's Slack side
+   * (src/slack/watch/, its cards rendered as the flows render them).
+   */
+  config?: Config;
+  /** Where the watch hands each link's changes instead (tests); with neither, the watch does not run. */
+  watchSink?: WatchSink;
+  /**
+   * The watch's settings: `intervalMs` (WATCH_INTERVAL_MS, default 5 minutes; 0: no watch), and
+   * what tests and benchmarks change (limits, clock, owner).
+   */
+  watch?: Partial<Omit<WatchDeps, 'store' | 'sink' | 'logger'>>;
 }
 
 /** The app's jobs, in the order each pass runs them. */
@@ -133,9 +149,26 @@ export function appJobs(deps: AppJobsDeps): Job[] {
     onDue: peerGrades.linkDue,
     ...deps.digest,
   });
+  const watchSink =
+    deps.watchSink ??
+    (deps.config ? createWatchSlackSide({ store, logger, config: deps.config, slackFor }) : undefined);
+  const watchIntervalMs = deps.watch?.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
+  const watch =
+    watchSink && watchIntervalMs > 0
+      ? createWatch({
+          store,
+          logger,
+          planningAccessFor: deps.planningAccessFor,
+          sink: watchSink,
+          ...deps.watch,
+          intervalMs: watchIntervalMs,
+        })
+      : undefined;
   return [
     { name: 'digest', run: (now) => digest.tick(now) },
     { name: 'peer grades', run: (now) => peerGrades.run(now) },
+    // Each link is read once per interval (its own due time, claimed across replicas), not per tick.
+    ...(watch ? [{ name: 'watch', run: (now: Date) => watch.tick(now) }] : []),
     { name: 'held DMs', run: () => deliverHeld({ store, logger, slackFor }) },
     // After an uninstall or a deactivation whose closing failed, or a replica that stopped mid-way.
     {

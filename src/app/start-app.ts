@@ -121,6 +121,8 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
         adminToken: environmentAdminToken({ config, envAdminToken }),
       }),
       digest: { metrics },
+      config,
+      watch: { intervalMs: config.WATCH_INTERVAL_MS, metrics: metrics.watchLinks },
     }),
   });
   stack.push(() => jobs.stop());

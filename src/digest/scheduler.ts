@@ -34,7 +34,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { keyedLimit, withPostDeadline } from '../limits.js';
+import { createPassQueue, keyedLimit, withPostDeadline } from '../limits.js';
 import { type Logger, withLogContext } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { PlanningClient } from '../planning/index.js';
@@ -296,69 +296,12 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
    * fewer than `perWorkspace` running and the pass fewer than `maxInFlight`.
    */
   function createPass() {
-    const queues = new Map<string, Due[]>();
-    const runningIn = new Map<string, number>();
-    /** Workspaces with a link waiting and a free slot, in the order they became so. */
-    const ready = new Set<string>();
-    let waiting = 0;
-    let running = 0;
-    let wake: (() => void) | undefined;
-    const refresh = (workspaceId: string) => {
-      const free = (runningIn.get(workspaceId) ?? 0) < perWorkspace;
-      if (free && (queues.get(workspaceId)?.length ?? 0) > 0) ready.add(workspaceId);
-      else ready.delete(workspaceId);
-    };
-    return {
-      waiting: () => waiting,
-      running: () => running,
-      add(due: Due) {
-        const queue = queues.get(due.link.workspaceId);
-        if (queue) queue.push(due);
-        else queues.set(due.link.workspaceId, [due]);
-        waiting += 1;
-        refresh(due.link.workspaceId);
-      },
-      /** Takes what may start now (at most one claim batch) and counts it as running. */
-      startable(): Due[] {
-        const batch: Due[] = [];
-        const room = Math.min(maxInFlight - running, MAX_CLAIM_BATCH);
-        for (const workspaceId of ready) {
-          if (batch.length >= room) break;
-          const queue = queues.get(workspaceId) ?? [];
-          while (
-            batch.length < room &&
-            queue.length > 0 &&
-            (runningIn.get(workspaceId) ?? 0) < perWorkspace
-          ) {
-            batch.push(queue.shift() as Due);
-            runningIn.set(workspaceId, (runningIn.get(workspaceId) ?? 0) + 1);
-          }
-          if (queue.length === 0) queues.delete(workspaceId);
-          refresh(workspaceId);
-        }
-        waiting -= batch.length;
-        running += batch.length;
-        return batch;
-      },
-      /** A run (or a refused claim) is over: its slots are free. */
-      done(due: Due) {
-        const workspaceId = due.link.workspaceId;
-        const left = (runningIn.get(workspaceId) ?? 1) - 1;
-        if (left > 0) runningIn.set(workspaceId, left);
-        else runningIn.delete(workspaceId);
-        running -= 1;
-        refresh(workspaceId);
-        wake?.();
-      },
-      /** Resolves when the next run is done. */
-      finished: () =>
-        new Promise<void>((resolve) => {
-          wake = () => {
-            wake = undefined;
-            resolve();
-          };
-        }),
-    };
+    return createPassQueue<Due>({
+      keyOf: (due) => due.link.workspaceId,
+      perKey: perWorkspace,
+      maxInFlight,
+      batch: MAX_CLAIM_BATCH,
+    });
   }
 
   function notClaimed(due: Due, reason: 'posted' | 'held' | 'exhausted', report: TickReport) {

@@ -1,9 +1,9 @@
 /** Slack channel → planning team + channel, with the channel's daily digest settings. */
-import type { Selectable } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import { z } from 'zod';
 import { fromFlag, type RepoContext, toFlag, touched } from './context.js';
 import { parseInput } from './errors.js';
-import type { ChannelLinksTable } from './schema.js';
+import type { ChannelLinksTable, Database } from './schema.js';
 
 export interface ChannelLink {
   workspaceId: string;
@@ -166,6 +166,39 @@ export function toChannelLink(row: Selectable<ChannelLinksTable>): ChannelLink {
   };
 }
 
+/**
+ * A link bound to another planning team or channel: what the watch saw was another channel's, and
+ * compared with the new one every feature would look deleted. It is forgotten (each delete one
+ * conditional statement), so the watch's next look is a silent baseline.
+ */
+async function forgetWatchIfRebound(
+  trx: Transaction<Database>,
+  link: { workspaceId: string; slackChannelId: string; teamId?: string; channelId?: string },
+) {
+  // The lease row first, as `delete` and the watch's completion take them: no lock taken in opposite orders.
+  for (const table of ['watch_links', 'watch_features'] as const) {
+    await trx
+      .deleteFrom(table)
+      .where((eb) => eb.and({ workspace_id: link.workspaceId, slack_channel_id: link.slackChannelId }))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('channel_links as l')
+            .select('l.team_id')
+            .where('l.workspace_id', '=', link.workspaceId)
+            .where('l.slack_channel_id', '=', link.slackChannelId)
+            .where((inner) =>
+              inner.or([
+                ...(link.teamId === undefined ? [] : [inner('l.team_id', '!=', link.teamId)]),
+                ...(link.channelId === undefined ? [] : [inner('l.channel_id', '!=', link.channelId)]),
+              ]),
+            ),
+        ),
+      )
+      .execute();
+  }
+}
+
 export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRepo {
   const repo: ChannelLinksRepo = {
     async get(workspaceId, slackChannelId) {
@@ -183,19 +216,22 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
       // Only what the caller gave changes on a rebind; the rest of the settings stay. Linking (or
       // linking again) starts the schedule afresh: its first digest is at its next time.
       const given = { ...settingsColumns(v), created_by: v.createdBy, digest_from: at, updated_at: at };
-      await db
-        .insertInto('channel_links')
-        .values({
-          ...DEFAULT_COLUMNS,
-          ...given,
-          workspace_id: v.workspaceId,
-          slack_channel_id: v.slackChannelId,
-          team_id: v.teamId,
-          channel_id: v.channelId,
-          created_at: at,
-        })
-        .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id']).doUpdateSet(given))
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await forgetWatchIfRebound(trx, v);
+        await trx
+          .insertInto('channel_links')
+          .values({
+            ...DEFAULT_COLUMNS,
+            ...given,
+            workspace_id: v.workspaceId,
+            slack_channel_id: v.slackChannelId,
+            team_id: v.teamId,
+            channel_id: v.channelId,
+            created_at: at,
+          })
+          .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id']).doUpdateSet(given))
+          .execute();
+      });
       return (await repo.get(v.workspaceId, v.slackChannelId))!;
     },
 
@@ -203,31 +239,35 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
       const v = parseInput(linkPatch, patch, 'channel link settings');
       const columns = settingsColumns(v);
       const at = now();
-      await db
-        .updateTable('channel_links')
-        .set((eb) => {
-          // The schedule restarts only when it really changes: repeating a setting keeps a failed
-          // digest's retry of today, and a digest turned on again waits for its next time.
-          const changes = [
-            ...(columns.digest_time === undefined ? [] : [eb('digest_time', '!=', columns.digest_time)]),
-            ...(columns.time_zone === undefined ? [] : [eb('time_zone', '!=', columns.time_zone)]),
-            ...(columns.weekdays_only === undefined
-              ? []
-              : [eb('weekdays_only', '!=', columns.weekdays_only)]),
-            ...(v.digestEnabled === true ? [eb('digest_enabled', '=', toFlag(false))] : []),
-          ];
-          return {
-            ...columns,
-            ...(changes.length === 0
-              ? {}
-              : {
-                  digest_from: eb.case().when(eb.or(changes)).then(at).else(eb.ref('digest_from')).end(),
-                }),
-            updated_at: at,
-          };
-        })
-        .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        if (v.teamId !== undefined || v.channelId !== undefined)
+          await forgetWatchIfRebound(trx, { workspaceId, slackChannelId, ...v });
+        await trx
+          .updateTable('channel_links')
+          .set((eb) => {
+            // The schedule restarts only when it really changes: repeating a setting keeps a failed
+            // digest's retry of today, and a digest turned on again waits for its next time.
+            const changes = [
+              ...(columns.digest_time === undefined ? [] : [eb('digest_time', '!=', columns.digest_time)]),
+              ...(columns.time_zone === undefined ? [] : [eb('time_zone', '!=', columns.time_zone)]),
+              ...(columns.weekdays_only === undefined
+                ? []
+                : [eb('weekdays_only', '!=', columns.weekdays_only)]),
+              ...(v.digestEnabled === true ? [eb('digest_enabled', '=', toFlag(false))] : []),
+            ];
+            return {
+              ...columns,
+              ...(changes.length === 0
+                ? {}
+                : {
+                    digest_from: eb.case().when(eb.or(changes)).then(at).else(eb.ref('digest_from')).end(),
+                  }),
+              updated_at: at,
+            };
+          })
+          .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
+          .execute();
+      });
       return repo.get(workspaceId, slackChannelId);
     },
 

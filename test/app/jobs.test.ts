@@ -144,3 +144,54 @@ describe("the app's jobs", () => {
     expect(bench.posted).toHaveLength(1);
   });
 });
+
+describe("the app's jobs: the watch", () => {
+  let bench: Bench;
+  beforeEach(async () => {
+    bench = await openBench('sqlite');
+    bench.features = [feature({ id: 'f1', heading: 'Login' })];
+  });
+  afterEach(() => bench.close());
+
+  /** One pass of the app's jobs with these watch settings; the deltas the sink was handed. */
+  async function onePass(options: { sink: boolean; intervalMs?: number }) {
+    await link(bench, 'C1');
+    bench.clock.set('2026-03-10T07:00:00Z');
+    const { logger, clock } = bench.deps();
+    const turns: string[] = [];
+    const jobs = appJobs({
+      store: bench.store,
+      clients: bench.clients,
+      logger,
+      botTokenFor: async () => BOT_TOKEN,
+      planningAccessFor: bench.deps().planningClientFor,
+      digest: { clock },
+      ...(options.sink
+        ? {
+            watchSink: {
+              apply: async (turn) => {
+                turns.push(...turn.deltas.map((d) => d.featureId));
+                return new Set(turn.deltas.map((d) => d.featureId));
+              },
+            },
+          }
+        : {}),
+      watch: { clock, ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }) },
+    });
+    for (const job of jobs) await job.run(new Date(bench.clock.now));
+    return { names: jobs.map((j) => j.name), turns };
+  }
+
+  it('runs after the digest and its notices when the Slack side is given: a link is baselined on its first pass', async () => {
+    const { names, turns } = await onePass({ sink: true });
+    expect(names.slice(0, 3)).toEqual(['digest', 'peer grades', 'watch']);
+    expect(turns).toEqual([]);
+    expect([...(await bench.store.watch.features('T1', 'C1')).keys()]).toEqual(['f1']);
+  });
+
+  it('does not run without the Slack side, nor with WATCH_INTERVAL_MS=0', async () => {
+    expect((await onePass({ sink: false })).names).not.toContain('watch');
+    expect((await onePass({ sink: true, intervalMs: 0 })).names).not.toContain('watch');
+    expect(await bench.store.db.selectFrom('watch_links').selectAll().execute()).toEqual([]);
+  });
+});

@@ -148,6 +148,7 @@ describe('operating the app: metrics, readiness, HOST', () => {
         'team_planning_slack_api_calls_total',
         'team_planning_slack_api_rate_limited_total',
         'team_planning_digests_total',
+        'team_planning_watch_links_total',
         'team_planning_held_dms_waiting',
         'team_planning_store_errors_total',
         'team_planning_slack_requests_in_flight',
