@@ -32,6 +32,7 @@ import { type ReencryptResult, reencryptAll } from './reencrypt.js';
 import type { Database } from './schema.js';
 import { createSlackNotesRepo, type SlackNotesRepo } from './slack-notes.js';
 import { createTaskOriginsRepo, type TaskOriginsRepo } from './task-origins.js';
+import { createThreadDiscoveriesRepo, type ThreadDiscoveriesRepo } from './thread-discoveries.js';
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
 
 export * from './account-closures.js';
@@ -53,6 +54,7 @@ export type { ReencryptResult } from './reencrypt.js';
 export type { Database } from './schema.js';
 export * from './slack-notes.js';
 export * from './task-origins.js';
+export * from './thread-discoveries.js';
 export * from './workspaces.js';
 
 export interface StoreOptions extends DatabaseOptions {
@@ -88,6 +90,8 @@ export interface Store {
   closures: AccountClosuresRepo;
   /** What Slack already did or showed about service objects, so the watch does not echo it. */
   slackNotes: SlackNotesRepo;
+  /** Replies in task card threads recorded as discoveries, so their edits and deletions follow. */
+  threadDiscoveries: ThreadDiscoveriesRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -127,6 +131,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     participants: createExperimentParticipantsRepo(context),
     closures: createAccountClosuresRepo(context),
     slackNotes: createSlackNotesRepo(context),
+    threadDiscoveries: createThreadDiscoveriesRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };
