@@ -65,7 +65,10 @@ type MessageEvent = SlackMessage & {
 const REPLY_SUBTYPES = new Set([undefined, 'thread_broadcast']);
 
 /** Written by a person (not a bot, an app or this app), as a reply in a thread. */
-function isHumanReply(m: SlackMessage | undefined, botUserId: string | undefined): m is SlackMessage & {
+function isHumanReply(
+  m: SlackMessage | undefined,
+  botUserId: string | undefined,
+): m is SlackMessage & {
   user: string;
   ts: string;
   thread_ts: string;
@@ -116,6 +119,11 @@ export async function threadMessage(svc: Services, args: EventArgs<'message'>): 
       await deleted({ ...base, log: { action: 'thread discovery delete', workspaceId } }, event.deleted_ts);
     } else if (isHumanReply(event, args.context.botUserId)) {
       await replied({ ...base, log: { action: 'thread discovery', workspaceId } }, event);
+    } else if (event.thread_ts && event.thread_ts !== event.ts) {
+      svc.deps.logger.debug(
+        { action: 'thread discovery', workspaceId, reason: 'not a person’s reply' },
+        'thread reply not recorded',
+      );
     }
   } catch (error) {
     // Nothing is ever said in the channel: a failure of our own is logged.
@@ -204,9 +212,15 @@ async function replied(
 ): Promise<void> {
   const { store, logger } = r.svc.deps;
   const link = await store.links.get(r.workspaceId, r.channel);
-  if (!link?.threadDiscoveries) return;
+  if (!link?.threadDiscoveries) {
+    logger.debug({ ...r.log, reason: 'off for this channel' }, 'thread reply not recorded');
+    return;
+  }
   const card = await store.cards.find(r.workspaceId, r.channel, reply.thread_ts);
-  if (!card || card.kind !== 'task' || !card.place) return;
+  if (!card || card.kind !== 'task' || !card.place) {
+    logger.debug({ ...r.log, reason: 'not a task card’s thread' }, 'thread reply not recorded');
+    return;
+  }
   const place = card.place;
   await once(r, `thread-reply:${reply.ts}`, async () => {
     const planning = await authorOf(r, reply.user);
@@ -222,9 +236,15 @@ async function replied(
     const c = coordsOf({ place, taskId: card.entityId });
     let discoveryId: string;
     try {
-      const created = await acting.planning.tasks.discoveryCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
-        details: text.details,
-      });
+      const created = await acting.planning.tasks.discoveryCreate(
+        c.teamId,
+        c.channelId,
+        c.featureId,
+        c.taskId,
+        {
+          details: text.details,
+        },
+      );
       discoveryId = created.id;
     } catch (error) {
       if (error instanceof NotFoundError) {
@@ -254,7 +274,12 @@ async function replied(
         .discoveryDelete(c.teamId, c.channelId, c.featureId, c.taskId, discoveryId)
         .catch((e: unknown) => logger.error({ ...r.log, err: e }, 'could not take a thread discovery back'));
       await store.threadDiscoveries.forget(r.workspaceId, r.channel, reply.ts).catch(() => undefined);
-      await tellAuthor(r, reply.user, reply.thread_ts, md`Your reply was not recorded as a discovery: ${STORE_UNAVAILABLE}`);
+      await tellAuthor(
+        r,
+        reply.user,
+        reply.thread_ts,
+        md`Your reply was not recorded as a discovery: ${STORE_UNAVAILABLE}`,
+      );
       return;
     }
     await recorded(r, acting, c, reply, text.cut);
@@ -269,9 +294,11 @@ async function recorded(
   reply: { user: string; ts: string; thread_ts: string },
   cut: boolean,
 ) {
-  await r.client.reactions.add({ channel: r.channel, timestamp: reply.ts, name: RECORDED_REACTION }).catch(
-    (error: unknown) => r.svc.deps.logger.warn({ ...r.log, err: error }, 'could not react to a thread reply'),
-  );
+  await r.client.reactions
+    .add({ channel: r.channel, timestamp: reply.ts, name: RECORDED_REACTION })
+    .catch((error: unknown) =>
+      r.svc.deps.logger.warn({ ...r.log, err: error }, 'could not react to a thread reply'),
+    );
   if (cut) await tellAuthor(r, reply.user, reply.thread_ts, CUT);
   await refreshTaskCards(r.svc.deps, r.client, acting, c);
 }
@@ -297,16 +324,28 @@ async function edited(
     if (!text.plain) return;
     const c = coordsOf(entry);
     try {
-      await acting.planning.tasks.discoveryUpdate(c.teamId, c.channelId, c.featureId, c.taskId, entry.discoveryId, {
-        details: text.details,
-      });
+      await acting.planning.tasks.discoveryUpdate(
+        c.teamId,
+        c.channelId,
+        c.featureId,
+        c.taskId,
+        entry.discoveryId,
+        {
+          details: text.details,
+        },
+      );
     } catch (error) {
       if (error instanceof NotFoundError) {
         logger.info(r.log, 'thread discovery not changed: it or its task is gone');
         await store.threadDiscoveries.forget(r.workspaceId, r.channel, entry.messageTs);
         return;
       }
-      await tellAuthor(r, entry.authorSlackId, entry.threadTs, await failureSentence(r, error, entry.authorSlackId));
+      await tellAuthor(
+        r,
+        entry.authorSlackId,
+        entry.threadTs,
+        await failureSentence(r, error, entry.authorSlackId),
+      );
       return;
     }
     await store.slackNotes.note(r.workspaceId, [minuteNote(entry.discoveryId)]);
@@ -325,7 +364,13 @@ async function deleted(r: Reply, deletedTs: string | undefined) {
     const acting = await planning.acting();
     const c = coordsOf(entry);
     try {
-      await acting.planning.tasks.discoveryDelete(c.teamId, c.channelId, c.featureId, c.taskId, entry.discoveryId);
+      await acting.planning.tasks.discoveryDelete(
+        c.teamId,
+        c.channelId,
+        c.featureId,
+        c.taskId,
+        entry.discoveryId,
+      );
     } catch (error) {
       if (!(error instanceof NotFoundError)) {
         // The message is gone: there is no thread left to tell the author in but theirs; logged.
