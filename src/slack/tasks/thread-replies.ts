@@ -217,7 +217,7 @@ async function replied(
     return;
   }
   const card = await store.cards.find(r.workspaceId, r.channel, reply.thread_ts);
-  if (!card || card.kind !== 'task' || !card.place) {
+  if (card?.kind !== 'task' || !card.place) {
     logger.debug({ ...r.log, reason: 'not a task card’s thread' }, 'thread reply not recorded');
     return;
   }
