@@ -49,8 +49,27 @@ describe('playground Web API', () => {
   });
 
   it('answers an unknown method with unknown_method and logs it', async () => {
-    expect(await refusal(slack.apiCall('reactions.add', { name: 'tada' }))).toBe('unknown_method');
-    expect(logs.some((l) => l.includes('reactions.add') && l.includes('does not implement'))).toBe(true);
+    expect(await refusal(slack.apiCall('reactions.remove', { name: 'tada' }))).toBe('unknown_method');
+    expect(logs.some((l) => l.includes('reactions.remove') && l.includes('does not implement'))).toBe(true);
+  });
+
+  it('adds a reaction as Slack does: once per emoji, a real name, an existing message', async () => {
+    const posted = await slack.chat.postMessage({ channel: 'C0API', text: 'Recorded' });
+    const ts = String(posted.ts);
+    expect(await slack.reactions.add({ channel: 'C0API', timestamp: ts, name: 'memo' })).toMatchObject({
+      ok: true,
+    });
+    expect(await refusal(slack.reactions.add({ channel: 'C0API', timestamp: ts, name: 'memo' }))).toBe(
+      'already_reacted',
+    );
+    expect(await refusal(slack.reactions.add({ channel: 'C0API', timestamp: ts, name: ':memo:' }))).toBe(
+      'invalid_name',
+    );
+    expect(
+      await refusal(slack.reactions.add({ channel: 'C0API', timestamp: '1.000001', name: 'memo' })),
+    ).toBe('message_not_found');
+    const history = await slack.conversations.replies({ channel: 'C0API', ts });
+    expect(history.messages?.[0]?.reactions).toEqual([{ name: 'memo', users: ['U0BOTPLAN'], count: 1 }]);
   });
 
   it('knows the people, the team and the channels', async () => {

@@ -3,11 +3,16 @@
  * Bolt app, the sandbox over real sockets read back over its API, the fake Slack's reactions and
  * ephemeral messages, and the store's mapping checked after each flow.
  */
+
+import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/planning/models.js';
+import { ADMIN_ACTION, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
+import { FIELD } from '../../src/slack/kit/ids.js';
+import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
 import { RECORDED_REACTION } from '../../src/slack/tasks/thread-replies.js';
 import { minuteNote } from '../../src/watch/changes.js';
-import { eventually, Harness, TEAM } from './harness.js';
+import { choice, eventually, Harness, submitted, TEAM, viewIdOf } from './harness.js';
 
 const MEMBER = 'U1';
 
@@ -231,5 +236,131 @@ describe('thread replies become discoveries', () => {
     expect(await h.store.threadDiscoveries.get(TEAM, 'C1', r.ts)).toBeUndefined();
     expect(reactionsOn(r.ts)).toEqual([]);
     expect(h.slack.called('chat.postMessage')).toHaveLength(0);
+  });
+});
+
+describe('the link’s settings: following changes, thread replies as discoveries', () => {
+  const ADMIN = 'UADMIN';
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start();
+    h.slack.users.set(ADMIN, { id: ADMIN, name: 'boss', isAdmin: true });
+    await h.connect(ADMIN, 'owner');
+  });
+  afterEach(() => h.close());
+
+  const json = (value: unknown) => JSON.stringify(value);
+  const ticked = (...values: string[]): ViewStateValue =>
+    ({
+      type: 'checkboxes',
+      selected_options: values.map((value) => ({ value, text: { type: 'plain_text', text: value } })),
+    }) as ViewStateValue;
+
+  it('the /plan link form shows them as stored and saves what is ticked', async () => {
+    await h.link('C1', ADMIN);
+    await h.store.links.update(TEAM, 'C1', { threadDiscoveries: true });
+    await h.command('link', ADMIN, 'C1');
+    const filled = await h.slack.waitFor('views.update', (b) =>
+      json(b.view).includes(`"callback_id":"${LINK_VIEW.link}"`),
+    );
+    const viewId = String(filled.body.view_id);
+    const settings = ((
+      filled.body.view as { blocks: { block_id?: string; element?: unknown }[] }
+    ).blocks.find((b) => b.block_id === LINK_FIELD.linkOptions.block)?.element ?? {}) as {
+      initial_options?: { value: string }[];
+    };
+    expect(settings.initial_options?.map((o) => o.value)).toEqual([
+      LINK_CHOICES.watch,
+      LINK_CHOICES.threadDiscoveries,
+    ]);
+
+    await h.submit(
+      viewId,
+      [
+        [FIELD.team, choice(h.fixture.teamId, 'Core team')],
+        [FIELD.channel, choice(h.fixture.channelId, 'General')],
+        [LINK_FIELD.digestTime, { type: 'timepicker', selected_time: '09:00' } as ViewStateValue],
+        [LINK_FIELD.timeZone, choice('Europe/Paris')],
+        [LINK_FIELD.digestOptions, ticked('enabled')],
+        [LINK_FIELD.linkOptions, ticked()],
+      ],
+      { user: ADMIN },
+    );
+    await h.slack.waitFor('views.update', (b) => json(b.view).includes('is linked to'));
+    expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({
+      watchEnabled: false,
+      threadDiscoveries: false,
+    });
+  });
+
+  /** A button pressed in the modal view `viewId` as Slack shows it now. */
+  function press(viewId: string, actionId: string, value: string, as = ADMIN) {
+    const view = h.slack.views.get(viewId)!;
+    return h.interact(
+      {
+        type: 'block_actions',
+        container: { type: 'view', view_id: viewId },
+        view: submitted(viewId, view, []),
+        actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
+      },
+      as,
+    );
+  }
+
+  it('the admin links section turns each on and off, and refuses a member', async () => {
+    await h.link('C1', ADMIN);
+    await h.command('admin', ADMIN);
+    const rootId = String(
+      (
+        await h.slack.waitFor(
+          'views.update',
+          (b) => (b.view as { callback_id?: string }).callback_id === ADMIN_VIEW.root,
+        )
+      ).body.view_id,
+    );
+    const since = h.slack.calls.length;
+    await press(rootId, ADMIN_ACTION.section, 'links');
+    const sectionId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
+    const shown = (match: string) =>
+      h.slack.waitFor('views.update', (b) => b.view_id === sectionId && json(b.view).includes(match));
+    await shown('Changes made outside Slack followed; replies in card threads are not recorded.');
+    const C1 = json({ id: 'C1' });
+
+    await press(sectionId, ADMIN_ACTION.threadDiscoveriesOn, C1);
+    await shown('now become discoveries');
+    expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({
+      watchEnabled: true,
+      threadDiscoveries: true,
+    });
+    expect(json(h.slack.views.get(sectionId))).toContain(ADMIN_ACTION.threadDiscoveriesOff);
+
+    await press(sectionId, ADMIN_ACTION.watchOff, C1);
+    await shown('are no longer followed');
+    expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({
+      watchEnabled: false,
+      threadDiscoveries: true,
+    });
+
+    // A member sending the admin's buttons (a crafted request): refused, nothing changes.
+    h.slack.users.set('U2', { id: 'U2', name: 'member' });
+    await h.connect('U2', 'member');
+    const before = await h.store.links.get(TEAM, 'C1');
+    await press(sectionId, ADMIN_ACTION.threadDiscoveriesOff, C1, 'U2');
+    await press(sectionId, ADMIN_ACTION.watchOn, C1, 'U2');
+    await eventually(
+      () =>
+        h.slack.called('respond').filter((c) => json(c.body).includes('Only workspace admins')).length >= 2,
+      'both presses refused',
+    );
+    expect(await h.store.links.get(TEAM, 'C1')).toEqual(before);
+
+    await press(sectionId, ADMIN_ACTION.threadDiscoveriesOff, C1);
+    await shown('no longer become discoveries');
+    await press(sectionId, ADMIN_ACTION.watchOn, C1);
+    await shown('are followed');
+    expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({
+      watchEnabled: true,
+      threadDiscoveries: false,
+    });
   });
 });
