@@ -43,13 +43,17 @@ export async function changeLinkSetting(
   slackChannelId: string,
   change: LinkSettingChange,
 ): Promise<{ link: ChannelLink; changed: string } | undefined> {
-  const link = await svc.deps.store.links.update(workspaceId, slackChannelId, { [change.setting]: change.on });
+  const link = await svc.deps.store.links.update(workspaceId, slackChannelId, {
+    [change.setting]: change.on,
+  });
   return link ? { link, changed: SAID[change.setting][change.on ? 0 : 1] } : undefined;
 }
 
 /** The link's settings in a few words, as the admin section shows them. */
 export function linkSettingsLine(link: Pick<ChannelLink, LinkSetting>): string {
-  const watch = link.watchEnabled ? 'Changes made outside Slack followed' : 'Changes made outside Slack not followed';
+  const watch = link.watchEnabled
+    ? 'Changes made outside Slack followed'
+    : 'Changes made outside Slack not followed';
   const threads = link.threadDiscoveries
     ? 'replies in card threads become discoveries'
     : 'replies in card threads are not recorded';
