@@ -102,7 +102,8 @@ export interface Declared {
   /**
    * Bot events: the app's own lifecycle (no scope needed), `user_change` (users:read) so that a
    * deactivated person's account is closed and a changed profile followed, `app_home_opened` (no
-   * scope) to draw the Home tab.
+   * scope) to draw the Home tab, `message` (`message.channels`/`message.groups`: the history
+   * scopes) for replies in task card threads.
    */
   events: readonly EventName[];
   /** Workflow Builder steps, by callback id. */
