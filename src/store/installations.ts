@@ -134,6 +134,7 @@ const WORKSPACE_TABLES = [
   'notification_prefs',
   'notification_outbox',
   'experiment_participants',
+  'thread_discoveries',
 ] as const;
 
 /**

@@ -31,6 +31,15 @@ forEachBackend('thread discoveries', (backend) => {
     expect(await store.threadDiscoveries.get('T2', 'C1', '1.1')).toMatchObject({ discoveryId: 'd9' });
   });
 
+  it('forgets a workspace’s entries when the app is uninstalled there, and only that workspace’s', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    await store.threadDiscoveries.record(entry('T1', '1.1'));
+    await store.threadDiscoveries.record(entry('T2', '1.1'));
+    await store.installations.deleteWorkspace('T1');
+    expect(await store.threadDiscoveries.get('T1', 'C1', '1.1')).toBeUndefined();
+    expect(await store.threadDiscoveries.get('T2', 'C1', '1.1')).toBeDefined();
+  });
+
   it('purges old entries, and refuses bad input with nothing stored', async () => {
     const clock = manualClock();
     const store = await backend.open({ keyring: newKeyring(), now: clock.now });

@@ -199,6 +199,25 @@ async function failureSentence(r: Reply, error: unknown, slackUserId: string): P
   return md`Your reply was not recorded as a discovery: your planning connection stopped working — connect again from the app's Home.`;
 }
 
+/** The author's account; when it cannot be used (a token refused), they are told privately. */
+async function actingOrTell(
+  r: Reply,
+  planning: PlanningContext,
+  threadTs: string,
+): Promise<Acting | undefined> {
+  try {
+    return await planning.acting();
+  } catch (error) {
+    await tellAuthor(
+      r,
+      planning.slackUserId,
+      threadTs,
+      await failureSentence(r, error, planning.slackUserId),
+    );
+    return undefined;
+  }
+}
+
 const coordsOf = (card: { place: PostedCard['place'] & object; taskId: string }): TaskCoords => ({
   teamId: card.place.teamId,
   channelId: card.place.channelId,
@@ -225,7 +244,8 @@ async function replied(
   await once(r, `thread-reply:${reply.ts}`, async () => {
     const planning = await authorOf(r, reply.user);
     if (!planning) return;
-    const acting = await planning.acting();
+    const acting = await actingOrTell(r, planning, reply.thread_ts);
+    if (!acting) return;
     // The card's task is in the author's organization, or it is not theirs to add to.
     if (acting.identity.orgId !== place.orgId) {
       logger.info({ ...r.log, reason: 'another organization' }, 'thread reply not recorded');
@@ -319,7 +339,8 @@ async function edited(
   await once(r, `thread-edit:${message.ts}:${eventTs ?? ''}`, async () => {
     const planning = await authorOf(r, entry.authorSlackId);
     if (!planning) return;
-    const acting = await planning.acting();
+    const acting = await actingOrTell(r, planning, entry.threadTs);
+    if (!acting) return;
     const text = await discoveryText(r, { text: message.text ?? '', ts: message.ts! });
     if (!text.plain) return;
     const c = coordsOf(entry);
