@@ -116,6 +116,9 @@ export async function threadMessage(svc: Services, args: EventArgs<'message'>): 
         event.event_ts,
       );
     } else if (event.subtype === 'message_deleted') {
+      // Only a reply can have been recorded: a top-level message's deletion reads nothing.
+      const was = event.previous_message;
+      if (was && (!was.thread_ts || was.thread_ts === was.ts)) return;
       await deleted({ ...base, log: { action: 'thread discovery delete', workspaceId } }, event.deleted_ts);
     } else if (isHumanReply(event, args.context.botUserId)) {
       await replied({ ...base, log: { action: 'thread discovery', workspaceId } }, event);
@@ -331,6 +334,8 @@ async function edited(
 ) {
   const { store, logger } = r.svc.deps;
   if (!message?.ts || !message.user) return;
+  // Only a reply can have been recorded: a top-level message's edit reads nothing.
+  if (!message.thread_ts || message.thread_ts === message.ts) return;
   // Slack also sends a change when a link in the message unfurls: the text is what counts.
   if (previous && previous.text === message.text) return;
   const entry = await store.threadDiscoveries.get(r.workspaceId, r.channel, message.ts);
