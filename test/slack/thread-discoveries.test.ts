@@ -200,6 +200,13 @@ describe('thread replies become discoveries', () => {
     expect(await h.unheldAccounts()).toEqual([]);
   });
 
+  it('records a reply also sent to the channel (thread_broadcast), a person’s reply too', async () => {
+    const r = reply('Shared with the channel', MEMBER, { subtype: 'thread_broadcast' });
+    await r.send();
+    await eventually(async () => (await discoveries()).length === 1, 'the discovery');
+    expect((await discoveries())[0]!.details).toBe(`Shared with the channel\n\n${permalinkOf(r.ts)}`);
+  });
+
   it('cuts a reply longer than the service allows, keeps the permalink and tells the author privately', async () => {
     const long = 'word '.repeat(200).trim();
     const r = reply(long);
