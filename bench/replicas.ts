@@ -2,8 +2,10 @@
  * `npm run bench:replicas`: does the digest work divide between replicas? 20,000 linked channels
  * over 1,000 workspaces (one planning organization and one bot token each), all due in the same
  * minute, on one PostgreSQL (a fresh schema of TEST_DATABASE_URL or DATABASE_URL, dropped after),
- * against the sandbox and the playground's fake Slack in a services process (bench/lib/
- * digest-services.ts, as bench:digest). Four passes, each a day of its own:
+ * against the sandbox and the playground's fake Slack, each in a process of its own (bench/lib/
+ * digest-services.ts, as bench:digest, with a role each: three replicas on two cores saturated one
+ * process serving both, and its timeouts were the run's failures, not the replicas'). Four passes,
+ * each a day of its own:
  *
  * 1. one replica (bench/lib/replica.ts: the app's scheduler, clients with the posting limiter and
  *    store, ticking until the day is done);
@@ -39,7 +41,7 @@ import { DEFAULT_POST_LIMITS } from '../src/limits.js';
 import { createKeyring, openStore } from '../src/store/index.js';
 import { load, reportBroken, runCleanups } from './lib/bench-kit.js';
 import { benchChannel, benchWorkspace } from './lib/digest-names.js';
-import type { DigestServices } from './lib/digest-services.js';
+import type { DigestServices, DigestServicesRole } from './lib/digest-services.js';
 import type { ReplicaOptions, ReplicaResult } from './lib/replica.js';
 
 const { values: args } = parseArgs({
@@ -72,14 +74,15 @@ interface Stats {
   postedTwice: number;
 }
 
-/** The services process (sandbox + fake Slack); resolves once seeded. */
-async function startServices() {
+/** One services process in `role`; resolves with its line once it serves (the sandbox: seeded). */
+async function startServicesProcess(role: DigestServicesRole) {
   const script = fileURLToPath(new URL('./lib/digest-services.ts', import.meta.url));
   const spec = {
     orgs: WORKSPACES,
     channels: CHANNELS,
     features: Number(args.features),
     latencyMs: Number(args.latency),
+    role,
     ...(args.enforce ? { postLimits: { workspacePerSecond: POST_LIMITS.perWorkspacePerMinute / 60 } } : {}),
   };
   const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(spec)], {
@@ -87,19 +90,38 @@ async function startServices() {
   });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`services exited early (${code})`)));
+    child.once('exit', (code) => reject(new Error(`services (${role}) exited early (${code})`)));
   });
-  const services = JSON.parse(first) as DigestServices;
+  return {
+    ready: JSON.parse(first) as Partial<DigestServices>,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+/** The sandbox and the fake Slack, a process each; resolves once both serve. */
+async function startServices() {
+  const parts = await Promise.allSettled([startServicesProcess('sandbox'), startServicesProcess('slack')]);
+  const started = parts.flatMap((p) => (p.status === 'fulfilled' ? [p.value] : []));
+  const stop = async () => {
+    for (const part of started) await part.stop();
+  };
+  const failed = parts.find((p) => p.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  const services = Object.assign({}, ...started.map((p) => p.ready)) as DigestServices;
   return {
     ...services,
     async stats(date: string): Promise<Stats> {
       return (await (await fetch(`${services.statsUrl}?date=${date}`)).json()) as Stats;
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.stdin.end();
-      }),
+    stop,
   };
 }
 
@@ -288,7 +310,7 @@ try {
   console.log(`\n| replicas benchmark | ${CHANNELS} channels / ${WORKSPACES} workspaces |`);
   console.log('|---|---|');
   console.log(
-    `| setup | PostgreSQL; sandbox (${args.features} features each, ${args.latency} ms added) + fake Slack` +
+    `| setup | PostgreSQL; sandbox (${args.features} features each, ${args.latency} ms added) and fake Slack, a process each` +
       `${args.enforce ? ' enforcing the posting limits' : ''}; posting limiter ${POST_LIMITS.perWorkspacePerMinute}/min per workspace, ` +
       `${POST_LIMITS.channelIntervalMs} ms per channel; lease ${args.lease} ms, tick ${args.tick} ms |`,
   );

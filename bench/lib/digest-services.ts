@@ -9,6 +9,11 @@
  * `postLimits`, the fake enforces Slack's posting limits (429 with Retry-After). Prints one JSON line with the URLs and each organization's owner token once
  * the data is in and the latency set, then serves until stdin closes.
  *
+ * `role` splits the two over processes (bench:replicas: with three replicas on two cores, one
+ * process serving both was the bottleneck): `sandbox` serves only the sandbox (its line has
+ * `planningUrl` and `orgs`), `slack` only the fake Slack (`slackApiUrl` and `statsUrl`); the default,
+ * `both`, serves both in this one process.
+ *
  *   node --import tsx bench/lib/digest-services.ts '{"orgs":100,"channels":2000,"features":10,"latencyMs":50}'
  */
 import { createServer } from 'node:http';
@@ -29,95 +34,108 @@ export interface DigestServices {
   orgs: { orgId: string; ownerToken: string; teamId: string; channelId: string }[];
 }
 
+/** Which of the services a process serves (see the header). */
+export type DigestServicesRole = 'both' | 'sandbox' | 'slack';
+
 const {
   orgs: orgCount,
   channels,
   features,
   latencyMs,
   postLimits,
+  role = 'both',
 } = JSON.parse(process.argv[2] ?? '{}') as {
   orgs: number;
   channels: number;
   features: number;
   latencyMs: number;
   postLimits?: FakePostLimits;
+  role?: DigestServicesRole;
 };
 const logger = createLogger({ level: 'error', destination: pino.destination({ fd: 2, sync: true }) });
-const sandbox = await startSandbox({ seed: 'none', logger });
-
-// One fake Slack for all the bench's workspaces: each channel exists, with the bot in it.
-const workspace = new Workspace();
-for (let c = 0; c < channels; c += 1)
-  workspace.addChannel({ id: benchChannel(c), members: [workspace.bot.userId] });
-// Calls are counted, not kept: 20,000 digests' bodies would only grow this process.
-const tokens = Array.from({ length: orgCount }, (_, w) => benchBotToken(w));
-const slack = new FakeSlack({ workspace, tokens, logger, record: false });
-if (postLimits) slack.enforcePostLimits(postLimits);
-/** Scheduled digests Slack accepted, per local date, per channel. */
-const digestsPerDay = new Map<string, Map<string, number>>();
-slack.observe((call) => {
-  if (call.method !== 'chat.postMessage' || !FakeSlack.accepted(call)) return;
-  const payload = (call.body.metadata as { event_payload?: { local_date?: string; on_demand?: boolean } })
-    ?.event_payload;
-  if (!payload?.local_date || payload.on_demand) return;
-  const day = digestsPerDay.get(payload.local_date) ?? new Map<string, number>();
-  digestsPerDay.set(payload.local_date, day);
-  const channel = String(call.body.channel);
-  day.set(channel, (day.get(channel) ?? 0) + 1);
-});
-const server = createServer((req, res) => {
-  void slack.handle(req, res).then((served) => {
-    if (served) return;
-    const url = new URL(req.url ?? '/', 'http://services');
-    if (req.method === 'GET' && url.pathname === '/_stats') {
-      const cpu = process.cpuUsage();
-      const day = digestsPerDay.get(url.searchParams.get('date') ?? '');
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          postCount: slack.counts.get('chat.postMessage') ?? 0,
-          rateLimited: slack.rateLimited,
-          cpuMs: (cpu.user + cpu.system) / 1000,
-          channelsPosted: day?.size ?? 0,
-          postedTwice: [...(day?.values() ?? [])].filter((n) => n > 1).length,
-        }),
-      );
-    } else res.writeHead(404).end();
-  });
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-slack.setUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-
-const orgs: DigestServices['orgs'] = [];
-for (let i = 0; i < orgCount; i += 1) {
-  const org = await sandbox.createOrganization(`Bench Org ${i}`);
-  const planning = createPlanningClient({ baseUrl: sandbox.url, token: org.ownerToken });
-  const team = await planning.teams.create({ teamName: `Team ${i}` });
-  const channelId = (await planning.teams.read(team.id)).channels[0]?.id ?? '';
-  for (let f = 0; f < features; f += 1) {
-    const feature = await planning.features.create(team.id, channelId, {
-      heading: `Feature ${f} of org ${i}`,
-    });
-    await planning.tasks.create(team.id, channelId, feature.id, { heading: `Task of feature ${f}` });
-  }
-  orgs.push({ orgId: org.orgId, ownerToken: org.ownerToken, teamId: team.id, channelId });
-}
-await closePlanningPools();
-sandbox.setLatency(latencyMs);
-const ready: DigestServices = {
-  planningUrl: sandbox.url,
-  slackApiUrl: slack.apiUrl,
-  statsUrl: `${slack.url}/_stats`,
-  orgs,
-};
+const ready: Partial<DigestServices> = {};
+const stops: (() => Promise<void>)[] = [];
+if (role !== 'sandbox') Object.assign(ready, await serveSlack());
+if (role !== 'slack') Object.assign(ready, await serveSandbox());
 process.stdout.write(`${JSON.stringify(ready)}\n`);
 
 process.stdin.resume();
 process.stdin.on('end', async () => {
-  await sandbox.close();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  for (const stop of stops) await stop();
   process.exit(0);
 });
+
+async function serveSlack(): Promise<Pick<DigestServices, 'slackApiUrl' | 'statsUrl'>> {
+  // One fake Slack for all the bench's workspaces: each channel exists, with the bot in it.
+  const workspace = new Workspace();
+  for (let c = 0; c < channels; c += 1)
+    workspace.addChannel({ id: benchChannel(c), members: [workspace.bot.userId] });
+  // Calls are counted, not kept: 20,000 digests' bodies would only grow this process.
+  const tokens = Array.from({ length: orgCount }, (_, w) => benchBotToken(w));
+  const slack = new FakeSlack({ workspace, tokens, logger, record: false });
+  if (postLimits) slack.enforcePostLimits(postLimits);
+  /** Scheduled digests Slack accepted, per local date, per channel. */
+  const digestsPerDay = new Map<string, Map<string, number>>();
+  slack.observe((call) => {
+    if (call.method !== 'chat.postMessage' || !FakeSlack.accepted(call)) return;
+    const payload = (call.body.metadata as { event_payload?: { local_date?: string; on_demand?: boolean } })
+      ?.event_payload;
+    if (!payload?.local_date || payload.on_demand) return;
+    const day = digestsPerDay.get(payload.local_date) ?? new Map<string, number>();
+    digestsPerDay.set(payload.local_date, day);
+    const channel = String(call.body.channel);
+    day.set(channel, (day.get(channel) ?? 0) + 1);
+  });
+  const server = createServer((req, res) => {
+    void slack.handle(req, res).then((served) => {
+      if (served) return;
+      const url = new URL(req.url ?? '/', 'http://services');
+      if (req.method === 'GET' && url.pathname === '/_stats') {
+        const cpu = process.cpuUsage();
+        const day = digestsPerDay.get(url.searchParams.get('date') ?? '');
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            postCount: slack.counts.get('chat.postMessage') ?? 0,
+            rateLimited: slack.rateLimited,
+            cpuMs: (cpu.user + cpu.system) / 1000,
+            channelsPosted: day?.size ?? 0,
+            postedTwice: [...(day?.values() ?? [])].filter((n) => n > 1).length,
+          }),
+        );
+      } else res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  slack.setUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  stops.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return { slackApiUrl: slack.apiUrl, statsUrl: `${slack.url}/_stats` };
+}
+
+async function serveSandbox(): Promise<Pick<DigestServices, 'planningUrl' | 'orgs'>> {
+  const sandbox = await startSandbox({ seed: 'none', logger });
+  stops.push(() => sandbox.close());
+  const orgs: DigestServices['orgs'] = [];
+  for (let i = 0; i < orgCount; i += 1) {
+    const org = await sandbox.createOrganization(`Bench Org ${i}`);
+    const planning = createPlanningClient({ baseUrl: sandbox.url, token: org.ownerToken });
+    const team = await planning.teams.create({ teamName: `Team ${i}` });
+    const channelId = (await planning.teams.read(team.id)).channels[0]?.id ?? '';
+    for (let f = 0; f < features; f += 1) {
+      const feature = await planning.features.create(team.id, channelId, {
+        heading: `Feature ${f} of org ${i}`,
+      });
+      await planning.tasks.create(team.id, channelId, feature.id, { heading: `Task of feature ${f}` });
+    }
+    orgs.push({ orgId: org.orgId, ownerToken: org.ownerToken, teamId: team.id, channelId });
+  }
+  await closePlanningPools();
+  sandbox.setLatency(latencyMs);
+  return { planningUrl: sandbox.url, orgs };
+}

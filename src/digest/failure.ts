@@ -1,7 +1,18 @@
-/** How the digest describes a failure for its log lines and the store: what failed, never a token. */
+/**
+ * How the digest judges a failure: how to describe it for its log lines and the store (what failed,
+ * never a token), whether it is passing (overload: it does not use up the day's attempts), and
+ * whether a failed post may still have posted (its retry must wait for it to land, then look).
+ */
 import { webApi } from '@slack/bolt';
 import { PostDeadlineError } from '../limits.js';
-import { isPlanningError, RateLimitedError } from '../planning/index.js';
+import {
+  AbortedError,
+  isPlanningError,
+  NetworkError,
+  RateLimitedError,
+  ServiceError,
+} from '../planning/index.js';
+import { StoreUnavailableError } from '../store/index.js';
 
 /** The posting limiter's refusal to wait past the lease (it reaches us wrapped by the WebClient). */
 function postDeadline(error: unknown): PostDeadlineError | undefined {
@@ -11,7 +22,79 @@ function postDeadline(error: unknown): PostDeadlineError | undefined {
   return undefined;
 }
 
+/** The lease was nearly over before the post could start: nothing was sent, the claim is given back. */
+export class LeaseNearlyOverError extends Error {
+  override name = 'LeaseNearlyOverError';
+  constructor() {
+    super('lease nearly expired before posting');
+  }
+}
+
+/**
+ * A chat.postMessage that failed on our side after it may have reached Slack (timed out, connection
+ * reset, a 5xx from a gateway): it may have posted, now or later. The retry waits until such a late
+ * post would have landed and looks in the channel history before posting again.
+ */
+export class PostOutcomeUnknownError extends Error {
+  override name = 'PostOutcomeUnknownError';
+  constructor(cause: unknown) {
+    super(`post outcome unknown: ${describeFailure(cause)}`, { cause });
+  }
+}
+
+/** Slack error answers that say "not now" rather than "never" (Slack's documented server-side errors). */
+const PASSING_SLACK_ERRORS = new Set([
+  'ratelimited',
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+]);
+
+/** A timeout or abort that reached us as the platform's own error (`AbortSignal.timeout`). */
+function isAbortOrTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+/**
+ * Whether a failed chat.postMessage may have posted: the request may have left and no answer from
+ * Slack said it did not. A Slack error answer (channel_not_found, a 429…), the limiter's refusal
+ * before sending, and a connection that was never made all mean "not posted".
+ */
+export function postMayHaveLanded(error: unknown): boolean {
+  if (error instanceof webApi.WebAPIHTTPError) return error.statusCode >= 500;
+  if (!(error instanceof webApi.WebAPIRequestError)) return false;
+  const original = error.original;
+  if (original instanceof PostDeadlineError) return false;
+  if (original instanceof NetworkError && original.notSent) return false;
+  return true;
+}
+
+/**
+ * Whether a failure is passing — overload or an outage on either side, which another attempt later
+ * may well get past — rather than one that will not change today (a channel not found or archived, a
+ * refused token, a 4xx from the service, a missing setup). Passing failures do not use up the day's
+ * attempts; anything not recognised as passing does.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (error instanceof PostOutcomeUnknownError || error instanceof LeaseNearlyOverError) return true;
+  if (error instanceof StoreUnavailableError) return true;
+  if (isPlanningError(error))
+    return (
+      error instanceof RateLimitedError ||
+      error instanceof ServiceError ||
+      error instanceof NetworkError ||
+      error instanceof AbortedError
+    );
+  if (error instanceof webApi.WebAPIRateLimitedError) return true;
+  if (error instanceof webApi.WebAPIRequestError) return true;
+  if (error instanceof webApi.WebAPIHTTPError) return error.statusCode >= 500;
+  if (error instanceof webApi.WebAPIPlatformError) return PASSING_SLACK_ERRORS.has(error.data.error);
+  return isAbortOrTimeout(error);
+}
+
 export function describeFailure(error: unknown): string {
+  if (error instanceof PostOutcomeUnknownError) return error.message;
   if (isPlanningError(error)) {
     return `planning ${error.operation}: ${error.name} ${error.status ?? ''} ${error.errorId ?? ''}`.trim();
   }

@@ -13,7 +13,14 @@
  * Failures never post: a service error or a Slack error is recorded as failed with a retry time
  * (exponential backoff), and the store hands the claim out again after it. A later attempt first
  * looks for its own message in the channel history, because the process may have died between
- * posting and recording. The store itself failing (unreachable, restarting) ends no pass and loses
+ * posting and recording, or an earlier post timed out here and still reached Slack; the history
+ * failing to read fails the attempt (nothing is posted blind; only an install without the history
+ * scopes posts unchecked). A post whose outcome is unknown (timed out, connection reset, a 5xx) is
+ * retried no earlier than `latePostMs` after it failed, so that a late landing is in the history by
+ * the time the retry looks. Passing failures (timeouts, resets, 429s, 5xx, aborted reads: overload)
+ * do not use up the day's `maxAttempts`; they back off and are retried until the catch-up window
+ * ends. Lasting ones (channel_not_found, a refused token, a 4xx from the service) give the day up
+ * after `maxAttempts`. The store itself failing (unreachable, restarting) ends no pass and loses
  * no claim: what could not be claimed or read is left to a later pass, a claim whose outcome could
  * not be recorded comes back once its lease runs out — each logged.
  *
@@ -39,7 +46,14 @@ import {
   MAX_CLAIM_BATCH,
 } from '../store/index.js';
 import { composeDigest } from './compose.js';
-import { describeFailure, retryAfterMs } from './failure.js';
+import {
+  describeFailure,
+  isTransientFailure,
+  LeaseNearlyOverError,
+  PostOutcomeUnknownError,
+  postMayHaveLanded,
+  retryAfterMs,
+} from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import { findPostedDigest, postDigest, slackErrorCode, type WebClient } from './slack.js';
 import { previousDigest, serializeSnapshot } from './snapshot.js';
@@ -75,10 +89,22 @@ export interface DigestSchedulerDeps {
   owner?: string;
   /** How long a claim protects one digest's work. Default 10 minutes. */
   leaseMs?: number;
-  /** Attempts per (link, local date) before giving the day up. Default 5. */
+  /**
+   * Attempts per (link, local date) before giving the day up, not counting those that failed for a
+   * passing reason (overload: those are retried until the catch-up window ends). Default 5.
+   */
   maxAttempts?: number;
-  /** First retry delay after a failure, doubled per attempt, capped at 2 hours. Default 5 minutes. */
+  /**
+   * First retry delay after a failure, doubled per attempt, capped at 2 hours (15 minutes for a
+   * passing failure). Default 5 minutes.
+   */
   retryBaseMs?: number;
+  /**
+   * How long after a post whose outcome is unknown failed here (timed out, connection reset) it may
+   * still land in Slack: its retry, and the retry's look in the channel history, come no earlier.
+   * Default 2 minutes.
+   */
+  latePostMs?: number;
   /** Digests in progress at once per Slack workspace. Default 2. */
   perWorkspace?: number;
   /** Digests reading from one planning organization at once. Default 4. */
@@ -128,6 +154,8 @@ export interface DigestScheduler {
 }
 
 const MAX_RETRY_DELAY_MS = 2 * 60 * 60 * 1000;
+/** A passing failure is retried at least this often, so that the catch-up window holds many tries. */
+const MAX_TRANSIENT_RETRY_DELAY_MS = 15 * 60 * 1000;
 
 /** A link whose digest is due for a local date, waiting for its turn in a pass. */
 interface Due {
@@ -142,6 +170,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   const leaseMs = deps.leaseMs ?? 10 * 60 * 1000;
   const retryBaseMs = deps.retryBaseMs ?? 5 * 60 * 1000;
   const maxAttempts = deps.maxAttempts ?? 5;
+  const latePostMs = deps.latePostMs ?? 2 * 60 * 1000;
   const perWorkspace = deps.perWorkspace ?? 2;
   const maxInFlight = deps.maxInFlight ?? 200;
   const readAhead = deps.readAhead ?? 2_000;
@@ -250,7 +279,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
         }
         // Every line of the run — the planning calls', the Slack clients' — names the link and date.
         withLogContext(where(due.link, due.localDate), () =>
-          runLink(due.link, due.localDate, claim.attempt, leaseEnd, report),
+          runLink(due.link, due.localDate, claim, leaseEnd, now, report),
         )
           .catch((error) => {
             // runLink records its own failures; this is the store itself failing.
@@ -339,16 +368,19 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       log.warn(where(due.link, due.localDate), 'digest: every attempt failed; skipping the day');
   }
 
-  /** One claimed digest: `attempt` is the claim's, `leaseEnd` when its lease runs out at the latest. */
+  /**
+   * One claimed digest: `claim` says which attempt it is, `leaseEnd` when its lease runs out at the
+   * latest, `now` the instant the pass runs as of.
+   */
   async function runLink(
     link: ChannelLink,
     localDate: string,
-    attempt: number,
+    claim: { attempt: number; transientFailures: number },
     leaseEnd: number,
+    now: Date,
     report: TickReport,
   ): Promise<void> {
     const key = { workspaceId: link.workspaceId, slackChannelId: link.slackChannelId, localDate };
-    const claim = { attempt };
     const complete = (outcome: Parameters<DigestClaimsRepo['complete']>[0]['outcome']) =>
       deps.store.digests.complete({ ...key, owner, attempt: claim.attempt, outcome });
     try {
@@ -365,8 +397,10 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
           localDate,
           startOfLocalDay(localDate, link.timeZone),
         ).catch((error: unknown) => {
-          // An install from before the history scopes cannot look: a rare double post after a crash
-          // is better than giving up every later attempt of the day.
+          // Any other failure to read (a timeout, a reset, a 5xx) fails this attempt: posting without
+          // having looked could repeat an earlier post that landed late. An install from before the
+          // history scopes can never look: a rare double post after a crash is better than giving
+          // up every later attempt of the day.
           const code = slackErrorCode(error);
           if (code !== 'missing_scope' && code !== 'not_in_channel') throw error;
           log.warn(
@@ -398,7 +432,10 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
         }),
       );
       const composed = composeDigest(data, { localDate, timeZone: link.timeZone, previous });
-      const ts = await postSafely(slack, link, localDate, composed, leaseEnd);
+      const ts = await postSafely(slack, link, localDate, composed, leaseEnd).catch((error: unknown) => {
+        // It may have posted (now, or later from a queue on the way): the retry waits and looks.
+        throw postMayHaveLanded(error) ? new PostOutcomeUnknownError(error) : error;
+      });
       const recorded = await complete({
         status: 'posted',
         messageTs: ts,
@@ -416,10 +453,17 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       );
     } catch (error) {
       report.failed += 1;
-      deps.metrics?.digests.inc({ outcome: claim.attempt >= maxAttempts ? 'failed' : 'retried' });
+      const transient = isTransientFailure(error);
+      const delay = retryDelay(claim.attempt, error, transient);
+      // The day is over for this link when its lasting failures reach the cap, or when a passing
+      // failure's retry would come after the catch-up window (no later pass will claim it).
+      const last = transient
+        ? dueLocalDate(link, new Date(now.getTime() + delay), deps.catchUpMs) !== localDate
+        : claim.attempt - claim.transientFailures >= maxAttempts;
+      deps.metrics?.digests.inc({ outcome: last ? 'failed' : 'retried' });
       const reason = describeFailure(error);
-      const retryAt = clock().getTime() + retryDelay(claim.attempt, error);
-      const recorded = await complete({ status: 'failed', error: reason, retryAt }).catch(
+      const retryAt = clock().getTime() + delay;
+      const recorded = await complete({ status: 'failed', error: reason, retryAt, transient }).catch(
         (recordError: unknown) => {
           // The store is out of reach (the failure may be that very thing): the claim stays ours
           // until its lease runs out, then a later attempt — ours or another replica's — takes it,
@@ -437,12 +481,11 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
           ...where(link, localDate),
           attempt: claim.attempt,
           reason,
+          transient,
           retryAt: new Date(retryAt).toISOString(),
           recorded,
         },
-        claim.attempt >= maxAttempts
-          ? 'digest: failed for the last time today'
-          : 'digest: failed; will retry',
+        last ? 'digest: failed for the last time today' : 'digest: failed; will retry',
       );
     }
   }
@@ -461,7 +504,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     leaseEnd: number,
   ): Promise<string> {
     const deadline = leaseEnd - leaseMs / 4;
-    if (Date.now() > deadline) throw new Error('lease nearly expired before posting');
+    if (Date.now() > deadline) throw new LeaseNearlyOverError();
     return withPostDeadline(deadline, () =>
       postDigest(slack, link.slackChannelId, localDate, composed, {
         deadline,
@@ -475,10 +518,13 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     );
   }
 
-  function retryDelay(attempt: number, error: unknown): number {
-    const backoff = Math.min(MAX_RETRY_DELAY_MS, retryBaseMs * 2 ** (attempt - 1));
+  /** Backoff per attempt, at least what the failing side asked, and past a late post's landing. */
+  function retryDelay(attempt: number, error: unknown, transient: boolean): number {
+    const cap = transient ? MAX_TRANSIENT_RETRY_DELAY_MS : MAX_RETRY_DELAY_MS;
+    const backoff = Math.min(cap, retryBaseMs * 2 ** (attempt - 1));
     const retryAfter = retryAfterMs(error);
-    return Math.max(backoff, retryAfter ?? 0);
+    const landing = error instanceof PostOutcomeUnknownError ? latePostMs : 0;
+    return Math.max(backoff, retryAfter ?? 0, landing);
   }
 
   const scheduler: DigestScheduler = {

@@ -33,8 +33,9 @@ export interface DigestTiming {
 /**
  * How long after its time a missed digest (the app was down, or a post failed) is still posted:
  * later than this, or past the end of its local day, the day is skipped rather than surprising the
- * channel with yesterday's or this morning's digest in the evening. Covers a day's retries (5
- * attempts from 5 minutes apart, doubling: about 75 minutes).
+ * channel with yesterday's or this morning's digest in the evening. Covers a day's retries of
+ * lasting failures (5 attempts from 5 minutes apart, doubling: about 75 minutes); passing ones
+ * (overload) are retried, at most 15 minutes apart, until it ends.
  */
 export const DIGEST_CATCH_UP_MS = 4 * 60 * 60 * 1000;
 

@@ -5,7 +5,10 @@
  *
  * A row's life: claimed (lease) → posted (final) | failed (retry after) → claimed again…
  * An expired lease means its owner died: the row may be claimed again. Every claim counts as an
- * attempt; past the cap the (link, date) is given up ('exhausted').
+ * attempt, except those recorded as failed for a passing reason (`transient`: overload, a post whose
+ * outcome is unknown), which are counted apart and never use up the cap; once the other attempts
+ * reach the cap the (link, date) is given up ('exhausted'). What bounds the transient ones is the
+ * caller's: the digest stops asking once its catch-up window is over.
  */
 
 import { TZDate } from '@date-fns/tz';
@@ -34,7 +37,8 @@ export interface ClaimInput {
 }
 
 export type ClaimResult =
-  | { claimed: true; attempt: number }
+  /** attempt: this claim's number (1, 2…); transientFailures: how many before it failed transiently. */
+  | { claimed: true; attempt: number; transientFailures: number }
   /**
    * posted: done for that date; held: another owner's lease is live, or a failure waits for its
    * retry time; exhausted: every attempt was used.
@@ -43,8 +47,11 @@ export type ClaimResult =
 
 export type ClaimOutcome =
   | { status: 'posted'; messageTs: string; snapshot?: string }
-  /** error: a short description without secrets; retryAt: epoch ms before which no retry. */
-  | { status: 'failed'; error: string; retryAt: number };
+  /**
+   * error: a short description without secrets; retryAt: epoch ms before which no retry; transient:
+   * a passing failure (overload, an unknown outcome), which does not count against the cap.
+   */
+  | { status: 'failed'; error: string; retryAt: number; transient?: boolean };
 
 export interface CompleteInput {
   workspaceId: string;
@@ -111,6 +118,13 @@ const claimBatch = z.object({
   options: batchOptions,
 });
 
+/** A row the caller now holds, as `claim` answers it. */
+const claimedRow = (row: { attempt: number; transient_failures: number }): ClaimResult => ({
+  claimed: true,
+  attempt: row.attempt,
+  transientFailures: row.transient_failures,
+});
+
 /** The store's key of a claim row, for matching rows to keys. */
 const rowKey = (k: { workspace_id: string; slack_channel_id: string; local_date: string }) =>
   `${k.workspace_id}\u0000${k.slack_channel_id}\u0000${k.local_date}`;
@@ -123,7 +137,12 @@ const completeInput = z.object({
   attempt: z.number().int().positive().optional(),
   outcome: z.discriminatedUnion('status', [
     z.object({ status: z.literal('posted'), messageTs: id, snapshot: z.string().optional() }),
-    z.object({ status: z.literal('failed'), error: z.string(), retryAt: z.number().int() }),
+    z.object({
+      status: z.literal('failed'),
+      error: z.string(),
+      retryAt: z.number().int(),
+      transient: z.boolean().optional(),
+    }),
   ]),
 });
 
@@ -170,10 +189,10 @@ export function createDigestClaimsRepo(
             })),
           )
           .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'local_date']).doNothing())
-          .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt'])
+          .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt', 'transient_failures'])
           .execute(),
       );
-      for (const row of inserted) results.set(rowKey(row), { claimed: true, attempt: row.attempt });
+      for (const row of inserted) results.set(rowKey(row), claimedRow(row));
       open = open.filter((k) => !results.has(inputKey(k)));
       if (open.length === 0) break;
 
@@ -191,23 +210,32 @@ export function createDigestClaimsRepo(
             updated_at: at,
           }))
           .where(anyOf)
-          .where('attempt', '<', maxAttempts)
+          // The attempts that count: transient failures are not spent (see the header).
+          .where((eb) => eb(eb('attempt', '-', eb.ref('transient_failures')), '<', maxAttempts))
           .where((eb) =>
             eb.or([
               eb.and([eb('status', '=', 'failed'), eb('retry_after', '<=', at)]),
               eb.and([eb('status', '=', 'claimed'), eb('lease_until', '<=', at)]),
             ]),
           )
-          .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt'])
+          .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt', 'transient_failures'])
           .execute(),
       );
-      for (const row of retaken) results.set(rowKey(row), { claimed: true, attempt: row.attempt });
+      for (const row of retaken) results.set(rowKey(row), claimedRow(row));
       open = open.filter((k) => !results.has(inputKey(k)));
       if (open.length === 0) break;
 
       const current = await db
         .selectFrom('digest_claims')
-        .select(['workspace_id', 'slack_channel_id', 'local_date', 'status', 'attempt', 'lease_until'])
+        .select([
+          'workspace_id',
+          'slack_channel_id',
+          'local_date',
+          'status',
+          'attempt',
+          'transient_failures',
+          'lease_until',
+        ])
         .where(anyOf)
         .execute();
       for (const row of current) {
@@ -216,7 +244,7 @@ export function createDigestClaimsRepo(
           rowKey(row),
           row.status === 'posted'
             ? { claimed: false, reason: 'posted' }
-            : !live && row.attempt >= maxAttempts
+            : !live && row.attempt - row.transient_failures >= maxAttempts
               ? { claimed: false, reason: 'exhausted' }
               : { claimed: false, reason: 'held' },
         );
@@ -258,12 +286,14 @@ export function createDigestClaimsRepo(
                 error: null,
                 updated_at: at,
               }
-            : {
+            : (eb) => ({
                 status: 'failed',
                 error: outcome.error.slice(0, MAX_ERROR_LENGTH),
                 retry_after: outcome.retryAt,
+                // In the same statement as the fencing below: counted once, by the claim's holder.
+                ...(outcome.transient ? { transient_failures: eb('transient_failures', '+', 1) } : {}),
                 updated_at: at,
-              },
+              }),
         )
         .where(byKey(v))
         // Fencing: only a claim this owner (and attempt) still holds may be completed; once its

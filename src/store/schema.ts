@@ -1,10 +1,10 @@
-import type { Generated } from 'kysely';
-
 /**
  * Row types of every table, as Kysely sees them. Portable across SQLite and PostgreSQL: text ids,
  * epoch-millisecond timestamps (bigint), booleans as 0/1 integers (better-sqlite3 cannot bind a JS
  * boolean), JSON as text. Columns holding secrets hold ciphertexts from ./crypto.ts.
  */
+
+import type { Generated } from 'kysely';
 
 /**
  * Bolt installations: the latest one per installation key — the team id of a workspace install, the
@@ -97,6 +97,11 @@ export interface DigestClaimsTable {
   status: DigestClaimStatus;
   owner: string;
   attempt: number;
+  /**
+   * Of the failed attempts, those that failed for a passing reason (overload, a post whose outcome
+   * is unknown): they do not count against the cap on attempts.
+   */
+  transient_failures: Generated<number>;
   lease_until: number;
   retry_after: number | null;
   message_ts: string | null;
@@ -241,7 +246,7 @@ export interface SlackNotesTable {
 
 /**
  * A reply in a task card's thread recorded as a discovery of that task, with its author and the
- * task's place, so its edit and deletion follow (migration 0011).
+ * task's place, so its edit and deletion follow (migration 0012).
  */
 export interface ThreadDiscoveriesTable {
   workspace_id: string;

@@ -65,7 +65,8 @@ describe('a digest in the log and in the metrics', () => {
   it('counts a failed attempt as retried, and the last one of the day as failed', async () => {
     await link(bench, 'C1');
     const metrics = createMetrics();
-    bench.planningStatus = 503;
+    // A lasting refusal (a passing one, a 503, is retried past maxAttempts: test/digest/overload.test.ts).
+    bench.planningStatus = 403;
     bench.clock.set('2026-03-10T08:00:00Z');
     const scheduler = bench.scheduler({ metrics, maxAttempts: 2, retryBaseMs: 60_000 });
     expect((await scheduler.tick()).failed).toBe(1);

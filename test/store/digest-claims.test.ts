@@ -37,13 +37,25 @@ forEachBackend('digest claims', (backend) => {
 
   it('the first claim wins; others are held while the lease lives; posted is final', async () => {
     const { clock, digests } = await open();
-    expect(await digests.claim(by('a'))).toEqual({ claimed: true, attempt: 1 });
+    expect(await digests.claim(by('a'))).toEqual({ claimed: true, attempt: 1, transientFailures: 0 });
     expect(await digests.claim(by('b'))).toEqual({ claimed: false, reason: 'held' });
     expect(await digests.claim(by('a'))).toEqual({ claimed: false, reason: 'held' });
     // Other dates and links are independent.
-    expect(await digests.claim(by('b', { localDate: '2025-01-07' }))).toEqual({ claimed: true, attempt: 1 });
-    expect(await digests.claim(by('b', { slackChannelId: 'C2' }))).toEqual({ claimed: true, attempt: 1 });
-    expect(await digests.claim(by('b', { workspaceId: 'T2' }))).toEqual({ claimed: true, attempt: 1 });
+    expect(await digests.claim(by('b', { localDate: '2025-01-07' }))).toEqual({
+      claimed: true,
+      attempt: 1,
+      transientFailures: 0,
+    });
+    expect(await digests.claim(by('b', { slackChannelId: 'C2' }))).toEqual({
+      claimed: true,
+      attempt: 1,
+      transientFailures: 0,
+    });
+    expect(await digests.claim(by('b', { workspaceId: 'T2' }))).toEqual({
+      claimed: true,
+      attempt: 1,
+      transientFailures: 0,
+    });
 
     expect(await digests.complete({ ...key, owner: 'a', outcome: posted('111.1', '{"n":1}') })).toBe(true);
     clock.advance(10 * LEASE);
@@ -62,7 +74,7 @@ forEachBackend('digest claims', (backend) => {
     clock.advance(LEASE - 1);
     expect(await digests.claim(by('b'))).toEqual({ claimed: false, reason: 'held' });
     clock.advance(1);
-    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2 });
+    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2, transientFailures: 0 });
 
     expect(await digests.complete({ ...key, owner: 'a', outcome: posted('1.1') })).toBe(false);
     expect(
@@ -102,7 +114,7 @@ forEachBackend('digest claims', (backend) => {
 
     expect(await digests.claim(by('b'))).toEqual({ claimed: false, reason: 'held' });
     clock.t = retryAt;
-    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2 });
+    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2, transientFailures: 0 });
     expect(await digests.claim(by('a'))).toEqual({ claimed: false, reason: 'held' });
     expect(await digests.lastPosted('T1', 'C1')).toBeUndefined();
   });
@@ -111,16 +123,62 @@ forEachBackend('digest claims', (backend) => {
     const { clock, digests } = await open(2);
     const fail = (owner: string) =>
       digests.complete({ ...key, owner, outcome: { status: 'failed', error: 'boom', retryAt: clock.t } });
-    expect(await digests.claim(by('a'))).toEqual({ claimed: true, attempt: 1 });
+    expect(await digests.claim(by('a'))).toEqual({ claimed: true, attempt: 1, transientFailures: 0 });
     await fail('a');
-    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2 });
+    expect(await digests.claim(by('b'))).toEqual({ claimed: true, attempt: 2, transientFailures: 0 });
     await fail('b');
     expect(await digests.claim(by('c'))).toEqual({ claimed: false, reason: 'exhausted' });
     // A per-call cap overrides the store's.
-    expect(await digests.claim(by('c', { maxAttempts: 3 }))).toEqual({ claimed: true, attempt: 3 });
+    expect(await digests.claim(by('c', { maxAttempts: 3 }))).toEqual({
+      claimed: true,
+      attempt: 3,
+      transientFailures: 0,
+    });
     // A lease that expires on the last attempt is exhausted too.
     clock.advance(LEASE);
     expect(await digests.claim(by('d', { maxAttempts: 3 }))).toEqual({ claimed: false, reason: 'exhausted' });
+  });
+
+  it('transient failures are counted apart and never use up the attempts; lasting ones still do', async () => {
+    const { clock, digests, store } = await open(2);
+    const fail = (owner: string, attempt: number, transient: boolean) =>
+      digests.complete({
+        ...key,
+        owner,
+        attempt,
+        outcome: {
+          status: 'failed',
+          error: transient ? 'timeout' : 'channel_not_found',
+          retryAt: clock.t,
+          transient,
+        },
+      });
+    // Six passing failures in a row, three times the cap: each is claimed again.
+    for (let attempt = 1; attempt <= 6; attempt += 1) {
+      expect(await digests.claim(by(`o${attempt}`))).toEqual({
+        claimed: true,
+        attempt,
+        transientFailures: attempt - 1,
+      });
+      expect(await fail(`o${attempt}`, attempt, true)).toBe(true);
+    }
+    // A stale completion of an earlier attempt counts nothing.
+    expect(await fail('o6', 6, true)).toBe(false);
+    const [row] = await store.db
+      .selectFrom('digest_claims')
+      .select(['attempt', 'transient_failures'])
+      .execute();
+    expect(row).toEqual({ attempt: 6, transient_failures: 6 });
+    // Then lasting failures: the cap (2) counts only them.
+    expect(await digests.claim(by('p'))).toEqual({ claimed: true, attempt: 7, transientFailures: 6 });
+    expect(await fail('p', 7, false)).toBe(true);
+    expect(await digests.claim(by('q'))).toEqual({ claimed: true, attempt: 8, transientFailures: 6 });
+    expect(await fail('q', 8, false)).toBe(true);
+    expect(await digests.claim(by('r'))).toEqual({ claimed: false, reason: 'exhausted' });
+    expect((await digests.claimMany([key], { owner: 'r', leaseMs: LEASE }))[0]).toEqual({
+      claimed: false,
+      reason: 'exhausted',
+    });
   });
 
   it('cuts long error texts', async () => {
@@ -219,6 +277,7 @@ forEachBackend('digest claims', (backend) => {
         ).toEqual({
           claimed: true,
           attempt: 1,
+          transientFailures: 0,
         });
       }
       const complete = (c: string, outcome: Parameters<typeof digests.complete>[0]['outcome']) =>
@@ -230,6 +289,7 @@ forEachBackend('digest claims', (backend) => {
       expect(await digests.claim({ ...keyOf('Cexhausted'), owner: 'a', leaseMs: LEASE })).toEqual({
         claimed: true,
         attempt: 2,
+        transientFailures: 0,
       });
       await complete('Cexhausted', { status: 'failed', error: 'x', retryAt: clock.t });
       clock.advance(1);
@@ -251,14 +311,14 @@ forEachBackend('digest claims', (backend) => {
           batch('b'),
         ),
       ).toEqual([
-        { claimed: true, attempt: 1 },
+        { claimed: true, attempt: 1, transientFailures: 0 },
         { claimed: false, reason: 'posted' },
         { claimed: false, reason: 'held' },
-        { claimed: true, attempt: 2 },
+        { claimed: true, attempt: 2, transientFailures: 0 },
         { claimed: false, reason: 'held' },
-        { claimed: true, attempt: 2 },
+        { claimed: true, attempt: 2, transientFailures: 0 },
         { claimed: false, reason: 'exhausted' },
-        { claimed: true, attempt: 1 },
+        { claimed: true, attempt: 1, transientFailures: 0 },
         // The same key twice is one claim.
         { claimed: false, reason: 'held' },
       ]);
@@ -345,7 +405,7 @@ forEachBackend('digest claims', (backend) => {
         expect(outcome).toEqual({
           status: 'fulfilled',
           value: [
-            { claimed: true, attempt: 1 },
+            { claimed: true, attempt: 1, transientFailures: 0 },
             { claimed: false, reason: 'held' },
             { claimed: false, reason: 'held' },
           ],

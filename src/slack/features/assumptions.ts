@@ -7,6 +7,7 @@ import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { inline, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
+import { noteOf } from '../../watch/changes.js';
 import { type ActionArgs, actionValue, type OptionsArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, headingText, NO_CHOICE, read, type StateValues } from '../kit/form.js';
@@ -141,12 +142,18 @@ async function run(svc: Services, data: AssumptionSubmission, args: SubmitArgs) 
   const { coords, assmId } = data.meta;
   const { teamId, channelId, featureId } = coords;
   const { assumptions } = acting.planning;
-  await refusedOnForm(
+  const saved = await refusedOnForm(
     assmId
       ? assumptions.update(teamId, channelId, featureId, assmId, { heading: data.heading })
       : assumptions.create(teamId, channelId, featureId, { heading: data.heading }),
   );
-  await refreshFeatureCards(svc, args.client, acting, coords);
+  await refreshFeatureCards(
+    svc,
+    args.client,
+    acting,
+    coords,
+    assmId ? [] : [noteOf(featureId, { kind: 'assumptionAdded', assumptionId: saved.id })],
+  );
   return {
     title: ASSUMPTION_TITLE,
     text: assmId
@@ -179,7 +186,9 @@ async function runDelete(svc: Services, data: DeleteSubmission, args: SubmitArgs
   await refusedOnForm(
     acting.planning.assumptions.delete(coords.teamId, coords.channelId, coords.featureId, assmId),
   );
-  await refreshFeatureCards(svc, args.client, acting, coords);
+  await refreshFeatureCards(svc, args.client, acting, coords, [
+    noteOf(coords.featureId, { kind: 'assumptionRemoved', assumptionId: assmId }),
+  ]);
   return { title: TITLE, text: md`:wastebasket: The assumption was deleted.` };
 }
 

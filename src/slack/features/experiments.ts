@@ -9,6 +9,7 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { inline, input, type Mrkdwn, md, modal, option, section } from '../../blockkit/index.js';
 import { EXPERIMENT_STATES, type ExperimentState, LIMITS } from '../../planning/models.js';
+import { noteOf } from '../../watch/changes.js';
 import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { detailsText, type FormOutput, form, read, slackUserId } from '../kit/form.js';
@@ -165,7 +166,9 @@ async function run(svc: Services, data: ExperimentSubmission, args: SubmitArgs) 
     assmId,
     participants.map((p) => p.planningUserId),
   );
-  await refreshFeatureCards(svc, args.client, acting, coords);
+  await refreshFeatureCards(svc, args.client, acting, coords, [
+    noteOf(coords.featureId, { kind: 'experiment', assumptionId: assmId, to: data.state }),
+  ]);
   return { title: EXPERIMENT_TITLE, text: md`:white_check_mark: Experiment saved: *${data.state}*.` };
 }
 

@@ -3,6 +3,7 @@
  * team and channel defaulting to the Slack channel's link, heading, details, priority and focus; a
  * new feature's card is posted in the linked channel.
  */
+
 import type { ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ import {
   option,
 } from '../../blockkit/index.js';
 import { type Channel, FEATURE_FOCI, type FeatureFocus, LIMITS, type Team } from '../../planning/models.js';
+import { noteOf } from '../../watch/changes.js';
 import type { Subcommand } from '../bolt/routes.js';
 import { type ActionArgs, actionValue, type GlobalShortcutArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
@@ -217,7 +219,9 @@ async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
     await refusedOnForm(
       acting.planning.features.update(coords.teamId, coords.channelId, coords.featureId, fields),
     );
-    await refreshFeatureCards(svc, args.client, acting, coords);
+    await refreshFeatureCards(svc, args.client, acting, coords, [
+      noteOf(coords.featureId, { kind: 'heading', to: data.heading }),
+    ]);
     return { text: md`:white_check_mark: Feature *${data.heading}* saved.` };
   }
 

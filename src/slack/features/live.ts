@@ -10,10 +10,12 @@ import { type Mrkdwn, md, mention, message, section } from '../../blockkit/index
 import { ForbiddenError } from '../../planning/index.js';
 import type { Feature } from '../../planning/models.js';
 import { STAGE_NAMES } from '../../planning/stages.js';
+import { noteOf } from '../../watch/changes.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
+import type { SlackDeps } from '../kit/deps.js';
 import { refusal } from '../kit/failures.js';
-import type { Acting } from '../kit/identity.js';
+import type { Acting, CardReader } from '../kit/identity.js';
 import { type CardRef, postCard, updateCards } from '../kit/live-cards.js';
 import { notice } from '../kit/messages.js';
 import { type ModalRequest, modalRequest, noticeView } from '../kit/modal.js';
@@ -21,6 +23,7 @@ import { notify } from '../kit/notify.js';
 import { peopleOf, profileActions, slackUserOf } from '../kit/people.js';
 import { applyPress, type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
+import { noteFromSlack } from '../kit/slack-notes.js';
 import { FormProblem } from '../kit/submission.js';
 import { privateSurface } from '../kit/surfaces.js';
 import { openUrl } from '../kit/web-links.js';
@@ -32,8 +35,8 @@ export function featureRef(workspaceId: string, featureId: string): CardRef {
 
 /** The feature as a card shows it: read, with the Slack users behind its experiments' authors. */
 export async function readFeatureView(
-  svc: Services,
-  acting: Acting,
+  svc: { deps: Pick<SlackDeps, 'store' | 'config'> },
+  acting: CardReader,
   coords: FeatureCoords,
 ): Promise<FeatureView> {
   const feature = await acting.planning.features.read(coords.teamId, coords.channelId, coords.featureId);
@@ -49,6 +52,10 @@ export async function readFeatureView(
   return { coords, feature, people, participants, ...openUrl(svc.deps.config, 'feature', coords) };
 }
 
+/** The note of a feature's stage as Slack shows it after advancing it (src/watch/changes.ts). */
+export const stageNote = (feature: Pick<Feature, 'id' | 'stage'>): string =>
+  noteOf(feature.id, { kind: 'stage', from: feature.stage, to: feature.stage });
+
 export function featureLiveCard(
   svc: Services,
   workspaceId: string,
@@ -63,20 +70,26 @@ export function featureLiveCard(
     shown: (view) => featureShown(view.feature),
     describe: (_before: Shown, after: Shown) =>
       md`it is now in *${STAGE_NAMES[after.stage as keyof typeof STAGE_NAMES] ?? after.stage ?? '?'}*`,
+    // An Advance pressed (or run by a workflow step): the stage it reached, made from Slack.
+    notes: (view) => [stageNote(view.feature)],
   };
 }
 
 /**
- * After a change made from a form: every card of the feature shows it. Best effort — the change is
- * made; a card that cannot be refreshed is logged, never reported as a failure of the change.
+ * After a change made from Slack (a form, a task's press): every card of the feature shows it, and
+ * `notes` — what the change was (src/watch/changes.ts `noteOf`) — are written so the watch does not
+ * announce it again (kit/slack-notes.ts). Best effort — the change is made; a card that cannot be
+ * refreshed is logged, never reported as a failure of the change.
  */
 export async function refreshFeatureCards(
   svc: Services,
   client: WebClient,
   acting: Acting,
   coords: FeatureCoords,
+  notes: readonly string[] = [],
 ): Promise<void> {
   const ref = featureRef(acting.workspaceId, coords.featureId);
+  await noteFromSlack(svc.deps, acting.workspaceId, notes);
   try {
     if ((await svc.deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId)).length === 0) return;
     await updateCards(svc.deps, client, ref, featureCard(await readFeatureView(svc, acting, coords)));
@@ -140,14 +153,20 @@ export async function pressAdvance(
 /** Advances the feature one stage and tells its author; the feature after. */
 async function advanceFeature(svc: Services, client: WebClient, acting: Acting, coords: FeatureCoords) {
   const after = await acting.planning.features.advance(coords.teamId, coords.channelId, coords.featureId);
-  await tellAuthor(
-    svc,
-    client,
-    acting,
-    after.authorUserId,
-    md`:arrow_forward: Your feature *${after.heading ?? after.id}* moved to *${STAGE_NAMES[after.stage]}* (advanced by ${mention(acting.slackUserId)}).`,
-  );
+  await tellAuthor(svc, client, acting, after.authorUserId, featureAdvancedDm(after, acting.slackUserId));
   return after;
+}
+
+/**
+ * The DM telling a feature's author it advanced: who advanced it from Slack, or (no one given) that
+ * it was advanced outside Slack — seen by the watch of its channel (src/slack/watch/).
+ */
+export function featureAdvancedDm(
+  feature: Pick<Feature, 'id' | 'heading' | 'stage'>,
+  actorSlackId: string | undefined,
+): Mrkdwn {
+  const by = actorSlackId ? md`advanced by ${mention(actorSlackId)}` : md`advanced outside Slack`;
+  return md`:arrow_forward: Your feature *${feature.heading ?? feature.id}* moved to *${STAGE_NAMES[feature.stage]}* (${by}).`;
 }
 
 /**

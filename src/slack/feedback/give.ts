@@ -3,10 +3,12 @@
  * is none; Connect for someone who cannot act yet), then `tasks.feedbackCreate`, the assignee's DM
  * with its Reply button, and the task's cards updated.
  */
+
 import type { Context } from '@slack/bolt';
 import { z } from 'zod';
 import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { FEEDBACK_ISSUES } from '../../planning/index.js';
+import { minuteNote } from '../../watch/changes.js';
 import { type ActionArgs, actionValue, type MessageShortcutArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
@@ -67,8 +69,8 @@ export const feedbackSubmission = submission<FeedbackForm>({
       issue,
     });
     // The feedback exists now: the task's cards count it, and telling the assignee is best
-    // effort and reported, never fatal.
-    await refreshTaskCards(svc.deps, args.client, acting, c);
+    // effort and reported, never fatal. The watch does not post it in the card's thread again.
+    await refreshTaskCards(svc.deps, args.client, acting, c, [minuteNote(feedback.id)]);
     let told: Mrkdwn = md`The task has no assignee connected in Slack, so nobody was notified.`;
     try {
       const task = await service.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);

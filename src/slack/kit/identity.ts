@@ -89,6 +89,12 @@ export interface Acting {
   planning: PlanningClient;
 }
 
+/**
+ * Who reads a task or a feature for a card: a person acting (their own client), or the watch of a
+ * linked channel (src/slack/watch/, with the digest's access rule) — a planning client in a workspace.
+ */
+export type CardReader = Pick<Acting, 'workspaceId' | 'planning'>;
+
 /** A person named in a form — an assignee, a participant, a graded peer, someone added to a team — as the change names them. */
 export interface NamedPerson {
   slackUserId: string;

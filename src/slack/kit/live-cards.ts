@@ -52,8 +52,10 @@ export async function postCard(
 }
 
 /**
- * Puts `body` in every card posted for the entity. Best effort: the change is already made, so a
- * card that cannot be updated is logged (and forgotten when its message is gone), never thrown.
+ * Puts `body` in every card posted for the entity (or in `options.cards`, some of them). Best
+ * effort: the change is already made, so a card that cannot be updated is logged (and forgotten
+ * when its message is gone), never thrown; `options.failed` collects the cards that could not be
+ * updated and are still there (a 429, Slack down), for a caller that tries again later (the watch).
  * Returns how many were updated.
  */
 export async function updateCards(
@@ -61,9 +63,11 @@ export async function updateCards(
   client: WebClient,
   ref: CardRef,
   body: CardBody,
+  options: { cards?: readonly PostedCard[]; failed?: PostedCard[] } = {},
 ): Promise<number> {
   let updated = 0;
-  for (const card of await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId)) {
+  const cards = options.cards ?? (await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId));
+  for (const card of cards) {
     try {
       await client.chat.update({ channel: card.slackChannelId, ts: card.messageTs, ...body });
       updated += 1;
@@ -72,6 +76,7 @@ export async function updateCards(
       if (code && GONE.has(code)) {
         await deps.store.cards.forget(card.workspaceId, card.slackChannelId, card.messageTs);
       } else {
+        options.failed?.push(card);
         deps.logger.warn({ kind: ref.kind, slackError: code, err: error }, 'could not update a card');
       }
     }

@@ -28,6 +28,7 @@ import type { Acting } from './identity.js';
 import { type CardBody, type CardRef, retireCards, updateCards } from './live-cards.js';
 import { notice } from './messages.js';
 import type { Services } from './services.js';
+import { noteFromSlack } from './slack-notes.js';
 import { privateSurface, showFailure } from './surfaces.js';
 
 /** The facts a card shows that a press depends on, carried in its buttons' values (short strings). */
@@ -49,6 +50,11 @@ export interface LiveCard<T> {
   shown(entity: T): Shown;
   /** One phrase saying what changed between two shown states ("it is now *in review*"). */
   describe(before: Shown, after: Shown): Mrkdwn;
+  /**
+   * The notes of what a press changed (src/watch/changes.ts), written once its cards show it so the
+   * watch of linked channels does not announce the change again (kit/slack-notes.ts).
+   */
+  notes?(entity: T): readonly string[];
 }
 
 export interface Press<T> {
@@ -72,6 +78,9 @@ export interface Press<T> {
    */
   redraw?(after: T | undefined): Promise<void>;
 }
+
+/** The one line a card of a deleted entity becomes (a press that found it gone, the watch). */
+export const deletedLine = (noun: string): Mrkdwn => md`:wastebasket: This ${noun} was deleted.`;
 
 /** Shown states are the same when every fact is. */
 export function sameShown(a: Shown, b: Shown): boolean {
@@ -236,7 +245,7 @@ export async function applyPress<T>(
       if (!all.some((c) => c.place !== undefined)) {
         return md`This ${noun} was not found in your organization in the planning service, so nothing was changed.`;
       }
-      await retireCards(deps, client, all, md`:wastebasket: This ${noun} was deleted.`);
+      await retireCards(deps, client, all, deletedLine(noun));
       await replacePressed(undefined);
       return md`This ${noun} no longer exists: it was deleted.`;
     };
@@ -260,7 +269,7 @@ export async function applyPress<T>(
     if (after === 'deleted') {
       // Deleted by this press: every card of the entity goes (their place was just read).
       const all = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
-      await retireCards(deps, client, all, md`:wastebasket: This ${noun} was deleted.`);
+      await retireCards(deps, client, all, deletedLine(noun));
       await replacePressed(undefined);
       return said;
     }
@@ -270,6 +279,7 @@ export async function applyPress<T>(
       return said ?? gone;
     }
     await updateCards(deps, client, ref, card.render(next));
+    if (card.notes) await noteFromSlack(deps, ref.workspaceId, card.notes(next));
     await replacePressed(next);
     return said;
   };

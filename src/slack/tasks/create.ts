@@ -3,12 +3,14 @@
  * the message's thread) or from a feature card's Add task; `tasks.create` (and `tasks.assign`), the
  * card posted, and the feature's cards updated.
  */
+
 import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { context, input, joinMd, type Mrkdwn, md, mention, modal, option } from '../../blockkit/index.js';
 import type { Channel, Team } from '../../planning/models.js';
+import { noteOf } from '../../watch/changes.js';
 import {
   type ActionArgs,
   actionValue,
@@ -285,11 +287,13 @@ export async function createTask(
     svc.deps.logger.warn({ action: 'create-task origin', err: error }, 'could not record the task origin');
   }
   // The feature's cards list its tasks by state: they show the new one.
-  await refreshFeatureCards(svc, client, acting, {
-    teamId: data.teamId,
-    channelId: data.channelId,
-    featureId: data.featureId,
-  });
+  await refreshFeatureCards(
+    svc,
+    client,
+    acting,
+    { teamId: data.teamId, channelId: data.channelId, featureId: data.featureId },
+    [noteOf(data.featureId, { kind: 'taskAdded', taskId: coords.taskId })],
+  );
   return { coords, ...(cardTs ? { card: { channel: where.channel, ts: cardTs } } : {}), notes };
 }
 

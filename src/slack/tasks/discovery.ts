@@ -2,6 +2,7 @@
  * Log discovery: from a task card's button (the task known) or on any message (the task picked among
  * the linked channel's); recorded, confirmed in the card's thread, and the card's counts updated.
  */
+
 import type { BlockSuggestion } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
@@ -22,6 +23,7 @@ import {
   truncate,
 } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
+import { minuteNote } from '../../watch/changes.js';
 import type { ActionArgs, MessageShortcutArgs, OptionsArgs } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
@@ -137,11 +139,17 @@ export async function logDiscovery(
   text: string,
 ): Promise<{ after: TaskView | undefined; confirmed: boolean }> {
   const acting = await planning.acting();
-  await acting.planning.tasks.discoveryCreate(c.teamId, c.channelId, c.featureId, c.taskId, {
-    details: text,
-  });
-  // Logged: the cards and the thread's confirmation are best effort.
-  const after = await refreshTaskCards(svc.deps, client, acting, c);
+  const discovery = await acting.planning.tasks.discoveryCreate(
+    c.teamId,
+    c.channelId,
+    c.featureId,
+    c.taskId,
+    {
+      details: text,
+    },
+  );
+  // Logged: the cards and the thread's confirmation are best effort; the watch does not post it again.
+  const after = await refreshTaskCards(svc.deps, client, acting, c, [minuteNote(discovery.id)]);
   const thread = await cardThread(svc, planning.workspaceId, c.taskId);
   if (!thread) return { after, confirmed: false };
   try {

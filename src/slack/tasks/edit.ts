@@ -5,6 +5,7 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { input, type Mrkdwn, md, modal, option, SLACK_LIMITS } from '../../blockkit/index.js';
+import { noteOf } from '../../watch/changes.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { detailsText, type FormOutput, form, headingText, read } from '../kit/form.js';
@@ -99,7 +100,9 @@ export const taskEditSubmission = submission<EditForm>({
       ...(details ? { details } : {}),
       notionIds: notions.map((n) => n.id),
     });
-    await refreshTaskCards(svc.deps, args.client, acting, c);
+    await refreshTaskCards(svc.deps, args.client, acting, c, [
+      noteOf(c.featureId, { kind: 'taskHeading', taskId: c.taskId, to: heading }),
+    ]);
     return { text: md`:white_check_mark: Task *${heading}* saved.` };
   },
 });

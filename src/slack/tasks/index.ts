@@ -1,6 +1,7 @@
 /** What other topics use of the tasks topic: its routes, the card's coordinates and buttons, live cards. */
 export {
   type CardLike,
+  liveTaskCard,
   parseCoords,
   TaskCoords,
   type TaskView,
@@ -11,5 +12,12 @@ export { type CreatedTask, createTask, type NewTask } from './create.js';
 export { readTaskDetails, type TaskDetails } from './details.js';
 export { logDiscovery } from './discovery.js';
 export { TASK_ACTION } from './ids.js';
-export { readTaskView, refreshTaskCards } from './live.js';
+export {
+  cardLink,
+  readTaskView,
+  refreshTaskCards,
+  taskChangeDm,
+  taskDm,
+  taskRef,
+} from './live.js';
 export { taskRoutes } from './routes.js';

@@ -8,15 +8,17 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { inline, link, type Mrkdwn, md, mention, message, section } from '../../blockkit/index.js';
 import { LIMITS, type TaskExpanded } from '../../planning/index.js';
+import { taskNotes } from '../../watch/changes.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { SlackDeps } from '../kit/deps.js';
-import type { Acting } from '../kit/identity.js';
+import type { Acting, CardReader } from '../kit/identity.js';
 import { type CardRef, updateCards } from '../kit/live-cards.js';
 import { loadModal, modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { notify } from '../kit/notify.js';
 import { profileActions, slackUserOf } from '../kit/people.js';
 import type { LiveCard } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
+import { noteFromSlack } from '../kit/slack-notes.js';
 import { openUrl } from '../kit/web-links.js';
 import {
   describeTaskChange,
@@ -34,8 +36,8 @@ export const taskRef = (workspaceId: string, taskId: string): CardRef => ({
   entityId: taskId,
 });
 
-/** A task and its feature's heading, read with the acting user's client. */
-async function readTask(acting: Acting, c: TaskCoords) {
+/** A task and its feature's heading, read with the reader's client. */
+async function readTask(acting: CardReader, c: TaskCoords) {
   const [task, feature] = await Promise.all([
     acting.planning.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId),
     acting.planning.features.read(c.teamId, c.channelId, c.featureId).catch(() => undefined),
@@ -56,7 +58,7 @@ function counts(task: TaskExpanded): NonNullable<TaskView['minutes']> {
 /** The task as its card shows it. */
 export async function readTaskView(
   deps: Pick<SlackDeps, 'store' | 'config'>,
-  acting: Acting,
+  acting: CardReader,
   c: TaskCoords,
 ): Promise<TaskView & { task: TaskExpanded }> {
   const [{ task, featureHeading }, origin] = await Promise.all([
@@ -92,19 +94,26 @@ export function taskLiveCard(
     render: (task) => liveTaskCard(task),
     shown: taskShown,
     describe: describeTaskChange,
+    notes: (task) => taskNotes({ id: task.coords.taskId, ...task }),
   };
 }
 
-/** Reads the task again and puts it in every card posted for it; best effort, like updateCards. */
+/**
+ * After a change made from Slack: reads the task again, puts it in every card posted for it (best
+ * effort, like updateCards) and notes what the cards now show — its state and assignee, and `notes`
+ * the caller made (a minute's entry) — so the watch does not echo it (kit/slack-notes.ts).
+ */
 export async function refreshTaskCards(
   deps: SlackDeps,
   client: WebClient,
   acting: Acting,
   c: TaskCoords,
+  notes: readonly string[] = [],
 ): Promise<TaskView | undefined> {
   try {
     const view = await readTaskView(deps, acting, c);
     await updateCards(deps, client, taskRef(acting.workspaceId, c.taskId), liveTaskCard(view));
+    await noteFromSlack(deps, acting.workspaceId, [...taskNotes(view.task), ...notes]);
     return view;
   } catch (error) {
     deps.logger.warn({ action: 'task cards refresh', err: error }, 'could not refresh the task cards');
@@ -135,20 +144,26 @@ export async function cardLink(
 /** What a change did to a task, for the DMs it sends. */
 export type TaskChange = { kind: 'assigned' } | { kind: 'moved'; to: TaskView['state'] };
 
-/** Who gets a DM about a change, and what it says; undefined when nobody does. */
+/**
+ * Who gets a DM about a change, and what it says; undefined when nobody does. `actorSlackId` is who
+ * made it from Slack; without one the change was made elsewhere (the service's web app, another
+ * tool: src/slack/watch/) and the DM says so.
+ */
 export function taskChangeDm(
-  actorSlackId: string,
+  actorSlackId: string | undefined,
   task: Pick<TaskView, 'heading' | 'assigneeSlackId' | 'authorSlackId'>,
   change: TaskChange,
 ): { to: string; kind: 'assigned' | 'taskMoved'; text: Mrkdwn } | undefined {
   const heading = inline(task.heading, LIMITS.heading);
-  const actor = mention(actorSlackId);
+  const by = actorSlackId ? mention(actorSlackId) : undefined;
   if (change.kind === 'assigned') {
     if (!task.assigneeSlackId || task.assigneeSlackId === actorSlackId) return undefined;
     return {
       to: task.assigneeSlackId,
       kind: 'assigned',
-      text: md`:raising_hand: ${actor} assigned you the task *${heading}*.`,
+      text: by
+        ? md`:raising_hand: ${by} assigned you the task *${heading}*.`
+        : md`:raising_hand: You were assigned the task *${heading}* (outside Slack).`,
     };
   }
   if (change.to === 'in review') {
@@ -156,7 +171,9 @@ export function taskChangeDm(
     return {
       to: task.assigneeSlackId,
       kind: 'taskMoved',
-      text: md`:large_orange_circle: ${actor} moved your task *${heading}* to *in review*.`,
+      text: by
+        ? md`:large_orange_circle: ${by} moved your task *${heading}* to *in review*.`
+        : md`:large_orange_circle: Your task *${heading}* moved to *in review* (outside Slack).`,
     };
   }
   if (change.to === 'done') {
@@ -164,7 +181,9 @@ export function taskChangeDm(
     return {
       to: task.authorSlackId,
       kind: 'taskMoved',
-      text: md`:large_green_circle: ${actor} marked your task *${heading}* done.`,
+      text: by
+        ? md`:large_green_circle: ${by} marked your task *${heading}* done.`
+        : md`:large_green_circle: Your task *${heading}* was marked done (outside Slack).`,
     };
   }
   return undefined;

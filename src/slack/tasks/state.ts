@@ -4,6 +4,7 @@
  * updated in place, and the assignee or author is told when the move concerns them.
  */
 import { md } from '../../blockkit/index.js';
+import { noteOf } from '../../watch/changes.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { refreshFeatureCards } from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
@@ -97,7 +98,9 @@ export async function taskDeleteAction(svc: Services, args: ActionArgs) {
         .forget(acting.workspaceId, taskId)
         .catch((error: unknown) => svc.deps.logger.warn({ err: error }, 'could not forget a task origin'));
       // The feature's cards count its tasks by state.
-      await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
+      await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId }, [
+        noteOf(featureId, { kind: 'taskRemoved', taskId }),
+      ]);
       return { after: 'deleted' as const, said: md`:wastebasket: Task deleted.` };
     },
     ...(press.inList ? { pressedMessage: () => notice(md`:wastebasket: This task was deleted.`) } : {}),

@@ -30,6 +30,7 @@ import { explainFailure, STORE_UNAVAILABLE } from '../kit/failures.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
+import { noteFromSlack } from '../kit/slack-notes.js';
 import { prefillDiscovery, slackTextToPlain } from '../kit/slack-text.js';
 import type { TaskCoords } from './card.js';
 import { refreshTaskCards } from './live.js';
@@ -289,7 +290,6 @@ async function replied(
     };
     try {
       await store.threadDiscoveries.record(entry);
-      await store.slackNotes.note(r.workspaceId, [minuteNote(discoveryId)]);
     } catch (error) {
       // Never half-stored: a discovery whose message we cannot follow is taken back.
       logger.error({ ...r.log, err: error }, 'could not keep a thread discovery; taking it back');
@@ -305,6 +305,8 @@ async function replied(
       );
       return;
     }
+    // Shown in the thread already: the watch does not post it there again.
+    await noteFromSlack(r.svc.deps, r.workspaceId, [minuteNote(discoveryId)]);
     await recorded(r, acting, c, reply, text.cut);
   });
 }
@@ -374,7 +376,7 @@ async function edited(
       );
       return;
     }
-    await store.slackNotes.note(r.workspaceId, [minuteNote(entry.discoveryId)]);
+    await noteFromSlack(r.svc.deps, r.workspaceId, [minuteNote(entry.discoveryId)]);
     if (text.cut) await tellAuthor(r, entry.authorSlackId, entry.threadTs, CUT);
   });
 }
@@ -405,7 +407,7 @@ async function deleted(r: Reply, deletedTs: string | undefined) {
       }
     }
     await store.threadDiscoveries.forget(r.workspaceId, r.channel, entry.messageTs);
-    await store.slackNotes.note(r.workspaceId, [minuteNote(entry.discoveryId)]);
+    await noteFromSlack(r.svc.deps, r.workspaceId, [minuteNote(entry.discoveryId)]);
     await refreshTaskCards(r.svc.deps, r.client, acting, c);
   });
 }
