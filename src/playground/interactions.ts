@@ -14,6 +14,9 @@ import type { FakeSlack, ResponseTarget, ViewAck } from './fake-slack.js';
 import { type Args, messageObject, viewObject } from './web-api.js';
 import type { PgMessage, PgView, Workspace } from './workspace.js';
 
+/** The events the app subscribes to: Slack sends no others. */
+const SUBSCRIBED: ReadonlySet<string> = new Set(APP_EVENTS);
+
 /** The page asked for something that is not there (a deleted message, another person's view). */
 export class PageError extends Error {}
 
@@ -137,7 +140,27 @@ export class Interactions {
       return undefined;
     }
     if (!c.members.includes(user)) c.members.push(user);
-    this.ws.post({ channel, user, text: escapeMentions(text, this.ws), ...(threadTs ? { threadTs } : {}) });
+    const posted = this.ws.post({
+      channel,
+      user,
+      text: escapeMentions(text, this.ws),
+      ...(threadTs ? { threadTs } : {}),
+    });
+    // Slack tells a subscribed app of messages in the channels it is a member of (message.channels,
+    // message.groups): a reply in a task card's thread may become a discovery.
+    if (SUBSCRIBED.has('message') && !c.isIm && c.members.includes(this.ws.bot.userId)) {
+      const thread = posted.threadTs ? { thread_ts: posted.threadTs } : {};
+      await this.sendEvent({
+        type: 'message',
+        channel,
+        channel_type: c.isPrivate ? 'group' : 'channel',
+        user,
+        text: posted.text,
+        ts: posted.ts,
+        event_ts: posted.ts,
+        ...thread,
+      });
+    }
     return undefined;
   }
 
@@ -294,7 +317,7 @@ export class Interactions {
 
   /** The Home tab opened: `app_home_opened`, when the app subscribes to it (as Slack only sends subscribed events). */
   async openHome(user: string): Promise<boolean> {
-    if (!(APP_EVENTS as readonly string[]).includes('app_home_opened')) return false;
+    if (!SUBSCRIBED.has('app_home_opened')) return false;
     const home = [...this.ws.views.values()].find((x) => x.type === 'home' && x.user === user);
     const event = {
       type: 'app_home_opened',
@@ -304,6 +327,12 @@ export class Interactions {
       event_ts: this.ws.nextTs(),
       ...(home ? { view: viewObject(this.ws, home) } : {}),
     };
+    await this.sendEvent(event);
+    return true;
+  }
+
+  /** An Events API callback, as Slack posts it to the app. */
+  private async sendEvent(event: Record<string, unknown>) {
     const body = JSON.stringify({
       token: 'playground-verification-token',
       team_id: this.ws.team.id,
@@ -317,7 +346,6 @@ export class Interactions {
       event,
     });
     await this.send(body, 'application/json');
-    return true;
   }
 
   private view(user: string, viewId: string): PgView {

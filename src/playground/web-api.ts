@@ -181,6 +181,9 @@ export function messageObject(ws: Workspace, m: PgMessage, replies?: PgMessage[]
     ...(m.metadata ? { metadata: m.metadata } : {}),
     ...(m.files ? { files: m.files } : {}),
     ...(m.edited ? { edited: { user: m.user, ts: m.ts } } : {}),
+    ...(m.reactions?.length
+      ? { reactions: m.reactions.map((r) => ({ name: r.name, users: r.users, count: r.users.length })) }
+      : {}),
     team: ws.team.id,
   };
 }
@@ -486,6 +489,24 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const ts = need(args, 'message_ts');
       if (!ws.find(c.id, ts)) throw new SlackError('message_not_found');
       return { channel: c.id, permalink: `${teamUrl()}archives/${c.id}/p${ts.replace('.', '')}` };
+    },
+    'reactions.add': (args) => {
+      const c = channel(args);
+      if (c.isPrivate && !c.members.includes(ws.bot.userId)) throw new SlackError('channel_not_found');
+      const name = need(args, 'name');
+      // Slack's emoji names: lower case letters, digits and `_+-'` (no colons).
+      if (!/^[a-z0-9_+'-]+$/.test(name)) throw new SlackError('invalid_name');
+      const m = ws.find(c.id, need(args, 'timestamp'));
+      if (!m || m.ephemeralTo) throw new SlackError('message_not_found');
+      const reactions = m.reactions ?? [];
+      const same = reactions.find((r) => r.name === name);
+      if (same?.users.includes(ws.bot.userId)) throw new SlackError('already_reacted');
+      if (!same && reactions.length >= 23) throw new SlackError('too_many_emoji');
+      if (same) same.users.push(ws.bot.userId);
+      else reactions.push({ name, users: [ws.bot.userId] });
+      m.reactions = reactions;
+      ws.changed({ kind: 'messages', channel: c.id });
+      return {};
     },
     'views.open': (args) => {
       const to = triggers.redeem(str(args, 'trigger_id'));

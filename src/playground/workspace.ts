@@ -125,6 +125,8 @@ export interface PgMessage {
   metadata?: { event_type: string; event_payload: Record<string, unknown> };
   files?: PgFile[];
   edited?: boolean;
+  /** Emoji reactions, each with who added it (reactions.add). */
+  reactions?: { name: string; users: string[] }[];
 }
 
 export interface PgView {

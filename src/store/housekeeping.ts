@@ -1,7 +1,8 @@
 /**
  * Deletes what the store no longer needs, so tables do not grow for ever: once keys whose retry
  * window is over and locks whose lease ran out, digest claims older than `keepDays` (each link's latest posted digest
- * stays: the next digest compares against it), cards posted longer ago than `cardDays`, and notes of
+ * stays: the next digest compares against it), cards posted longer ago than `cardDays` (and thread
+ * replies recorded as discoveries as long ago), and notes of
  * what Slack did older than a day (the watch reads only notes made since its last look, minutes ago). Runs once at start and then every `intervalMs`;
  * replicas doing it at the same time only delete the same rows.
  */
@@ -10,13 +11,15 @@ import type { StoreLogger } from './logger.js';
 import type { PostedCardsRepo } from './posted-cards.js';
 import type { OnceRepo } from './processed-interactions.js';
 import type { SlackNotesRepo } from './slack-notes.js';
+import type { ThreadDiscoveriesRepo } from './thread-discoveries.js';
 
 export interface HousekeepingOptions {
   /** Between runs, ms. Default one hour. */
   intervalMs?: number;
   /** Digest claims of dates older than this many days go. Default 30. */
   keepDays?: number;
-  /** Cards posted longer ago than this many days are no longer updated. Default 180. */
+  /** Cards posted longer ago than this many days are no longer updated. Default 180; replies
+   * recorded as discoveries as long ago are no longer followed either. */
   cardDays?: number;
 }
 
@@ -26,6 +29,7 @@ export interface HousekeepingResult {
   digestClaims: number;
   cards: number;
   slackNotes: number;
+  threadDiscoveries: number;
 }
 
 export interface Housekeeping {
@@ -41,6 +45,7 @@ export function startHousekeeping(
     digests: Pick<DigestClaimsRepo, 'purgeOlderThan'>;
     cards: Pick<PostedCardsRepo, 'purgeOlderThan'>;
     slackNotes: Pick<SlackNotesRepo, 'purgeOlderThan'>;
+    threadDiscoveries: Pick<ThreadDiscoveriesRepo, 'purgeOlderThan'>;
   },
   logger: StoreLogger,
   options: HousekeepingOptions = {},
@@ -52,10 +57,11 @@ export function startHousekeeping(
       digestClaims: await store.digests.purgeOlderThan(options.keepDays ?? 30),
       cards: await store.cards.purgeOlderThan(options.cardDays ?? 180),
       slackNotes: await store.slackNotes.purgeOlderThan(1),
+      threadDiscoveries: await store.threadDiscoveries.purgeOlderThan(options.cardDays ?? 180),
     };
-    if (result.keys + result.digestClaims + result.cards + result.slackNotes > 0) {
+    if (Object.values(result).some((n) => n > 0)) {
       logger.info(
-        `Store housekeeping: removed ${result.keys} expired once keys and locks, ${result.digestClaims} old digest claims, ${result.cards} old cards, ${result.slackNotes} old notes of what Slack did`,
+        `Store housekeeping: removed ${result.keys} expired once keys and locks, ${result.digestClaims} old digest claims, ${result.cards} old cards, ${result.slackNotes} old notes of what Slack did, ${result.threadDiscoveries} old thread replies recorded as discoveries`,
       );
     }
     return result;

@@ -32,6 +32,7 @@ import { type ReencryptResult, reencryptAll } from './reencrypt.js';
 import type { Database } from './schema.js';
 import { createSlackNotesRepo, type SlackNotesRepo } from './slack-notes.js';
 import { createTaskOriginsRepo, type TaskOriginsRepo } from './task-origins.js';
+import { createThreadDiscoveriesRepo, type ThreadDiscoveriesRepo } from './thread-discoveries.js';
 import { createWatchRepo, type WatchRepo } from './watch.js';
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
 
@@ -54,6 +55,7 @@ export type { ReencryptResult } from './reencrypt.js';
 export type { Database } from './schema.js';
 export * from './slack-notes.js';
 export * from './task-origins.js';
+export * from './thread-discoveries.js';
 export * from './watch.js';
 export * from './workspaces.js';
 
@@ -90,6 +92,8 @@ export interface Store {
   closures: AccountClosuresRepo;
   /** What Slack already did or showed about service objects, so the watch does not echo it. */
   slackNotes: SlackNotesRepo;
+  /** Replies in task card threads recorded as discoveries, so their edits and deletions follow. */
+  threadDiscoveries: ThreadDiscoveriesRepo;
   /** The watch of linked channels: its lease and due time per link, what it saw per feature. */
   watch: WatchRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
@@ -131,6 +135,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     participants: createExperimentParticipantsRepo(context),
     closures: createAccountClosuresRepo(context),
     slackNotes: createSlackNotesRepo(context),
+    threadDiscoveries: createThreadDiscoveriesRepo(context),
     watch: createWatchRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),

@@ -134,6 +134,10 @@ const WORKSPACE_TABLES = [
   'notification_prefs',
   'notification_outbox',
   'experiment_participants',
+  'thread_discoveries',
+  'watch_links',
+  'watch_features',
+  'slack_notes',
 ] as const;
 
 /**

@@ -23,6 +23,7 @@ import * as m0008 from './migrations/0008_digest_from_and_profile_choice.js';
 import * as m0009 from './migrations/0009_token_rotation.js';
 import * as m0010 from './migrations/0010_watch.js';
 import * as m0011 from './migrations/0011_digest_transient_failures.js';
+import * as m0012 from './migrations/0012_thread_discoveries.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0009_token_rotation': m0009,
   '0010_watch': m0010,
   '0011_digest_transient_failures': m0011,
+  '0012_thread_discoveries': m0012,
 };
 
 /**

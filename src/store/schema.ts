@@ -244,6 +244,25 @@ export interface SlackNotesTable {
   created_at: number;
 }
 
+/**
+ * A reply in a task card's thread recorded as a discovery of that task, with its author and the
+ * task's place, so its edit and deletion follow (migration 0012).
+ */
+export interface ThreadDiscoveriesTable {
+  workspace_id: string;
+  slack_channel_id: string;
+  message_ts: string;
+  thread_ts: string;
+  author_slack_id: string;
+  org_id: string;
+  team_id: string;
+  channel_id: string;
+  feature_id: string;
+  task_id: string;
+  discovery_id: string;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -261,4 +280,5 @@ export interface Database {
   watch_links: WatchLinksTable;
   watch_features: WatchFeaturesTable;
   slack_notes: SlackNotesTable;
+  thread_discoveries: ThreadDiscoveriesTable;
 }

@@ -7,6 +7,7 @@ import { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIGEST_EVENT_TYPE } from '../../src/digest/index.js';
+import { createPlanningClient } from '../../src/planning/index.js';
 import { type Playground, startPlayground } from '../../src/playground/index.js';
 
 let playground: Playground;
@@ -49,8 +50,27 @@ describe('playground Web API', () => {
   });
 
   it('answers an unknown method with unknown_method and logs it', async () => {
-    expect(await refusal(slack.apiCall('reactions.add', { name: 'tada' }))).toBe('unknown_method');
-    expect(logs.some((l) => l.includes('reactions.add') && l.includes('does not implement'))).toBe(true);
+    expect(await refusal(slack.apiCall('reactions.remove', { name: 'tada' }))).toBe('unknown_method');
+    expect(logs.some((l) => l.includes('reactions.remove') && l.includes('does not implement'))).toBe(true);
+  });
+
+  it('adds a reaction as Slack does: once per emoji, a real name, an existing message', async () => {
+    const posted = await slack.chat.postMessage({ channel: 'C0API', text: 'Recorded' });
+    const ts = String(posted.ts);
+    expect(await slack.reactions.add({ channel: 'C0API', timestamp: ts, name: 'memo' })).toMatchObject({
+      ok: true,
+    });
+    expect(await refusal(slack.reactions.add({ channel: 'C0API', timestamp: ts, name: 'memo' }))).toBe(
+      'already_reacted',
+    );
+    expect(await refusal(slack.reactions.add({ channel: 'C0API', timestamp: ts, name: ':memo:' }))).toBe(
+      'invalid_name',
+    );
+    expect(
+      await refusal(slack.reactions.add({ channel: 'C0API', timestamp: '1.000001', name: 'memo' })),
+    ).toBe('message_not_found');
+    const history = await slack.conversations.replies({ channel: 'C0API', ts });
+    expect(history.messages?.[0]?.reactions).toEqual([{ name: 'memo', users: ['U0BOTPLAN'], count: 1 }]);
   });
 
   it('knows the people, the team and the channels', async () => {
@@ -189,6 +209,50 @@ describe('playground Web API', () => {
     const notYours = await post('pg/submit', { user: 'U0ADA', viewId: 'V0NONE', values: {} });
     expect(notYours.status).toBe(400);
     expect((await post('pg/compose', { user: 'U0ADA', channel: 'C0API' })).status).toBe(400);
+  });
+
+  it('sends a reply typed in a task card’s thread to the app as Slack does: a discovery where the link says so', async () => {
+    const team = playground.workspace.team.id;
+    const { store } = playground.app;
+    const [link] = await store.links.listByWorkspace(team);
+    await store.links.update(team, link!.slackChannelId, { threadDiscoveries: true });
+    const { sandbox } = playground;
+    const owner = createPlanningClient({ baseUrl: sandbox.url, token: sandbox.ownerToken, retries: 0 });
+    const feature = await owner.features.create(link!.teamId, link!.channelId, { heading: 'Field notes' });
+    const task = await owner.tasks.create(link!.teamId, link!.channelId, feature.id, { heading: 'Visit' });
+    const card = await slack.chat.postMessage({ channel: link!.slackChannelId, text: 'Task: Visit' });
+    const place = {
+      orgId: sandbox.orgId,
+      teamId: link!.teamId,
+      channelId: link!.channelId,
+      featureId: feature.id,
+    };
+    await store.cards.record({
+      workspaceId: team,
+      kind: 'task',
+      entityId: task.id,
+      slackChannelId: link!.slackChannelId,
+      messageTs: String(card.ts),
+      place,
+    });
+    const res = await request(`${playground.url}pg/compose`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user: 'U0ADA',
+        channel: link!.slackChannelId,
+        text: 'Seen in the field',
+        threadTs: String(card.ts),
+      }),
+    });
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+    const discoveries = async () =>
+      (await owner.tasks.read(link!.teamId, link!.channelId, feature.id, task.id)).minute?.discoveries ?? [];
+    const until = Date.now() + 10_000;
+    while ((await discoveries()).length === 0 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await discoveries()).map((d) => d.details?.split('\n')[0])).toEqual(['Seen in the field']);
   });
 
   it('posts no digest at its first start: each linked channel’s first digest comes at its next time', async () => {

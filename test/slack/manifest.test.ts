@@ -80,6 +80,9 @@ describe('manifest content', () => {
     expect(m.oauth_config.scopes.bot).toEqual([...BOT_SCOPES]);
     expect(m.settings.event_subscriptions.bot_events).toEqual([
       'user_change',
+      // Replies in task card threads (tasks/thread-replies.ts), with the history scopes they need.
+      'message.channels',
+      'message.groups',
       'app_home_opened',
       'app_uninstalled',
       'tokens_revoked',
@@ -87,6 +90,9 @@ describe('manifest content', () => {
     ]);
     expect(m.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
     expect(m.oauth_config.scopes.bot).toContain('files:write');
+    expect(m.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['channels:history', 'groups:history', 'reactions:write']),
+    );
   });
 
   it('declares the Workflow Builder steps, run by the app itself', () => {

@@ -57,6 +57,11 @@ export const ADMIN_ACTION = {
   weekendsOn: 'admin_digest_weekends_on',
   weekendsOff: 'admin_digest_weekends_off',
   unlink: 'admin_unlink',
+  /** A linked channel's own settings: the watch of changes made outside Slack, thread replies as discoveries. */
+  watchOn: 'admin_watch_on',
+  watchOff: 'admin_watch_off',
+  threadDiscoveriesOn: 'admin_thread_discoveries_on',
+  threadDiscoveriesOff: 'admin_thread_discoveries_off',
 } as const;
 
 export const ADMIN_FIELD = {

@@ -2,7 +2,8 @@
  * Links and digests: this workspace's linked channels (never another workspace's: the store is
  * asked for this one's only), each with its digest settings as `/plan digest` shows them — the
  * real next run included — and buttons to change the time and zone, turn it on or off, include or
- * skip weekends, and unlink. Linking stays the link form's (`/plan link`, or the button here).
+ * skip weekends, follow changes made outside Slack or not, record thread replies as discoveries or
+ * not (link/settings.ts, as the link form sets them), and unlink. Linking stays the link form's (`/plan link`, or the button here).
  */
 import type { KnownBlock, ModalView } from '@slack/types';
 import {
@@ -19,6 +20,7 @@ import type { TeamExpanded } from '../../planning/index.js';
 import { digestLastLine, digestStateLines, type LinkSchedule } from '../digest/index.js';
 import type { Acting } from '../kit/identity.js';
 import { COMMAND } from '../kit/ids.js';
+import { linkSettingsLine } from '../link/index.js';
 import {
   type AdminPlace,
   type Flash,
@@ -67,6 +69,7 @@ export function linksView(
       context(
         md`Linked to *${team?.teamName ?? link.teamId} › ${planningChannel?.channelName ?? link.channelId}*`,
         digestLastLine(view),
+        md`${linkSettingsLine(link)}`,
       ),
       actions(
         undefined,
@@ -77,6 +80,12 @@ export function linksView(
         link.weekdaysOnly
           ? button('Include weekends', ADMIN_ACTION.weekendsOn, { value: target })
           : button('Skip weekends', ADMIN_ACTION.weekendsOff, { value: target }),
+        link.watchEnabled
+          ? button('Stop following changes', ADMIN_ACTION.watchOff, { value: target })
+          : button('Follow changes', ADMIN_ACTION.watchOn, { value: target }),
+        link.threadDiscoveries
+          ? button('Stop recording replies', ADMIN_ACTION.threadDiscoveriesOff, { value: target })
+          : button('Record thread replies', ADMIN_ACTION.threadDiscoveriesOn, { value: target }),
         button('Unlink', ADMIN_ACTION.unlink, {
           value: target,
           style: 'danger',

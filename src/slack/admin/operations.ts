@@ -1,7 +1,7 @@
 /**
  * The admin modal's buttons that change something at once: close or regenerate an account, revoke
  * an invitation, delete a team, channel or notion, remove or add a channel member, change or cancel
- * the subscription, change a linked channel's digest or unlink it. The destructive ones come behind Slack's confirmation dialog (see the blocks).
+ * the subscription, change a linked channel's digest or its own settings, or unlink it. The destructive ones come behind Slack's confirmation dialog (see the blocks).
  *
  * Each is applied once however often it arrives: Slack's retries and a double click carry the same
  * view and hash, so a key of the view's hash and the target lets the first do the work and the
@@ -20,7 +20,7 @@ import { VIEW } from '../kit/ids.js';
 import { connectBlocks } from '../kit/messages.js';
 import { peopleOf } from '../kit/people.js';
 import type { Services } from '../kit/services.js';
-import { unlinkChannel } from '../link/index.js';
+import { changeLinkSetting, type LinkSettingChange, unlinkChannel } from '../link/index.js';
 import { type Flash, placeOf, type Target, targetOf } from './common.js';
 import { ADMIN_ACTION } from './ids.js';
 import { showPlace } from './navigate.js';
@@ -153,6 +153,11 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   [ADMIN_ACTION.weekendsOn]: digestOperation({ kind: 'weekends', include: true }),
   [ADMIN_ACTION.weekendsOff]: digestOperation({ kind: 'weekends', include: false }),
 
+  [ADMIN_ACTION.watchOn]: linkSettingOperation({ setting: 'watchEnabled', on: true }),
+  [ADMIN_ACTION.watchOff]: linkSettingOperation({ setting: 'watchEnabled', on: false }),
+  [ADMIN_ACTION.threadDiscoveriesOn]: linkSettingOperation({ setting: 'threadDiscoveries', on: true }),
+  [ADMIN_ACTION.threadDiscoveriesOff]: linkSettingOperation({ setting: 'threadDiscoveries', on: false }),
+
   [ADMIN_ACTION.unlink]: async (svc, acting, target) => {
     const removed = await unlinkChannel(svc, acting.workspaceId, target.id);
     if (!removed) throw new AdminRefusal(md`${channelMention(target.id)} is not linked any more.`);
@@ -164,6 +169,15 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
 function digestOperation(change: DigestChange): Operation {
   return async (svc, acting, target) => {
     const done = await changeDigest(svc, acting.workspaceId, target.id, change);
+    if (!done) throw new AdminRefusal(md`${channelMention(target.id)} is not linked any more.`);
+    return { said: md`${channelMention(target.id)}: ${done.changed}` };
+  };
+}
+
+/** A linked channel's own setting turned on or off (the target is the Slack channel), as the link form sets it. */
+function linkSettingOperation(change: LinkSettingChange): Operation {
+  return async (svc, acting, target) => {
+    const done = await changeLinkSetting(svc, acting.workspaceId, target.id, change);
     if (!done) throw new AdminRefusal(md`${channelMention(target.id)} is not linked any more.`);
     return { said: md`${channelMention(target.id)}: ${done.changed}` };
   };

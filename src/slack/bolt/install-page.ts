@@ -18,7 +18,7 @@ export const STORED = [
   'The Slack installation: bot token (and, with token rotation, its refresh token and expiry) — until the app is uninstalled.',
   'For each person who connects: which service account they act with and its token — until they disconnect, leave the workspace, or the app is uninstalled.',
   'Linked channels and their digest settings; a workspace’s organization admin token, if an admin saved one — until unlinked or uninstalled.',
-  'Posted cards (to update them in place) — 180 days; digest records — 30 days (each channel’s latest is kept to tell what is new).',
+  'Posted cards (to update them in place) — 180 days; which thread reply became which discovery, and its author, where a channel records replies (to follow edits and deletions) — 180 days; digest records — 30 days (each channel’s latest is kept to tell what is new).',
   'Notification preferences, DMs held back by quiet hours, where each task was created from Slack, experiment participants — until uninstalled.',
   'Every token is encrypted at rest (AES-256-GCM) and bound to its row. No Slack message is kept, except the app’s own DMs held back by quiet hours, until they are sent.',
 ] as const;

@@ -18,12 +18,14 @@ export const BOT_SCOPE_REASONS = {
   'im:write': 'opening the DM to a task’s assignee or a feedback’s author',
   'users:read':
     'who may do what (workspace admins and owners, guests), each person’s time zone, the profile name of a provisioned account',
-  // A digest retried after a crash first looks for its own post, so that it never posts twice:
+  // A digest retried after a crash first looks for its own post, so that it never posts twice; and
+  // replies in task card threads become discoveries where a link turned that on (`message.*` events):
   'channels:history':
-    'a retried digest looks for its own earlier post in a public channel, so it never posts twice',
+    'a retried digest looks for its own earlier post in a public channel, so it never posts twice; replies in task card threads are recorded as discoveries where an admin turned that on for the channel',
   'groups:history': 'the same in a private channel the app was invited to',
   'channels:join': 'joining a public channel it posted in without joining, to look there',
   'files:write': 'the Home tab’s experience chart, uploaded privately and shown as an image',
+  'reactions:write': 'a :memo: reaction on a thread reply, saying it was recorded as a discovery',
 } as const;
 
 export const BOT_SCOPES = Object.keys(BOT_SCOPE_REASONS) as readonly (keyof typeof BOT_SCOPE_REASONS)[];
@@ -44,6 +46,18 @@ export const LINK_EVENTS = [
   'link_shared',
   'entity_details_requested',
 ] as const satisfies readonly EventName[];
+
+/**
+ * The bot events a route's event stands for: `message` is Slack's `message.channels` (public
+ * channels) and `message.groups` (private channels the app was invited to), each with its scope.
+ */
+const SUBSCRIBED_AS: Partial<Record<EventName, readonly string[]>> = {
+  message: ['message.channels', 'message.groups'],
+};
+
+/** The manifest's bot events for the events the routes bind. */
+export const botEvents = (events: readonly EventName[]): string[] =>
+  events.flatMap((e) => SUBSCRIBED_AS[e] ?? [e]);
 
 /** Whether the deployment set any web app link template: then links are previewed. */
 export const previewsLinks = (links: WebLinkTemplates | undefined) => Boolean(links?.feature || links?.task);
@@ -88,7 +102,8 @@ export interface Declared {
   /**
    * Bot events: the app's own lifecycle (no scope needed), `user_change` (users:read) so that a
    * deactivated person's account is closed and a changed profile followed, `app_home_opened` (no
-   * scope) to draw the Home tab.
+   * scope) to draw the Home tab, `message` (`message.channels`/`message.groups`: the history
+   * scopes) for replies in task card threads.
    */
   events: readonly EventName[];
   /** Workflow Builder steps, by callback id. */
@@ -176,7 +191,7 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
     settings: {
       event_subscriptions: {
         ...at(PATHS.events),
-        bot_events: [...events, ...(steps.length ? (['function_executed'] as const) : [])],
+        bot_events: [...botEvents(events), ...(steps.length ? ['function_executed'] : [])],
       },
       interactivity: {
         is_enabled: true,

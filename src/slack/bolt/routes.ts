@@ -43,7 +43,8 @@ export type EventName =
   | 'user_change'
   | 'app_home_opened'
   | 'link_shared'
-  | 'entity_details_requested';
+  | 'entity_details_requested'
+  | 'message';
 
 /**
  * Who may use a route:

@@ -65,6 +65,24 @@ export async function memberRefusal(planning: PlanningContext): Promise<Refusal 
   return reason ? { text: notAMemberSentence(reason), why: 'not a full member', reason } : undefined;
 }
 
+/** Why someone may not be acted for without asking: not connected, not a full member, or Slack did not say. */
+export type NotConnectedMember = 'not connected' | 'unknown' | NotAMember;
+
+/**
+ * Why the app may not act as this person in work they did not start from a form or a button (a
+ * Workflow Builder step naming them, their reply in a card's thread), or undefined: only a full
+ * member of this workspace who connected a planning account of their own. Never provisions one
+ * (they never asked for it), and a guest's own connection does not make them a member.
+ */
+export async function connectedMemberRefusal(
+  planning: PlanningContext,
+): Promise<NotConnectedMember | undefined> {
+  if (!(await planning.stored())) return 'not connected';
+  const user = await slackUser(planning);
+  if (user === 'unknown') return 'unknown';
+  return notAMember(user, planning.home);
+}
+
 /** The `/plan help` entry itself, first in the list. */
 const HELP_ENTRY: HelpEntry = { usage: 'help', summary: 'what you can do', adminOnly: false };
 

@@ -19,7 +19,8 @@ import type { Channel, Team } from '../../planning/models.js';
 import { noTeamYet, teamChannelInputs } from '../kit/inputs.js';
 import { formProblem } from '../kit/modal.js';
 import { toCheckedWire, wireValue } from '../kit/round-trip.js';
-import { LINK_FIELD, LINK_VIEW } from './ids.js';
+import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from './ids.js';
+import { LINK_SETTING_LABELS } from './settings.js';
 
 export interface LinkForm {
   slackChannelId: string;
@@ -32,6 +33,9 @@ export interface LinkForm {
   timeZone: string;
   weekdaysOnly: boolean;
   digestEnabled: boolean;
+  /** The link's own settings (store LINK_DEFAULTS for a new link). */
+  watchEnabled: boolean;
+  threadDiscoveries: boolean;
   problem?: Mrkdwn;
 }
 
@@ -74,6 +78,29 @@ export function digestTimeInputs(digestTime: string, timeZone: string): KnownBlo
   ];
 }
 
+/** The link's own settings: the watch, and thread replies recorded as discoveries. */
+function linkSettingsInput(form: Pick<LinkForm, 'watchEnabled' | 'threadDiscoveries'>): KnownBlock {
+  const settings = [
+    { o: option(LINK_SETTING_LABELS.watchEnabled, LINK_CHOICES.watch), on: form.watchEnabled },
+    {
+      o: option(LINK_SETTING_LABELS.threadDiscoveries, LINK_CHOICES.threadDiscoveries),
+      on: form.threadDiscoveries,
+    },
+  ];
+  const checked = settings.filter((s) => s.on).map((s) => s.o);
+  return input(
+    'Changes and threads',
+    LINK_FIELD.linkOptions.block,
+    {
+      type: 'checkboxes',
+      action_id: LINK_FIELD.linkOptions.action,
+      options: settings.map((s) => s.o),
+      ...(checked.length > 0 ? { initial_options: checked } : {}),
+    },
+    { optional: true },
+  );
+}
+
 export function linkModal(form: LinkForm): ModalView {
   const checks = [
     option('Weekdays only', DIGEST_CHOICES.weekdaysOnly),
@@ -106,6 +133,7 @@ export function linkModal(form: LinkForm): ModalView {
         },
         { optional: true },
       ),
+      linkSettingsInput(form),
       context(md`Commands, shortcuts and the digest in this channel will use this link.`),
       ...(form.problem ? [formProblem(form.problem)] : []),
     ],

@@ -1,4 +1,4 @@
-/** The link topic's wire ids: the link form and its digest settings. */
+/** The link topic's wire ids: the link form, its digest settings and the link's own settings. */
 import { field } from '../kit/ids.js';
 
 export const LINK_VIEW = { link: 'link' } as const;
@@ -7,4 +7,9 @@ export const LINK_FIELD = {
   digestTime: field('digest_time'),
   timeZone: field('time_zone'),
   digestOptions: field('digest_options'),
+  /** The link's own settings (checkboxes, {@link LINK_CHOICES}): the watch, thread replies. */
+  linkOptions: field('link_options'),
 } as const;
+
+/** The values of the link's own settings in the form's checkboxes. */
+export const LINK_CHOICES = { watch: 'watch', threadDiscoveries: 'thread_discoveries' } as const;

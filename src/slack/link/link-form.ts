@@ -11,10 +11,10 @@ import { z } from 'zod';
 import { channelMention, type Mrkdwn, md } from '../../blockkit/index.js';
 import { DIGEST_TIME_PATTERN, isValidTimeZone } from '../../digest/time.js';
 import { NotFoundError } from '../../planning/index.js';
-import { DIGEST_DEFAULTS } from '../../store/index.js';
+import { DIGEST_DEFAULTS, LINK_DEFAULTS } from '../../store/index.js';
 import type { ActionArgs, Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read } from '../kit/form.js';
+import { type FormInput, type FormOutput, form, read } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { FIELD } from '../kit/ids.js';
 import { channelChoices, redrawForTeam, teamChoices } from '../kit/inputs.js';
@@ -24,7 +24,7 @@ import type { Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { DIGEST_CHOICES, LINK_TITLE, LinkMeta, linkModal } from './blocks.js';
-import { LINK_FIELD } from './ids.js';
+import { LINK_CHOICES, LINK_FIELD } from './ids.js';
 
 export async function linkModalFor(
   svc: Services,
@@ -49,6 +49,8 @@ export async function linkModalFor(
     timeZone: existing?.timeZone ?? facts.timeZone ?? DIGEST_DEFAULTS.timeZone,
     weekdaysOnly: existing?.weekdaysOnly ?? DIGEST_DEFAULTS.weekdaysOnly,
     digestEnabled: existing?.digestEnabled ?? DIGEST_DEFAULTS.digestEnabled,
+    watchEnabled: existing?.watchEnabled ?? LINK_DEFAULTS.watchEnabled,
+    threadDiscoveries: existing?.threadDiscoveries ?? LINK_DEFAULTS.threadDiscoveries,
   });
 }
 
@@ -63,6 +65,28 @@ export const DIGEST_TIME_INPUTS = {
     z.string({ error: 'Choose a time zone.' }).refine(isValidTimeZone, 'Choose a time zone from the list.'),
   ),
 };
+
+const ticked = read.values(LINK_FIELD.linkOptions, z.array(z.string()));
+
+/**
+ * The link's own settings ticked; undefined for a form drawn before it had them (opened before a
+ * deploy): the link's settings then stay as they are.
+ */
+const linkSettings: FormInput<string[] | undefined, z.ZodOptional<z.ZodArray<z.ZodString>>> = {
+  on: LINK_FIELD.linkOptions,
+  schema: z.array(z.string()).optional(),
+  read: (source) =>
+    Object.keys(source.values).includes(LINK_FIELD.linkOptions.block) ? ticked.read(source) : undefined,
+};
+
+/** The settings a submitted form gives: both, or none when the form did not have them. */
+function settingsOf(settings: readonly string[] | undefined) {
+  if (!settings) return {};
+  return {
+    watchEnabled: settings.includes(LINK_CHOICES.watch),
+    threadDiscoveries: settings.includes(LINK_CHOICES.threadDiscoveries),
+  };
+}
 
 const LinkForm = form({
   slackChannelId: read.metadata(
@@ -89,6 +113,7 @@ const LinkForm = form({
   ...DIGEST_TIME_INPUTS,
   weekdaysOnly: read.checked(LINK_FIELD.digestOptions, DIGEST_CHOICES.weekdaysOnly),
   digestEnabled: read.checked(LINK_FIELD.digestOptions, DIGEST_CHOICES.enabled),
+  settings: linkSettings,
 });
 
 type LinkForm = FormOutput<typeof LinkForm>;
@@ -105,6 +130,8 @@ function linkRetry(data: LinkForm, problem: Mrkdwn, view: ViewOutput) {
     timeZone: data.timeZone,
     weekdaysOnly: data.weekdaysOnly,
     digestEnabled: data.digestEnabled,
+    ...LINK_DEFAULTS,
+    ...settingsOf(data.settings),
     problem,
   });
 }
@@ -142,6 +169,7 @@ export const linkSubmission = submission<LinkForm>({
       timeZone: data.timeZone,
       weekdaysOnly: data.weekdaysOnly,
       digestEnabled: data.digestEnabled,
+      ...settingsOf(data.settings),
       createdBy: planning.slackUserId,
     });
     const digest = data.digestEnabled
@@ -178,6 +206,8 @@ export function linkTeamPicked(svc: Services, args: ActionArgs) {
       timeZone: typed.timeZone ?? DIGEST_DEFAULTS.timeZone,
       weekdaysOnly: typed.weekdaysOnly,
       digestEnabled: typed.digestEnabled,
+      ...LINK_DEFAULTS,
+      ...settingsOf(typed.settings),
     });
   });
 }

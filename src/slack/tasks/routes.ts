@@ -1,4 +1,7 @@
-/** The tasks topic's routes: the live task card, its forms, `/plan tasks` and two message shortcuts. */
+/**
+ * The tasks topic's routes: the live task card, its forms, `/plan tasks`, two message shortcuts, and
+ * replies in task card threads recorded as discoveries (`message` events, thread-replies.ts).
+ */
 import type { TopicRoutes } from '../bolt/routes.js';
 import { FEATURE_ACTION } from '../features/index.js';
 import { notionOptions } from '../grades/index.js';
@@ -28,6 +31,7 @@ import { taskEditOpenAction, taskEditSubmission } from './edit.js';
 import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from './ids.js';
 import { tasksMoreAction, tasksSubcommand } from './list.js';
 import { taskDeleteAction, taskStateAction } from './state.js';
+import { threadMessage } from './thread-replies.js';
 
 export const taskRoutes: TopicRoutes<Services> = {
   topic: 'tasks',
@@ -76,4 +80,6 @@ export const taskRoutes: TopicRoutes<Services> = {
     [TASK_FIELD.discoveryTask.action]: taskOptions,
     [TASK_FIELD.notions.action]: notionOptions,
   },
+  // Replies in task card threads become discoveries where the link says so; each checks its author.
+  events: { message: threadMessage },
 };

@@ -13,9 +13,10 @@ import type { WebClient } from '@slack/web-api';
 import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
 import { workspaceIdFor } from '../../store/index.js';
 import type { Handler, StepArgs } from '../bolt/routes.js';
+import { connectedMemberRefusal } from '../kit/access.js';
 import { type PlanningContext, planningContextFor } from '../kit/acting.js';
 import { explainFailure, STORE_UNAVAILABLE } from '../kit/failures.js';
-import { NOT_A_MEMBER_PHRASE, notAMember } from '../kit/membership.js';
+import { NOT_A_MEMBER_PHRASE } from '../kit/membership.js';
 import type { Services } from '../kit/services.js';
 import { STEP_PARAM } from './ids.js';
 
@@ -106,23 +107,20 @@ async function notConnectedFullMember(
   planning: PlanningContext,
   actAs: string,
 ): Promise<{ text: Mrkdwn; why: string } | undefined> {
-  if (!(await planning.stored())) {
+  const reason = await connectedMemberRefusal(planning);
+  if (!reason) return undefined;
+  if (reason === 'not connected') {
     return {
       text: md`${mention(actAs)} has not connected a planning account: they can connect from the app's Home.`,
       why: 'not connected',
     };
   }
-  let user: Awaited<ReturnType<PlanningContext['slackUser']>>;
-  try {
-    user = await planning.slackUser();
-  } catch {
+  if (reason === 'unknown') {
     return {
       text: md`Slack did not say whether ${mention(actAs)} is a member of this workspace; nothing was done — try again in a minute.`,
       why: 'Slack did not answer users.info',
     };
   }
-  const reason = notAMember(user, planning.home);
-  if (!reason) return undefined;
   return {
     text: md`${mention(actAs)} cannot act in this step: it acts only as a full member of this workspace, and they are ${NOT_A_MEMBER_PHRASE[reason]}.`,
     why: reason,

@@ -179,6 +179,8 @@ describe('link modal', () => {
     timeZone: 'Europe/Paris',
     weekdaysOnly: true,
     digestEnabled: true,
+    watchEnabled: true,
+    threadDiscoveries: false,
   };
 
   it('caps the team select at 100 options', () => {
