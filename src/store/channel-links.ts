@@ -167,14 +167,23 @@ export function toChannelLink(row: Selectable<ChannelLinksTable>): ChannelLink {
 }
 
 /**
- * A link bound to another planning team or channel: what the watch saw was another channel's, and
- * compared with the new one every feature would look deleted. It is forgotten (each delete one
- * conditional statement), so the watch's next look is a silent baseline.
+ * What the watch saw of a link goes stale when the link is bound to another planning team or channel
+ * (compared with the new one every feature would look deleted), or when the watch is turned on again
+ * after being off (everything that changed meanwhile would be announced at once, hours late). It is
+ * forgotten then (each delete one conditional statement), so the watch's next look is a silent
+ * baseline.
  */
-async function forgetWatchIfRebound(
+async function forgetStaleWatch(
   trx: Transaction<Database>,
-  link: { workspaceId: string; slackChannelId: string; teamId?: string; channelId?: string },
+  link: {
+    workspaceId: string;
+    slackChannelId: string;
+    teamId?: string;
+    channelId?: string;
+    watchEnabled?: boolean;
+  },
 ) {
+  if (link.teamId === undefined && link.channelId === undefined && link.watchEnabled !== true) return;
   // The lease row first, as `delete` and the watch's completion take them: no lock taken in opposite orders.
   for (const table of ['watch_links', 'watch_features'] as const) {
     await trx
@@ -191,6 +200,7 @@ async function forgetWatchIfRebound(
               inner.or([
                 ...(link.teamId === undefined ? [] : [inner('l.team_id', '!=', link.teamId)]),
                 ...(link.channelId === undefined ? [] : [inner('l.channel_id', '!=', link.channelId)]),
+                ...(link.watchEnabled === true ? [inner('l.watch_enabled', '=', toFlag(false))] : []),
               ]),
             ),
         ),
@@ -217,7 +227,7 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
       // linking again) starts the schedule afresh: its first digest is at its next time.
       const given = { ...settingsColumns(v), created_by: v.createdBy, digest_from: at, updated_at: at };
       await db.transaction().execute(async (trx) => {
-        await forgetWatchIfRebound(trx, v);
+        await forgetStaleWatch(trx, v);
         await trx
           .insertInto('channel_links')
           .values({
@@ -240,8 +250,7 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
       const columns = settingsColumns(v);
       const at = now();
       await db.transaction().execute(async (trx) => {
-        if (v.teamId !== undefined || v.channelId !== undefined)
-          await forgetWatchIfRebound(trx, { workspaceId, slackChannelId, ...v });
+        await forgetStaleWatch(trx, { workspaceId, slackChannelId, ...v });
         await trx
           .updateTable('channel_links')
           .set((eb) => {

@@ -172,6 +172,24 @@ forEachBackend('watch store', (backend) => {
     expect(await store.db.selectFrom('watch_links').selectAll().execute()).toEqual([]);
   });
 
+  it('the watch turned on again after being off starts from a baseline; turned on while on, keeps what it saw', async () => {
+    const { clock, store, watch } = await open();
+    await store.links.upsert({ ...L1, teamId: 'team', channelId: 'ch', createdBy: 'U1' });
+    const look = async () => {
+      await watch.claim([L1], { owner: 'a', leaseMs: LEASE });
+      await watch.complete(L1, 'a', { seenAt: clock.t, nextAt: clock.t, save: [seen('f1', 'u1')], drop: [] });
+    };
+    await look();
+    await store.links.update('T1', 'C1', { watchEnabled: true });
+    expect((await watch.features('T1', 'C1')).size).toBe(1);
+    await store.links.update('T1', 'C1', { watchEnabled: false });
+    expect((await watch.features('T1', 'C1')).size).toBe(1);
+    // Hours of changes made while it was off would all be announced at once, late: forgotten instead.
+    await store.links.update('T1', 'C1', { watchEnabled: true });
+    expect((await watch.features('T1', 'C1')).size).toBe(0);
+    expect(await watch.claim([L1], { owner: 'a', leaseMs: LEASE })).toEqual([{ claimed: true }]);
+  });
+
   it('claims in batches: results in the order asked, a repeated key claimed once, bounded', async () => {
     const { watch } = await open();
     const results = await watch.claim([L2, L1, L2], { owner: 'a', leaseMs: LEASE });
