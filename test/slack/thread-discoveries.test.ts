@@ -101,6 +101,57 @@ describe('thread replies become discoveries', () => {
     expect(h.slack.called('chat.postEphemeral')).toHaveLength(0);
   });
 
+  it('records a reply in the thread of the message a task was made from, where Create task posted its card', async () => {
+    // Create task posts the card inside the original message's thread; Slack threads do not nest.
+    const { teamId, channelId, featureId } = h.fixture;
+    const original = h.slack.workspace.post({ channel: 'C1', user: MEMBER, text: 'The export failed' }).ts;
+    const made = await h.owner().tasks.create(teamId, channelId, featureId, { heading: 'Fix the export' });
+    const inThread = h.slack.postAsBot('C1', { text: 'Task: Fix the export', threadTs: original });
+    await h.store.taskOrigins.record({
+      workspaceId: TEAM,
+      taskId: made.id,
+      teamId,
+      channelId,
+      featureId,
+      authorSlackId: MEMBER,
+      slackChannelId: 'C1',
+      threadTs: original,
+    });
+    await h.store.cards.record({
+      workspaceId: TEAM,
+      kind: 'task',
+      entityId: made.id,
+      slackChannelId: 'C1',
+      messageTs: inThread,
+      place: { orgId: h.sandbox.orgId, teamId, channelId, featureId },
+    });
+    const ts = h.slack.workspace.post({
+      channel: 'C1',
+      user: MEMBER,
+      text: 'It was the CSV size',
+      threadTs: original,
+    }).ts;
+    await h.event({
+      type: 'message',
+      channel: 'C1',
+      channel_type: 'channel',
+      user: MEMBER,
+      text: 'It was the CSV size',
+      ts,
+      thread_ts: original,
+      event_ts: ts,
+    });
+    const found = async () =>
+      (await h.owner().tasks.read(teamId, channelId, featureId, made.id)).minute?.discoveries ?? [];
+    await eventually(
+      async () => (await found()).length === 1,
+      'the discovery on the task made from the thread',
+    );
+    expect((await found())[0]!.details).toContain('It was the CSV size');
+    // Not on the other task, whose card is elsewhere.
+    expect(await discoveries()).toHaveLength(0);
+  });
+
   it('follows the reply’s edit and deletion; an unrecorded message’s do nothing', async () => {
     const r = reply('First thought');
     await r.send();

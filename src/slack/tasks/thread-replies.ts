@@ -229,6 +229,25 @@ const coordsOf = (card: { place: PostedCard['place'] & object; taskId: string })
   taskId: card.taskId,
 });
 
+/**
+ * The task card a thread belongs to: the thread's parent when it is a task card, or — Create task
+ * posts its card inside the thread of the message it was made from, and Slack threads do not nest —
+ * the card of the task made from that thread's message (the latest, as its other replies name it).
+ */
+async function taskCardOfThread(
+  store: Services['deps']['store'],
+  workspaceId: string,
+  channel: string,
+  threadTs: string,
+): Promise<PostedCard | undefined> {
+  const parent = await store.cards.find(workspaceId, channel, threadTs);
+  if (parent) return parent.kind === 'task' ? parent : undefined;
+  const origin = await store.taskOrigins.findByThread(workspaceId, channel, threadTs);
+  if (!origin) return undefined;
+  const cards = await store.cards.list(workspaceId, 'task', origin.taskId);
+  return cards.find((c) => c.slackChannelId === channel && c.place);
+}
+
 async function replied(
   r: Reply,
   reply: SlackMessage & { user: string; ts: string; thread_ts: string },
@@ -239,8 +258,8 @@ async function replied(
     logger.debug({ ...r.log, reason: 'off for this channel' }, 'thread reply not recorded');
     return;
   }
-  const card = await store.cards.find(r.workspaceId, r.channel, reply.thread_ts);
-  if (card?.kind !== 'task' || !card.place) {
+  const card = await taskCardOfThread(store, r.workspaceId, r.channel, reply.thread_ts);
+  if (!card?.place) {
     logger.debug({ ...r.log, reason: 'not a task card’s thread' }, 'thread reply not recorded');
     return;
   }
