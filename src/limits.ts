@@ -111,6 +111,45 @@ export function createPassQueue<T>(options: {
   };
 }
 
+/** How a pass's reading of its source ended: to the end, or cut short by the source failing. */
+export type PassReading = { unread: false } | { unread: true; error: unknown };
+
+/**
+ * Drives one pass over `queue`: reads `source` only as far ahead as `readAhead` allows (a pass over
+ * 100,000 links holds a few thousand), hands each item to `consider` (which adds to the queue what
+ * is due), and starts what may start, a batch at a time, with `start`, until nothing waits, runs or
+ * is left to read. The source failing (the store unreachable, restarting) stops the reading but not
+ * the runs already started — rejecting would leave them running outside the pass, unbounded and
+ * unwaited by a stop; what was not read is the next pass's.
+ */
+export async function drivePass<T, I>(
+  queue: PassQueue<I>,
+  source: AsyncIterator<T>,
+  options: { readAhead: number; consider: (item: T) => void; start: (batch: I[]) => Promise<void> },
+): Promise<PassReading> {
+  let more = true;
+  let reading: PassReading = { unread: false };
+  for (;;) {
+    while (more && queue.waiting() < options.readAhead) {
+      try {
+        const next = await source.next();
+        if (next.done) more = false;
+        else options.consider(next.value);
+      } catch (error) {
+        more = false;
+        reading = { unread: true, error };
+      }
+    }
+    const batch = queue.startable();
+    if (batch.length > 0) {
+      await options.start(batch);
+      continue;
+    }
+    if (queue.running() === 0) return reading; // nothing waits (startable() took all) nor is left to read
+    await queue.finished();
+  }
+}
+
 /**
  * How fast messages may be posted (`chat.postMessage`, `chat.update`). Slack allows about one
  * message per second per channel and an unpublished cap per workspace ("several hundred per

@@ -34,7 +34,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createPassQueue, keyedLimit, withPostDeadline } from '../limits.js';
+import { createPassQueue, drivePass, keyedLimit, withPostDeadline } from '../limits.js';
 import { type Logger, withLogContext } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { PlanningClient } from '../planning/index.js';
@@ -188,34 +188,13 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   async function tick(now = clock()): Promise<TickReport> {
     const report: TickReport = { due: 0, posted: 0, recovered: 0, failed: 0, notClaimed: 0, unread: false };
     const pass = createPass();
-    const links = deps.store.links.listDigestEnabled()[Symbol.asyncIterator]();
-    let more = true;
-    /** Why the links could not be read to the end (the store unreachable, restarting). */
-    let listingError: unknown;
-    for (;;) {
-      // Read ahead only as far as there is room: a pass over 100,000 links holds a few thousand.
-      while (more && pass.waiting() < readAhead) {
-        try {
-          const next = await links.next();
-          if (next.done) more = false;
-          else consider(next.value);
-        } catch (error) {
-          // Stop reading, but let the runs already started finish (each records or logs its own
-          // outcome): rejecting now would leave them running outside the pass, unbounded and
-          // unwaited by a stop. The links not read are the next pass's.
-          more = false;
-          report.unread = true;
-          listingError = error;
-        }
-      }
-      const batch = pass.startable();
-      if (batch.length > 0) {
-        await claimAndRun(batch);
-        continue;
-      }
-      if (pass.running() === 0) break; // nothing waits (startable() took all) and nothing is left to read
-      await pass.finished();
-    }
+    const reading = await drivePass(pass, deps.store.links.listDigestEnabled()[Symbol.asyncIterator](), {
+      readAhead,
+      consider,
+      start: claimAndRun,
+    });
+    report.unread = reading.unread;
+    const listingError = reading.unread ? reading.error : undefined;
     if (report.unread)
       log.error(
         { err: listingError, ...report },

@@ -29,7 +29,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeFailure } from '../digest/failure.js';
 import type { PlanningAccess } from '../digest/index.js';
-import { createPassQueue, keyedLimit, withPostDeadline } from '../limits.js';
+import { createPassQueue, drivePass, keyedLimit, withPostDeadline } from '../limits.js';
 import { type Logger, withLogContext } from '../logger.js';
 import type { WatchOutcome } from '../metrics.js';
 import { type FeatureLite, isPlanningError, type PlanningClient } from '../planning/index.js';
@@ -196,39 +196,21 @@ export function createWatch(deps: WatchDeps): Watch {
       batch: MAX_WATCH_CLAIM_BATCH,
     });
     const listed = new Set<string>();
-    const links = deps.store.links.listWatched()[Symbol.asyncIterator]();
-    let more = true;
-    let listingError: unknown;
-    for (;;) {
-      // Read ahead only as far as there is room: a pass over 100,000 links holds a few thousand.
-      while (more && pass.waiting() < readAhead) {
-        try {
-          const next = await links.next();
-          if (next.done) more = false;
-          else {
-            const key = linkKey(next.value);
-            listed.add(key);
-            if ((dueAt.get(key) ?? 0) <= at) {
-              report.due += 1;
-              pass.add(next.value);
-            }
-          }
-        } catch (error) {
-          // The runs already started finish (each records or logs its own outcome); the links not
-          // read are the next pass's.
-          more = false;
-          report.unread = true;
-          listingError = error;
+    const reading = await drivePass(pass, deps.store.links.listWatched()[Symbol.asyncIterator](), {
+      readAhead,
+      consider(link) {
+        const key = linkKey(link);
+        listed.add(key);
+        if ((dueAt.get(key) ?? 0) <= at) {
+          report.due += 1;
+          pass.add(link);
         }
-      }
-      const batch = pass.startable();
-      if (batch.length > 0) {
-        await claimAndRun(batch);
-        continue;
-      }
-      if (pass.running() === 0) break; // nothing waits (startable() took all) and nothing is left to read
-      await pass.finished();
-    }
+      },
+      start: claimAndRun,
+    });
+    report.unread = reading.unread;
+    const listingError = reading.unread ? reading.error : undefined;
+
     // Links no longer watched (unlinked, turned off) are forgotten once a whole listing showed it.
     if (!report.unread) for (const key of dueAt.keys()) if (!listed.has(key)) dueAt.delete(key);
 
