@@ -80,7 +80,8 @@ const fromRow = (r: Selectable<PostedCardsTable>): PostedCard => {
   };
 };
 
-const placeColumns = (p: CardPlace) => ({
+/** A place's columns, as every table that keeps one names them. */
+export const placeColumns = (p: CardPlace) => ({
   org_id: p.orgId,
   team_id: p.teamId,
   channel_id: p.channelId,

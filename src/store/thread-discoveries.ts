@@ -8,7 +8,7 @@ import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { type RepoContext, touched } from './context.js';
 import { parseInput } from './errors.js';
-import type { CardPlace } from './posted-cards.js';
+import { type CardPlace, placeColumns } from './posted-cards.js';
 import type { ThreadDiscoveriesTable } from './schema.js';
 
 export interface ThreadDiscovery {
@@ -70,10 +70,7 @@ export function createThreadDiscoveriesRepo({ db, now }: RepoContext): ThreadDis
           message_ts: e.messageTs,
           thread_ts: e.threadTs,
           author_slack_id: e.authorSlackId,
-          org_id: e.place.orgId,
-          team_id: e.place.teamId,
-          channel_id: e.place.channelId,
-          feature_id: e.place.featureId,
+          ...placeColumns(e.place),
           task_id: e.taskId,
           discovery_id: e.discoveryId,
           created_at: now(),
