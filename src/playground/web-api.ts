@@ -401,8 +401,9 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const latest = Number(str(args, 'latest') ?? Number.POSITIVE_INFINITY);
       const inclusive = args.inclusive === true || args.inclusive === 'true' || args.inclusive === '1';
       const withMeta = args.include_all_metadata === true || args.include_all_metadata === 'true';
-      const top = ws.messages
-        .filter((m) => m.channel === c.id && !m.ephemeralTo && (!m.threadTs || m.threadTs === m.ts))
+      const inChannel = ws.inChannel(c.id);
+      const top = inChannel
+        .filter((m) => !m.ephemeralTo && (!m.threadTs || m.threadTs === m.ts))
         .filter((m) => {
           const t = Number(m.ts);
           return inclusive ? t >= oldest && t <= latest : t > oldest && t < latest;
@@ -414,7 +415,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
           const { metadata, ...rest } = messageObject(
             ws,
             m,
-            ws.messages.filter((r) => r.threadTs === m.ts && r.ts !== m.ts),
+            inChannel.filter((r) => r.threadTs === m.ts && r.ts !== m.ts),
           );
           return withMeta && metadata ? { ...rest, metadata } : rest;
         }),
@@ -428,9 +429,9 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
       const parent = ws.find(c.id, ts);
       if (!parent || parent.ephemeralTo) throw new SlackError('thread_not_found');
       const root = parent.threadTs ?? parent.ts;
-      const thread = ws.messages.filter(
-        (m) => m.channel === c.id && !m.ephemeralTo && (m.ts === root || m.threadTs === root),
-      );
+      const thread = ws
+        .inChannel(c.id)
+        .filter((m) => !m.ephemeralTo && (m.ts === root || m.threadTs === root));
       const { slice, meta, hasMore } = page(thread, args);
       return { messages: slice.map((m) => messageObject(ws, m)), has_more: hasMore, ...meta };
     },

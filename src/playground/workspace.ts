@@ -331,6 +331,11 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
   readonly users = new Map<string, PgUser>();
   readonly channels = new Map<string, PgChannel>();
   readonly messages: PgMessage[] = [];
+  /**
+   * The same messages per channel, in ts order: what a channel's history, a thread or a lookup reads,
+   * without scanning every channel's (a bench's 20,000 channels hold tens of thousands of messages).
+   */
+  private readonly byChannel = new Map<string, PgMessage[]>();
   readonly views = new Map<string, PgView>();
   /** Each person's open modals, bottom first. */
   readonly stacks = new Map<string, string[]>();
@@ -453,36 +458,45 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
   /** Adds a message; one given an earlier ts (a message from before) is filed in ts order. */
   post(message: Omit<PgMessage, 'ts'> & { ts?: string }): PgMessage {
     const full: PgMessage = { ...message, ts: message.ts ?? this.nextTs() };
-    let at = this.messages.length;
-    while (at > 0 && Number(this.messages[at - 1]?.ts) > Number(full.ts)) at--;
-    this.messages.splice(at, 0, full);
+    fileInTsOrder(this.messages, full);
+    const inChannel = this.byChannel.get(full.channel);
+    if (inChannel) fileInTsOrder(inChannel, full);
+    else this.byChannel.set(full.channel, [full]);
     if (full.ephemeralTo !== undefined && Number.isFinite(this.keepEphemerals)) {
       this.ephemerals.push(full);
       const dropped = this.ephemerals.length > this.keepEphemerals ? this.ephemerals.shift() : undefined;
-      if (dropped) this.messages.splice(this.messages.indexOf(dropped), 1);
+      if (dropped) this.unfile(dropped);
     }
     this.changed({ kind: 'messages', channel: full.channel });
     return full;
   }
 
+  /** A channel's messages (ephemerals and thread replies included), oldest first. */
+  inChannel(channel: string): readonly PgMessage[] {
+    return this.byChannel.get(channel) ?? [];
+  }
+
   find(channel: string, ts: string, ephemeralTo?: string): PgMessage | undefined {
-    return this.messages.find(
-      (m) =>
-        m.channel === channel && m.ts === ts && (ephemeralTo === undefined || m.ephemeralTo === ephemeralTo),
+    return this.inChannel(channel).find(
+      (m) => m.ts === ts && (ephemeralTo === undefined || m.ephemeralTo === ephemeralTo),
     );
   }
 
   remove(message: PgMessage) {
-    const index = this.messages.indexOf(message);
-    if (index >= 0) this.messages.splice(index, 1);
+    this.unfile(message);
     this.changed({ kind: 'messages', channel: message.channel });
   }
 
   /** What `viewer` sees in a channel: everything but other people's ephemerals, oldest first. */
   visible(channel: string, viewer: string): PgMessage[] {
-    return this.messages.filter(
-      (m) => m.channel === channel && (m.ephemeralTo === undefined || m.ephemeralTo === viewer),
-    );
+    return this.inChannel(channel).filter((m) => m.ephemeralTo === undefined || m.ephemeralTo === viewer);
+  }
+
+  private unfile(message: PgMessage) {
+    for (const list of [this.messages, this.byChannel.get(message.channel) ?? []]) {
+      const index = list.lastIndexOf(message);
+      if (index >= 0) list.splice(index, 1);
+    }
   }
 
   /** The top of a person's modal stack. */
@@ -495,4 +509,11 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
   changed(change: Change) {
     this.emit('change', change);
   }
+}
+
+/** Inserts `message` in a ts-ordered list: from the end, where a new message almost always goes. */
+function fileInTsOrder(list: PgMessage[], message: PgMessage) {
+  let at = list.length;
+  while (at > 0 && Number(list[at - 1]?.ts) > Number(message.ts)) at--;
+  list.splice(at, 0, message);
 }
