@@ -76,16 +76,25 @@ const LATENCY = Number(args.latency);
 const INTERVAL_MS = Number(args.interval);
 /** The channels whose feature changes before pass 3 (at least one). */
 const CHANGED = Math.max(1, Math.round(CHANNELS * Number(args.changed)));
-for (const [name, value] of Object.entries({ CHANNELS, WORKSPACES, FEATURES, INTERVAL_MS })) {
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`--${name.toLowerCase()} must be a whole number ≥ 1`);
+for (const [name, value] of Object.entries({
+  channels: CHANNELS,
+  workspaces: WORKSPACES,
+  features: FEATURES,
+  interval: INTERVAL_MS,
+})) {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number ≥ 1`);
 }
+if (!Number.isInteger(LATENCY) || LATENCY < 0) throw new Error('--latency must be a whole number ≥ 0');
 if (CHANGED > CHANNELS || WORKSPACES > CHANNELS)
   throw new Error('more changed channels or workspaces than channels');
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'UTC', 'Asia/Tokyo'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The changed channels, spread over the workspaces: the k-th is channel k × (channels ÷ changed) + k. */
+/**
+ * The changed channels, spread over the workspaces: with step = ⌊channels ÷ changed⌋, the k-th is
+ * channel k × step + (k mod step) — one per step, in different workspaces when step is a multiple
+ * of the workspaces (channel c is workspace c mod workspaces).
+ */
 const changedChannels = Array.from({ length: CHANGED }, (_, k) => {
   const step = Math.floor(CHANNELS / CHANGED);
   return (k * step + (k % step)) % CHANNELS;
