@@ -19,14 +19,10 @@
  * Exits non-zero when a digest is not posted.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { getHeapStatistics } from 'node:v8';
-import pg from 'pg';
 import { pino } from 'pino';
 import { createClients } from '../src/clients.js';
 import { planningAccessFor } from '../src/digest/access.js';
@@ -34,7 +30,7 @@ import { createDigestScheduler } from '../src/digest/scheduler.js';
 import { DEFAULT_POST_LIMITS } from '../src/limits.js';
 import { createLogger } from '../src/logger.js';
 import { closePlanningPools, DEFAULT_MAX_CONNECTIONS } from '../src/planning/index.js';
-import { createKeyring, openStore } from '../src/store/index.js';
+import { openBenchStore } from './lib/bench-store.js';
 import { bareDigests } from './lib/digest-floor.js';
 import { benchBotToken, benchChannel, benchWorkspace } from './lib/digest-names.js';
 import type { DigestServices } from './lib/digest-services.js';
@@ -105,24 +101,8 @@ let storeClockShiftMs = -DAY_MS;
 const storeNow = () => Date.now() + storeClockShiftMs;
 
 /** The store: PostgreSQL in a fresh schema when DATABASE_URL is set, SQLite in a temp folder otherwise. */
-async function benchStore() {
-  const keyring = createKeyring({ current: randomBytes(32).toString('base64') });
-  const databaseUrl = process.env.DATABASE_URL;
-  if (databaseUrl) {
-    const schema = `bench_digest_${randomBytes(4).toString('hex')}`;
-    const store = await openStore({ databaseUrl, pgSchema: schema, keyring, now: storeNow });
-    const drop = async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
-    };
-    return { store, label: 'PostgreSQL', cleanup: drop };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'bench-digest-'));
-  const store = await openStore({ dataDir: dir, keyring, now: storeNow });
-  return { store, label: 'SQLite (file)', cleanup: () => rm(dir, { recursive: true, force: true }) };
-}
+const benchStore = () =>
+  openBenchStore({ name: 'bench_digest', databaseUrl: process.env.DATABASE_URL, now: storeNow });
 
 interface RunResult {
   channels: number;

@@ -9,6 +9,12 @@
  * `postLimits`, the fake enforces Slack's posting limits (429 with Retry-After). Prints one JSON line with the URLs and each organization's owner token once
  * the data is in and the latency set, then serves until stdin closes.
  *
+ * With `channelPerLink` (bench:watch), each linked channel has a planning channel of its own in
+ * its organization (`channelIds`: the organization's k-th one is link `k × orgs + i`), each holding
+ * `features` features, so a change made in one is seen by one link only; the fake Slack then also
+ * has each workspace's member (`benchMember`) with a DM open, and `/_stats` counts Slack calls by
+ * method (`counts`), accepted messages posted in a thread (`threadPosts`) and in a DM (`dmPosts`).
+ *
  * `role` splits the two over processes (bench:replicas: with three replicas on two cores, one
  * process serving both was the bottleneck): `sandbox` serves only the sandbox (its line has
  * `planningUrl` and `orgs`), `slack` only the fake Slack (`slackApiUrl` and `statsUrl`); the default,
@@ -24,14 +30,24 @@ import { closePlanningPools, createPlanningClient } from '../../src/planning/ind
 import { type FakePostLimits, FakeSlack } from '../../src/playground/fake-slack.js';
 import { Workspace } from '../../src/playground/workspace.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { benchBotToken, benchChannel } from './digest-names.js';
+import { benchBotToken, benchChannel, benchMember } from './digest-names.js';
 
 export interface DigestServices {
   planningUrl: string;
   slackApiUrl: string;
   /** `GET` it: `{ postCount, cpuMs }`. */
   statsUrl: string;
-  orgs: { orgId: string; ownerToken: string; teamId: string; channelId: string }[];
+  orgs: {
+    orgId: string;
+    ownerToken: string;
+    /** The organization's member service account (bench:watch connects it and assigns it tasks). */
+    memberId: string;
+    memberToken: string;
+    teamId: string;
+    channelId: string;
+    /** With `channelPerLink`: the planning channel of each of the organization's links, in order. */
+    channelIds?: string[];
+  }[];
 }
 
 /** Which of the services a process serves (see the header). */
@@ -44,8 +60,10 @@ const {
   latencyMs,
   postLimits,
   role = 'both',
+  channelPerLink = false,
 } = JSON.parse(process.argv[2] ?? '{}') as {
   orgs: number;
+  channelPerLink?: boolean;
   channels: number;
   features: number;
   latencyMs: number;
@@ -70,14 +88,24 @@ async function serveSlack(): Promise<Pick<DigestServices, 'slackApiUrl' | 'stats
   const workspace = new Workspace();
   for (let c = 0; c < channels; c += 1)
     workspace.addChannel({ id: benchChannel(c), members: [workspace.bot.userId] });
+  if (channelPerLink)
+    for (let w = 0; w < orgCount; w += 1) {
+      const id = benchMember(w);
+      workspace.addUser({ id, name: `member-${w}` });
+      workspace.imWith(id, `D${id}`);
+    }
   // Calls are counted, not kept: 20,000 digests' bodies would only grow this process.
   const tokens = Array.from({ length: orgCount }, (_, w) => benchBotToken(w));
   const slack = new FakeSlack({ workspace, tokens, logger, record: false });
   if (postLimits) slack.enforcePostLimits(postLimits);
   /** Scheduled digests Slack accepted, per local date, per channel. */
   const digestsPerDay = new Map<string, Map<string, number>>();
+  let threadPosts = 0;
+  let dmPosts = 0;
   slack.observe((call) => {
     if (call.method !== 'chat.postMessage' || !FakeSlack.accepted(call)) return;
+    if (call.body.thread_ts) threadPosts += 1;
+    else if (String(call.body.channel).startsWith('D')) dmPosts += 1;
     const payload = (call.body.metadata as { event_payload?: { local_date?: string; on_demand?: boolean } })
       ?.event_payload;
     if (!payload?.local_date || payload.on_demand) return;
@@ -101,6 +129,9 @@ async function serveSlack(): Promise<Pick<DigestServices, 'slackApiUrl' | 'stats
             cpuMs: (cpu.user + cpu.system) / 1000,
             channelsPosted: day?.size ?? 0,
             postedTwice: [...(day?.values() ?? [])].filter((n) => n > 1).length,
+            counts: Object.fromEntries(slack.counts),
+            threadPosts,
+            dmPosts,
           }),
         );
       } else res.writeHead(404).end();
@@ -127,13 +158,37 @@ async function serveSandbox(): Promise<Pick<DigestServices, 'planningUrl' | 'org
     const planning = createPlanningClient({ baseUrl: sandbox.url, token: org.ownerToken });
     const team = await planning.teams.create({ teamName: `Team ${i}` });
     const channelId = (await planning.teams.read(team.id)).channels[0]?.id ?? '';
-    for (let f = 0; f < features; f += 1) {
-      const feature = await planning.features.create(team.id, channelId, {
-        heading: `Feature ${f} of org ${i}`,
-      });
-      await planning.tasks.create(team.id, channelId, feature.id, { heading: `Task of feature ${f}` });
+    const channelIds: string[] = [];
+    if (channelPerLink) {
+      // Link k × orgs + i of this organization reads its k-th channel; the team's first is the first.
+      for (let c = i; c < channels; c += orgCount) {
+        if (c === i) channelIds.push(channelId);
+        else {
+          const name = `Channel ${c}`;
+          const expanded = await planning.channels.create(team.id, { channelName: name });
+          const made = expanded.channels.find((ch) => ch.channelName === name);
+          if (!made) throw new Error(`channel "${name}" was not made`);
+          channelIds.push(made.id);
+        }
+      }
+    } else channelIds.push(channelId);
+    for (const [k, id] of channelIds.entries()) {
+      for (let f = 0; f < features; f += 1) {
+        const feature = await planning.features.create(team.id, id, {
+          heading: channelPerLink ? `Feature ${f} of channel ${k} of org ${i}` : `Feature ${f} of org ${i}`,
+        });
+        await planning.tasks.create(team.id, id, feature.id, { heading: `Task of feature ${f}` });
+      }
     }
-    orgs.push({ orgId: org.orgId, ownerToken: org.ownerToken, teamId: team.id, channelId });
+    orgs.push({
+      orgId: org.orgId,
+      ownerToken: org.ownerToken,
+      memberId: org.memberId,
+      memberToken: org.memberToken,
+      teamId: team.id,
+      channelId,
+      ...(channelPerLink ? { channelIds } : {}),
+    });
   }
   await closePlanningPools();
   sandbox.setLatency(latencyMs);

@@ -16,6 +16,8 @@ export interface ServicesSpec {
   latencyMs: number;
   role?: DigestServicesRole;
   postLimits?: FakePostLimits;
+  /** A planning channel of its own per linked channel (bench:watch; see digest-services.ts). */
+  channelPerLink?: boolean;
 }
 
 export interface ServicesProcess {
