@@ -61,7 +61,7 @@ export const features: AreaHandlers<'features'> = {
       createdAt: now,
       updatedAt: now,
     };
-    ctx.store.state.features[feature.id] = feature;
+    ctx.store.addFeature(feature);
     planningEvent(ctx, feature, 'features', ['created']);
     return featureView(feature);
   },
