@@ -17,6 +17,17 @@ describe('activity in a card thread', () => {
     expect(activityLine({ kind: 'taskAdded', taskId: 't2', heading: 'New' }, who, true)).toBeUndefined();
   });
 
+  it('names someone not connected by their planning name when the channel’s members say it, escaped', () => {
+    const named = whoFrom(
+      (id) => (id === 'p1' ? 'U1' : undefined),
+      (id) => (id === 'p2' ? 'Pia <b>' : undefined),
+    );
+    const change = { kind: 'taskAssignee' as const, taskId: 't1', heading: 'Ship', to: 'p2' };
+    expect(activityLine(change, named, true)?.text).toBe('Assigned to *Pia &lt;b&gt;*');
+    expect(activityLine({ ...change, to: 'p1' }, named, true)?.text).toBe('Assigned to <@U1>');
+    expect(activityLine({ ...change, to: 'p3' }, named, true)?.text).toBe('Assigned to someone');
+  });
+
   it('a burst is one message: the first lines, then how many more', () => {
     const lines = Array.from({ length: MAX_LINES + 2 }, (_, i) => md`Line ${i}`);
     const body = activityMessage(lines);

@@ -167,6 +167,27 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(dmsTo('U3')).toHaveLength(1);
   });
 
+  it('names someone not connected as the service names them, from the channel’s members', async () => {
+    const { teamId, channelId, featureId } = coords();
+    await owner.channels.assign(teamId, channelId, h.sandbox.memberId);
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Name me' });
+    const taskCardTs = await postTaskCardNow(task.id);
+    const before = await look();
+    // U1 (the sandbox's member) is no longer connected here: no mention, and no DM either.
+    await h.store.identities.delete(TEAM, 'U1');
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    await sink.apply(turn([await deltaSince(before)]));
+
+    let name: string | undefined;
+    for await (const m of owner.channels.listMembers(teamId, channelId))
+      if (m.id === h.sandbox.memberId) name = m.userName;
+    expect(name).toBeTruthy();
+    const posts = threadPosts(taskCardTs);
+    expect(posts).toHaveLength(1);
+    expect(json(posts[0]!.body.blocks)).toContain(`Assigned to *${name}*`);
+    expect(dmsTo('U1')).toHaveLength(0);
+  });
+
   it('five changes in one pass make one message in the card thread', async () => {
     const { teamId, channelId, featureId } = coords();
     const a = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Alpha' });

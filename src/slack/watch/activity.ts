@@ -13,13 +13,18 @@ export const MAX_LINES = 10;
 /** A minute entry's text is cut to this many characters in a thread. */
 const ENTRY_CHARS = 300;
 
-/** A person as a line names them: a mention when connected here, else "someone". */
+/** A person as a line names them: a mention when connected here, else their planning name, else "someone". */
 export type Who = (planningUserId: string | undefined) => Mrkdwn;
 
-export function whoFrom(slackUserOf: (planningUserId: string | undefined) => string | undefined): Who {
+export function whoFrom(
+  slackUserOf: (planningUserId: string | undefined) => string | undefined,
+  nameOf: (planningUserId: string) => string | undefined = () => undefined,
+): Who {
   return (planningUserId) => {
     const slackUserId = slackUserOf(planningUserId);
-    return slackUserId ? mention(slackUserId) : md`someone`;
+    if (slackUserId) return mention(slackUserId);
+    const name = planningUserId === undefined ? undefined : nameOf(planningUserId);
+    return name ? md`*${inline(name, LIMITS.userName.max)}*` : md`someone`;
   };
 }
 

@@ -50,6 +50,9 @@ export interface WatchSlackDeps {
   maxTaskReads?: number;
 }
 
+/** Channel members whose names one turn reads at most (activity lines naming people not connected). */
+const MAX_NAMES_READ = 500;
+
 /** A replica that took a card's message or a DM and died holding it leaves its claim this long. */
 const CLAIM_MS = 10 * 60_000;
 
@@ -219,14 +222,19 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
         tasks.set(taskId, { cards, view, entries, updated });
       }
 
-      // People named: connected ones are mentioned and DMed, the others are "someone".
+      // People named: connected ones are mentioned and DMed; the others are named as the service
+      // names them (the channel's members, read once per turn and only when a line needs them).
+      const named = [
+        ...fresh.flatMap((c) => (c.kind === 'taskAssignee' ? [c.to] : [])),
+        ...[...tasks.values()].flatMap((t) => t.entries.map((e) => e.entry.authorUserId)),
+      ];
       const people = await peopleOf(deps, workspaceId, [
         after.authorUserId,
-        ...fresh.flatMap((c) => (c.kind === 'taskAssignee' ? [c.to] : [])),
+        ...named,
         ...after.tasks.map((t) => t.assigneeUserId),
-        ...[...tasks.values()].flatMap((t) => t.entries.map((e) => e.entry.authorUserId)),
       ]);
-      const who = whoFrom(people.slackUserOf);
+      const unconnected = named.filter((id): id is string => !!id && !people.slackUserOf(id));
+      const who = whoFrom(people.slackUserOf, unconnected.length > 0 ? await memberNames() : undefined);
 
       // One message per card per pass in its thread.
       const featureLines = lines(fresh, who, false);
@@ -255,6 +263,29 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
         if (!(await dm(delta, change, people.slackUserOf, tasks, stamp))) complete = false;
       }
       return complete;
+    }
+
+    /**
+     * The planning names of the linked channel's members, read once per turn; none when the read
+     * fails (a line then says "someone": a name is not worth failing the feature for).
+     */
+    let names: Promise<(id: string) => string | undefined> | undefined;
+    function memberNames() {
+      names ??= (async () => {
+        const byId = new Map<string, string>();
+        try {
+          for await (const member of planning.channels.listMembers(link.teamId, link.channelId, {
+            pageSize: 100,
+          })) {
+            if (member.userName) byId.set(member.id, member.userName);
+            if (byId.size >= MAX_NAMES_READ) break;
+          }
+        } catch (error) {
+          log.warn({ workspaceId, err: error }, 'could not read the channel members’ names');
+        }
+        return (id: string) => byId.get(id);
+      })();
+      return names;
     }
 
     /** The minute's entries added since the last look and never posted nor made from Slack. */
