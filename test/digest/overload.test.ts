@@ -34,7 +34,7 @@ function overloadSuite(backend: Backend) {
   }
 
   /**
-   * Slack's next chat.postMessage is held until `land()`: the app's request (bounded to 200 ms here)
+   * Slack's next chat.postMessage is held until `land()`: the app's request (bounded to 2 s here)
    * times out first, and the message is posted once released — as a saturated Slack answers late.
    */
   function holdNextPost() {
@@ -57,14 +57,17 @@ function overloadSuite(backend: Backend) {
     };
   }
 
-  /** A scheduler whose Slack requests give up after 200 ms (the app's default is 15 s). */
+  /**
+   * A scheduler whose Slack requests give up after 2 s (the app's default is 15 s): long enough that
+   * the fake's other answers arrive in time on a busy machine, short enough for the held post.
+   */
   function impatientScheduler(overrides: Parameters<Bench['scheduler']>[0] = {}) {
     const clients = createClients({
       planningUrl: `${PLANNING_URL}/v1`,
       slackApiUrl: bench.slack.apiUrl,
       logger: bench.deps().logger,
       planningOptions: { dispatcher: bench.agent, retries: 0 },
-      slackTimeoutMs: 200,
+      slackTimeoutMs: 2_000,
     });
     return bench.scheduler({ slackClientFor: clients.slack, retryBaseMs: MINUTE, ...overrides });
   }
