@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { ViewStateValue } from '@slack/bolt';
 import { request } from 'undici';
 import { createClients } from '../../src/clients.js';
-import { loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
 import { FakeSlack, type SlackCall } from '../../src/playground/fake-slack.js';
@@ -33,7 +33,8 @@ export const SIGNING_SECRET = 'test-signing-secret';
 export const TEAM = 'T0TEST';
 /** The workspace's own address: permalinks start with it. */
 export const SLACK_ORIGIN = 'https://slack.test';
-const BOT_TOKEN = 'xoxb-test-bot-token';
+/** The single-workspace bot token the harness's app runs with. */
+export const BOT_TOKEN = 'xoxb-test-bot-token';
 /** Slack's trigger ids live 3 s; a busy CI machine may take longer between a request and the app's views.open. */
 const TRIGGER_TTL_MS = 60_000;
 
@@ -192,6 +193,8 @@ export class Harness {
     readonly url: string,
     readonly fixture: Fixture,
     readonly logs: string[],
+    /** The app's configuration (what a job or a renderer outside the app takes). */
+    readonly config: Config,
     private readonly dir: string,
     private readonly shared: Shared,
     /** A replica closes its own app and store only: the rest belongs to the harness it came from. */
@@ -276,7 +279,7 @@ export class Harness {
     });
     const { port } = await app.start();
     const url = `http://127.0.0.1:${port}`;
-    return new Harness(slack, sandbox, store, app, url, fixture, logs, dir, shared, isReplica);
+    return new Harness(slack, sandbox, store, app, url, fixture, logs, config, dir, shared, isReplica);
   }
 
   /** A task of the fixture's feature, created by the owner and assigned to the sandbox's member. */

@@ -5,7 +5,6 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createClients } from '../../src/clients.js';
-import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { featureCard, readFeatureView } from '../../src/slack/features/index.js';
 import { postCard } from '../../src/slack/kit/live-cards.js';
@@ -13,9 +12,7 @@ import { createWatchSlackSide } from '../../src/slack/watch/index.js';
 import type { Store } from '../../src/store/index.js';
 import { changesBetween, type FeatureDelta, seenOf } from '../../src/watch/changes.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { Harness, SIGNING_SECRET, TEAM } from './harness.js';
-
-const BOT_TOKEN = 'xoxb-test-bot-token';
+import { BOT_TOKEN, Harness, TEAM } from './harness.js';
 
 describeWithPostgres('the watch Slack side on two replicas (PostgreSQL)', () => {
   let pg: PgSchema;
@@ -37,14 +34,7 @@ describeWithPostgres('the watch Slack side on two replicas (PostgreSQL)', () => 
 
   it('one turn applied by both replicas at once, three times: one thread message, one DM', async () => {
     const logger = createLogger({ level: 'warn', destination: { write: () => undefined } });
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_API_URL: a.slack.apiUrl,
-      PLANNING_API_URL: a.sandbox.url,
-      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-    });
+    const { config } = a;
     const slack = createClients({ planningUrl: a.sandbox.url, slackApiUrl: a.slack.apiUrl, logger }).slack(
       BOT_TOKEN,
     );

@@ -9,7 +9,7 @@
 import type { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClients } from '../../src/clients.js';
-import { type Config, loadConfig } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPlanningClient, type FeatureLite, type PlanningClient } from '../../src/planning/index.js';
 import { FEATURE_ACTION } from '../../src/slack/features/ids.js';
@@ -22,9 +22,8 @@ import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
 import type { ChannelLink } from '../../src/store/index.js';
 import { changesBetween, type FeatureDelta, type FeatureSeen, seenOf } from '../../src/watch/changes.js';
 import type { WatchSink } from '../../src/watch/sink.js';
-import { eventually, Harness, SIGNING_SECRET, type SlackCall, TEAM } from './harness.js';
+import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from './harness.js';
 
-const BOT_TOKEN = 'xoxb-test-bot-token';
 const json = (v: unknown) => JSON.stringify(v);
 
 let h: Harness;
@@ -118,14 +117,7 @@ beforeEach(async () => {
   await h.connect('U1', 'member');
   await h.connect('U3', 'owner');
   link = await h.link();
-  config = loadConfig({
-    NODE_ENV: 'test',
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_API_URL: h.slack.apiUrl,
-    PLANNING_API_URL: h.sandbox.url,
-    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  });
+  config = h.config;
   const clients = createClients({ planningUrl: h.sandbox.url, slackApiUrl: h.slack.apiUrl, logger });
   slackClient = () => clients.slack(BOT_TOKEN);
   sink = createWatchSlackSide({

@@ -8,7 +8,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appJobs, type Job } from '../../src/app/jobs.js';
 import { createClients } from '../../src/clients.js';
-import { type Config, loadConfig } from '../../src/config.js';
 import { planningAccessFor } from '../../src/digest/access.js';
 import { createLogger } from '../../src/logger.js';
 import type { PlanningClient } from '../../src/planning/index.js';
@@ -17,23 +16,11 @@ import { postCard } from '../../src/slack/kit/live-cards.js';
 import type { Store } from '../../src/store/index.js';
 import type { WatchReport } from '../../src/watch/index.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { eventually, Harness, SIGNING_SECRET, type SlackCall, TEAM } from '../slack/harness.js';
+import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from '../slack/harness.js';
 
-const BOT_TOKEN = 'xoxb-test-bot-token';
 const INTERVAL_MS = 1_000;
 const json = (v: unknown) => JSON.stringify(v);
 const logger = createLogger({ level: 'warn', destination: { write: () => undefined } });
-
-function configFor(h: Harness): Config {
-  return loadConfig({
-    NODE_ENV: 'test',
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_API_URL: h.slack.apiUrl,
-    PLANNING_API_URL: h.sandbox.url,
-    ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-  });
-}
 
 /** The app's watch job over `store` (each replica has its own store connection and owner). */
 function watchJob(h: Harness, store: Store, owner: string): Job {
@@ -42,7 +29,7 @@ function watchJob(h: Harness, store: Store, owner: string): Job {
     store,
     clients,
     logger,
-    config: configFor(h),
+    config: h.config,
     botTokenFor: async (workspaceId) => (workspaceId === TEAM ? BOT_TOKEN : undefined),
     planningAccessFor: planningAccessFor({ store, clients }),
     watch: { intervalMs: INTERVAL_MS, owner },
@@ -62,9 +49,8 @@ async function nextLook(job: Job, what: string) {
 /** The fixture feature's card, posted in C1 as the app posts it and remembered with its place. */
 async function postFeatureCard(h: Harness, owner: PlanningClient): Promise<string> {
   const { teamId, channelId, featureId } = h.fixture;
-  const config = configFor(h);
   const view = await readFeatureView(
-    { deps: { store: h.store, config } },
+    { deps: { store: h.store, config: h.config } },
     { workspaceId: TEAM, planning: owner },
     { teamId, channelId, featureId },
   );
