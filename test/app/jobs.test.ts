@@ -3,27 +3,12 @@
  * the others, a wake-up during a pass is skipped, and stop() waits for the pass in progress — with
  * made-up jobs, and with the app's own jobs over the digest's test bench.
  */
-import { Writable } from 'node:stream';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appJobs, type Job, startJobs } from '../../src/app/jobs.js';
-import { createLogger } from '../../src/logger.js';
 import { feature } from '../digest/builders.js';
 import { type Bench, BOT_TOKEN, link, openBench } from '../digest/harness.js';
-
-function capturedLogger() {
-  const lines: string[] = [];
-  const logger = createLogger({
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    }),
-  });
-  return { logger, lines };
-}
+import { capturedLogger } from '../helpers/logs.js';
 
 /** A timer the test fires by hand. */
 function manualTimer() {

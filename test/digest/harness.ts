@@ -4,15 +4,14 @@
  * loopback (its clock is the bench's, so message ts fall on the bench's days), a settable clock
  * and a logger whose lines the test can read.
  */
-import { Writable } from 'node:stream';
 import { MockAgent } from 'undici';
 import { type Clients, createClients } from '../../src/clients.js';
 import { createDigestScheduler, type DigestSchedulerDeps } from '../../src/digest/scheduler.js';
-import { createLogger } from '../../src/logger.js';
 import type { FeatureLite, TaskExpanded } from '../../src/planning/models.js';
 import { FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import { Workspace } from '../../src/playground/workspace.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
+import { capturedLogger } from '../helpers/logs.js';
 import { type PgSchema, withPgSchema } from '../helpers/postgres.js';
 
 export const PLANNING_URL = 'http://planning.test';
@@ -93,16 +92,7 @@ export async function openBench(backend: Backend): Promise<Bench> {
 
   const agent = new MockAgent();
   agent.disableNetConnect();
-  const logLines: string[] = [];
-  const logger = createLogger({
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    }),
-  });
+  const { logger, lines: logLines } = capturedLogger();
   const slack = await startFakeSlack({
     workspace: new Workspace({ team: { id: 'T1', name: 'Digest', domain: 'digest' }, now: () => clock.now }),
     tokens: [BOT_TOKEN],

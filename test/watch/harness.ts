@@ -4,8 +4,7 @@
  * (SQLite in memory, or a PostgreSQL schema other stores can open: replicas); a sink that records
  * every turn and says which features it finished; a logger whose lines the test reads.
  */
-import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../src/logger.js';
+import type { Logger } from '../../src/logger.js';
 import { createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
@@ -17,6 +16,7 @@ import {
   type WatchSink,
   type WatchTurn,
 } from '../../src/watch/index.js';
+import { capturedLogger } from '../helpers/logs.js';
 import { type PgSchema, withPgSchema } from '../helpers/postgres.js';
 
 export const INTERVAL = 300_000;
@@ -89,16 +89,7 @@ export async function openWatchBench(backend: 'sqlite' | 'postgres' = 'sqlite'):
   const location = pg ? { databaseUrl: pg.url, pgSchema: pg.schema } : { sqliteFile: ':memory:' };
   const store = await openStore({ ...location, keyring, now: () => clock.t });
   const extra: Store[] = [];
-  const logLines: string[] = [];
-  const logger = createLogger({
-    level: 'debug',
-    destination: new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    }),
-  });
+  const { logger, lines: logLines } = capturedLogger();
   // The watch reads with its own client (no retries: one failure is one failure).
   const reader = createPlanningClient({ baseUrl: sandbox.url, token: sandbox.ownerToken, retries: 0 });
   return {
