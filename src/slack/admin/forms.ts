@@ -3,8 +3,7 @@
  * (teams, channels, notions, accounts), a Slack person (members, a person's teams), a Slack
  * channel to link, and a linked channel's digest time. Each carries what it is for and the view it came from, refreshed after it.
  */
-import type { KnownBlock, ModalView, PlainTextOption } from '@slack/types';
-import { z } from 'zod';
+import type { ModalView, PlainTextOption } from '@slack/types';
 import {
   channelMention,
   context,
@@ -28,52 +27,13 @@ import {
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
 import { teamOption } from '../kit/inputs.js';
-import { formProblem, loadModal, modalRequest, noticeView, pushModal } from '../kit/modal.js';
-import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
+import { loadModal, modalRequest, noticeView, pushModal } from '../kit/modal.js';
+import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { digestTimeInputs } from '../link/index.js';
-import {
-  type AdminPlace,
-  AdminPlaceWire,
-  FORM_KINDS,
-  FormRequest,
-  FormRequestWire,
-  formActionId,
-  formRequestFromWire,
-  formRequestToWire,
-  placeFromWire,
-  placeOf,
-  placeToWire,
-  shortName,
-} from './common.js';
+import { FORM_KINDS, FormRequest, formActionId, placeOf, shortName } from './common.js';
+import { type FormMeta, formMetaOf, meta, problemBlocks } from './form-common.js';
 import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
-
-/** A form's private_metadata as code reads it (see {@link FormMeta}). */
-export interface FormMeta extends FormRequest {
-  /** The section view the form was pushed from, shown again after a change. */
-  parentViewId?: string;
-  parentPlace?: AdminPlace;
-}
-
-/** A form's private_metadata: what it is for, and the section view (id and place) it came from. */
-export const FormMeta = wireValue(
-  // On the wire: the form's request, `v` the section view's id, `at` its place.
-  FormRequestWire.extend({ v: z.string().optional(), at: AdminPlaceWire.optional() }),
-  ({ v, at, ...request }): FormMeta => ({
-    ...formRequestFromWire(request),
-    ...(v !== undefined ? { parentViewId: v } : {}),
-    ...(at !== undefined ? { parentPlace: placeFromWire(at) } : {}),
-  }),
-  ({ parentViewId, parentPlace, ...request }) => ({
-    ...formRequestToWire(request),
-    ...(parentViewId !== undefined ? { v: parentViewId } : {}),
-    ...(parentPlace !== undefined ? { at: placeToWire(parentPlace) } : {}),
-  }),
-);
-export const formMetaOf = (text: string | undefined) => parseCarried(FormMeta, text);
-
-const meta = (m: FormMeta) => toWire(FormMeta, m);
-const problemBlocks = (problem?: Mrkdwn): KnownBlock[] => (problem ? [formProblem(problem)] : []);
 
 const roleOption = (role: string) => option(role === 'admin' ? 'Admin' : 'Member', role);
 

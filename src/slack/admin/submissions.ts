@@ -5,25 +5,21 @@
  */
 import type { ViewOutput } from '@slack/bolt';
 import { z } from 'zod';
-import { channelMention, type Mrkdwn, md, mention } from '../../blockkit/index.js';
+import { channelMention, md, mention } from '../../blockkit/index.js';
 import { slackErrorCode } from '../../clients.js';
 import { ASSIGNABLE_ROLES, LIMITS } from '../../planning/index.js';
-import type { SubmitArgs } from '../bolt/routes.js';
 import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, requiredText, slackUserId } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { teamChoices } from '../kit/inputs.js';
 import { notify, toldText } from '../kit/notify.js';
-import type { Services } from '../kit/services.js';
-import { FormProblem, type Outcome, type SubmissionSpec } from '../kit/submission.js';
+import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
 import { DIGEST_TIME_INPUTS, linkModalFor } from '../link/index.js';
-import type { Flash } from './common.js';
+import { done, type FormMeta, formMetaOf, metaField } from './form-common.js';
 import {
   digestTimeForm,
-  type FormMeta,
   findInvitation,
-  formMetaOf,
   invitationForm,
   isNameForm,
   isPersonForm,
@@ -38,38 +34,7 @@ import {
 } from './forms.js';
 import { ADMIN_FIELD } from './ids.js';
 import { invitationMessage } from './invitations.js';
-import { showPlace } from './navigate.js';
 import { personTeamsView } from './teams.js';
-
-/** What the form is for (its private_metadata); a form from an older version has none it can use. */
-const metaField = z.custom<FormMeta>(
-  (v) => v !== undefined,
-  'This form is from an older version: close it and start again.',
-);
-
-/** Shows the section view the form came from again, with `flash` on top (best effort). */
-async function refreshParent(svc: Services, args: SubmitArgs, meta: FormMeta, flash: Flash, acting: Acting) {
-  if (!meta.parentViewId || !meta.parentPlace) return;
-  await showPlace(svc, args, { id: meta.parentViewId }, meta.parentPlace, flash, acting).catch(
-    (error: unknown) =>
-      svc.deps.logger.warn(
-        { action: `admin ${meta.form}`, err: error },
-        'could not refresh the admin section',
-      ),
-  );
-}
-
-/** Done: says it in the form's place and on top of the section it came from. */
-async function done(
-  svc: Services,
-  args: SubmitArgs,
-  meta: FormMeta,
-  acting: Acting,
-  text: Mrkdwn,
-): Promise<Outcome> {
-  await refreshParent(svc, args, meta, { ok: text }, acting);
-  return { text: md`:white_check_mark: ${text}` };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Invitation (new or edited)
