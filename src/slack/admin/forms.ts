@@ -3,7 +3,7 @@
  * (teams, channels, notions, accounts), a Slack person (members, a person's teams), a Slack
  * channel to link, and a linked channel's digest time. Each carries what it is for and the view it came from, refreshed after it.
  */
-import type { ModalView, PlainTextOption } from '@slack/types';
+import type { ModalView } from '@slack/types';
 import {
   channelMention,
   context,
@@ -16,17 +16,9 @@ import {
   textInput,
 } from '../../blockkit/index.js';
 import { slackErrorCode } from '../../clients.js';
-import {
-  ASSIGNABLE_ROLES,
-  type Invitation,
-  LIMITS,
-  NotFoundError,
-  type PlanningClient,
-  type Team,
-} from '../../planning/index.js';
+import { LIMITS } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
-import { teamOption } from '../kit/inputs.js';
 import { loadModal, modalRequest, noticeView, pushModal } from '../kit/modal.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
@@ -34,99 +26,8 @@ import { digestTimeInputs } from '../link/index.js';
 import { FORM_KINDS, FormRequest, formActionId, placeOf, shortName } from './common.js';
 import { type FormMeta, formMetaOf, meta, problemBlocks } from './form-common.js';
 import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
-
-const roleOption = (role: string) => option(role === 'admin' ? 'Admin' : 'Member', role);
-
-export interface InvitationFormData {
-  meta: FormMeta;
-  teams: Team[];
-  /** The invitation being edited. */
-  invitation?: Invitation;
-  /** What was typed, when the form comes back after a failure. */
-  typed?: { teamId?: string; name?: string; role?: string; days?: number; uses?: number };
-  problem?: Mrkdwn;
-}
-
-export function invitationForm({
-  meta: m,
-  teams,
-  invitation,
-  typed,
-  problem,
-}: InvitationFormData): ModalView {
-  const teamOptions: PlainTextOption[] = teams.slice(0, 100).map(teamOption);
-  const teamId = typed?.teamId ?? invitation?.teamId;
-  const team = teamOptions.find((o) => o.value === teamId);
-  const name = typed?.name ?? invitation?.inviteName;
-  const role = typed?.role ?? invitation?.inviteOrgRole ?? 'member';
-  const uses = typed?.uses ?? invitation?.inviteUsesMax ?? 0;
-  const days = typed?.days ?? (invitation ? undefined : 7);
-  const editing = Boolean(invitation);
-  return modal({
-    callbackId: ADMIN_VIEW.invitation,
-    title: editing ? 'Edit invitation' : 'New invitation',
-    submit: editing ? 'Save' : 'Create',
-    close: 'Back',
-    privateMetadata: meta(m),
-    blocks: [
-      input('Team', ADMIN_FIELD.inviteTeam.block, {
-        type: 'static_select',
-        action_id: ADMIN_FIELD.inviteTeam.action,
-        placeholder: { type: 'plain_text', text: 'The team people join' },
-        options: teamOptions.length > 0 ? teamOptions : [option('(no team)', 'none')],
-        ...(team ? { initial_option: team } : {}),
-      }),
-      input(
-        'Name',
-        ADMIN_FIELD.inviteName.block,
-        textInput(ADMIN_FIELD.inviteName.action, {
-          min: LIMITS.inviteName.min,
-          max: LIMITS.inviteName.max,
-          placeholder: 'e.g. Spring interns',
-          value: name,
-        }),
-      ),
-      input('Role', ADMIN_FIELD.inviteRole.block, {
-        type: 'static_select',
-        action_id: ADMIN_FIELD.inviteRole.action,
-        options: ASSIGNABLE_ROLES.map(roleOption),
-        initial_option: roleOption(role),
-      }),
-      input(
-        editing ? 'Expires in (days from now)' : 'Expires in (days)',
-        ADMIN_FIELD.inviteDays.block,
-        {
-          type: 'number_input',
-          action_id: ADMIN_FIELD.inviteDays.action,
-          is_decimal_allowed: false,
-          min_value: String(LIMITS.inviteExpireDays.min),
-          max_value: String(LIMITS.inviteExpireDays.max),
-          ...(days !== undefined ? { initial_value: String(days) } : {}),
-        },
-        editing
-          ? {
-              optional: true,
-              hint: `${LIMITS.inviteExpireDays.min}–${LIMITS.inviteExpireDays.max} days; leave empty to keep the current expiry.`,
-            }
-          : { hint: `${LIMITS.inviteExpireDays.min}–${LIMITS.inviteExpireDays.max} days.` },
-      ),
-      input(
-        'Uses',
-        ADMIN_FIELD.inviteUses.block,
-        {
-          type: 'number_input',
-          action_id: ADMIN_FIELD.inviteUses.action,
-          is_decimal_allowed: false,
-          min_value: String(LIMITS.inviteUsesMax.min),
-          max_value: String(LIMITS.inviteUsesMax.max),
-          initial_value: String(uses),
-        },
-        { hint: `How many people may join with it, up to ${LIMITS.inviteUsesMax.max}; 0 = unlimited.` },
-      ),
-      ...problemBlocks(problem),
-    ],
-  });
-}
+import { invitationForm } from './invitation-form.js';
+import { findInvitation } from './invitations.js';
 
 /** Where a share goes: a channel or one person. */
 export const SHARE_TO = ['channel', 'person'] as const;
@@ -344,21 +245,6 @@ export function digestTimeForm(
       ...digestTimeInputs(current.digestTime, current.timeZone),
       ...problemBlocks(problem),
     ],
-  });
-}
-
-/** An invitation of the organization, found through the list: reading one would count a view. */
-export async function findInvitation(planning: PlanningClient, inviteId: string): Promise<Invitation> {
-  for await (const invitation of planning.invitations.list({ pageSize: 100 })) {
-    if (invitation.id === inviteId) return invitation;
-  }
-  // Said as the service says a missing invitation: "that no longer exists".
-  throw new NotFoundError('the invitation is not in the list', {
-    status: 404,
-    errorId: 'not-found',
-    operation: 'invitations.list',
-    method: 'GET',
-    path: '/invitations',
   });
 }
 

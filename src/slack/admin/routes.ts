@@ -9,13 +9,13 @@ import { submission } from '../kit/submission.js';
 import { pushCheckout } from './billing.js';
 import { FORM_ACTION_IDS, pushForm, shareToPicked } from './forms.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
+import { invitationSubmission } from './invitation-form.js';
 import { adminGoAction, adminLinksAction, adminSectionAction } from './navigate.js';
 import { applyOperation, OPERATIONS } from './operations.js';
 import { adminSubcommand } from './root.js';
 import { searchAction, searchSubmission } from './section-search.js';
 import {
   digestTimeSubmission,
-  invitationSubmission,
   linkPickSubmission,
   nameSubmission,
   personSubmission,

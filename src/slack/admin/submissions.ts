@@ -3,24 +3,20 @@
  * acked with a working view, done once per view, given back with what was typed on failure). After
  * a change, the section view the form was pushed from is shown again with one line saying so.
  */
-import type { ViewOutput } from '@slack/bolt';
 import { z } from 'zod';
 import { channelMention, md, mention } from '../../blockkit/index.js';
 import { slackErrorCode } from '../../clients.js';
-import { ASSIGNABLE_ROLES, LIMITS } from '../../planning/index.js';
+import { LIMITS } from '../../planning/index.js';
 import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, requiredText, slackUserId } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
-import { teamChoices } from '../kit/inputs.js';
 import { notify, toldText } from '../kit/notify.js';
 import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
 import { DIGEST_TIME_INPUTS, linkModalFor } from '../link/index.js';
 import { done, type FormMeta, formMetaOf, metaField } from './form-common.js';
 import {
   digestTimeForm,
-  findInvitation,
-  invitationForm,
   isNameForm,
   isPersonForm,
   linkPickForm,
@@ -33,99 +29,8 @@ import {
   shareForm,
 } from './forms.js';
 import { ADMIN_FIELD } from './ids.js';
-import { invitationMessage } from './invitations.js';
+import { findInvitation, invitationMessage } from './invitations.js';
 import { personTeamsView } from './teams.js';
-
-// ---------------------------------------------------------------------------------------------
-// Invitation (new or edited)
-// ---------------------------------------------------------------------------------------------
-
-const InvitationInput = form(
-  {
-    meta: read.metadata(ADMIN_FIELD.inviteTeam, metaField, formMetaOf),
-    teamId: read.value(
-      ADMIN_FIELD.inviteTeam,
-      z.string({ error: 'Choose a team.' }).refine((v) => v !== 'none', 'Choose a team.'),
-    ),
-    name: read.value(
-      ADMIN_FIELD.inviteName,
-      requiredText('Name the invitation.')
-        .min(LIMITS.inviteName.min, `At least ${LIMITS.inviteName.min} characters.`)
-        .max(LIMITS.inviteName.max, `At most ${LIMITS.inviteName.max} characters.`),
-    ),
-    role: read.value(ADMIN_FIELD.inviteRole, z.enum(ASSIGNABLE_ROLES, { error: 'Choose a role.' })),
-    days: read.number(
-      ADMIN_FIELD.inviteDays,
-      z
-        .number({ error: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.` })
-        .int(`A whole number of days.`)
-        .min(LIMITS.inviteExpireDays.min, `At least ${LIMITS.inviteExpireDays.min} day.`)
-        .max(LIMITS.inviteExpireDays.max, `At most ${LIMITS.inviteExpireDays.max} days.`)
-        .optional(),
-    ),
-    uses: read.number(
-      ADMIN_FIELD.inviteUses,
-      z
-        .number({ error: `Between 0 and ${LIMITS.inviteUsesMax.max}; 0 = unlimited.` })
-        .int('A whole number.')
-        .min(LIMITS.inviteUsesMax.min, '0 (unlimited) or more.')
-        .max(LIMITS.inviteUsesMax.max, `At most ${LIMITS.inviteUsesMax.max}.`),
-    ),
-  },
-  {
-    // A new invitation expires; an edited one may keep no expiry.
-    refine: (f) =>
-      f.refine((v) => v.meta.form === 'editInvite' || v.days !== undefined, {
-        path: ['days'],
-        message: `Between ${LIMITS.inviteExpireDays.min} and ${LIMITS.inviteExpireDays.max} days.`,
-      }),
-  },
-);
-type InvitationInput = FormOutput<typeof InvitationInput>;
-
-const teamsOf = (view: ViewOutput) => teamChoices(view.blocks, ADMIN_FIELD.inviteTeam);
-
-export const invitationSubmission: SubmissionSpec<InvitationInput> = {
-  action: 'admin invitation',
-  title: 'Invitation',
-  working: 'Saving the invitation…',
-  parse: InvitationInput.parse,
-  retry: (data, problem, view) =>
-    invitationForm({
-      meta: data.meta,
-      teams: teamsOf(view),
-      typed: {
-        teamId: data.teamId,
-        name: data.name,
-        role: data.role,
-        ...(data.days !== undefined ? { days: data.days } : {}),
-        uses: data.uses,
-      },
-      problem,
-    }),
-  run: async (svc, data, args) => {
-    const acting = await planningOf(args.context).acting();
-    const payload = {
-      teamId: data.teamId,
-      inviteName: data.name,
-      inviteOrgRole: data.role,
-      inviteUsesMax: data.uses,
-      ...(data.days !== undefined ? { inviteExpireDays: data.days } : {}),
-    };
-    if (data.meta.form === 'editInvite' && data.meta.id) {
-      await acting.planning.invitations.update(data.meta.id, payload);
-      return done(svc, args, data.meta, acting, md`The invitation *${data.name}* is saved.`);
-    }
-    await acting.planning.invitations.create(payload);
-    return done(
-      svc,
-      args,
-      data.meta,
-      acting,
-      md`The invitation *${data.name}* is created: share it from the list.`,
-    );
-  },
-};
 
 // ---------------------------------------------------------------------------------------------
 // Sharing an invitation
