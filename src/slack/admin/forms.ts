@@ -11,11 +11,9 @@ import {
   type Mrkdwn,
   md,
   modal,
-  option,
   section,
   textInput,
 } from '../../blockkit/index.js';
-import { slackErrorCode } from '../../clients.js';
 import { LIMITS } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
@@ -24,74 +22,11 @@ import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { digestTimeInputs } from '../link/index.js';
 import { FORM_KINDS, FormRequest, formActionId, placeOf, shortName } from './common.js';
-import { type FormMeta, formMetaOf, meta, problemBlocks } from './form-common.js';
+import { type FormMeta, meta, problemBlocks } from './form-common.js';
 import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 import { invitationForm } from './invitation-form.js';
 import { findInvitation } from './invitations.js';
-
-/** Where a share goes: a channel or one person. */
-export const SHARE_TO = ['channel', 'person'] as const;
-export type ShareTo = (typeof SHARE_TO)[number];
-
-const shareToOption = (to: ShareTo) => option(to === 'channel' ? 'In a channel' : 'With one person', to);
-
-/**
- * Sharing an invitation: first where — a channel or one person (a required choice, a channel until
- * told otherwise) — then that one, required: nothing the form needs is marked "(optional)".
- * Changing where redraws the form (see `shareToPicked`).
- */
-export function shareForm(m: FormMeta, to: ShareTo = 'channel', problem?: Mrkdwn): ModalView {
-  return modal({
-    callbackId: ADMIN_VIEW.share,
-    title: 'Share invitation',
-    submit: 'Share',
-    close: 'Back',
-    privateMetadata: meta(m),
-    blocks: [
-      section(
-        md`Share the link of *${m.name || 'this invitation'}* in a channel or with one person. Each reader sees its expiry in their own time zone.`,
-      ),
-      input(
-        'Share it',
-        ADMIN_FIELD.shareTo.block,
-        {
-          type: 'radio_buttons',
-          action_id: ADMIN_FIELD.shareTo.action,
-          options: SHARE_TO.map(shareToOption),
-          initial_option: shareToOption(to),
-        },
-        { dispatchAction: true },
-      ),
-      to === 'channel'
-        ? input('Channel', ADMIN_FIELD.shareChannel.block, {
-            type: 'conversations_select',
-            action_id: ADMIN_FIELD.shareChannel.action,
-            filter: { include: ['public', 'private'], exclude_bot_users: true },
-          })
-        : input('Person', ADMIN_FIELD.sharePerson.block, {
-            type: 'users_select',
-            action_id: ADMIN_FIELD.sharePerson.action,
-          }),
-      ...(to === 'channel' ? [context(md`For a private channel, invite the app to it first.`)] : []),
-      ...problemBlocks(problem),
-    ],
-  });
-}
-
-/** Where to share changed: the form asks for a channel or for a person (the view's hash keeps the latest). */
-export async function shareToPicked(svc: Services, args: ActionArgs): Promise<void> {
-  const view = args.body.view;
-  const m = formMetaOf(view?.private_metadata);
-  const to = SHARE_TO.find((t) => t === actionValue(args.action));
-  if (!view || !m || !to) return;
-  await args.client.views
-    .update({ view_id: view.id, hash: view.hash, view: shareForm(m, to) })
-    .catch((error: unknown) => {
-      // A newer view is shown (another pick was quicker): it stays.
-      if (slackErrorCode(error) !== 'hash_conflict')
-        svc.deps.logger.warn({ err: error, action: 'admin share to' }, 'could not redraw the share form');
-    });
-}
+import { shareForm } from './share-form.js';
 
 /** What a name form asks for, by form. */
 export const NAME_FORMS = {

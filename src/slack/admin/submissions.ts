@@ -5,13 +5,11 @@
  */
 import { z } from 'zod';
 import { channelMention, md, mention } from '../../blockkit/index.js';
-import { slackErrorCode } from '../../clients.js';
 import { LIMITS } from '../../planning/index.js';
 import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, requiredText, slackUserId } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
-import { notify, toldText } from '../kit/notify.js';
 import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
 import { DIGEST_TIME_INPUTS, linkModalFor } from '../link/index.js';
 import { done, type FormMeta, formMetaOf, metaField } from './form-common.js';
@@ -25,106 +23,9 @@ import {
   nameForm,
   type PersonFormKind,
   personForm,
-  SHARE_TO,
-  shareForm,
 } from './forms.js';
 import { ADMIN_FIELD } from './ids.js';
-import { findInvitation, invitationMessage } from './invitations.js';
 import { personTeamsView } from './teams.js';
-
-// ---------------------------------------------------------------------------------------------
-// Sharing an invitation
-// ---------------------------------------------------------------------------------------------
-
-const ShareInput = form(
-  {
-    meta: read.metadata(ADMIN_FIELD.shareChannel, metaField, formMetaOf),
-    to: read.value(ADMIN_FIELD.shareTo, z.enum(SHARE_TO).optional()),
-    channel: read.value(
-      ADMIN_FIELD.shareChannel,
-      z
-        .string()
-        .regex(/^[CGD][A-Z0-9]+$/, 'Choose a channel from the list.')
-        .optional(),
-    ),
-    person: read.value(ADMIN_FIELD.sharePerson, slackUserId('Choose a person.').optional()),
-  },
-  {
-    // The one asked for, on its field; a form from before the choice showed both, one to pick.
-    refine: (f) =>
-      f.superRefine((v, ctx) => {
-        if (v.to === 'channel' && !v.channel)
-          ctx.addIssue({ code: 'custom', path: ['channel'], message: 'Choose a channel.' });
-        else if (v.to === 'person' && !v.person)
-          ctx.addIssue({ code: 'custom', path: ['person'], message: 'Choose a person.' });
-        else if (v.to === undefined && Boolean(v.channel) === Boolean(v.person))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['channel'],
-            message: 'Choose a channel or a person (one of them).',
-          });
-      }),
-  },
-);
-type ShareInput = FormOutput<typeof ShareInput>;
-
-/** Where an invitation's link leads: the service's own page for it (see README, "Administering"). */
-export function invitationUrl(planningUrl: string, inviteId: string): string {
-  return `${planningUrl.replace(/\/+$/, '')}/invitations/${encodeURIComponent(inviteId)}`;
-}
-
-export const shareSubmission: SubmissionSpec<ShareInput> = {
-  action: 'admin share invitation',
-  title: 'Share invitation',
-  working: 'Sharing the invitation…',
-  parse: ShareInput.parse,
-  retry: (data, problem) => shareForm(data.meta, data.to, problem),
-  run: async (svc, data, args) => {
-    const planning = planningOf(args.context);
-    const acting = await planning.acting();
-    if (!data.meta.id) throw new FormProblem(md`This form no longer says which invitation to share.`);
-    const invitation = await findInvitation(acting.planning, data.meta.id);
-    const teamName = invitation.teamId
-      ? (await acting.planning.teams.read(invitation.teamId).catch(() => undefined))?.teamName
-      : undefined;
-    const body = invitationMessage({
-      invitation,
-      ...(teamName ? { teamName } : {}),
-      url: invitationUrl(svc.deps.clients.planningUrl, invitation.id),
-    });
-    if (data.to !== 'channel' && data.person) {
-      const outcome = await notify(
-        svc.deps,
-        args.client,
-        { workspaceId: planning.workspaceId, slackUserId: data.person },
-        'invitation',
-        body,
-      );
-      const name = invitation.inviteName ?? invitation.id;
-      return {
-        text:
-          outcome === 'sent'
-            ? md`:white_check_mark: The invitation *${name}* was sent to ${mention(data.person)}.`
-            : md`The invitation *${name}* is not delivered yet: ${toldText(data.person, outcome, md``)}`,
-      };
-    }
-    const channel = data.channel as string;
-    try {
-      await args.client.chat.postMessage({ channel, ...body });
-    } catch (error) {
-      const code = slackErrorCode(error);
-      if (code === 'not_in_channel' || code === 'channel_not_found') {
-        throw new FormProblem(
-          md`I am not in ${channelMention(channel)}: invite the app to it first, or choose another channel.`,
-        );
-      }
-      throw error;
-    }
-    return {
-      text: md`:white_check_mark: The invitation *${invitation.inviteName ?? invitation.id}* was shared in ${channelMention(channel)}.`,
-    };
-  },
-};
 
 // ---------------------------------------------------------------------------------------------
 // One name: teams, channels, notions, accounts
