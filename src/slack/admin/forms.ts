@@ -4,17 +4,7 @@
  * channel to link, and a linked channel's digest time. Each carries what it is for and the view it came from, refreshed after it.
  */
 import type { ModalView } from '@slack/types';
-import {
-  channelMention,
-  context,
-  input,
-  type Mrkdwn,
-  md,
-  modal,
-  section,
-  textInput,
-} from '../../blockkit/index.js';
-import { LIMITS } from '../../planning/index.js';
+import { channelMention, context, input, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
 import { loadModal, modalRequest, noticeView, pushModal } from '../kit/modal.js';
@@ -26,79 +16,8 @@ import { type FormMeta, meta, problemBlocks } from './form-common.js';
 import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 import { invitationForm } from './invitation-form.js';
 import { findInvitation } from './invitations.js';
+import { isNameForm, NAME_FORMS, nameForm } from './name-form.js';
 import { shareForm } from './share-form.js';
-
-/** What a name form asks for, by form. */
-export const NAME_FORMS = {
-  renameAccount: {
-    title: 'Rename account',
-    label: 'Name',
-    min: LIMITS.userName.min,
-    max: LIMITS.userName.max,
-  },
-  newTeam: { title: 'New team', label: 'Team name', min: LIMITS.teamName.min, max: LIMITS.teamName.max },
-  renameTeam: {
-    title: 'Rename team',
-    label: 'Team name',
-    min: LIMITS.teamName.min,
-    max: LIMITS.teamName.max,
-  },
-  newChannel: {
-    title: 'New channel',
-    label: 'Channel name',
-    min: LIMITS.channelName.min,
-    max: LIMITS.channelName.max,
-  },
-  renameChannel: {
-    title: 'Rename channel',
-    label: 'Channel name',
-    min: LIMITS.channelName.min,
-    max: LIMITS.channelName.max,
-  },
-  newNotion: { title: 'New notion', label: 'Notion', min: 1, max: LIMITS.notion },
-  renameNotion: { title: 'Rename notion', label: 'Notion', min: 1, max: LIMITS.notion },
-} as const;
-export type NameFormKind = keyof typeof NAME_FORMS;
-export const isNameForm = (kind: string): kind is NameFormKind => kind in NAME_FORMS;
-
-export function nameForm(
-  m: FormMeta & { form: NameFormKind },
-  typed?: { name?: string; description?: string },
-  problem?: Mrkdwn,
-): ModalView {
-  const spec = NAME_FORMS[m.form];
-  const initial = typed?.name ?? (m.form.startsWith('rename') ? m.name : undefined);
-  const channel = m.form === 'newChannel' || m.form === 'renameChannel';
-  return modal({
-    callbackId: ADMIN_VIEW.name,
-    title: spec.title,
-    submit: m.form.startsWith('new') ? 'Create' : 'Save',
-    close: 'Back',
-    privateMetadata: meta(m),
-    blocks: [
-      ...(m.form === 'newChannel' && m.name ? [section(md`A new channel in *${m.name}*.`)] : []),
-      input(
-        spec.label,
-        ADMIN_FIELD.name.block,
-        textInput(ADMIN_FIELD.name.action, { min: spec.min, max: spec.max, value: initial }),
-      ),
-      ...(channel
-        ? [
-            input(
-              'Description',
-              ADMIN_FIELD.description.block,
-              textInput(ADMIN_FIELD.description.action, {
-                max: LIMITS.channelDesc,
-                value: typed?.description,
-              }),
-              { optional: true },
-            ),
-          ]
-        : []),
-      ...problemBlocks(problem),
-    ],
-  });
-}
 
 /** What a person form does, by form. */
 export const PERSON_FORMS = {

@@ -5,117 +5,15 @@
  */
 import { z } from 'zod';
 import { channelMention, md, mention } from '../../blockkit/index.js';
-import { LIMITS } from '../../planning/index.js';
 import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read, requiredText, slackUserId } from '../kit/form.js';
-import type { Acting } from '../kit/identity.js';
+import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
 import { DIGEST_TIME_INPUTS, linkModalFor } from '../link/index.js';
-import { done, type FormMeta, formMetaOf, metaField } from './form-common.js';
-import {
-  digestTimeForm,
-  isNameForm,
-  isPersonForm,
-  linkPickForm,
-  NAME_FORMS,
-  type NameFormKind,
-  nameForm,
-  type PersonFormKind,
-  personForm,
-} from './forms.js';
+import { done, formMetaOf, metaField } from './form-common.js';
+import { digestTimeForm, isPersonForm, linkPickForm, type PersonFormKind, personForm } from './forms.js';
 import { ADMIN_FIELD } from './ids.js';
 import { personTeamsView } from './teams.js';
-
-// ---------------------------------------------------------------------------------------------
-// One name: teams, channels, notions, accounts
-// ---------------------------------------------------------------------------------------------
-
-const NameInput = form(
-  {
-    meta: read.metadata(
-      ADMIN_FIELD.name,
-      metaField.refine((m) => isNameForm(m.form), 'This form is from an older version.'),
-      formMetaOf,
-    ),
-    name: read.value(ADMIN_FIELD.name, requiredText('Write a name.')),
-    description: read.value(ADMIN_FIELD.description, z.string().trim().max(LIMITS.channelDesc).optional()),
-  },
-  {
-    // Each kind of name has its own length (a team's, a channel's, a notion's…).
-    refine: (f) =>
-      f.superRefine((v, ctx) => {
-        if (!isNameForm(v.meta.form)) return;
-        const spec = NAME_FORMS[v.meta.form];
-        if (v.name.length < spec.min)
-          ctx.addIssue({ code: 'custom', path: ['name'], message: `At least ${spec.min} characters.` });
-        if (v.name.length > spec.max)
-          ctx.addIssue({ code: 'custom', path: ['name'], message: `At most ${spec.max} characters.` });
-      }),
-  },
-);
-type NameInput = FormOutput<typeof NameInput>;
-
-async function applyName(
-  acting: Acting,
-  meta: FormMeta & { form: NameFormKind },
-  name: string,
-  description?: string,
-) {
-  const p = acting.planning;
-  const need = (value: string | undefined) => {
-    if (!value)
-      throw new FormProblem(md`This form no longer says what it is about: close it and start again.`);
-    return value;
-  };
-  const desc = description ? { channelDesc: description } : {};
-  switch (meta.form) {
-    case 'renameAccount':
-      await p.serviceAccounts.update(need(meta.id), { userName: name });
-      return md`The account is now called *${name}*.`;
-    case 'newTeam':
-      await p.teams.create({ teamName: name });
-      return md`The team *${name}* is created, with its default channel.`;
-    case 'renameTeam':
-      await p.teams.update(need(meta.teamId), { teamName: name });
-      return md`The team is now called *${name}*.`;
-    case 'newChannel':
-      await p.channels.create(need(meta.teamId), { channelName: name, ...desc });
-      return md`The channel *${name}* is created.`;
-    case 'renameChannel':
-      await p.channels.update(need(meta.teamId), need(meta.channelId), { channelName: name, ...desc });
-      return md`The channel is now called *${name}*.`;
-    case 'newNotion':
-      await p.notions.create({ value: name });
-      return md`The notion *${name}* is created.`;
-    case 'renameNotion':
-      await p.notions.update(need(meta.id), { value: name });
-      return md`The notion is now called *${name}*.`;
-  }
-}
-
-export const nameSubmission: SubmissionSpec<NameInput> = {
-  action: 'admin name',
-  title: 'Saving',
-  working: 'Saving…',
-  parse: NameInput.parse,
-  retry: (data, problem) =>
-    nameForm(
-      { ...data.meta, form: data.meta.form as NameFormKind },
-      { name: data.name, ...(data.description ? { description: data.description } : {}) },
-      problem,
-    ),
-  run: async (svc, data, args) => {
-    const acting = await planningOf(args.context).acting();
-    const said = await applyName(
-      acting,
-      { ...data.meta, form: data.meta.form as NameFormKind },
-      data.name,
-      data.description,
-    );
-    return done(svc, args, data.meta, acting, said);
-  },
-};
 
 // ---------------------------------------------------------------------------------------------
 // A Slack person: team and channel members, a person's teams
