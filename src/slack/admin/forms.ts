@@ -17,50 +17,8 @@ import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 import { invitationForm } from './invitation-form.js';
 import { findInvitation } from './invitations.js';
 import { isNameForm, NAME_FORMS, nameForm } from './name-form.js';
+import { isPersonForm, PERSON_FORMS, personForm } from './person-form.js';
 import { shareForm } from './share-form.js';
-
-/** What a person form does, by form. */
-export const PERSON_FORMS = {
-  teamAdd: { title: 'Add to team', label: 'Person to add', submit: 'Add' },
-  teamRemove: { title: 'Remove from team', label: 'Person to remove', submit: 'Remove' },
-  channelAdd: { title: 'Add to channel', label: 'Person to add', submit: 'Add' },
-  personTeams: { title: "A person's teams", label: 'Person', submit: 'Show' },
-} as const;
-export type PersonFormKind = keyof typeof PERSON_FORMS;
-export const isPersonForm = (kind: string): kind is PersonFormKind => kind in PERSON_FORMS;
-
-export function personForm(
-  m: FormMeta & { form: PersonFormKind },
-  picked?: string,
-  problem?: Mrkdwn,
-): ModalView {
-  const spec = PERSON_FORMS[m.form];
-  const where =
-    m.form === 'teamAdd' || m.form === 'teamRemove'
-      ? md`Team *${m.name || m.teamId || ''}*.`
-      : m.form === 'channelAdd'
-        ? md`Channel *${m.name || m.channelId || ''}*; they join its team too if they are not in it.`
-        : md`Every team the person is in.`;
-  return modal({
-    callbackId: ADMIN_VIEW.person,
-    title: spec.title,
-    submit: spec.submit,
-    close: 'Back',
-    privateMetadata: meta(m),
-    blocks: [
-      section(where),
-      input(spec.label, ADMIN_FIELD.person.block, {
-        type: 'users_select',
-        action_id: ADMIN_FIELD.person.action,
-        ...(picked ? { initial_user: picked } : {}),
-      }),
-      context(
-        md`People get a planning account the first time the app acts for them, when the workspace allows it.`,
-      ),
-      ...problemBlocks(problem),
-    ],
-  });
-}
 
 export function linkPickForm(m: FormMeta, problem?: Mrkdwn): ModalView {
   return modal({

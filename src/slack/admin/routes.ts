@@ -13,10 +13,11 @@ import { invitationSubmission } from './invitation-form.js';
 import { nameSubmission } from './name-form.js';
 import { adminGoAction, adminLinksAction, adminSectionAction } from './navigate.js';
 import { applyOperation, OPERATIONS } from './operations.js';
+import { personSubmission } from './person-form.js';
 import { adminSubcommand } from './root.js';
 import { searchAction, searchSubmission } from './section-search.js';
 import { shareSubmission, shareToPicked } from './share-form.js';
-import { digestTimeSubmission, linkPickSubmission, personSubmission } from './submissions.js';
+import { digestTimeSubmission, linkPickSubmission } from './submissions.js';
 
 export const adminRoutes: TopicRoutes<Services> = {
   topic: 'admin',

@@ -4,83 +4,15 @@
  * a change, the section view the form was pushed from is shown again with one line saying so.
  */
 import { z } from 'zod';
-import { channelMention, md, mention } from '../../blockkit/index.js';
+import { channelMention, md } from '../../blockkit/index.js';
 import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
+import { type FormOutput, form, read } from '../kit/form.js';
 import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
 import { DIGEST_TIME_INPUTS, linkModalFor } from '../link/index.js';
 import { done, formMetaOf, metaField } from './form-common.js';
-import { digestTimeForm, isPersonForm, linkPickForm, type PersonFormKind, personForm } from './forms.js';
+import { digestTimeForm, linkPickForm } from './forms.js';
 import { ADMIN_FIELD } from './ids.js';
-import { personTeamsView } from './teams.js';
-
-// ---------------------------------------------------------------------------------------------
-// A Slack person: team and channel members, a person's teams
-// ---------------------------------------------------------------------------------------------
-
-const PersonInput = form({
-  meta: read.metadata(
-    ADMIN_FIELD.person,
-    metaField.refine((m) => isPersonForm(m.form), 'This form is from an older version.'),
-    formMetaOf,
-  ),
-  person: read.value(ADMIN_FIELD.person, slackUserId('Choose a person.')),
-});
-type PersonInput = FormOutput<typeof PersonInput>;
-
-export const personSubmission: SubmissionSpec<PersonInput> = {
-  action: 'admin person',
-  title: 'Members',
-  working: 'Working…',
-  parse: PersonInput.parse,
-  retry: (data, problem) =>
-    personForm({ ...data.meta, form: data.meta.form as PersonFormKind }, data.person, problem),
-  run: async (svc, data, args) => {
-    const planning = planningOf(args.context);
-    const acting = await planning.acting();
-    const { meta, person } = data;
-    const team = meta.teamId;
-    const where = md`*${meta.name || team || ''}*`;
-    // Reading or removing never creates an account for someone; adding may, for the addition only:
-    // whether it is allowed is the organization's roles' to say (an admin whose account is a member
-    // is refused), so an account made for it is closed when the service refuses (kit/identity.ts).
-    const known = async () => {
-      const identity = await svc.deps.store.identities.get(planning.workspaceId, person);
-      if (!identity)
-        throw new FormProblem(md`${mention(person)} has no planning account here, so is in no team.`);
-      return identity.planningUserId;
-    };
-    switch (meta.form as PersonFormKind) {
-      case 'personTeams': {
-        const userId = await known();
-        const page = await acting.planning.teams.listUser(userId, { pageSize: 100 });
-        return {
-          text: md`${mention(person)}'s teams.`,
-          view: personTeamsView(person, page.teams, page.total),
-        };
-      }
-      case 'teamRemove': {
-        if (!team) throw new FormProblem(md`This form no longer says which team.`);
-        await acting.planning.teams.unassign(team, await known());
-        return done(svc, args, meta, acting, md`${mention(person)} left the team ${where}.`);
-      }
-      case 'teamAdd': {
-        if (!team) throw new FormProblem(md`This form no longer says which team.`);
-        const named = await planning.named([person]);
-        await named.apply(([p]) => acting.planning.teams.assign(team, p.planningUserId));
-        return done(svc, args, meta, acting, md`${mention(person)} joined the team ${where}.`);
-      }
-      case 'channelAdd': {
-        if (!team || !meta.channelId) throw new FormProblem(md`This form no longer says which channel.`);
-        const channelId = meta.channelId;
-        const named = await planning.named([person]);
-        await named.apply(([p]) => acting.planning.channels.assign(team, channelId, p.planningUserId));
-        return done(svc, args, meta, acting, md`${mention(person)} joined the channel ${where}.`);
-      }
-    }
-  },
-};
 
 // ---------------------------------------------------------------------------------------------
 // Linking a Slack channel: the existing link modal, for the channel picked here
