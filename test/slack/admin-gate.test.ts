@@ -8,9 +8,9 @@
 import type { ViewStateValue } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { linkPickForm } from '../../src/slack/admin/forms.js';
 import { ADMIN_FIELD } from '../../src/slack/admin/ids.js';
 import { invitationForm } from '../../src/slack/admin/invitation-form.js';
+import { linkPickForm } from '../../src/slack/admin/link-pick-form.js';
 import { nameForm } from '../../src/slack/admin/name-form.js';
 import { personForm } from '../../src/slack/admin/person-form.js';
 import { shareForm } from '../../src/slack/admin/share-form.js';

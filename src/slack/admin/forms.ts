@@ -4,7 +4,7 @@
  * channel to link, and a linked channel's digest time. Each carries what it is for and the view it came from, refreshed after it.
  */
 import type { ModalView } from '@slack/types';
-import { channelMention, context, input, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
+import { channelMention, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
 import { loadModal, modalRequest, noticeView, pushModal } from '../kit/modal.js';
@@ -13,31 +13,13 @@ import type { Services } from '../kit/services.js';
 import { digestTimeInputs } from '../link/index.js';
 import { FORM_KINDS, FormRequest, formActionId, placeOf, shortName } from './common.js';
 import { type FormMeta, meta, problemBlocks } from './form-common.js';
-import { ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
+import { ADMIN_VIEW } from './ids.js';
 import { invitationForm } from './invitation-form.js';
 import { findInvitation } from './invitations.js';
+import { linkPickForm } from './link-pick-form.js';
 import { isNameForm, NAME_FORMS, nameForm } from './name-form.js';
 import { isPersonForm, PERSON_FORMS, personForm } from './person-form.js';
 import { shareForm } from './share-form.js';
-
-export function linkPickForm(m: FormMeta, problem?: Mrkdwn): ModalView {
-  return modal({
-    callbackId: ADMIN_VIEW.linkPick,
-    title: 'Link a Slack channel',
-    submit: 'Next',
-    close: 'Back',
-    privateMetadata: meta(m),
-    blocks: [
-      input('Slack channel', ADMIN_FIELD.slackChannel.block, {
-        type: 'conversations_select',
-        action_id: ADMIN_FIELD.slackChannel.action,
-        filter: { include: ['public', 'private'], exclude_bot_users: true },
-      }),
-      context(md`Next you choose its planning team and channel and its daily digest.`),
-      ...problemBlocks(problem),
-    ],
-  });
-}
 
 /** A linked channel's digest time and zone (the form's id is the Slack channel). */
 export function digestTimeForm(

@@ -10,6 +10,7 @@ import { pushCheckout } from './billing.js';
 import { FORM_ACTION_IDS, pushForm } from './forms.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 import { invitationSubmission } from './invitation-form.js';
+import { linkPickSubmission } from './link-pick-form.js';
 import { nameSubmission } from './name-form.js';
 import { adminGoAction, adminLinksAction, adminSectionAction } from './navigate.js';
 import { applyOperation, OPERATIONS } from './operations.js';
@@ -17,7 +18,7 @@ import { personSubmission } from './person-form.js';
 import { adminSubcommand } from './root.js';
 import { searchAction, searchSubmission } from './section-search.js';
 import { shareSubmission, shareToPicked } from './share-form.js';
-import { digestTimeSubmission, linkPickSubmission } from './submissions.js';
+import { digestTimeSubmission } from './submissions.js';
 
 export const adminRoutes: TopicRoutes<Services> = {
   topic: 'admin',

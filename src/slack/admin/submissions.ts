@@ -3,46 +3,14 @@
  * acked with a working view, done once per view, given back with what was typed on failure). After
  * a change, the section view the form was pushed from is shown again with one line saying so.
  */
-import { z } from 'zod';
 import { channelMention, md } from '../../blockkit/index.js';
 import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read } from '../kit/form.js';
 import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
-import { DIGEST_TIME_INPUTS, linkModalFor } from '../link/index.js';
+import { DIGEST_TIME_INPUTS } from '../link/index.js';
 import { done, formMetaOf, metaField } from './form-common.js';
-import { digestTimeForm, linkPickForm } from './forms.js';
-import { ADMIN_FIELD } from './ids.js';
-
-// ---------------------------------------------------------------------------------------------
-// Linking a Slack channel: the existing link modal, for the channel picked here
-// ---------------------------------------------------------------------------------------------
-
-const LinkPickInput = form({
-  meta: read.metadata(ADMIN_FIELD.slackChannel, metaField, formMetaOf),
-  channel: read.value(
-    ADMIN_FIELD.slackChannel,
-    z
-      .string({ error: 'Choose a Slack channel.' })
-      .regex(/^[CG][A-Z0-9]+$/, 'Choose a channel from the list.'),
-  ),
-});
-type LinkPickInput = FormOutput<typeof LinkPickInput>;
-
-export const linkPickSubmission: SubmissionSpec<LinkPickInput> = {
-  action: 'admin link pick',
-  title: 'Link a Slack channel',
-  working: 'Loading the teams…',
-  // Choosing the channel changes nothing: the link is saved by the link form that follows.
-  idempotent: false,
-  parse: LinkPickInput.parse,
-  retry: (data, problem) => linkPickForm(data.meta, problem),
-  run: async (svc, data, args) => {
-    const acting = await planningOf(args.context).acting();
-    const view = await linkModalFor(svc, args.client, acting, data.channel);
-    return { text: md`Choose the planning team and channel for ${channelMention(data.channel)}.`, view };
-  },
-};
+import { digestTimeForm } from './forms.js';
 
 // ---------------------------------------------------------------------------------------------
 // A linked channel's digest time and zone: changed as `/plan digest HH:MM Area/City` changes them
