@@ -4,43 +4,21 @@
  * channel to link, and a linked channel's digest time. Each carries what it is for and the view it came from, refreshed after it.
  */
 import type { ModalView } from '@slack/types';
-import { channelMention, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
+import { channelMention, md } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import type { Acting } from '../kit/identity.js';
 import { loadModal, modalRequest, noticeView, pushModal } from '../kit/modal.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { digestTimeInputs } from '../link/index.js';
 import { FORM_KINDS, FormRequest, formActionId, placeOf, shortName } from './common.js';
-import { type FormMeta, meta, problemBlocks } from './form-common.js';
-import { ADMIN_VIEW } from './ids.js';
+import { digestTimeForm } from './digest-time-form.js';
+import type { FormMeta } from './form-common.js';
 import { invitationForm } from './invitation-form.js';
 import { findInvitation } from './invitations.js';
 import { linkPickForm } from './link-pick-form.js';
 import { isNameForm, NAME_FORMS, nameForm } from './name-form.js';
 import { isPersonForm, PERSON_FORMS, personForm } from './person-form.js';
 import { shareForm } from './share-form.js';
-
-/** A linked channel's digest time and zone (the form's id is the Slack channel). */
-export function digestTimeForm(
-  m: FormMeta,
-  current: { digestTime: string; timeZone: string },
-  problem?: Mrkdwn,
-): ModalView {
-  const channel = m.id ? channelMention(m.id) : md`the channel`;
-  return modal({
-    callbackId: ADMIN_VIEW.digestTime,
-    title: 'Digest time',
-    submit: 'Save',
-    close: 'Back',
-    privateMetadata: meta(m),
-    blocks: [
-      section(md`When the daily digest is posted in ${channel}. Saving a time also turns the digest on.`),
-      ...digestTimeInputs(current.digestTime, current.timeZone),
-      ...problemBlocks(problem),
-    ],
-  });
-}
 
 /** The form's title while it loads. */
 function titleOf(request: FormRequest): string {

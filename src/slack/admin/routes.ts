@@ -7,6 +7,7 @@ import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { pushCheckout } from './billing.js';
+import { digestTimeSubmission } from './digest-time-form.js';
 import { FORM_ACTION_IDS, pushForm } from './forms.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 import { invitationSubmission } from './invitation-form.js';
@@ -18,7 +19,6 @@ import { personSubmission } from './person-form.js';
 import { adminSubcommand } from './root.js';
 import { searchAction, searchSubmission } from './section-search.js';
 import { shareSubmission, shareToPicked } from './share-form.js';
-import { digestTimeSubmission } from './submissions.js';
 
 export const adminRoutes: TopicRoutes<Services> = {
   topic: 'admin',

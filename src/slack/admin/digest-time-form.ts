@@ -1,20 +1,37 @@
 /**
- * What each admin form does once submitted (through kit/submission.ts: checked without I/O,
- * acked with a working view, done once per view, given back with what was typed on failure). After
- * a change, the section view the form was pushed from is shown again with one line saying so.
+ * A linked channel's digest time and zone (the Links section's Change time): changed as
+ * `/plan digest HH:MM Area/City` changes them.
  */
-import { channelMention, md } from '../../blockkit/index.js';
+import type { ModalView } from '@slack/types';
+import { channelMention, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
 import { changeDigest } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read } from '../kit/form.js';
 import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
-import { DIGEST_TIME_INPUTS } from '../link/index.js';
-import { done, formMetaOf, metaField } from './form-common.js';
-import { digestTimeForm } from './forms.js';
+import { DIGEST_TIME_INPUTS, digestTimeInputs } from '../link/index.js';
+import { done, type FormMeta, formMetaOf, meta, metaField, problemBlocks } from './form-common.js';
+import { ADMIN_VIEW } from './ids.js';
 
-// ---------------------------------------------------------------------------------------------
-// A linked channel's digest time and zone: changed as `/plan digest HH:MM Area/City` changes them
-// ---------------------------------------------------------------------------------------------
+/** A linked channel's digest time and zone (the form's id is the Slack channel). */
+export function digestTimeForm(
+  m: FormMeta,
+  current: { digestTime: string; timeZone: string },
+  problem?: Mrkdwn,
+): ModalView {
+  const channel = m.id ? channelMention(m.id) : md`the channel`;
+  return modal({
+    callbackId: ADMIN_VIEW.digestTime,
+    title: 'Digest time',
+    submit: 'Save',
+    close: 'Back',
+    privateMetadata: meta(m),
+    blocks: [
+      section(md`When the daily digest is posted in ${channel}. Saving a time also turns the digest on.`),
+      ...digestTimeInputs(current.digestTime, current.timeZone),
+      ...problemBlocks(problem),
+    ],
+  });
+}
 
 const DigestTimeInput = form({
   meta: read.metadata(DIGEST_TIME_INPUTS.digestTime.on, metaField, formMetaOf),
