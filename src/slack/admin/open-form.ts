@@ -1,7 +1,8 @@
 /**
- * The admin forms, pushed over a section view: an invitation (new or edited), sharing one, a name
- * (teams, channels, notions, accounts), a Slack person (members, a person's teams), a Slack
- * channel to link, and a linked channel's digest time. Each carries what it is for and the view it came from, refreshed after it.
+ * Opening an admin form: each form button (`admin_form_<form>`, its value saying for what) pushes
+ * its form over the section view it was pressed in — at once, or loading first when the form shows
+ * what the service or the store holds (the teams to invite to, the invitation or account changed,
+ * the link's digest). Each form, with what its submission does, is in its own file.
  */
 import type { ModalView } from '@slack/types';
 import { channelMention, md } from '../../blockkit/index.js';
