@@ -8,14 +8,12 @@
 import type { ViewStateValue } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  invitationForm,
-  linkPickForm,
-  nameForm,
-  personForm,
-  shareForm,
-} from '../../src/slack/admin/forms.js';
 import { ADMIN_FIELD } from '../../src/slack/admin/ids.js';
+import { invitationForm } from '../../src/slack/admin/invitation-form.js';
+import { linkPickForm } from '../../src/slack/admin/link-pick-form.js';
+import { nameForm } from '../../src/slack/admin/name-form.js';
+import { personForm } from '../../src/slack/admin/person-form.js';
+import { shareForm } from '../../src/slack/admin/share-form.js';
 import type { Field } from '../../src/slack/kit/ids.js';
 import { choice, Harness, text, user } from './harness.js';
 

@@ -7,8 +7,8 @@
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../src/planning/index.js';
-import { personForm } from '../../src/slack/admin/forms.js';
 import { ADMIN_FIELD } from '../../src/slack/admin/ids.js';
+import { personForm } from '../../src/slack/admin/person-form.js';
 import { experimentModal } from '../../src/slack/features/experiments.js';
 import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
 import { gradeModal } from '../../src/slack/grades/blocks.js';

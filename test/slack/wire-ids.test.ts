@@ -10,8 +10,9 @@ import { AdvanceButtonValue } from '../../src/digest/ids.js';
 import { DIGEST_ACTIONS, DIGEST_BLOCKS, DIGEST_EVENT_TYPE } from '../../src/digest/index.js';
 import { ACCOUNT_ACTION, ACCOUNT_FIELD, ACCOUNT_VIEW } from '../../src/slack/account/ids.js';
 import { AdminPlace, FormRequest, Target } from '../../src/slack/admin/common.js';
-import { FORM_ACTION_IDS, FormMeta } from '../../src/slack/admin/forms.js';
+import { FormMeta } from '../../src/slack/admin/form-common.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
+import { FORM_ACTION_IDS } from '../../src/slack/admin/open-form.js';
 import { compileRoutes } from '../../src/slack/bolt/router.js';
 import { AssumptionFormMeta } from '../../src/slack/features/assumptions.js';
 import {

@@ -13,7 +13,7 @@ import {
   Target,
   targetValue,
 } from '../../src/slack/admin/common.js';
-import { FormMeta } from '../../src/slack/admin/forms.js';
+import { FormMeta } from '../../src/slack/admin/form-common.js';
 import { parseCarried, toCheckedWire, toWire } from '../../src/slack/kit/round-trip.js';
 import { LinkMeta } from '../../src/slack/link/blocks.js';
 import { pressValue, TaskButton } from '../../src/slack/tasks/card.js';

@@ -1,4 +1,4 @@
-/** Invitations: the list with views and uses, and the message that shares one. */
+/** Invitations: the list with views and uses, finding one in it, and the message that shares one. */
 import type { KnownBlock, ModalView } from '@slack/types';
 import {
   actions,
@@ -12,7 +12,7 @@ import {
   section,
   slackDate,
 } from '../../blockkit/index.js';
-import type { Invitation } from '../../planning/index.js';
+import { type Invitation, NotFoundError, type PlanningClient } from '../../planning/index.js';
 import {
   type AdminPlace,
   type Flash,
@@ -83,6 +83,21 @@ export function invitationsView(
     title: placeTitle(place),
     privateMetadata: placeValue(place),
     blocks,
+  });
+}
+
+/** An invitation of the organization, found through the list: reading one would count a view. */
+export async function findInvitation(planning: PlanningClient, inviteId: string): Promise<Invitation> {
+  for await (const invitation of planning.invitations.list({ pageSize: 100 })) {
+    if (invitation.id === inviteId) return invitation;
+  }
+  // Said as the service says a missing invitation: "that no longer exists".
+  throw new NotFoundError('the invitation is not in the list', {
+    status: 404,
+    errorId: 'not-found',
+    operation: 'invitations.list',
+    method: 'GET',
+    path: '/invitations',
   });
 }
 

@@ -7,20 +7,18 @@ import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { pushCheckout } from './billing.js';
-import { FORM_ACTION_IDS, pushForm, shareToPicked } from './forms.js';
+import { digestTimeSubmission } from './digest-time-form.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
+import { invitationSubmission } from './invitation-form.js';
+import { linkPickSubmission } from './link-pick-form.js';
+import { nameSubmission } from './name-form.js';
 import { adminGoAction, adminLinksAction, adminSectionAction } from './navigate.js';
+import { FORM_ACTION_IDS, pushForm } from './open-form.js';
 import { applyOperation, OPERATIONS } from './operations.js';
+import { personSubmission } from './person-form.js';
 import { adminSubcommand } from './root.js';
 import { searchAction, searchSubmission } from './section-search.js';
-import {
-  digestTimeSubmission,
-  invitationSubmission,
-  linkPickSubmission,
-  nameSubmission,
-  personSubmission,
-  shareSubmission,
-} from './submissions.js';
+import { shareSubmission, shareToPicked } from './share-form.js';
 
 export const adminRoutes: TopicRoutes<Services> = {
   topic: 'admin',
