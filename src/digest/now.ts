@@ -3,7 +3,7 @@
  * schedule still posts later — but two "now"s for one channel never run together, across replicas
  * too: a store lock per channel, released when the post is done.
  */
-import type { ChannelLink, DigestClaimsRepo, LocksRepo } from '../store/index.js';
+import { type ChannelLink, type DigestClaimsRepo, LOCK_LEASE, type LocksRepo } from '../store/index.js';
 import { composeDigest } from './compose.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import type { PlanningAccess } from './scheduler.js';
@@ -14,7 +14,7 @@ import { localDateOf } from './time.js';
 export interface DigestNowDeps {
   store: {
     digests: Pick<DigestClaimsRepo, 'lastPosted'>;
-    locks: LocksRepo;
+    locks: Pick<LocksRepo, 'with'>;
   };
   slack: WebClient;
   planning: PlanningAccess;
@@ -29,8 +29,7 @@ export type DigestNowResult = { status: 'posted'; ts: string; unchanged: boolean
 /** Posts the link's digest now, compared with the last scheduled one. */
 export async function postDigestNow(link: ChannelLink, deps: DigestNowDeps): Promise<DigestNowResult> {
   const lock = `digest-now:${link.workspaceId}:${link.slackChannelId}`;
-  if (!(await deps.store.locks.acquire(lock, deps.lockMs ?? 2 * 60_000))) return { status: 'busy' };
-  try {
+  const posted = await deps.store.locks.with(lock, deps.lockMs ?? LOCK_LEASE.digestNow, async () => {
     const localDate = localDateOf(deps.now ?? new Date(), link.timeZone);
     const last = await deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
     const data = await gatherDigestData(deps.planning.client, link, deps.gather);
@@ -41,8 +40,7 @@ export async function postDigestNow(link: ChannelLink, deps: DigestNowDeps): Pro
       previous: previousDigest(last),
     });
     const ts = await postDigest(deps.slack, link.slackChannelId, localDate, composed, { onDemand: true });
-    return { status: 'posted', ts, unchanged: composed.unchanged };
-  } finally {
-    await deps.store.locks.release(lock);
-  }
+    return { status: 'posted' as const, ts, unchanged: composed.unchanged };
+  });
+  return posted.ran ? posted.value : { status: 'busy' };
 }

@@ -46,6 +46,7 @@ export * from './experiment-participants.js';
 export * from './housekeeping.js';
 export * from './identities.js';
 export * from './installations.js';
+export * from './keeps.js';
 export { resolveKeyring } from './keys.js';
 export type { StoreLogger } from './logger.js';
 export * from './notifications.js';
@@ -76,9 +77,9 @@ export interface Store {
   identities: IdentitiesRepo;
   links: ChannelLinksRepo;
   digests: DigestClaimsRepo;
-  /** Work done once however often it is asked for (a submission, an operation, a held DM). */
+  /** Work done once however often it is asked for (a submission, an operation, a held DM): `once.run`. */
   once: OnceRepo;
-  /** Work one replica does at a time (a card press, a digest posted now, provisioning). */
+  /** Work one replica does at a time (a card press, a digest posted now, provisioning): `locks.with`. */
   locks: LocksRepo;
   /** Cards posted for tasks and features, updated in place after a change. */
   cards: PostedCardsRepo;
@@ -127,8 +128,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     identities: createIdentitiesRepo(context),
     links: createChannelLinksRepo(context),
     digests: createDigestClaimsRepo(context, options.digestMaxAttempts ?? DEFAULT_MAX_DIGEST_ATTEMPTS),
-    once: createOnceRepo(context),
-    locks: createLocksRepo(context),
+    once: createOnceRepo(context, logger),
+    locks: createLocksRepo(context, logger),
     cards: createPostedCardsRepo(context),
     taskOrigins: createTaskOriginsRepo(context),
     notifications: createNotificationsRepo(context),

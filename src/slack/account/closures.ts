@@ -13,12 +13,12 @@
  */
 import type { Clients } from '../../clients.js';
 import { NotFoundError } from '../../planning/index.js';
-import type { AccountClosuresRepo, OnceRepo } from '../../store/index.js';
+import { type AccountClosuresRepo, ONCE_TTL, type OnceRepo } from '../../store/index.js';
 
 export interface ClosureDeps {
   store: {
     closures: AccountClosuresRepo;
-    once: Pick<OnceRepo, 'begin' | 'finish' | 'abandon'>;
+    once: Pick<OnceRepo, 'run'>;
   };
   clients: Pick<Clients, 'planning'>;
   logger: {
@@ -45,8 +45,6 @@ export interface ClosureReport {
   givenUp: number;
 }
 
-/** A replica that took a closure and died before recording it leaves its key this long. */
-const CLAIM_MS = 5 * 60_000;
 const FIRST_RETRY_MS = 60_000;
 const MAX_RETRY_MS = 60 * 60_000;
 
@@ -59,7 +57,7 @@ export async function closeForgottenAccounts(
   deps: ClosureDeps,
   run: ClosureRun = {},
 ): Promise<ClosureReport> {
-  const { closures, once } = deps.store;
+  const { closures } = deps.store;
   const now = run.now ?? Date.now();
   const maxAttempts = run.maxAttempts ?? 10;
   const report: ClosureReport = { closed: 0, retrying: 0, givenUp: 0 };
@@ -69,47 +67,47 @@ export async function closeForgottenAccounts(
   });
   for (const closure of due) {
     const { workspaceId, serviceAccountId } = closure;
-    const key = `account-closure:${workspaceId}:${serviceAccountId}`;
-    if ((await once.begin(key, CLAIM_MS)).state !== 'new') continue;
     const about = { workspaceId, serviceAccountId, reason: closure.reason };
-    try {
-      // Another replica may have closed it between our read and our claim.
-      if (!(await closures.pending(workspaceId, serviceAccountId))) {
-        await once.finish(key, 'closed elsewhere');
-        continue;
-      }
-      try {
-        await deps.clients.planning(closure.adminToken).serviceAccounts.close(serviceAccountId);
-      } catch (error) {
-        if (!(error instanceof NotFoundError)) throw error;
-        deps.logger.info(about, 'provisioned service account already gone from the service');
-      }
-      await closures.remove(workspaceId, serviceAccountId);
-      await once.finish(key, 'closed');
-      report.closed += 1;
-      deps.logger.info(about, 'provisioned service account closed');
-    } catch (error) {
-      const attempts = closure.attempts + 1;
-      try {
-        if (attempts >= maxAttempts) {
+    // Of two replicas closing together only one takes a closure; one put off gives its key back.
+    await deps.store.once.run(
+      `account-closure:${workspaceId}:${serviceAccountId}`,
+      ONCE_TTL.accountClosure,
+      async () => {
+        // Another replica may have closed it between our read and our claim.
+        if (!(await closures.pending(workspaceId, serviceAccountId))) return 'closed elsewhere';
+        try {
+          try {
+            await deps.clients.planning(closure.adminToken).serviceAccounts.close(serviceAccountId);
+          } catch (error) {
+            if (!(error instanceof NotFoundError)) throw error;
+            deps.logger.info(about, 'provisioned service account already gone from the service');
+          }
           await closures.remove(workspaceId, serviceAccountId);
-          report.givenUp += 1;
-          deps.logger.error(
-            { ...about, attempts, err: error },
-            'provisioned service account could not be closed; given up: an organization admin must close it',
-          );
-        } else {
-          await closures.retryLater(workspaceId, serviceAccountId, now + closureRetryDelay(attempts));
-          report.retrying += 1;
-          deps.logger.warn(
-            { ...about, attempts, err: error },
-            'provisioned service account not closed yet; will retry',
-          );
+        } catch (error) {
+          const attempts = closure.attempts + 1;
+          if (attempts >= maxAttempts) {
+            await closures.remove(workspaceId, serviceAccountId);
+            report.givenUp += 1;
+            deps.logger.error(
+              { ...about, attempts, err: error },
+              'provisioned service account could not be closed; given up: an organization admin must close it',
+            );
+          } else {
+            await closures.retryLater(workspaceId, serviceAccountId, now + closureRetryDelay(attempts));
+            report.retrying += 1;
+            deps.logger.warn(
+              { ...about, attempts, err: error },
+              'provisioned service account not closed yet; will retry',
+            );
+          }
+          return 'put off';
         }
-      } finally {
-        await once.abandon(key);
-      }
-    }
+        report.closed += 1;
+        deps.logger.info(about, 'provisioned service account closed');
+        return 'closed';
+      },
+      { releaseIf: (outcome) => outcome === 'put off' },
+    );
   }
   return report;
 }

@@ -10,7 +10,7 @@
  */
 import { channelMention, joinMd, Mrkdwn, md, mention, modal } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
-import type { OnceState } from '../../store/index.js';
+import { ONCE_TTL, OnceKeyUnavailableError } from '../../store/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { changeDigest, type DigestChange } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
@@ -183,9 +183,6 @@ function linkSettingOperation(change: LinkSettingChange): Operation {
   };
 }
 
-/** Operations are remembered this long: a retry or second click within it shows the first outcome. */
-const OPERATION_TTL_MS = 24 * 60 * 60 * 1000;
-
 /** Applies the pressed operation once and shows the section again with what happened. */
 export async function applyOperation(svc: Services, args: ActionArgs): Promise<void> {
   const { body, action } = args;
@@ -198,42 +195,32 @@ export async function applyOperation(svc: Services, args: ActionArgs): Promise<v
   const planning = planningOf(args.context);
   const log = { action: action.action_id, workspaceId: planning.workspaceId };
   const key = `admin:${action.action_id}:${planning.workspaceId}:${view.id}:${view.hash}:${target.id}`;
-  let claim: OnceState;
-  try {
-    claim = await svc.deps.store.once.begin(key, OPERATION_TTL_MS);
-  } catch (error) {
-    svc.deps.logger.error({ ...log, err: error }, 'store failed before an admin operation');
-    await showPlace(svc, args, { id: view.id }, place, {
-      problem: md`I could not check whether this was already done (a storage problem on our side); nothing was changed — try again in a minute.`,
-    });
-    return;
-  }
-  // The first press is still at work: it will show its outcome.
-  if (claim.state === 'pending') return;
-  if (claim.state === 'done') {
-    // The stored outcome is the sentence this code made with `md` for the first press: safe mrkdwn.
-    await showPlace(svc, args, { id: view.id }, place, { ok: new Mrkdwn(claim.result) });
-    return;
-  }
-
   let flash: Flash;
   let acting: Acting | undefined;
   try {
-    acting = await planning.acting();
-    const applied = await operation(svc, acting, target);
-    acting = applied.acting ?? acting;
-    flash = { ok: applied.said };
-    await svc.deps.store.once
-      .finish(key, applied.said.text)
-      .catch((error: unknown) =>
-        svc.deps.logger.error({ ...log, err: error }, 'could not record an admin operation'),
-      );
+    const done = await svc.deps.store.once.run(
+      key,
+      ONCE_TTL.adminOperation,
+      async () => {
+        acting = await planning.acting();
+        const applied = await operation(svc, acting, target);
+        acting = applied.acting ?? acting;
+        return applied.said;
+      },
+      // The stored outcome is the sentence this code made with `md` for the first press: safe mrkdwn.
+      { codec: { encode: (said) => said.text, decode: (text) => new Mrkdwn(text) } },
+    );
+    // The first press is still at work: it will show its outcome.
+    if (done.state === 'pending') return;
+    flash = { ok: done.value };
   } catch (error) {
-    await svc.deps.store.once
-      .abandon(key)
-      .catch((e: unknown) =>
-        svc.deps.logger.error({ ...log, err: e }, 'could not release an admin operation key'),
-      );
+    if (error instanceof OnceKeyUnavailableError) {
+      svc.deps.logger.error({ ...log, err: error }, 'store failed before an admin operation');
+      await showPlace(svc, args, { id: view.id }, place, {
+        problem: md`I could not check whether this was already done (a storage problem on our side); nothing was changed — try again in a minute.`,
+      });
+      return;
+    }
     if (error instanceof AdminRefusal) {
       flash = { problem: error.problem };
     } else {

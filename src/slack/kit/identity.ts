@@ -4,6 +4,7 @@
  * their own account, and only within the workspace the request came from. The people a form names
  * (`named`) are checked first and given an account only for a change the service accepts.
  */
+
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WebClient } from '@slack/web-api';
 import {
@@ -14,7 +15,7 @@ import {
   PlanningError,
   UnauthorizedError,
 } from '../../planning/index.js';
-import type { Identity, IdentityInput } from '../../store/index.js';
+import { type Identity, type IdentityInput, LOCK_LEASE } from '../../store/index.js';
 import { InFlight } from '../bolt/in-flight.js';
 import { adminClientFor, type SlackDeps } from './deps.js';
 import { type Home, type NotAMember, notAMember } from './membership.js';
@@ -63,13 +64,6 @@ export const CLOSED_BY_ADMIN = 'closed-by-admin';
 /** How long a replica waits for another one that is provisioning the same user. */
 const PROVISIONING_WAIT_MS = 15_000;
 const PROVISIONING_POLL_MS = 100;
-/**
- * How long a provisioning lock outlives a replica that died holding it. It is longer than the work
- * done under it — an account created, and for a person named in a form the one change that names
- * them, each bounded by the planning client's timeout. Should it run out all the same, the account
- * stored first stands and a later one is closed (see `keep`): a race never leaves an account open.
- */
-const PROVISIONING_LEASE_MS = 60_000;
 /** The provisioning lock of one person: `provision:<workspace>:<Slack user>` in `store.locks`. */
 const provisioningLock = (workspaceId: string, slackUserId: string) =>
   `provision:${workspaceId}:${slackUserId}`;
@@ -166,31 +160,28 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
   }
 
   /**
-   * The person's provisioning lock, or the identity someone else stored. The store is read again
-   * once the lock is taken: the replica it waited for may have stored the identity and let go just
-   * before — provisioning then would make a second account. Undefined when neither came within the
-   * bounded wait.
+   * Runs `work` for the person, given their stored identity if there is one; else under their
+   * provisioning lock (across replicas), given the identity stored meanwhile, if any: the store is
+   * read again once the lock is taken, since the replica it waited for may have stored the identity
+   * and let go just before — provisioning then would make a second account. While another replica
+   * holds the lock, its identity is looked for again every poll, for a bounded wait. Undefined when
+   * neither came within it.
    */
-  async function claim(
+  async function provisioning<R>(
     workspaceId: string,
     slackUserId: string,
-  ): Promise<{ identity: Identity } | { lock: string } | undefined> {
-    const lock = provisioningLock(workspaceId, slackUserId);
+    work: (stored: Identity | undefined) => Promise<R>,
+  ): Promise<{ value: R } | undefined> {
     const until = Date.now() + PROVISIONING_WAIT_MS;
     for (let waited = false; ; waited = true) {
       const found = await store.identities.get(workspaceId, slackUserId);
-      if (found) return { identity: found };
-      if (await store.locks.acquire(lock, PROVISIONING_LEASE_MS)) {
-        try {
-          const stored = await store.identities.get(workspaceId, slackUserId);
-          if (!stored) return { lock };
-          await store.locks.release(lock);
-          return { identity: stored };
-        } catch (error) {
-          await store.locks.release(lock).catch(() => false);
-          throw error;
-        }
-      }
+      if (found) return { value: await work(found) };
+      const locked = await store.locks.with(
+        provisioningLock(workspaceId, slackUserId),
+        LOCK_LEASE.provisioning,
+        async () => work(await store.identities.get(workspaceId, slackUserId)),
+      );
+      if (locked.ran) return { value: locked.value };
       if (Date.now() > until) return undefined;
       if (!waited) logger.debug({ workspaceId }, "waiting for another replica's provisioning");
       await sleep(PROVISIONING_POLL_MS);
@@ -275,18 +266,17 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     return stored.identity;
   }
 
-  /** Provisions the acting user once across replicas (see `claim`); undefined when none can be had. */
+  /** Provisions the acting user once across replicas (see `provisioning`); undefined when none can be had. */
   async function provision(workspaceId: string, slackUserId: string, slack: WebClient, home: Home) {
     const admin = await adminClientFor(deps, workspaceId);
     if (!admin) return undefined;
     const profile = await fullMember(workspaceId, slackUserId, slack, home, true);
-    const claimed = await claim(workspaceId, slackUserId);
-    if (!claimed || 'identity' in claimed) return claimed?.identity;
-    try {
-      return await keep(admin, await create(admin, workspaceId, slackUserId, profile));
-    } finally {
-      await store.locks.release(claimed.lock);
-    }
+    const provisioned = await provisioning(
+      workspaceId,
+      slackUserId,
+      async (stored) => stored ?? keep(admin, await create(admin, workspaceId, slackUserId, profile)),
+    );
+    return provisioned?.value;
   }
 
   /**
@@ -359,8 +349,8 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
       toMake.set(slackUserId, await fullMember(workspaceId, slackUserId, slack, home, false));
     }
 
-    /** Each made account kept (the change was accepted, or may have been) or closed; locks let go after. */
-    async function settle(made: Made[], locks: string[], outcome: 'keep' | 'close') {
+    /** Each made account kept (the change was accepted, or may have been) or closed, under the locks. */
+    async function settle(made: readonly Made[], outcome: 'keep' | 'close') {
       for (const m of made) {
         if (!admin) break;
         if (outcome === 'close') {
@@ -378,54 +368,56 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
           logger.error({ workspaceId, err: error }, 'could not store an account made for a change'),
         );
       }
-      for (const lock of locks) {
-        await store.locks
-          .release(lock)
-          .catch((error: unknown) =>
-            logger.warn({ workspaceId, err: error }, 'could not release a provisioning lock'),
-          );
-      }
     }
 
     return {
-      async apply(change) {
+      async apply<R>(change: (people: NamedPeopleOf<T>) => Promise<R>): Promise<R> {
         const made: Made[] = [];
-        const locks: string[] = [];
         const accounts = new Map(known);
-        try {
-          // In one order (by Slack id): two forms naming the same new people never hold one lock
-          // each while waiting for the other's.
-          for (const [slackUserId, profile] of [...toMake].sort(([a], [b]) => (a < b ? -1 : 1))) {
-            const claimed = await claim(workspaceId, slackUserId);
-            if (!claimed) throw new PeerNotConnectedError(slackUserId);
-            if ('identity' in claimed) {
-              accounts.set(slackUserId, claimed.identity.planningUserId);
-              continue;
+        // In one order (by Slack id): two forms naming the same new people never hold one lock
+        // each while waiting for the other's.
+        const toLock = [...toMake].sort(([a], [b]) => (a < b ? -1 : 1));
+        let changing = false;
+        /** Person `i` and the ones after under their locks, then the change under all of them. */
+        const underLocks = async (i: number): Promise<R> => {
+          const next = toLock[i];
+          if (!next) {
+            changing = true;
+            const people = slackUserIds.map((slackUserId) => ({
+              slackUserId,
+              planningUserId: accounts.get(slackUserId)!,
+            })) as NamedPeopleOf<T>;
+            let result: R;
+            try {
+              result = await change(people);
+            } catch (error) {
+              await settle(made, refusedByService(error) ? 'close' : 'keep');
+              throw error;
             }
-            locks.push(claimed.lock);
-            // `admin` is set: someone had to be made.
-            const m = await create(admin!, workspaceId, slackUserId, profile);
-            made.push(m);
-            accounts.set(slackUserId, m.identity.planningUserId);
+            await settle(made, 'keep');
+            return result;
           }
+          const [slackUserId, profile] = next;
+          const locked = await provisioning(workspaceId, slackUserId, async (stored) => {
+            if (stored) accounts.set(slackUserId, stored.planningUserId);
+            else {
+              // `admin` is set: someone had to be made.
+              const m = await create(admin!, workspaceId, slackUserId, profile);
+              made.push(m);
+              accounts.set(slackUserId, m.identity.planningUserId);
+            }
+            return underLocks(i + 1);
+          });
+          if (!locked) throw new PeerNotConnectedError(slackUserId);
+          return locked.value;
+        };
+        try {
+          return await underLocks(0);
         } catch (error) {
           // Nothing was changed: whoever was made for it is closed.
-          await settle(made, locks, 'close');
+          if (!changing) await settle(made, 'close');
           throw error;
         }
-        const people = slackUserIds.map((slackUserId) => ({
-          slackUserId,
-          planningUserId: accounts.get(slackUserId)!,
-        })) as NamedPeopleOf<T>;
-        let result: Awaited<ReturnType<typeof change>>;
-        try {
-          result = await change(people);
-        } catch (error) {
-          await settle(made, locks, refusedByService(error) ? 'close' : 'keep');
-          throw error;
-        }
-        await settle(made, locks, 'keep');
-        return result;
       },
     };
   }

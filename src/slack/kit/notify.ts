@@ -10,7 +10,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
-import type { NotificationsRepo, OnceRepo } from '../../store/index.js';
+import { type NotificationsRepo, ONCE_TTL, type OnceRepo } from '../../store/index.js';
 import { quietUntil } from './quiet-hours.js';
 import { directMessage } from './surfaces.js';
 
@@ -102,7 +102,7 @@ export function toldText(slackUserId: string, outcome: NotifyOutcome, sent: Mrkd
 export interface DeliverDeps {
   store: {
     notifications: NotificationsRepo;
-    once: Pick<OnceRepo, 'begin' | 'finish' | 'abandon'>;
+    once: Pick<OnceRepo, 'run'>;
   };
   /** The bot's client in a workspace; undefined when it has no bot token any more. */
   slackFor(workspaceId: string): Promise<WebClient | undefined>;
@@ -113,8 +113,6 @@ export interface DeliverDeps {
 }
 
 const StoredBody = z.object({ text: z.string(), blocks: z.array(z.any()).optional() });
-/** A replica that took a held DM and died before removing it leaves its key this long. */
-const CLAIM_MS = 10 * 60_000;
 const RETRY_MS = 5 * 60_000;
 
 /**
@@ -129,41 +127,45 @@ export async function deliverHeld(
   const now = deps.now ?? Date.now;
   const { notifications, once } = deps.store;
   for (const item of await notifications.due(now())) {
-    const key = `outbox:${item.id}`;
-    if ((await once.begin(key, CLAIM_MS)).state !== 'new') continue;
-    try {
-      const prefs = await notifications.prefs(item.workspaceId, item.slackUserId);
-      const body = StoredBody.safeParse(JSON.parse(item.body));
-      if (prefs?.muted.includes(item.kind) || !body.success) {
-        await notifications.remove(item.id);
-        report.dropped += 1;
-        await once.finish(key, 'dropped');
-        continue;
-      }
-      const until = prefs && quietUntil(prefs.quiet, prefs.timeZone, new Date(now()));
-      if (until) {
-        // The quiet hours moved since: hold it until the new end.
-        await notifications.retryLater(item.id, until.getTime());
-        await once.abandon(key);
-        continue;
-      }
-      const slack = await deps.slackFor(item.workspaceId);
-      if (!slack) throw new Error('no Slack bot token for this workspace');
-      await directMessage(slack, item.slackUserId, body.data as NotifyBody);
-      await notifications.remove(item.id);
-      await once.finish(key, 'sent');
-      report.sent += 1;
-    } catch (error) {
-      report.failed += 1;
-      const giveUp = item.attempts + 1 >= (deps.maxAttempts ?? 5);
-      if (giveUp) await notifications.remove(item.id);
-      else await notifications.retryLater(item.id, now() + RETRY_MS);
-      await once.abandon(key);
-      deps.logger.warn(
-        { workspaceId: item.workspaceId, kind: item.kind, attempts: item.attempts + 1, err: error },
-        giveUp ? 'held DM could not be sent; given up' : 'held DM could not be sent; will retry',
-      );
-    }
+    await once.run(
+      `outbox:${item.id}`,
+      ONCE_TTL.heldDm,
+      async () => {
+        try {
+          const prefs = await notifications.prefs(item.workspaceId, item.slackUserId);
+          const body = StoredBody.safeParse(JSON.parse(item.body));
+          if (prefs?.muted.includes(item.kind) || !body.success) {
+            await notifications.remove(item.id);
+            report.dropped += 1;
+            return 'dropped';
+          }
+          const until = prefs && quietUntil(prefs.quiet, prefs.timeZone, new Date(now()));
+          if (until) {
+            // The quiet hours moved since: hold it until the new end.
+            await notifications.retryLater(item.id, until.getTime());
+            return 'held';
+          }
+          const slack = await deps.slackFor(item.workspaceId);
+          if (!slack) throw new Error('no Slack bot token for this workspace');
+          await directMessage(slack, item.slackUserId, body.data as NotifyBody);
+          await notifications.remove(item.id);
+          report.sent += 1;
+          return 'sent';
+        } catch (error) {
+          report.failed += 1;
+          const giveUp = item.attempts + 1 >= (deps.maxAttempts ?? 5);
+          if (giveUp) await notifications.remove(item.id);
+          else await notifications.retryLater(item.id, now() + RETRY_MS);
+          deps.logger.warn(
+            { workspaceId: item.workspaceId, kind: item.kind, attempts: item.attempts + 1, err: error },
+            giveUp ? 'held DM could not be sent; given up' : 'held DM could not be sent; will retry',
+          );
+          return 'failed';
+        }
+      },
+      // Held again or failed: its key is given back for the time it comes due again.
+      { releaseIf: (outcome) => outcome === 'held' || outcome === 'failed' },
+    );
   }
   if (report.sent + report.dropped + report.failed > 0) deps.logger.info(report, 'held DMs delivered');
   return report;

@@ -21,7 +21,7 @@
 import type { WebClient } from '@slack/web-api';
 import { type MessageBody, type Mrkdwn, md } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
-import type { CardPlace, PostedCard } from '../../store/index.js';
+import { type CardPlace, LOCK_LEASE, type PostedCard } from '../../store/index.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from './acting.js';
 import type { Acting } from './identity.js';
@@ -131,9 +131,6 @@ function mismatch(
   if (placed.some((p) => !samePlace(p, place))) return wrongButton;
   return undefined;
 }
-
-/** A lock lives this long if the process dies holding it. */
-const PRESS_LOCK_MS = 60_000;
 
 /** What every press lock's key starts with (`card-press:<workspace>:<kind>:<entity>`), as shipped. */
 export const PRESS_LOCK_PREFIX = 'card-press:';
@@ -284,18 +281,12 @@ export async function applyPress<T>(
     return said;
   };
 
-  if (!(await deps.store.locks.acquire(lock, PRESS_LOCK_MS))) {
-    // The lock does not say whose press holds it, and most often it is the person's own first
-    // click: the answer is true either way, and blames nobody.
-    return md`A press on this ${noun} is still being applied; the card shows the result in a moment.`;
-  }
-  try {
-    return await underLock();
-  } finally {
-    await deps.store.locks
-      .release(lock)
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'could not release a card lock'));
-  }
+  const pressed = await deps.store.locks.with(lock, LOCK_LEASE.cardPress, underLock);
+  // The lock does not say whose press holds it, and most often it is the person's own first
+  // click: the answer is true either way, and blames nobody.
+  return pressed.ran
+    ? pressed.value
+    : md`A press on this ${noun} is still being applied; the card shows the result in a moment.`;
 }
 
 async function readOrGone<T>(card: LiveCard<T>, acting: Acting): Promise<T | undefined> {

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { cut } from '../../blockkit/index.js';
+import { ONCE_TTL } from '../../store/index.js';
 import { fetchPhoto, toAvatarPng } from './avatar.js';
 import type { SlackDeps } from './deps.js';
 
@@ -36,9 +37,6 @@ export function serviceAccountName(
   return cut(name, 64).trim();
 }
 
-/** How long an applied profile version is remembered. */
-const VERSION_TTL_MS = 90 * 86_400_000;
-
 export type ProfileOutcome = 'applied' | 'unchanged' | 'not-connected' | 'not-following' | 'failed';
 
 /**
@@ -52,7 +50,6 @@ export async function followSlackProfile(
   profile: SlackProfile,
 ): Promise<ProfileOutcome> {
   const { store, logger, clients } = deps;
-  let key: string | undefined;
   try {
     const identity = await store.identities.get(workspaceId, slackUserId);
     if (!identity?.valid) return 'not-connected';
@@ -71,24 +68,23 @@ export async function followSlackProfile(
       .update(`${identity.serviceAccountId}\n${identity.updatedAt.getTime()}\n${userName}\n${photo ?? ''}`)
       .digest('hex')
       .slice(0, 24);
-    const taken = `profile:${workspaceId}:${slackUserId}:${version}`;
-    if ((await store.once.begin(taken, VERSION_TTL_MS)).state !== 'new') return 'unchanged';
-    key = taken;
-    const planning = clients.planning(identity.token);
-    await planning.account.update({ userName });
-    if (photo) await planning.account.avatar({ avatar: await toAvatarPng(await fetchPhoto(photo)) });
-    await store.once.finish(taken, 'applied');
+    const applied = await store.once.run(
+      `profile:${workspaceId}:${slackUserId}:${version}`,
+      ONCE_TTL.profileVersion,
+      async () => {
+        const planning = clients.planning(identity.token);
+        await planning.account.update({ userName });
+        if (photo) await planning.account.avatar({ avatar: await toAvatarPng(await fetchPhoto(photo)) });
+        return 'applied' as const;
+      },
+    );
+    if (!applied.first) return 'unchanged';
     logger.info(
       { workspaceId, serviceAccountId: identity.serviceAccountId, avatar: Boolean(photo) },
       'profile followed Slack',
     );
     return 'applied';
   } catch (error) {
-    if (key) {
-      await store.once
-        .abandon(key)
-        .catch((failure: unknown) => logger.warn({ err: failure }, 'profile: could not release its key'));
-    }
     logger.warn({ workspaceId, err: error }, 'could not apply the Slack profile to the service account');
     return 'failed';
   }

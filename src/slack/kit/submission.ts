@@ -11,6 +11,7 @@
 import type { ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { type Mrkdwn, md, modal } from '../../blockkit/index.js';
+import { ONCE_TTL, OnceKeyUnavailableError, type OnceRun } from '../../store/index.js';
 import type { SubmitArgs, ViewHandler } from '../bolt/routes.js';
 import { planningOf } from './acting.js';
 import { explainFailure } from './failures.js';
@@ -34,9 +35,6 @@ export class FormProblem extends Error {
  * whole next view. `text` is also what the user's DM says when the modal cannot be updated.
  */
 export type Outcome = { text: Mrkdwn; title?: string } | { text: Mrkdwn; view: ModalView };
-
-/** Submissions are remembered this long: a retry within it never repeats the work. */
-const SUBMISSION_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** When the store cannot tell whether the form was already submitted, nothing is done. */
 const STORE_DOWN = md`I could not save this right now (a storage problem on our side); nothing was saved — try again in a minute.`;
@@ -106,33 +104,26 @@ async function complete<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec
       deps.logger.error({ ...log, err: error }, 'could not show the form again'),
     );
 
-  let recorded: Recorded;
-  try {
-    if (key) {
-      const claim = await deps.store.once.begin(key, SUBMISSION_TTL_MS);
-      if (claim.state === 'pending') return; // the first submission is still working and will update the view
-      if (claim.state === 'done') {
-        await show(svc, args, JSON.parse(claim.result) as Recorded, log);
-        return;
-      }
-    }
-  } catch (error) {
-    deps.logger.error({ ...log, err: error }, 'store failed before a submission');
-    await giveBack(STORE_DOWN);
-    return;
-  }
-
-  try {
+  /** The work, its outcome as it is recorded for a retry. */
+  const work = async (): Promise<Recorded> => {
     const outcome = await spec.run(svc, data, args);
-    recorded = {
+    return {
       view: 'view' in outcome ? outcome.view : noticeView(outcome.title ?? titleOf(view, spec), outcome.text),
       message: notice(outcome.text),
     };
+  };
+
+  let done: OnceRun<Recorded>;
+  try {
+    // Once the work is done nothing may undo it: a retry sees its recorded outcome, never does it again.
+    done = key
+      ? await deps.store.once.run(key, ONCE_TTL.submission, work)
+      : { state: 'done', value: await work(), first: true };
   } catch (error) {
-    if (key) {
-      await deps.store.once
-        .abandon(key)
-        .catch((e: unknown) => deps.logger.error({ ...log, err: e }, 'could not release a submission key'));
+    if (error instanceof OnceKeyUnavailableError) {
+      deps.logger.error({ ...log, err: error }, 'store failed before a submission');
+      await giveBack(STORE_DOWN);
+      return;
     }
     if (error instanceof FormProblem) {
       await giveBack(error.problem);
@@ -156,16 +147,9 @@ async function complete<T>(svc: Services, args: SubmitArgs, spec: SubmissionSpec
     }
     return;
   }
-
-  // Done: from here nothing may undo it. A retry must see this outcome, not do the work again.
-  if (key) {
-    await deps.store.once
-      .finish(key, JSON.stringify(recorded))
-      .catch((error: unknown) =>
-        deps.logger.error({ ...log, err: error }, 'could not record a finished submission'),
-      );
-  }
-  await show(svc, args, recorded, log);
+  // The first submission is still working and will update the view.
+  if (done.state === 'pending') return;
+  await show(svc, args, done.value, log);
 }
 
 /** Shows a finished submission's outcome in the modal, or in the user's DM when Slack refuses. */

@@ -21,7 +21,7 @@
 import type { WebClient } from '@slack/web-api';
 import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
-import { type PostedCard, type ThreadDiscovery, workspaceIdFor } from '../../store/index.js';
+import { ONCE_TTL, type PostedCard, type ThreadDiscovery, workspaceIdFor } from '../../store/index.js';
 import { minuteNote } from '../../watch/changes.js';
 import type { EventArgs } from '../bolt/routes.js';
 import { connectedMemberRefusal } from '../kit/access.js';
@@ -37,9 +37,6 @@ import { refreshTaskCards } from './live.js';
 
 /** The reaction that says a reply was recorded. */
 export const RECORDED_REACTION = 'memo';
-
-/** How long a delivery is remembered: far beyond Slack's retries of one event. */
-const DELIVERY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** A message as the events carry it (a new one, or the `message` of a `message_changed`). */
 interface SlackMessage {
@@ -136,27 +133,17 @@ export async function threadMessage(svc: Services, args: EventArgs<'message'>): 
 }
 
 /**
- * Takes the delivery once (`what` names it: kind and ts): runs `work` and records it done, or
- * gives the key back when `work` threw (nothing was stored: a later delivery may try again). A
- * delivery taken already does nothing.
+ * Does `work` once per delivery (`what` names it: kind and ts): a delivery taken already does
+ * nothing; when `work` throws, the key is given back (nothing was stored: a later delivery may try
+ * again).
  */
 async function once(r: Reply, what: string, work: () => Promise<void>): Promise<void> {
-  const { store, logger } = r.svc.deps;
   const key = `${what}:${r.workspaceId}:${r.channel}`;
-  const claim = await store.once.begin(key, DELIVERY_TTL_MS);
-  if (claim.state !== 'new') {
-    logger.debug(r.log, 'thread reply already handled');
-    return;
-  }
-  try {
+  const done = await r.svc.deps.store.once.run(key, ONCE_TTL.threadReply, async () => {
     await work();
-  } catch (error) {
-    await store.once.abandon(key).catch(() => undefined);
-    throw error;
-  }
-  await store.once.finish(key, 'done').catch((error: unknown) => {
-    logger.warn({ ...r.log, err: error }, 'could not record a thread reply as handled');
+    return 'done';
   });
+  if (!done.first) r.svc.deps.logger.debug(r.log, 'thread reply already handled');
 }
 
 /**

@@ -1,2 +1,2 @@
 /** What other modules use of the unfurl topic (link previews as Work Objects): its routes. */
-export { MAX_LINKS, UNFURL_WINDOW_MS, unfurlRoutes } from './routes.js';
+export { MAX_LINKS, unfurlRoutes } from './routes.js';

@@ -6,7 +6,7 @@
  * - `link_shared`: each pasted link of a task or feature is read with the account of the person who
  *   pasted it — never anyone else's — and unfurled as a Work Object. Someone not connected gets
  *   Slack's prompt to connect; a guest or someone from another organization gets nothing. A link is
- *   unfurled once per channel in {@link UNFURL_WINDOW_MS}, and a message with more than
+ *   unfurled once per channel in `ONCE_TTL.linkPreviewWindow`, and a message with more than
  *   {@link MAX_LINKS} links not at all. Nothing is ever said in the channel: failures are logged.
  * - `entity_details_requested`: the flexpane (details and minutes), read with the account of the
  *   person who opened it.
@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { EntityMetadata } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { type Config, webLinkTemplates } from '../../config.js';
-import { workspaceIdFor } from '../../store/index.js';
+import { ONCE_TTL, workspaceIdFor } from '../../store/index.js';
 import { previewsLinks } from '../bolt/manifest.js';
 import type { EventArgs, TopicRoutes } from '../bolt/routes.js';
 import { memberRefusal } from '../kit/access.js';
@@ -43,9 +43,6 @@ export const MAX_LINKS = 5;
 function entityLink(config: Config, thing: LinkedThing, url: string): EntityLink {
   return { thing, url, canonical: pageOf(config, thing) ?? url };
 }
-
-/** A link pasted again in the same channel within this is not unfurled again. */
-export const UNFURL_WINDOW_MS = 10 * 60 * 1000;
 
 /** What the connect prompt says (Slack shows it privately to the person who pasted). */
 const CONNECT_MESSAGE = 'Connect your planning account to see previews of Team Planning links.';
@@ -104,12 +101,28 @@ async function previewOf(
   return featureEntity(link, await acting.planning.features.read(teamId, channelId, featureId), full);
 }
 
-/** Claims the link in the channel for the window: its key, or null when it was previewed there already. */
-async function firstInWindow(svc: Services, workspaceId: string, channel: string, url: string) {
-  const digest = createHash('sha256').update(url).digest('base64url');
+/**
+ * The link's preview, read as `acting` once per channel in the window (the same link pasted again
+ * there within it is not previewed again): undefined when it was previewed there already, or is
+ * being read for another paste. A link that cannot be read gives its turn back and rejects.
+ */
+async function previewInWindow(
+  svc: Services,
+  acting: Acting,
+  workspaceId: string,
+  channel: string,
+  link: EntityLink,
+): Promise<{ entity: EntityMetadata; key: string } | undefined> {
+  const digest = createHash('sha256').update(link.url).digest('base64url');
   const key = `unfurl:${workspaceId}:${channel}:${digest}`;
-  const claim = await svc.deps.store.once.begin(key, UNFURL_WINDOW_MS);
-  return claim.state === 'new' ? key : null;
+  const read = await svc.deps.store.once.run(
+    key,
+    ONCE_TTL.linkPreviewWindow,
+    async (): Promise<EntityMetadata | undefined> => previewOf(svc, acting, link, false),
+    // What is kept is that it was previewed, not the preview: a person's read is never replayed.
+    { codec: { encode: () => 'previewed', decode: () => undefined } },
+  );
+  return read.first && read.value ? { entity: read.value, key } : undefined;
 }
 
 /** Whether previews are on; when off (no link templates: an event Slack should not send), says so. */
@@ -160,32 +173,27 @@ async function linkShared(svc: Services, args: EventArgs<'link_shared'>): Promis
       });
       return;
     }
-    const fresh: EntityLink[] = [];
-    for (const link of ours) {
-      const key = inComposer ? undefined : await firstInWindow(svc, workspaceId, event.channel, link.url);
-      if (key !== null) fresh.push(link);
-      if (key) claimed.push(key);
-    }
-    if (fresh.length === 0) {
-      deps.logger.debug(log, 'links already previewed in this channel');
-      return;
-    }
     // A link the person cannot read (another organization's, deleted) is simply not previewed.
     const entities = (
       await Promise.all(
-        fresh.map((link) =>
-          previewOf(svc, reader.acting, link, false).catch((error: unknown) => {
+        ours.map(async (link) => {
+          try {
+            if (inComposer) return await previewOf(svc, reader.acting, link, false);
+            const fresh = await previewInWindow(svc, reader.acting, workspaceId, event.channel, link);
+            if (fresh) claimed.push(fresh.key);
+            return fresh?.entity;
+          } catch (error) {
             deps.logger.info({ ...log, kind: link.thing.kind, err: error }, 'link not readable');
             return undefined;
-          }),
-        ),
+          }
+        }),
       )
     ).filter((e): e is EntityMetadata => e !== undefined);
-    if (entities.length > 0) {
-      await client.chat.unfurl({ ...target, metadata: { entities } });
+    if (entities.length === 0) {
+      deps.logger.debug(log, 'links already previewed in this channel, or not readable');
       return;
     }
-    await release(svc, claimed);
+    await client.chat.unfurl({ ...target, metadata: { entities } });
   } catch (error) {
     deps.logger.warn({ ...log, err: error }, 'could not preview the link');
     await release(svc, claimed);

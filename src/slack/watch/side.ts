@@ -20,7 +20,7 @@ import { message, section } from '../../blockkit/index.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import { FEATURE_STAGES, NotFoundError, type TaskExpanded } from '../../planning/index.js';
-import type { PostedCard, Store } from '../../store/index.js';
+import { ONCE_TTL, type PostedCard, type Store } from '../../store/index.js';
 import { type FeatureChange, type FeatureDelta, minuteNote, noteOf } from '../../watch/changes.js';
 import type { WatchSink, WatchTurn } from '../../watch/sink.js';
 import { featureAdvancedDm, featureCard, featureRef, readFeatureView } from '../features/index.js';
@@ -53,9 +53,6 @@ export interface WatchSlackDeps {
 /** Channel members whose names one turn reads at most (activity lines naming people not connected). */
 const MAX_NAMES_READ = 500;
 
-/** A replica that took a card's message or a DM and died holding it leaves its claim this long. */
-const CLAIM_MS = 10 * 60_000;
-
 /** Where a turn's features live, as the app records its cards' places. */
 interface Place {
   teamId: string;
@@ -77,18 +74,12 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
   async function once(workspaceId: string, key: string, work: () => Promise<void>): Promise<boolean> {
     const mark = `watch:${key}`;
     if ((await store.slackNotes.since(workspaceId, [mark], 0)).size > 0) return true;
-    const claim = `watch:${workspaceId}:${key}`;
-    const taken = await store.once.begin(claim, CLAIM_MS);
-    if (taken.state === 'done') return true;
-    if (taken.state === 'pending') return false;
-    try {
+    const done = await store.once.run(`watch:${workspaceId}:${key}`, ONCE_TTL.watchEffect, async () => {
       await work();
-    } catch (error) {
-      await store.once.abandon(claim).catch(() => undefined);
-      throw error;
-    }
+      return 'done';
+    });
+    if (done.state === 'pending') return false;
     await store.slackNotes.note(workspaceId, [mark]);
-    await store.once.finish(claim, 'done');
     return true;
   }
 

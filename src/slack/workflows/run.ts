@@ -11,7 +11,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
-import { workspaceIdFor } from '../../store/index.js';
+import { ONCE_TTL, workspaceIdFor } from '../../store/index.js';
 import type { Handler, StepArgs } from '../bolt/routes.js';
 import { connectedMemberRefusal } from '../kit/access.js';
 import { type PlanningContext, planningContextFor } from '../kit/acting.js';
@@ -19,9 +19,6 @@ import { explainFailure, STORE_UNAVAILABLE } from '../kit/failures.js';
 import { NOT_A_MEMBER_PHRASE } from '../kit/membership.js';
 import type { Services } from '../kit/services.js';
 import { STEP_PARAM } from './ids.js';
-
-/** How long an execution id is remembered: far beyond Slack's retries of one delivery. */
-const EXECUTION_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** What a step's work has: the person it acts as, the step's own client, its inputs. */
 export interface Step {
@@ -72,19 +69,13 @@ export function workflowStep(
     const key = `workflow-step:${workspaceId}:${args.event.function_execution_id}`;
     let outcome: Outcome;
     try {
-      const claim = await deps.store.once.begin(key, EXECUTION_TTL_MS);
-      // The first delivery is still working: it ends the step.
-      if (claim.state === 'pending') return;
-      if (claim.state === 'done') outcome = JSON.parse(claim.result) as Outcome;
-      else {
-        outcome = await attempt(svc, args, action, workspaceId, work);
-        // The work is done (or failed): a retry that cannot find its outcome only does nothing.
-        await deps.store.once
-          .finish(key, JSON.stringify(outcome))
-          .catch((error: unknown) =>
-            deps.logger.warn({ action, workspaceId, err: error }, 'could not record the step outcome'),
-          );
-      }
+      // Slack may deliver one execution twice: the second repeats the first's outcome, or (the
+      // first still working) does nothing, the first ending the step.
+      const done = await deps.store.once.run(key, ONCE_TTL.workflowExecution, () =>
+        attempt(svc, args, action, workspaceId, work),
+      );
+      if (done.state === 'pending') return;
+      outcome = done.value;
     } catch (error) {
       deps.logger.error({ action, workspaceId, err: error }, 'workflow step could not be recorded');
       outcome = { error: STORE_UNAVAILABLE.text };
