@@ -29,13 +29,32 @@ module.exports = {
       to: { couldNotResolve: true },
     },
     {
+      name: 'http-imports-nothing',
+      comment:
+        'src/http/ is the HTTP beneath every client (pools, one attempt, backoff): the planning client and the ' +
+        'Slack sender build on it, so it knows neither, nor anything else of the app.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/', pathNot: '^src/http/' },
+    },
+    {
       name: 'planning-imports-no-app-code',
       comment:
         'The planning client knows HTTP, never Slack: the sandbox, the digest and the Slack app build on it, ' +
-        'so it builds on none of them.',
+        'so it builds on none of them (only on src/http/).',
       severity: 'error',
       from: { path: '^src/planning/' },
-      to: { path: '^src/', pathNot: '^src/planning/' },
+      to: { path: '^src/', pathNot: ['^src/planning/', '^src/http/'] },
+    },
+    {
+      name: 'slack-api-knows-no-app',
+      comment:
+        "src/slack-api/ is Slack's Web API as the app sends to it (the one sender, its method table): every " +
+        'Slack client goes through it, the digest and the watch too, so it knows nothing of what the app posts — ' +
+        'only HTTP, the posting limiter and the metrics labels.',
+      severity: 'error',
+      from: { path: '^src/slack-api/' },
+      to: { path: '^src/', pathNot: ['^src/slack-api/', '^src/http/', '^src/(limits|metrics)[.]ts$'] },
     },
     {
       name: 'blockkit-imports-no-app-code',

@@ -189,6 +189,11 @@ export function withPostDeadline<T>(deadline: number, work: () => Promise<T>): P
   return deadlines.run(deadline, work);
 }
 
+/** The deadline of the `withPostDeadline` the caller runs in, if any (epoch ms). */
+export function postDeadline(): number | undefined {
+  return deadlines.getStore();
+}
+
 export interface PostLimiter {
   /**
    * Resolves when a message to `channel` of the workspace `key` may be sent; the turn is taken in
@@ -261,7 +266,7 @@ export function createPostLimiter(
       const state = stateOf(key);
       const channelAt = Math.max(at, state.channels.get(channel) ?? 0);
       const expectedAt = Math.max(channelAt, state.nextAt, state.pausedUntil, state.sentAt + spacingMs);
-      const deadline = deadlines.getStore();
+      const deadline = postDeadline();
       if (deadline !== undefined && expectedAt > deadline) throw new PostDeadlineError(expectedAt);
       state.nextAt = expectedAt + spacingMs;
       if (limits.channelIntervalMs > 0) state.channels.set(channel, channelAt + limits.channelIntervalMs);

@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { lruCache, slackFetch } from '../src/clients.js';
+import { lruCache } from '../src/clients.js';
+import { slackFetch } from '../src/slack-api/index.js';
 
 let server: Server;
 let origin: string;

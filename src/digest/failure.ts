@@ -12,6 +12,7 @@ import {
   RateLimitedError,
   ServiceError,
 } from '../planning/index.js';
+import { unconfirmedCall } from '../slack-api/index.js';
 import { StoreUnavailableError } from '../store/index.js';
 
 /** The posting limiter's refusal to wait past the lease (it reaches us wrapped by the WebClient). */
@@ -57,17 +58,12 @@ function isAbortOrTimeout(error: unknown): boolean {
 }
 
 /**
- * Whether a failed chat.postMessage may have posted: the request may have left and no answer from
- * Slack said it did not. A Slack error answer (channel_not_found, a 429…), the limiter's refusal
- * before sending, and a connection that was never made all mean "not posted".
+ * Whether a failed chat.postMessage may have posted: the Slack sender could not confirm it after it
+ * may have reached Slack (src/slack-api/). A Slack error answer (channel_not_found, a 429…), the
+ * limiter's refusal before sending, and a connection that was never made all mean "not posted".
  */
 export function postMayHaveLanded(error: unknown): boolean {
-  if (error instanceof webApi.WebAPIHTTPError) return error.statusCode >= 500;
-  if (!(error instanceof webApi.WebAPIRequestError)) return false;
-  const original = error.original;
-  if (original instanceof PostDeadlineError) return false;
-  if (original instanceof NetworkError && original.notSent) return false;
-  return true;
+  return unconfirmedCall(error) !== undefined;
 }
 
 /**

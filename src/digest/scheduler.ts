@@ -79,12 +79,10 @@ export interface DigestSchedulerDeps {
   /** The planning client that reads a link's data; undefined when the workspace has no usable token. */
   planningClientFor(link: ChannelLink): Promise<PlanningAccess | undefined>;
   logger: Logger;
-  /** A Slack client for a bot token (`Clients.slack`: no blind resends, 429 surfaced). */
+  /** A Slack client for a bot token (`Clients.slack`: through the one Slack sender). */
   slackClientFor(botToken: string): WebClient;
   /** Current time. Default `() => new Date()`. */
   clock?: () => Date;
-  /** Waits for Slack's Retry-After (tests shorten it). */
-  sleep?: (ms: number) => Promise<void>;
   /** Unique per process. Default `host:pid:random`. */
   owner?: string;
   /** How long a claim protects one digest's work. Default 10 minutes. */
@@ -427,17 +425,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   ): Promise<string> {
     const deadline = leaseEnd - leaseMs / 4;
     if (Date.now() > deadline) throw new LeaseNearlyOverError();
-    return withPostDeadline(deadline, () =>
-      postDigest(slack, link.slackChannelId, localDate, composed, {
-        deadline,
-        ...(deps.sleep ? { sleep: deps.sleep } : {}),
-        onRateLimited: (seconds) =>
-          log.warn(
-            { ...where(link, localDate), retryAfterSeconds: seconds },
-            'digest: Slack rate limit; waiting',
-          ),
-      }),
-    );
+    return withPostDeadline(deadline, () => postDigest(slack, link.slackChannelId, localDate, composed));
   }
 
   /** Backoff per attempt, at least what the failing side asked, and past a late post's landing. */

@@ -1,15 +1,15 @@
 /**
- * The digest's side of the Slack Web API: posting with the digest's metadata, honouring 429
- * Retry-After, and finding a digest already posted for a local date (after a crash between the post
- * and its record).
+ * The digest's side of the Slack Web API: posting with the digest's metadata, and finding a digest
+ * already posted for a local date (after a crash between the post and its record).
  *
- * The WebClient comes from the process's client factory (`Clients.slack`), built without retries
- * of its own: it would resend a chat.postMessage after a network error, which may have posted
- * already. Only a 429 — certainly not posted — is resent here; any other failure goes back to the
- * scheduler, whose next attempt looks in the channel history first.
+ * The WebClient comes from the process's client factory (`Clients.slack`): its calls go through the
+ * one Slack sender (src/slack-api/), which waits out a 429 (within the caller's posting deadline)
+ * and never sends a post again after it may have reached Slack — it looks for it first, or rejects
+ * with `SlackCallUnconfirmedError`, which the scheduler retries later by looking again.
  */
-import { webApi } from '@slack/bolt';
-import { slackErrorCode, type WebClient } from '../clients.js';
+
+import type { WebClient } from '../clients.js';
+import { slackErrorCode } from '../slack-api/index.js';
 import type { ComposedDigest } from './compose.js';
 import { DIGEST_EVENT_TYPE } from './ids.js';
 
@@ -23,53 +23,29 @@ export interface DigestMetadataPayload {
   on_demand?: true;
 }
 
-export interface PostOptions {
-  /** Resends after a 429, waiting Retry-After each time, at most this many times. Default 3. */
-  maxRateLimitWaits?: number;
-  /** A 429 whose wait would end after this instant (epoch ms) is not waited for: the error is thrown. */
-  deadline?: number;
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
-  onRateLimited?: (retryAfterSeconds: number) => void;
-  onDemand?: boolean;
-}
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** Posts a composed digest into `channel`; returns the message ts. */
 export async function postDigest(
   client: WebClient,
   channel: string,
   localDate: string,
   digest: Pick<ComposedDigest, 'text' | 'blocks'>,
-  options: PostOptions = {},
+  options: { onDemand?: boolean } = {},
 ): Promise<string> {
-  const { maxRateLimitWaits = 3, sleep = defaultSleep, now = Date.now } = options;
   const event_payload: DigestMetadataPayload = {
     local_date: localDate,
     channel,
     ...(options.onDemand ? { on_demand: true as const } : {}),
   };
-  for (let waits = 0; ; waits += 1) {
-    try {
-      const result = await client.chat.postMessage({
-        channel,
-        text: digest.text,
-        blocks: digest.blocks,
-        metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { ...event_payload } },
-        unfurl_links: false,
-        unfurl_media: false,
-      });
-      if (!result.ts) throw new Error('chat.postMessage answered without a message ts');
-      return result.ts;
-    } catch (error) {
-      if (!(error instanceof webApi.WebAPIRateLimitedError) || waits >= maxRateLimitWaits) throw error;
-      const waitMs = error.retryAfter * 1000;
-      if (options.deadline !== undefined && now() + waitMs > options.deadline) throw error;
-      options.onRateLimited?.(error.retryAfter);
-      await sleep(waitMs);
-    }
-  }
+  const result = await client.chat.postMessage({
+    channel,
+    text: digest.text,
+    blocks: digest.blocks,
+    metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { ...event_payload } },
+    unfurl_links: false,
+    unfurl_media: false,
+  });
+  if (!result.ts) throw new Error('chat.postMessage answered without a message ts');
+  return result.ts;
 }
 
 /**

@@ -60,7 +60,12 @@ export interface HttpAnswer {
   body?: unknown;
 }
 
-export type Reply = Answer | HttpAnswer;
+/** No answer at all: the connection is reset once the call was read (and, with `failAfter`, done). */
+export interface ResetAnswer {
+  reset: true;
+}
+
+export type Reply = Answer | HttpAnswer | ResetAnswer;
 
 /** What a replaced answer is told about the call. */
 export interface CallContext {
@@ -145,6 +150,7 @@ const POSTING_METHODS = new Set(['chat.postMessage', 'chat.update']);
 
 const isHttpAnswer = (reply: Reply): reply is HttpAnswer =>
   typeof (reply as HttpAnswer).httpStatus === 'number';
+const isReset = (reply: Reply): reply is ResetAnswer => (reply as ResetAnswer).reset === true;
 
 /** A request's body, refused past {@link MAX_BODY} (shared with the page's server). */
 export function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -335,6 +341,22 @@ export class FakeSlack implements Triggers {
       left -= 1;
       if (left === 0) this.on(method, previous);
       return reply;
+    });
+  }
+
+  /**
+   * The next `times` calls of `method` are done as usual — a message posted stays posted — and then
+   * answered with `failure` instead of Slack's answer: a 500 (a gateway failing after the work) or
+   * `{ reset: true }` (the connection dropped before any answer).
+   */
+  failAfter(method: string, failure: HttpAnswer | ResetAnswer, times = 1) {
+    const previous = this.responder(method);
+    let left = times;
+    this.on(method, async (body, context) => {
+      const done = await previous(body, context);
+      if (left <= 0) return done;
+      left -= 1;
+      return failure;
     });
   }
 
@@ -611,7 +633,10 @@ export class FakeSlack implements Triggers {
   }
 
   private finish(res: ServerResponse, call: SlackCall, reply: Reply) {
-    if (isHttpAnswer(reply)) {
+    if (isReset(reply)) {
+      call.status = 0;
+      res.socket?.resetAndDestroy();
+    } else if (isHttpAnswer(reply)) {
       call.status = reply.httpStatus;
       if (reply.body && typeof reply.body === 'object') call.answer = reply.body as Record<string, unknown>;
       send(res, reply.httpStatus, reply.body ?? '', reply.headers);

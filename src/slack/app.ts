@@ -38,6 +38,7 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
           clientId: config.SLACK_CLIENT_ID,
           clientSecret: config.SLACK_CLIENT_SECRET,
           slackApiUrl: config.SLACK_API_URL,
+          slackFetch: deps.clients.slackFetch,
           logger: deps.logger,
         })
       : undefined;

@@ -108,7 +108,7 @@ describe("the app's jobs", () => {
   it('post the digest on the tick; stop() waits for the pass in progress', async () => {
     await link(bench, 'C1');
     bench.clock.set('2026-03-10T08:00:00Z');
-    const { logger, clock, sleep } = bench.deps();
+    const { logger, clock } = bench.deps();
     const timer = manualTimer();
     const jobs = startJobs({
       logger,
@@ -120,7 +120,7 @@ describe("the app's jobs", () => {
         logger,
         botTokenFor: async () => BOT_TOKEN,
         planningAccessFor: bench.deps().planningClientFor,
-        digest: { clock, ...(sleep ? { sleep } : {}) },
+        digest: { clock },
       }),
     });
     timer.fire();

@@ -97,11 +97,20 @@ export async function openBench(backend: Backend): Promise<Bench> {
     workspace: new Workspace({ team: { id: 'T1', name: 'Digest', domain: 'digest' }, now: () => clock.now }),
     tokens: [BOT_TOKEN],
   });
+  const sleeps: number[] = [];
   const clients = createClients({
     planningUrl: `${PLANNING_URL}/v1`,
     slackApiUrl: slack.apiUrl,
     logger,
     planningOptions: { dispatcher: agent, retries: 0 },
+    // The Slack sender's waits (a 429's Retry-After, a backoff) are noted, not waited.
+    slackSender: {
+      backoff: {
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+      },
+    },
   });
   const bench: Bench = {
     store,
@@ -142,7 +151,7 @@ export async function openBench(backend: Backend): Promise<Bench> {
       slack.workspace.imWith(id, `D${id}`);
     },
     logLines,
-    sleeps: [],
+    sleeps,
     deps: (overrides = {}) => ({
       store,
       botTokenFor: async () => BOT_TOKEN,
@@ -150,9 +159,6 @@ export async function openBench(backend: Backend): Promise<Bench> {
       logger,
       slackClientFor: clients.slack,
       clock: () => new Date(clock.now),
-      sleep: async (ms) => {
-        bench.sleeps.push(ms);
-      },
       ...overrides,
     }),
     scheduler: (overrides) => createDigestScheduler(bench.deps(overrides)),

@@ -6,8 +6,8 @@
  */
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { slackErrorCode } from '../../clients.js';
 import type { Invitation } from '../../planning/index.js';
+import { slackErrorCode } from '../../slack-api/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { digestSchedule } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';

@@ -15,7 +15,7 @@ import {
   option,
   section,
 } from '../../blockkit/index.js';
-import { slackErrorCode } from '../../clients.js';
+import { slackErrorCode } from '../../slack-api/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';

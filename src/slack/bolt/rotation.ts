@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { ErrorCode, type WebAPIPlatformError, WebClient } from '@slack/web-api';
+import { SLACK_CLIENT_OPTIONS } from '../../clients.js';
 import type { Logger } from '../../logger.js';
 import { type InstallationsRepo, installationKeyFor, installationKeyOfWorkspace } from '../../store/index.js';
 
@@ -49,6 +50,8 @@ export interface TokenRotationOptions {
   clientId: string;
   clientSecret: string;
   slackApiUrl: string;
+  /** The one Slack sender (Clients.slackFetch): `oauth.v2.access` is never sent again once it may have reached Slack. */
+  slackFetch?: typeof fetch;
   logger: Logger;
   /** Epoch ms (tests move it). */
   now?: () => number;
@@ -84,11 +87,12 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const pollMs = options.pollMs ?? 100;
   const base = repo.installationStore;
-  // No retries: a retried refresh would send a refresh token Slack may already have spent.
+  // No blind retries (the sender's table): a refresh sent again could spend a refresh token twice.
   const slack = new WebClient(undefined, {
     slackApiUrl: options.slackApiUrl,
-    retryConfig: { retries: 0 },
+    ...SLACK_CLIENT_OPTIONS,
     timeout: REFRESH_TIMEOUT_MS,
+    ...(options.slackFetch ? { fetch: options.slackFetch } : {}),
   });
   /** Lapses seen by this replica (bounded by the installations it serves). */
   const lapses = new Map<string, Lapse>();

@@ -5,11 +5,12 @@
  *
  * Acks are immediate: `processBeforeResponse` is off (the router acks, see router.ts). Every
  * request is verified with the signing secret (Bolt's check is never disabled), and every Slack
- * call goes to SLACK_API_URL.
+ * call goes to SLACK_API_URL through the one Slack sender.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions, type InstallationStore } from '@slack/bolt';
+import { SLACK_CLIENT_OPTIONS } from '../../clients.js';
 import { type Config, slackMode, webLinkTemplates } from '../../config.js';
 import { type Logger, logContext, toSlackLogger, withLogContext } from '../../logger.js';
 import { type Metrics, metricsRoute } from '../../metrics.js';
@@ -17,9 +18,6 @@ import { InFlight } from './in-flight.js';
 import { renderInstallPage } from './install-page.js';
 import { botScopes, PATHS } from './manifest.js';
 import { createGuardedReceiver, newRequestId, slackRequestKind } from './receiver.js';
-
-/** Slack Web API retries: short enough for someone waiting on a modal; 429s wait for Retry-After. */
-const SLACK_RETRY = { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2_000, randomize: true };
 
 /** /healthz answers within this, whatever the database does (a probe must not hang). */
 export const HEALTH_TIMEOUT_MS = 2_000;
@@ -46,7 +44,7 @@ export interface ServerOptions {
   logger: Logger;
   /** OAuth mode: where installations are kept. */
   installationStore: InstallationStore;
-  /** What respond() posts to response_urls with (see Clients.slackFetch). */
+  /** The one Slack sender (Clients.slackFetch): Bolt's clients, respond() and the OAuth installer use it. */
   slackFetch: NonNullable<NonNullable<AppOptions['clientOptions']>['fetch']>;
   /** /healthz: a query proving the store answers, and what the planning service last did. */
   health: { store(): Promise<unknown>; planning(): Record<string, unknown> };
@@ -133,7 +131,8 @@ export function createSlackServer({
 
   const options: AppOptions = {
     logger: toSlackLogger(logger),
-    clientOptions: { slackApiUrl: config.SLACK_API_URL, retryConfig: SLACK_RETRY, fetch: slackFetch },
+    // Every call through the one Slack sender: its method table decides what is sent again.
+    clientOptions: { slackApiUrl: config.SLACK_API_URL, ...SLACK_CLIENT_OPTIONS, fetch: slackFetch },
     // Listeners ack first and work after; Bolt must not hold the HTTP response until they finish.
     processBeforeResponse: false,
     ignoreSelf: true,
@@ -159,7 +158,7 @@ export function createSlackServer({
         // A landing page first (scopes and why, what is kept, how to delete it), then Slack's.
         directInstall: false,
         renderHtmlForInstallPath: (url: string) => renderInstallPage(url, webLinkTemplates(config)),
-        clientOptions: { slackApiUrl: config.SLACK_API_URL },
+        clientOptions: { slackApiUrl: config.SLACK_API_URL, ...SLACK_CLIENT_OPTIONS, fetch: slackFetch },
         // The authorize page lives on the same Slack host as the API (slack.com, GovSlack…).
         authorizationUrl: new URL('/oauth/v2/authorize', config.SLACK_API_URL).href,
         // Socket Mode has no HTTP server of its own for the install pages: give it the port.

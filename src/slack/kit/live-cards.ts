@@ -9,7 +9,7 @@
 import type { MessageMetadata } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { type MessageBody, type Mrkdwn, message, section } from '../../blockkit/index.js';
-import { slackErrorCode } from '../../clients.js';
+import { slackErrorCode } from '../../slack-api/index.js';
 import type { CardKind, CardPlace, PostedCard } from '../../store/index.js';
 import type { SlackDeps } from './deps.js';
 

@@ -7,7 +7,7 @@ import type { Context, RespondFn } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { contextWithId, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
-import { slackErrorCode } from '../../clients.js';
+import { slackErrorCode } from '../../slack-api/index.js';
 import { planningOf } from './acting.js';
 import type { SlackDeps } from './deps.js';
 import type { Acting } from './identity.js';

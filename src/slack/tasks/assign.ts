@@ -16,8 +16,8 @@ import {
   plural,
   section,
 } from '../../blockkit/index.js';
-import { slackErrorCode } from '../../clients.js';
 import { type Candidate, LIMITS, type Notion } from '../../planning/models.js';
+import { slackErrorCode } from '../../slack-api/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';

@@ -1,0 +1,69 @@
+/**
+ * The app's Slack Web API methods, each with how it may be sent again after a failure on the way —
+ * the one table the sender (sender.ts) reads. A method missing from it is sent as `once`: the safe
+ * choice for a call nobody has thought about.
+ */
+
+/** How a Web API call may be sent again after it failed in a way that may have reached Slack. */
+export type SendPolicy =
+  /**
+   * Reads, and changes that come out the same however often they are made (new content for a
+   * message or view, a reaction, a DM opened): sent again, with backoff, after a 5xx, a reset or a
+   * timeout.
+   */
+  | 'repeatable'
+  /**
+   * A new message: never sent again once it may have reached Slack. The channel (or thread) is read
+   * for it first; found, it is the answer; not found, the caller is told it is unconfirmed.
+   */
+  | 'post'
+  /**
+   * Anything else that must not happen twice (an ephemeral message, a modal opened, a step
+   * completed, an OAuth code spent, a response_url reply): never sent again once it may have
+   * reached Slack; the caller is told it is unconfirmed.
+   */
+  | 'once';
+
+/** Every method the app calls, by what a second send would do. `response_url` stands for replies at one. */
+export const METHOD_POLICY: Readonly<Record<string, SendPolicy>> = {
+  'auth.test': 'repeatable',
+  'team.info': 'repeatable',
+  'users.info': 'repeatable',
+  'users.list': 'repeatable',
+  'users.profile.get': 'repeatable',
+  'conversations.info': 'repeatable',
+  'conversations.history': 'repeatable',
+  'conversations.replies': 'repeatable',
+  'conversations.members': 'repeatable',
+  // Opening a DM that is open already answers the same channel; joining a channel joined is a no-op.
+  'conversations.open': 'repeatable',
+  'conversations.join': 'repeatable',
+  'chat.getPermalink': 'repeatable',
+  // The same content again: the message shows it once either way.
+  'chat.update': 'repeatable',
+  'chat.delete': 'repeatable',
+  'chat.unfurl': 'repeatable',
+  'views.update': 'repeatable',
+  'views.publish': 'repeatable',
+  'reactions.add': 'repeatable',
+  'entity.presentDetails': 'repeatable',
+  // A second URL for an upload is never used: nothing is shared by asking for it.
+  'files.getUploadURLExternal': 'repeatable',
+  'apps.connections.open': 'repeatable',
+  'chat.postMessage': 'post',
+  'chat.postEphemeral': 'once',
+  'views.open': 'once',
+  'views.push': 'once',
+  'files.completeUploadExternal': 'once',
+  'functions.completeSuccess': 'once',
+  'functions.completeError': 'once',
+  'oauth.v2.access': 'once',
+  response_url: 'once',
+};
+
+export function policyOf(method: string): SendPolicy {
+  return METHOD_POLICY[method] ?? 'once';
+}
+
+/** The methods that post a message: Slack limits them per channel and per workspace (the posting limiter). */
+export const POSTING_METHODS: ReadonlySet<string> = new Set(['chat.postMessage', 'chat.update']);
