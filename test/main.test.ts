@@ -12,8 +12,8 @@ import { ConfigError } from '../src/config.js';
 import { type FakeSlack, startFakeSlack } from '../src/playground/fake-slack.js';
 import { HEALTH_TIMEOUT_MS } from '../src/slack/app.js';
 import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from './helpers/postgres.js';
+import { eventually } from './helpers/slack-harness.js';
 import { type SilenceableProxy, silenceableProxy } from './helpers/tcp.js';
-import { eventually } from './slack/harness.js';
 
 describe('main: the whole process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'main-'));

@@ -15,7 +15,7 @@ import { type Running, startApp } from '../../src/app/start-app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { createMetrics, observedSlackFetch, slackMethodOf } from '../../src/metrics.js';
 import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
-import { eventually } from '../slack/harness.js';
+import { eventually } from '../helpers/slack-harness.js';
 
 const SECRET = 'operations-signing-secret';
 const BOT_TOKEN = 'xoxb-operations-test';

@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClients } from '../../src/clients.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
-import { eventually } from '../slack/harness.js';
+import { eventually } from '../helpers/slack-harness.js';
 import { feature } from './builders.js';
 import { type Backend, type Bench, link, openBench, PLANNING_URL } from './harness.js';
 

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient, UnauthorizedError } from '../../src/planning/index.js';
 import { ACCOUNT_ACTION } from '../../src/slack/account/ids.js';
-import { Harness, TEAM } from './harness.js';
+import { Harness, TEAM } from '../helpers/slack-harness.js';
 
 describe('/plan disconnect --close', () => {
   let h: Harness;

@@ -11,7 +11,16 @@ import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids
 import { FIELD, type Field } from '../../src/slack/kit/ids.js';
 import { toWire } from '../../src/slack/kit/round-trip.js';
 import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
-import { choice, eventually, Harness, submitted, TEAM, text, user, viewIdOf } from './harness.js';
+import {
+  choice,
+  eventually,
+  Harness,
+  submitted,
+  TEAM,
+  text,
+  user,
+  viewIdOf,
+} from '../helpers/slack-harness.js';
 
 const createClient = (baseUrl: string, token: string) => createPlanningClient({ baseUrl, token, retries: 0 });
 

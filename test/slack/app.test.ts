@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TASK_SHORTCUT } from '../../src/slack/tasks/ids.js';
-import { eventually, Harness, SIGNING_SECRET, sign, TEAM } from './harness.js';
+import { eventually, Harness, SIGNING_SECRET, sign, TEAM } from '../helpers/slack-harness.js';
 
 describe('the Slack app over HTTP', () => {
   let h: Harness;

@@ -8,7 +8,7 @@ import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { FAILED_OPTION, SLOW_OPTION } from '../../src/slack/kit/options.js';
 import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, external, Harness, submitted, text, user, viewIdOf } from './harness.js';
+import { choice, external, Harness, submitted, text, user, viewIdOf } from '../helpers/slack-harness.js';
 
 const HOSTILE = '<!channel> ping <@U2> <https://evil.test|click>';
 

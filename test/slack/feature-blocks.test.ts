@@ -9,7 +9,7 @@ import { featureModal } from '../../src/slack/features/feature-form.js';
 import { FEATURE_ACTION } from '../../src/slack/features/ids.js';
 import { featureList } from '../../src/slack/features/list.js';
 import { searchResults } from '../../src/slack/features/search.js';
-import { profilesOffered } from './harness.js';
+import { profilesOffered } from '../helpers/slack-harness.js';
 
 const coords = { teamId: 't'.repeat(24), channelId: 'c'.repeat(24), featureId: 'f'.repeat(24) };
 const long = (n: number, c = '<') => c.repeat(n);

@@ -15,7 +15,15 @@ import {
 } from '../../src/slack/features/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, profilesOffered, TEAM, text } from './harness.js';
+import {
+  choice,
+  eventually,
+  external,
+  Harness,
+  profilesOffered,
+  TEAM,
+  text,
+} from '../helpers/slack-harness.js';
 
 let h: Harness;
 const radio = (value: string): ViewStateValue => ({

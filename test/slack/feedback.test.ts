@@ -9,7 +9,7 @@ import {
 import { VIEW } from '../../src/slack/kit/ids.js';
 import { liveTaskCard } from '../../src/slack/tasks/card.js';
 import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { choice, Harness, profilesOffered, TEAM, text, viewIdOf } from './harness.js';
+import { choice, Harness, profilesOffered, TEAM, text, viewIdOf } from '../helpers/slack-harness.js';
 
 describe('Give feedback on a task card, and reply', () => {
   let h: Harness;

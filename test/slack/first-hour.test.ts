@@ -15,7 +15,7 @@ import {
 } from '../../src/slack/features/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, submitted, TEAM, text } from './harness.js';
+import { choice, eventually, external, Harness, submitted, TEAM, text } from '../helpers/slack-harness.js';
 
 type Element = { action_id?: string; value?: string; options?: { value: string }[] };
 type Block = { type: string; block_id?: string; accessory?: Element; elements?: Element[] };

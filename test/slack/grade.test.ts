@@ -2,7 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../src/sandbox/index.js';
 import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
 import { VIEW } from '../../src/slack/kit/ids.js';
-import { choice, eventually, external, Harness, submitted, TEAM, user, viewIdOf } from './harness.js';
+import {
+  choice,
+  eventually,
+  external,
+  Harness,
+  submitted,
+  TEAM,
+  user,
+  viewIdOf,
+} from '../helpers/slack-harness.js';
 
 describe('Grade a peer’s notion', () => {
   let h: Harness;

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
-import { eventually, Harness } from './harness.js';
+import { eventually, Harness } from '../helpers/slack-harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 /** The one sentence a guest is told, wherever they are refused. */

@@ -12,7 +12,7 @@ import { FEEDBACK_ACTION } from '../../src/slack/feedback/ids.js';
 import { HOME_ACTION } from '../../src/slack/home/ids.js';
 import { ACTION } from '../../src/slack/kit/ids.js';
 import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { eventually, Harness, TEAM } from './harness.js';
+import { eventually, Harness, TEAM } from '../helpers/slack-harness.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

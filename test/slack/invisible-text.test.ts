@@ -15,7 +15,16 @@ import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
 import { FIELD, type Field } from '../../src/slack/kit/ids.js';
 import { toWire } from '../../src/slack/kit/round-trip.js';
 import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, submitted, TEAM, text, viewIdOf } from './harness.js';
+import {
+  choice,
+  eventually,
+  external,
+  Harness,
+  submitted,
+  TEAM,
+  text,
+  viewIdOf,
+} from '../helpers/slack-harness.js';
 
 /** Each shows nothing on its own. */
 const INVISIBLE = [

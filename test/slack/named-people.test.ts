@@ -16,7 +16,7 @@ import { GRADE_FIELD } from '../../src/slack/grades/ids.js';
 import { FIELD, type Field } from '../../src/slack/kit/ids.js';
 import { assignModal } from '../../src/slack/tasks/assign.js';
 import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, external, Harness, TEAM, text, user } from './harness.js';
+import { choice, external, Harness, TEAM, text, user } from '../helpers/slack-harness.js';
 
 const ACTOR = 'U1';
 /** A full member of the workspace with no planning account yet. */

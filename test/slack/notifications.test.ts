@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FEEDBACK_FIELD, FEEDBACK_SHORTCUT } from '../../src/slack/feedback/ids.js';
 import { deliverHeld } from '../../src/slack/kit/notify.js';
 import { liveTaskCard } from '../../src/slack/tasks/card.js';
-import { choice, eventually, Harness, TEAM, text, viewIdOf } from './harness.js';
+import { choice, eventually, Harness, TEAM, text, viewIdOf } from '../helpers/slack-harness.js';
 
 describe('Notification preferences and quiet hours', () => {
   let h: Harness;

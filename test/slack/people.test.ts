@@ -8,7 +8,7 @@ import { ACTION } from '../../src/slack/kit/ids.js';
 import { PEOPLE_ACTION } from '../../src/slack/people/ids.js';
 import { EXPLAINED } from '../../src/slack/tasks/fit.js';
 import { TASK_ACTION, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { type FakeUser, Harness, profilesOffered, TEAM, viewIdOf } from './harness.js';
+import { type FakeUser, Harness, profilesOffered, TEAM, viewIdOf } from '../helpers/slack-harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 type Block = {

@@ -14,7 +14,7 @@ import { ACCOUNT_ACTION, ACCOUNT_FIELD, FOLLOW_PROFILE_OPTION } from '../../src/
 import { toAvatarPng } from '../../src/slack/kit/avatar.js';
 import type { SlackDeps } from '../../src/slack/kit/deps.js';
 import { followSlackProfile } from '../../src/slack/kit/profile.js';
-import { eventually, Harness, TEAM, text, viewIdOf } from './harness.js';
+import { eventually, Harness, TEAM, text, viewIdOf } from '../helpers/slack-harness.js';
 
 /** Random pixels: the hardest case for PNG compression. */
 const noise = (width: number, height: number) =>

@@ -13,7 +13,7 @@ import { FEATURE_FIELD, FEATURE_VIEW } from '../../src/slack/features/ids.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
 import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { choice, external, Harness, TEAM, text } from './harness.js';
+import { choice, external, Harness, TEAM, text } from '../helpers/slack-harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 const mark = () => h.slack.calls.length;

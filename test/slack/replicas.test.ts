@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { eventually, Harness, TEAM } from './harness.js';
+import { eventually, Harness, TEAM } from '../helpers/slack-harness.js';
 
 const PEOPLE = Array.from({ length: 10 }, (_, i) => `UNEW${i}`);
 

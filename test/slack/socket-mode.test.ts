@@ -20,7 +20,7 @@ import { Workspace } from '../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
-import { eventually } from './harness.js';
+import { eventually } from '../helpers/slack-harness.js';
 
 const TEAM = 'T0SOCKET';
 const APP_TOKEN = 'xapp-1-socket-test-token';

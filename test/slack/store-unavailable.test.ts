@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/store/index.js';
-import { Harness } from './harness.js';
+import { Harness } from '../helpers/slack-harness.js';
 
 describe('the store unavailable during a command', () => {
   let h: Harness;

@@ -19,7 +19,7 @@ import {
   TEAM,
   text,
   viewIdOf,
-} from './harness.js';
+} from '../helpers/slack-harness.js';
 
 interface Block {
   type: string;

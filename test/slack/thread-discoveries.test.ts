@@ -12,7 +12,7 @@ import { FIELD } from '../../src/slack/kit/ids.js';
 import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
 import { RECORDED_REACTION } from '../../src/slack/tasks/thread-replies.js';
 import { minuteNote } from '../../src/watch/changes.js';
-import { choice, eventually, Harness, submitted, TEAM, viewIdOf } from './harness.js';
+import { choice, eventually, Harness, submitted, TEAM, viewIdOf } from '../helpers/slack-harness.js';
 
 const MEMBER = 'U1';
 

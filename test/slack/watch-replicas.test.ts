@@ -12,7 +12,7 @@ import { createWatchSlackSide } from '../../src/slack/watch/index.js';
 import type { Store } from '../../src/store/index.js';
 import { changesBetween, type FeatureDelta, seenOf } from '../../src/watch/changes.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { BOT_TOKEN, Harness, TEAM } from './harness.js';
+import { BOT_TOKEN, Harness, TEAM } from '../helpers/slack-harness.js';
 
 describeWithPostgres('the watch Slack side on two replicas (PostgreSQL)', () => {
   let pg: PgSchema;

@@ -22,7 +22,7 @@ import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
 import type { ChannelLink } from '../../src/store/index.js';
 import { changesBetween, type FeatureDelta, type FeatureSeen, seenOf } from '../../src/watch/changes.js';
 import type { WatchSink } from '../../src/watch/sink.js';
-import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from './harness.js';
+import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from '../helpers/slack-harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 

@@ -7,7 +7,7 @@ import {
   MAX_CLAIM_BATCH,
   StoreValidationError,
 } from '../../src/store/index.js';
-import { eventually } from '../slack/harness.js';
+import { eventually } from '../helpers/slack-harness.js';
 import { forEachBackend, manualClock, newKeyring } from './backends.js';
 
 const LEASE = 60_000;
