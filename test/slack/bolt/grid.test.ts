@@ -6,8 +6,8 @@
  */
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Harness, sign } from '../helpers/slack-harness.js';
-import { beginInstall } from '../helpers/slack-install.js';
+import { Harness, sign } from '../../helpers/slack-harness.js';
+import { beginInstall } from '../../helpers/slack-install.js';
 
 const ORG = 'E0ORG';
 

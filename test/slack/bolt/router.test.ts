@@ -10,8 +10,8 @@ import {
   type GatedRequest,
   type RoutePolicy,
   registerRoutes,
-} from '../../src/slack/bolt/router.js';
-import type { Gate, TopicRoutes } from '../../src/slack/bolt/routes.js';
+} from '../../../src/slack/bolt/router.js';
+import type { Gate, TopicRoutes } from '../../../src/slack/bolt/routes.js';
 
 type Listener = (args: Record<string, unknown>) => Promise<void>;
 

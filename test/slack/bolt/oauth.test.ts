@@ -1,8 +1,8 @@
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BOT_SCOPES } from '../../src/slack/bolt/manifest.js';
-import { Harness } from '../helpers/slack-harness.js';
-import { beginInstall } from '../helpers/slack-install.js';
+import { BOT_SCOPES } from '../../../src/slack/bolt/manifest.js';
+import { Harness } from '../../helpers/slack-harness.js';
+import { beginInstall } from '../../helpers/slack-install.js';
 
 describe('OAuth install for many workspaces', () => {
   let h: Harness;

@@ -4,7 +4,7 @@
  * never share one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventually, Harness } from '../helpers/slack-harness.js';
+import { eventually, Harness } from '../../helpers/slack-harness.js';
 
 interface Line {
   msg: string;

@@ -5,8 +5,8 @@
 import crypto from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { Harness, SIGNING_SECRET, sign, TEAM } from '../helpers/slack-harness.js';
+import { TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { Harness, SIGNING_SECRET, sign, TEAM } from '../../helpers/slack-harness.js';
 
 describe('signed but malformed requests', () => {
   let h: Harness;

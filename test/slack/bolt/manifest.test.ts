@@ -3,16 +3,16 @@ import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { renderManifest } from '../../scripts/manifest.js';
-import { BOT_SCOPES, PLACEHOLDER_URL } from '../../src/slack/bolt/manifest.js';
-import { FEATURE_SHORTCUT } from '../../src/slack/features/ids.js';
-import { FEEDBACK_SHORTCUT } from '../../src/slack/feedback/ids.js';
-import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
-import { COMMAND } from '../../src/slack/kit/ids.js';
-import { TASK_SHORTCUT } from '../../src/slack/tasks/ids.js';
-import { appManifest } from '../../src/slack/topics.js';
-import { WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
-import { readSharedJson } from '../helpers/shared.js';
+import { renderManifest } from '../../../scripts/manifest.js';
+import { BOT_SCOPES, PLACEHOLDER_URL } from '../../../src/slack/bolt/manifest.js';
+import { FEATURE_SHORTCUT } from '../../../src/slack/features/ids.js';
+import { FEEDBACK_SHORTCUT } from '../../../src/slack/feedback/ids.js';
+import { GRADE_SHORTCUT } from '../../../src/slack/grades/ids.js';
+import { COMMAND } from '../../../src/slack/kit/ids.js';
+import { TASK_SHORTCUT } from '../../../src/slack/tasks/ids.js';
+import { appManifest } from '../../../src/slack/topics.js';
+import { WORKFLOW_STEP } from '../../../src/slack/workflows/index.js';
+import { readSharedJson } from '../../helpers/shared.js';
 
 const schema = readSharedJson<object>('slack/manifest.schema.1.0.0.json');
 
@@ -33,7 +33,7 @@ const WEB_LINK_ENV = {
   PLANNING_WEB_TASK_URL: 'https://plan.example.org/t/{teamId}/c/{channelId}/f/{featureId}/k/{taskId}',
 };
 
-const committed = () => parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
+const committed = () => parse(readFileSync(new URL('../../../manifest.yml', import.meta.url), 'utf8'));
 
 describe.skipIf(!schema)('manifest against Slack’s manifest schema', () => {
   it('manifest.yml is valid', () => {

@@ -6,9 +6,9 @@
  */
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SlackCall } from '../../src/playground/fake-slack.js';
-import { eventually, Harness, TEAM } from '../helpers/slack-harness.js';
-import { beginInstall } from '../helpers/slack-install.js';
+import type { SlackCall } from '../../../src/playground/fake-slack.js';
+import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
+import { beginInstall } from '../../helpers/slack-install.js';
 
 /** An hour left: inside the refresh window (bolt/rotation.ts), not yet expired. */
 const HOUR_S = 3_600;
