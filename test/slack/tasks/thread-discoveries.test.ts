@@ -6,13 +6,13 @@
 
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/planning/models.js';
-import { ADMIN_ACTION, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
-import { RECORDED_REACTION } from '../../src/slack/tasks/thread-replies.js';
-import { minuteNote } from '../../src/watch/changes.js';
-import { choice, eventually, Harness, submitted, TEAM, viewIdOf } from '../helpers/slack-harness.js';
+import { LIMITS } from '../../../src/planning/models.js';
+import { ADMIN_ACTION, ADMIN_VIEW } from '../../../src/slack/admin/ids.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
+import { RECORDED_REACTION } from '../../../src/slack/tasks/thread-replies.js';
+import { minuteNote } from '../../../src/watch/changes.js';
+import { choice, eventually, Harness, submitted, TEAM, viewIdOf } from '../../helpers/slack-harness.js';
 
 const MEMBER = 'U1';
 

@@ -5,11 +5,11 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { ASSIGN_ME, ASSIGN_SOMEONE } from '../../src/slack/tasks/assign.js';
-import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { TASKS_PAGE_SIZE } from '../../src/slack/tasks/list.js';
+import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../../src/slack/feedback/ids.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { ASSIGN_ME, ASSIGN_SOMEONE } from '../../../src/slack/tasks/assign.js';
+import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { TASKS_PAGE_SIZE } from '../../../src/slack/tasks/list.js';
 import {
   eventually,
   external,
@@ -19,7 +19,7 @@ import {
   TEAM,
   text,
   viewIdOf,
-} from '../helpers/slack-harness.js';
+} from '../../helpers/slack-harness.js';
 
 interface Block {
   type: string;
@@ -533,11 +533,11 @@ describe('Details and the minutes', () => {
   it("shows every entry with its author and time; one's own discovery and feedback can be edited and deleted, someone else's cannot", async () => {
     await createTask();
     const mine = await h.connect('U1', 'member');
-    const member = (await import('../../src/planning/index.js')).createPlanningClient({
+    const member = (await import('../../../src/planning/index.js')).createPlanningClient({
       baseUrl: h.sandbox.url,
       token: mine.token,
     });
-    const admin = (await import('../../src/planning/index.js')).createPlanningClient({
+    const admin = (await import('../../../src/planning/index.js')).createPlanningClient({
       baseUrl: h.sandbox.url,
       token: h.sandbox.adminToken,
     });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { TASK_CARD_EVENT, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { eventually, external, Harness, submitted, TEAM, text, user } from '../helpers/slack-harness.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { TASK_CARD_EVENT, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { eventually, external, Harness, submitted, TEAM, text, user } from '../../helpers/slack-harness.js';
 
 const message = {
   type: 'message',
