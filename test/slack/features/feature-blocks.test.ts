@@ -1,15 +1,15 @@
 /** The feature card, list and forms as pure builders: Slack's limits hold for any size; evidence fits in 2048. */
 import { describe, expect, it } from 'vitest';
-import { SLACK_LIMITS } from '../../src/blockkit/index.js';
-import { type Feature, type FeatureLite, TASK_STATES } from '../../src/planning/models.js';
-import { FOCUS_OPTIONS, featureCard, featureCoordsFrom } from '../../src/slack/features/card.js';
-import { appendEvidence } from '../../src/slack/features/evidence.js';
-import { experimentModal } from '../../src/slack/features/experiments.js';
-import { featureModal } from '../../src/slack/features/feature-form.js';
-import { FEATURE_ACTION } from '../../src/slack/features/ids.js';
-import { featureList } from '../../src/slack/features/list.js';
-import { searchResults } from '../../src/slack/features/search.js';
-import { profilesOffered } from '../helpers/slack-harness.js';
+import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
+import { type Feature, type FeatureLite, TASK_STATES } from '../../../src/planning/models.js';
+import { FOCUS_OPTIONS, featureCard, featureCoordsFrom } from '../../../src/slack/features/card.js';
+import { appendEvidence } from '../../../src/slack/features/evidence.js';
+import { experimentModal } from '../../../src/slack/features/experiments.js';
+import { featureModal } from '../../../src/slack/features/feature-form.js';
+import { FEATURE_ACTION } from '../../../src/slack/features/ids.js';
+import { featureList } from '../../../src/slack/features/list.js';
+import { searchResults } from '../../../src/slack/features/search.js';
+import { profilesOffered } from '../../helpers/slack-harness.js';
 
 const coords = { teamId: 't'.repeat(24), channelId: 'c'.repeat(24), featureId: 'f'.repeat(24) };
 const long = (n: number, c = '<') => c.repeat(n);

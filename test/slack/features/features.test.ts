@@ -5,16 +5,16 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FeatureButtonValue } from '../../src/slack/features/card.js';
+import { FeatureButtonValue } from '../../../src/slack/features/card.js';
 import {
   FEATURE_ACTION,
   FEATURE_CARD_EVENT,
   FEATURE_FIELD,
   FEATURE_SHORTCUT,
   FEATURE_VIEW,
-} from '../../src/slack/features/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from '../../src/slack/tasks/ids.js';
+} from '../../../src/slack/features/ids.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
 import {
   choice,
   eventually,
@@ -23,7 +23,7 @@ import {
   profilesOffered,
   TEAM,
   text,
-} from '../helpers/slack-harness.js';
+} from '../../helpers/slack-harness.js';
 
 let h: Harness;
 const radio = (value: string): ViewStateValue => ({
