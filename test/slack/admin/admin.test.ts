@@ -4,13 +4,13 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatLocal, nextRun } from '../../src/digest/time.js';
-import { createPlanningClient } from '../../src/planning/index.js';
-import { FormRequest, formActionId } from '../../src/slack/admin/common.js';
-import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
-import { FIELD, type Field } from '../../src/slack/kit/ids.js';
-import { toWire } from '../../src/slack/kit/round-trip.js';
-import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
+import { formatLocal, nextRun } from '../../../src/digest/time.js';
+import { createPlanningClient } from '../../../src/planning/index.js';
+import { FormRequest, formActionId } from '../../../src/slack/admin/common.js';
+import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../../src/slack/admin/ids.js';
+import { FIELD, type Field } from '../../../src/slack/kit/ids.js';
+import { toWire } from '../../../src/slack/kit/round-trip.js';
+import { LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
 import {
   choice,
   eventually,
@@ -20,7 +20,7 @@ import {
   text,
   user,
   viewIdOf,
-} from '../helpers/slack-harness.js';
+} from '../../helpers/slack-harness.js';
 
 const createClient = (baseUrl: string, token: string) => createPlanningClient({ baseUrl, token, retries: 0 });
 

@@ -14,10 +14,10 @@ import {
   nameForm,
   personForm,
   shareForm,
-} from '../../src/slack/admin/forms.js';
-import { ADMIN_FIELD } from '../../src/slack/admin/ids.js';
-import type { Field } from '../../src/slack/kit/ids.js';
-import { choice, Harness, text, user } from '../helpers/slack-harness.js';
+} from '../../../src/slack/admin/forms.js';
+import { ADMIN_FIELD } from '../../../src/slack/admin/ids.js';
+import type { Field } from '../../../src/slack/kit/ids.js';
+import { choice, Harness, text, user } from '../../helpers/slack-harness.js';
 
 const REFUSED = 'Only workspace admins can administer the organization from Slack.';
 const json = (value: unknown) => JSON.stringify(value);
