@@ -7,10 +7,10 @@
  * Checked in the service (the sandbox): which accounts are closed, how often close was called.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { appJobs, startJobs } from '../../src/app/jobs.js';
-import { createClients } from '../../src/clients.js';
-import { createLogger } from '../../src/logger.js';
-import { eventually, Harness, type HarnessOptions, TEAM } from '../helpers/slack-harness.js';
+import { appJobs, startJobs } from '../../../src/app/jobs.js';
+import { createClients } from '../../../src/clients.js';
+import { createLogger } from '../../../src/logger.js';
+import { eventually, Harness, type HarnessOptions, TEAM } from '../../helpers/slack-harness.js';
 
 let h: Harness;
 const start = async (options: HarnessOptions = { provisioning: true }) => {

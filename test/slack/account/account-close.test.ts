@@ -1,8 +1,8 @@
 /** `/plan disconnect --close`: after a confirmation, the person's own pasted account is closed. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlanningClient, UnauthorizedError } from '../../src/planning/index.js';
-import { ACCOUNT_ACTION } from '../../src/slack/account/ids.js';
-import { Harness, TEAM } from '../helpers/slack-harness.js';
+import { createPlanningClient, UnauthorizedError } from '../../../src/planning/index.js';
+import { ACCOUNT_ACTION } from '../../../src/slack/account/ids.js';
+import { Harness, TEAM } from '../../helpers/slack-harness.js';
 
 describe('/plan disconnect --close', () => {
   let h: Harness;

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_FIELD, ACCOUNT_VIEW } from '../../src/slack/account/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
-import { choice, eventually, Harness, TEAM, text, viewIdOf } from '../helpers/slack-harness.js';
+import { ACCOUNT_FIELD, ACCOUNT_VIEW } from '../../../src/slack/account/ids.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
+import { choice, eventually, Harness, TEAM, text, viewIdOf } from '../../helpers/slack-harness.js';
 
 const everything = (h: Harness) => JSON.stringify(h.slack.calls) + h.logs.join('');
 
