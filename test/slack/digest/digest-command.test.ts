@@ -1,9 +1,9 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays, format } from 'date-fns';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIGEST_EVENT_TYPE, dueLocalDate } from '../../src/digest/index.js';
-import { formatLocal, wallClockInstant } from '../../src/time.js';
-import { Harness, TEAM } from '../helpers/slack-harness.js';
+import { DIGEST_EVENT_TYPE, dueLocalDate } from '../../../src/digest/index.js';
+import { formatLocal, wallClockInstant } from '../../../src/time.js';
+import { Harness, TEAM } from '../../helpers/slack-harness.js';
 
 const formatInTimeZone = (instant: Date, pattern: string) =>
   format(new TZDate(instant.getTime(), 'UTC'), pattern);
