@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FaultRule } from '../../src/sandbox/index.js';
+import type { FaultRule } from '../../../src/sandbox/index.js';
 import {
   FEEDBACK_ACTION,
   FEEDBACK_FIELD,
   FEEDBACK_SHORTCUT,
   FEEDBACK_VIEW,
-} from '../../src/slack/feedback/ids.js';
-import { VIEW } from '../../src/slack/kit/ids.js';
-import { liveTaskCard } from '../../src/slack/tasks/card.js';
-import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { choice, Harness, profilesOffered, TEAM, text, viewIdOf } from '../helpers/slack-harness.js';
+} from '../../../src/slack/feedback/ids.js';
+import { VIEW } from '../../../src/slack/kit/ids.js';
+import { liveTaskCard } from '../../../src/slack/tasks/card.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
+import { choice, Harness, profilesOffered, TEAM, text, viewIdOf } from '../../helpers/slack-harness.js';
 
 describe('Give feedback on a task card, and reply', () => {
   let h: Harness;
