@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FaultRule } from '../../src/sandbox/index.js';
-import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
-import { VIEW } from '../../src/slack/kit/ids.js';
+import type { FaultRule } from '../../../src/sandbox/index.js';
+import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../../src/slack/grades/ids.js';
+import { VIEW } from '../../../src/slack/kit/ids.js';
 import {
   choice,
   eventually,
@@ -11,7 +11,7 @@ import {
   TEAM,
   user,
   viewIdOf,
-} from '../helpers/slack-harness.js';
+} from '../../helpers/slack-harness.js';
 
 describe('Grade a peer’s notion', () => {
   let h: Harness;
