@@ -4,17 +4,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlanningClient } from '../../src/planning/index.js';
-import { readPngSize } from '../../src/planning/png.js';
-import { ACCOUNT_ACTION } from '../../src/slack/account/ids.js';
-import { ADMIN_ACTION } from '../../src/slack/admin/ids.js';
-import { FEEDBACK_ACTION } from '../../src/slack/feedback/ids.js';
-import { HOME_ACTION } from '../../src/slack/home/ids.js';
-import { ACTION } from '../../src/slack/kit/ids.js';
-import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { eventually, Harness, TEAM } from '../helpers/slack-harness.js';
+import { createPlanningClient } from '../../../src/planning/index.js';
+import { readPngSize } from '../../../src/planning/png.js';
+import { ACCOUNT_ACTION } from '../../../src/slack/account/ids.js';
+import { ADMIN_ACTION } from '../../../src/slack/admin/ids.js';
+import { FEEDBACK_ACTION } from '../../../src/slack/feedback/ids.js';
+import { HOME_ACTION } from '../../../src/slack/home/ids.js';
+import { ACTION } from '../../../src/slack/kit/ids.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
+import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 
 describe('Home tab', () => {
   let h: Harness;
