@@ -3,12 +3,12 @@
  * <notion>` and their refusals, through signed requests against the sandbox and the fake Slack.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlanningClient } from '../../src/planning/index.js';
-import { ACTION } from '../../src/slack/kit/ids.js';
-import { PEOPLE_ACTION } from '../../src/slack/people/ids.js';
-import { EXPLAINED } from '../../src/slack/tasks/fit.js';
-import { TASK_ACTION, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { type FakeUser, Harness, profilesOffered, TEAM, viewIdOf } from '../helpers/slack-harness.js';
+import { createPlanningClient } from '../../../src/planning/index.js';
+import { ACTION } from '../../../src/slack/kit/ids.js';
+import { PEOPLE_ACTION } from '../../../src/slack/people/ids.js';
+import { EXPLAINED } from '../../../src/slack/tasks/fit.js';
+import { TASK_ACTION, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { type FakeUser, Harness, profilesOffered, TEAM, viewIdOf } from '../../helpers/slack-harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 type Block = {
