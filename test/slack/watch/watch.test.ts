@@ -8,21 +8,21 @@
 
 import type { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createClients } from '../../src/clients.js';
-import type { Config } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { createPlanningClient, type FeatureLite, type PlanningClient } from '../../src/planning/index.js';
-import { FEATURE_ACTION } from '../../src/slack/features/ids.js';
-import { featureCard, readFeatureView } from '../../src/slack/features/index.js';
-import { postCard } from '../../src/slack/kit/live-cards.js';
-import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { liveTaskCard, readTaskView } from '../../src/slack/tasks/index.js';
-import { createWatchSlackSide } from '../../src/slack/watch/index.js';
-import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
-import type { ChannelLink } from '../../src/store/index.js';
-import { changesBetween, type FeatureDelta, type FeatureSeen, seenOf } from '../../src/watch/changes.js';
-import type { WatchSink } from '../../src/watch/sink.js';
-import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from '../helpers/slack-harness.js';
+import { createClients } from '../../../src/clients.js';
+import type { Config } from '../../../src/config.js';
+import { createLogger } from '../../../src/logger.js';
+import { createPlanningClient, type FeatureLite, type PlanningClient } from '../../../src/planning/index.js';
+import { FEATURE_ACTION } from '../../../src/slack/features/ids.js';
+import { featureCard, readFeatureView } from '../../../src/slack/features/index.js';
+import { postCard } from '../../../src/slack/kit/live-cards.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
+import { liveTaskCard, readTaskView } from '../../../src/slack/tasks/index.js';
+import { createWatchSlackSide } from '../../../src/slack/watch/index.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../../src/slack/workflows/index.js';
+import type { ChannelLink } from '../../../src/store/index.js';
+import { changesBetween, type FeatureDelta, type FeatureSeen, seenOf } from '../../../src/watch/changes.js';
+import type { WatchSink } from '../../../src/watch/sink.js';
+import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from '../../helpers/slack-harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 

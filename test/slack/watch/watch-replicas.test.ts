@@ -4,15 +4,15 @@
  * activity message once and DMs each person once.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { createClients } from '../../src/clients.js';
-import { createLogger } from '../../src/logger.js';
-import { featureCard, readFeatureView } from '../../src/slack/features/index.js';
-import { postCard } from '../../src/slack/kit/live-cards.js';
-import { createWatchSlackSide } from '../../src/slack/watch/index.js';
-import type { Store } from '../../src/store/index.js';
-import { changesBetween, type FeatureDelta, seenOf } from '../../src/watch/changes.js';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { BOT_TOKEN, Harness, TEAM } from '../helpers/slack-harness.js';
+import { createClients } from '../../../src/clients.js';
+import { createLogger } from '../../../src/logger.js';
+import { featureCard, readFeatureView } from '../../../src/slack/features/index.js';
+import { postCard } from '../../../src/slack/kit/live-cards.js';
+import { createWatchSlackSide } from '../../../src/slack/watch/index.js';
+import type { Store } from '../../../src/store/index.js';
+import { changesBetween, type FeatureDelta, seenOf } from '../../../src/watch/changes.js';
+import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
+import { BOT_TOKEN, Harness, TEAM } from '../../helpers/slack-harness.js';
 
 describeWithPostgres('the watch Slack side on two replicas (PostgreSQL)', () => {
   let pg: PgSchema;
