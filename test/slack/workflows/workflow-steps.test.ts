@@ -4,9 +4,9 @@
  * its outputs, or `functions.completeError` with the sentence the workflow's builder reads.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { PRESS_LOCK_PREFIX } from '../../src/slack/kit/press.js';
-import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
-import { Harness, TEAM } from '../helpers/slack-harness.js';
+import { PRESS_LOCK_PREFIX } from '../../../src/slack/kit/press.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../../src/slack/workflows/index.js';
+import { Harness, TEAM } from '../../helpers/slack-harness.js';
 
 let h: Harness;
 afterEach(() => h.close());
