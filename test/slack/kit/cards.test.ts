@@ -6,15 +6,15 @@
  */
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { md, message, section } from '../../src/blockkit/index.js';
-import { createLogger } from '../../src/logger.js';
-import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
-import type { ActionArgs } from '../../src/slack/bolt/routes.js';
-import { postCard, updateCards } from '../../src/slack/kit/live-cards.js';
-import { type LiveCard, PRESS_LOCK_PREFIX, pressCard, type Shown } from '../../src/slack/kit/press.js';
-import type { Services } from '../../src/slack/kit/services.js';
-import { createKeyring, openStore, type Store } from '../../src/store/index.js';
+import { md, message, section } from '../../../src/blockkit/index.js';
+import { createLogger } from '../../../src/logger.js';
+import { ForbiddenError, NotFoundError } from '../../../src/planning/index.js';
+import { type FakeSlack, startFakeSlack } from '../../../src/playground/fake-slack.js';
+import type { ActionArgs } from '../../../src/slack/bolt/routes.js';
+import { postCard, updateCards } from '../../../src/slack/kit/live-cards.js';
+import { type LiveCard, PRESS_LOCK_PREFIX, pressCard, type Shown } from '../../../src/slack/kit/press.js';
+import type { Services } from '../../../src/slack/kit/services.js';
+import { createKeyring, openStore, type Store } from '../../../src/store/index.js';
 
 interface Thing {
   id: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quietUntil } from '../../src/slack/kit/quiet-hours.js';
+import { quietUntil } from '../../../src/slack/kit/quiet-hours.js';
 
 describe('quietUntil', () => {
   const night = { start: '22:00', end: '07:00' };

@@ -14,9 +14,9 @@ import {
   isBlank,
   read,
   type StateValues,
-} from '../../src/slack/kit/form.js';
-import { field } from '../../src/slack/kit/ids.js';
-import { parseCarried, parseJson } from '../../src/slack/kit/round-trip.js';
+} from '../../../src/slack/kit/form.js';
+import { field } from '../../../src/slack/kit/ids.js';
+import { parseCarried, parseJson } from '../../../src/slack/kit/round-trip.js';
 
 const NAME = field('name');
 const KIND = field('kind');
