@@ -7,14 +7,14 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_FIELD } from '../../src/slack/account/ids.js';
-import { FormRequest, formActionId } from '../../src/slack/admin/common.js';
-import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
-import { FEATURE_CARD_EVENT, FEATURE_FIELD, FEATURE_VIEW } from '../../src/slack/features/ids.js';
-import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
-import { FIELD, type Field } from '../../src/slack/kit/ids.js';
-import { toWire } from '../../src/slack/kit/round-trip.js';
-import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
+import { ACCOUNT_FIELD } from '../../../src/slack/account/ids.js';
+import { FormRequest, formActionId } from '../../../src/slack/admin/common.js';
+import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../../src/slack/admin/ids.js';
+import { FEATURE_CARD_EVENT, FEATURE_FIELD, FEATURE_VIEW } from '../../../src/slack/features/ids.js';
+import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../../src/slack/feedback/ids.js';
+import { FIELD, type Field } from '../../../src/slack/kit/ids.js';
+import { toWire } from '../../../src/slack/kit/round-trip.js';
+import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
 import {
   choice,
   eventually,
@@ -24,7 +24,7 @@ import {
   TEAM,
   text,
   viewIdOf,
-} from '../helpers/slack-harness.js';
+} from '../../helpers/slack-harness.js';
 
 /** Each shows nothing on its own. */
 const INVISIBLE = [

@@ -7,13 +7,13 @@
  * sandbox; the service's and the store's state are checked, not only the sentences.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
-import type { OrgHandle } from '../../src/sandbox/index.js';
-import { FEATURE_FIELD, FEATURE_VIEW } from '../../src/slack/features/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { LINK_FIELD, LINK_VIEW } from '../../src/slack/link/ids.js';
-import { TASK_ACTION } from '../../src/slack/tasks/ids.js';
-import { choice, external, Harness, TEAM, text } from '../helpers/slack-harness.js';
+import { createPlanningClient, type PlanningClient } from '../../../src/planning/index.js';
+import type { OrgHandle } from '../../../src/sandbox/index.js';
+import { FEATURE_FIELD, FEATURE_VIEW } from '../../../src/slack/features/ids.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
+import { choice, external, Harness, TEAM, text } from '../../helpers/slack-harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 const mark = () => h.slack.calls.length;

@@ -4,8 +4,8 @@
  * first command delivered to both at once (Slack's retry, a double submit) makes one account.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { eventually, Harness, TEAM } from '../helpers/slack-harness.js';
+import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
+import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
 
 const PEOPLE = Array.from({ length: 10 }, (_, i) => `UNEW${i}`);
 

@@ -12,10 +12,10 @@ import {
   FEATURE_CARD_EVENT,
   FEATURE_FIELD,
   FEATURE_VIEW,
-} from '../../src/slack/features/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, TEAM, text } from '../helpers/slack-harness.js';
+} from '../../../src/slack/features/ids.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { choice, eventually, external, Harness, TEAM, text } from '../../helpers/slack-harness.js';
 
 const ORIGIN = { channel: 'C1', ts: '1700000000.000100' };
 const json = (v: unknown) => JSON.stringify(v);

@@ -3,12 +3,12 @@
  * service behind a searchable select — and that user text never reaches Slack as markup.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../src/slack/feedback/ids.js';
-import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { FAILED_OPTION, SLOW_OPTION } from '../../src/slack/kit/options.js';
-import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, external, Harness, submitted, text, user, viewIdOf } from '../helpers/slack-harness.js';
+import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../../src/slack/feedback/ids.js';
+import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../../src/slack/grades/ids.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { FAILED_OPTION, SLOW_OPTION } from '../../../src/slack/kit/options.js';
+import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { choice, external, Harness, submitted, text, user, viewIdOf } from '../../helpers/slack-harness.js';
 
 const HOSTILE = '<!channel> ping <@U2> <https://evil.test|click>';
 

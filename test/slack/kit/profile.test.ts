@@ -8,13 +8,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlanningClient } from '../../src/planning/index.js';
-import { avatarProblem, readPngSize } from '../../src/planning/png.js';
-import { ACCOUNT_ACTION, ACCOUNT_FIELD, FOLLOW_PROFILE_OPTION } from '../../src/slack/account/ids.js';
-import { toAvatarPng } from '../../src/slack/kit/avatar.js';
-import type { SlackDeps } from '../../src/slack/kit/deps.js';
-import { followSlackProfile } from '../../src/slack/kit/profile.js';
-import { eventually, Harness, TEAM, text, viewIdOf } from '../helpers/slack-harness.js';
+import { createPlanningClient } from '../../../src/planning/index.js';
+import { avatarProblem, readPngSize } from '../../../src/planning/png.js';
+import { ACCOUNT_ACTION, ACCOUNT_FIELD, FOLLOW_PROFILE_OPTION } from '../../../src/slack/account/ids.js';
+import { toAvatarPng } from '../../../src/slack/kit/avatar.js';
+import type { SlackDeps } from '../../../src/slack/kit/deps.js';
+import { followSlackProfile } from '../../../src/slack/kit/profile.js';
+import { eventually, Harness, TEAM, text, viewIdOf } from '../../helpers/slack-harness.js';
 
 /** Random pixels: the hardest case for PNG compression. */
 const noise = (width: number, height: number) =>

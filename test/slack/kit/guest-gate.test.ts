@@ -4,8 +4,8 @@
  * declared gate (src/slack/kit/access.ts), not a check inside the handler. Over signed HTTP.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
-import { eventually, Harness } from '../helpers/slack-harness.js';
+import { GRADE_SHORTCUT } from '../../../src/slack/grades/ids.js';
+import { eventually, Harness } from '../../helpers/slack-harness.js';
 
 const json = (v: unknown) => JSON.stringify(v);
 /** The one sentence a guest is told, wherever they are refused. */

@@ -6,10 +6,10 @@
 import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FEEDBACK_FIELD, FEEDBACK_SHORTCUT } from '../../src/slack/feedback/ids.js';
-import { deliverHeld } from '../../src/slack/kit/notify.js';
-import { liveTaskCard } from '../../src/slack/tasks/card.js';
-import { choice, eventually, Harness, TEAM, text, viewIdOf } from '../helpers/slack-harness.js';
+import { FEEDBACK_FIELD, FEEDBACK_SHORTCUT } from '../../../src/slack/feedback/ids.js';
+import { deliverHeld } from '../../../src/slack/kit/notify.js';
+import { liveTaskCard } from '../../../src/slack/tasks/card.js';
+import { choice, eventually, Harness, TEAM, text, viewIdOf } from '../../helpers/slack-harness.js';
 
 describe('Notification preferences and quiet hours', () => {
   let h: Harness;

@@ -6,17 +6,17 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlanningClient } from '../../src/planning/index.js';
-import { personForm } from '../../src/slack/admin/forms.js';
-import { ADMIN_FIELD } from '../../src/slack/admin/ids.js';
-import { experimentModal } from '../../src/slack/features/experiments.js';
-import { FEATURE_FIELD } from '../../src/slack/features/ids.js';
-import { gradeModal } from '../../src/slack/grades/blocks.js';
-import { GRADE_FIELD } from '../../src/slack/grades/ids.js';
-import { FIELD, type Field } from '../../src/slack/kit/ids.js';
-import { assignModal } from '../../src/slack/tasks/assign.js';
-import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, external, Harness, TEAM, text, user } from '../helpers/slack-harness.js';
+import { createPlanningClient } from '../../../src/planning/index.js';
+import { personForm } from '../../../src/slack/admin/forms.js';
+import { ADMIN_FIELD } from '../../../src/slack/admin/ids.js';
+import { experimentModal } from '../../../src/slack/features/experiments.js';
+import { FEATURE_FIELD } from '../../../src/slack/features/ids.js';
+import { gradeModal } from '../../../src/slack/grades/blocks.js';
+import { GRADE_FIELD } from '../../../src/slack/grades/ids.js';
+import { FIELD, type Field } from '../../../src/slack/kit/ids.js';
+import { assignModal } from '../../../src/slack/tasks/assign.js';
+import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { choice, external, Harness, TEAM, text, user } from '../../helpers/slack-harness.js';
 
 const ACTOR = 'U1';
 /** A full member of the workspace with no planning account yet. */

@@ -3,8 +3,8 @@
  * the database is not answering (not "something went wrong"), and the next command works.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../src/store/index.js';
-import { Harness } from '../helpers/slack-harness.js';
+import { StoreUnavailableError } from '../../../src/store/index.js';
+import { Harness } from '../../helpers/slack-harness.js';
 
 describe('the store unavailable during a command', () => {
   let h: Harness;

@@ -5,10 +5,18 @@
  * one account, and neither answers "not connected".
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GRADE_SHORTCUT } from '../../src/slack/grades/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { eventually, external, type FakeUser, Harness, TEAM, text, user } from '../helpers/slack-harness.js';
+import { GRADE_SHORTCUT } from '../../../src/slack/grades/ids.js';
+import { FIELD } from '../../../src/slack/kit/ids.js';
+import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import {
+  eventually,
+  external,
+  type FakeUser,
+  Harness,
+  TEAM,
+  text,
+  user,
+} from '../../helpers/slack-harness.js';
 
 let h: Harness;
 beforeEach(async () => {
