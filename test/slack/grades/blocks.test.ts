@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SLACK_LIMITS } from '../../../src/blockkit/index.js';
 import { Experience } from '../../../src/planning/models.js';
-import { GRADES_PRIVACY, gradesMessage } from '../../../src/slack/grades/blocks.js';
+import { GRADE_RULES, GRADES_PRIVACY, gradeModal, gradesMessage } from '../../../src/slack/grades/blocks.js';
+import { GRADE_FIELD } from '../../../src/slack/grades/ids.js';
 
 const xp = (notion: string, peer: [number, number] | undefined, self: [number, number] | undefined) =>
   Experience.parse({
@@ -68,5 +69,29 @@ describe('gradesMessage', () => {
         .split('\n')
         .filter((l) => l.startsWith('•')),
     ).toHaveLength(600);
+  });
+});
+
+describe('grade modal', () => {
+  it('offers grades 1 to 10 and says the last grade in 24 hours counts, anonymously', () => {
+    const view = gradeModal();
+    const grade = view.blocks.find((b) => b.block_id === GRADE_FIELD.grade.block) as unknown as {
+      element: { options: { value: string }[] };
+    };
+    expect(grade.element.options.map((o) => o.value)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+    ]);
+    expect(GRADE_RULES.text).toMatch(/24 hours/);
+    expect(GRADE_RULES.text).toMatch(/anonymous/);
+    expect(JSON.stringify(view.blocks)).toContain('24 hours');
   });
 });
