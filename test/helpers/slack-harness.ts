@@ -7,6 +7,13 @@
  * person in it), the message a button or shortcut is on exists, each request carries a trigger id
  * and a response_url the fake issued, and an ack to a form submission is applied to the person's
  * modals as Slack applies it.
+ *
+ * It is also the one driver of the Slack tests: what people do in Slack, each written once here —
+ * a command, a button pressed (`press`) or an option chosen (`choose`) on a message, a modal or the
+ * Home tab, a shortcut (global or on a message; `createTaskFrom` is *Create task* on a message), a
+ * form opened and submitted (`openForm`, `submit`), a select searched (`suggest`), an event, a
+ * Workflow Builder step, an OAuth install — and the few flows many tests start from (`createTask`,
+ * `newFeature`).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,13 +25,15 @@ import { createClients } from '../../src/clients.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
-import { FakeSlack, type SlackCall } from '../../src/playground/fake-slack.js';
+import { FakeSlack, type InstallGrant, type SlackCall } from '../../src/playground/fake-slack.js';
 import { viewObject } from '../../src/playground/web-api.js';
 import { type GuestKind, type PgMessage, Workspace } from '../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
-import { ACTION, type Field } from '../../src/slack/kit/ids.js';
+import { FEATURE_CARD_EVENT, FEATURE_FIELD, FEATURE_VIEW } from '../../src/slack/features/ids.js';
+import { ACTION, FIELD, type Field } from '../../src/slack/kit/ids.js';
 import { PRESS_LOCK_PREFIX } from '../../src/slack/kit/press.js';
+import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { createKeyring, openStore, type Store, type StoreOptions } from '../../src/store/index.js';
 
 export type { SlackCall };
@@ -395,8 +404,11 @@ export class Harness {
     return { status: res.statusCode, body: text, json: () => JSON.parse(text) as Record<string, unknown> };
   }
 
-  /** `/plan <text>` from `user` in `channel`. */
-  command(text: string, user = 'U1', channel = 'C1', team = TEAM) {
+  /**
+   * `/plan <text>` from `user` in `channel`; `fields` adds to or replaces what Slack sends (an
+   * Enterprise Grid workspace's `enterprise_id`, say).
+   */
+  command(text: string, user = 'U1', channel = 'C1', team = TEAM, fields: Record<string, string> = {}) {
     this.slack.ensurePerson(user);
     this.slack.channel(channel, user);
     const body = new URLSearchParams({
@@ -413,6 +425,7 @@ export class Harness {
       is_enterprise_install: 'false',
       response_url: this.slack.responseUrl({ channel, user }),
       trigger_id: this.slack.trigger(user),
+      ...fields,
     }).toString();
     return this.post(body, 'application/x-www-form-urlencoded');
   }
@@ -504,8 +517,15 @@ export class Harness {
     };
   }
 
-  /** An Events API callback; a user_change is Slack's own record changing first. */
-  event(event: Record<string, unknown>, headers: Record<string, string> = {}) {
+  /**
+   * An Events API callback; a user_change is Slack's own record changing first. `envelope` adds to
+   * or replaces the callback's own fields (an org-wide install's `enterprise_id`, a fixed event id).
+   */
+  event(
+    event: Record<string, unknown>,
+    headers: Record<string, string> = {},
+    envelope: Record<string, unknown> = {},
+  ) {
     if (event.type === 'user_change') this.userChanged(event.user as Record<string, unknown>);
     const body = JSON.stringify({
       token: 'legacy',
@@ -514,6 +534,7 @@ export class Harness {
       type: 'event_callback',
       event_id: `Ev${randomBytes(4).toString('hex')}`,
       event_time: Math.floor(Date.now() / 1000),
+      ...envelope,
       event,
     });
     return this.post(body, 'application/json', { ...sign(body), ...headers });
@@ -588,6 +609,335 @@ export class Harness {
       headers,
     );
   }
+
+  // -- What people do in Slack: the driver every Slack test uses -----------------------------
+
+  /**
+   * Presses the button `action` (its action id, or the element itself) on `on` as `user`. Its value
+   * and block id are the pressed element's as `on` shows it — a message's blocks as given, a modal
+   * as Slack shows it now — unless `value` or `blockId` say otherwise (a forged or stale press);
+   * where nothing is shown, only what is given is sent.
+   */
+  press(on: On, action: string | Button, { value, blockId, user = 'U1', headers = {} }: PressOptions = {}) {
+    const actionId = typeof action === 'string' ? action : (action.action_id ?? '');
+    const given = value ?? (typeof action === 'string' ? undefined : action.value);
+    const shown = this.shownBlocks(on);
+    const found = shown ? findElement(shown, actionId) : undefined;
+    if (shown && !found && given === undefined)
+      throw new Error(`no ${actionId} button in ${JSON.stringify(shown).slice(0, 300)}`);
+    const pressedValue = given ?? found?.element.value;
+    return this.interact(
+      this.actionOn(on, {
+        type: 'button',
+        action_id: actionId,
+        block_id: blockId ?? found?.blockId ?? 'b',
+        ...(pressedValue === undefined ? {} : { value: pressedValue }),
+        action_ts: '1',
+      }),
+      user,
+      headers,
+    );
+  }
+
+  /**
+   * Chooses `value` (a select's option, a radio button, an overflow item) in `field` on `on` as
+   * `user`. In a modal the choice is in the view's state too, as Slack sends it; on the Home tab the
+   * state is what `on.home` says.
+   */
+  choose(
+    on: On,
+    field: Field,
+    value: ViewStateValue,
+    { user = 'U1', headers = {} }: { user?: string; headers?: Record<string, string> } = {},
+  ) {
+    const action = { ...value, action_id: field.action, block_id: field.block, action_ts: '1' };
+    return this.interact(this.actionOn(on, action, [[field, value]]), user, headers);
+  }
+
+  /**
+   * A shortcut as `user`: a global one, or — given `message` — the message shortcut on that
+   * message in `channel` (C1 unless told). `fields` adds to or replaces what Slack sends.
+   */
+  shortcut(
+    callbackId: string,
+    {
+      message,
+      channel = 'C1',
+      channelName = 'general',
+      user = 'U1',
+      fields = {},
+    }: {
+      message?: ShownMessage;
+      channel?: string;
+      channelName?: string;
+      user?: string;
+      fields?: Record<string, unknown>;
+    } = {},
+  ) {
+    const payload = message
+      ? {
+          type: 'message_action',
+          callback_id: callbackId,
+          channel: { id: channel, name: channelName },
+          message: { type: 'message', ...message },
+          message_ts: message.ts,
+          action_ts: '1',
+        }
+      : { type: 'shortcut', callback_id: callbackId, action_ts: '1' };
+    return this.interact({ ...payload, ...fields }, user);
+  }
+
+  /**
+   * *Create task* on a message (the message shortcut): by default U9's message "Fix the login" in
+   * C1, or the message given (its text alone, or the message as Slack shows it).
+   */
+  createTaskFrom(
+    message: string | ShownMessage = 'Fix the login',
+    options: { channel?: string; user?: string } = {},
+  ) {
+    const shown = typeof message === 'string' ? { user: 'U9', ts: SOURCE_TS, text: message } : message;
+    return this.shortcut(TASK_SHORTCUT.createTask, { ...options, message: shown });
+  }
+
+  /**
+   * Opens a form by doing `open` (a command, a shortcut, a press) and resolves with its view id once
+   * Slack shows it as `callbackId` — opened or pushed as it is, or a loading view filled in. The
+   * request that opens it must be acked (200).
+   */
+  async openForm(open: () => Promise<unknown>, callbackId: string): Promise<string> {
+    const since = this.slack.calls.length;
+    const res = await open();
+    const status = (res as { status?: unknown } | undefined)?.status;
+    if (typeof status === 'number' && status !== 200)
+      throw new Error(`the request opening ${callbackId} was answered HTTP ${status}`);
+    return this.formShown(callbackId, since);
+  }
+
+  /** The view id of the first form Slack shows as `callbackId` from call `since` on. */
+  async formShown(callbackId: string, since = 0): Promise<string> {
+    let id: string | undefined;
+    await eventually(() => {
+      for (const call of this.slack.calls.slice(since)) {
+        const view = call.body.view as { callback_id?: unknown } | undefined;
+        if (view?.callback_id !== callbackId || !FakeSlack.accepted(call)) continue;
+        if (call.method === 'views.update') id = String(call.body.view_id);
+        else if (call.method === 'views.open' || call.method === 'views.push') id = viewIdOf(call);
+        if (id) return true;
+      }
+      return false;
+    }, `the ${callbackId} form`);
+    return id!;
+  }
+
+  /** The *Create task* form opened on a message (see `createTaskFrom`): its view id once filled. */
+  createTaskForm(message?: string | ShownMessage, options: { channel?: string; user?: string } = {}) {
+    return this.openForm(() => this.createTaskFrom(message, options), TASK_VIEW.create);
+  }
+
+  /**
+   * A task of the fixture's feature created from a message through the real form, as `user` (U1)
+   * in a linked C1: its coordinates and its card's ts, once the card is remembered.
+   */
+  async createTask(
+    heading = 'Fix the login',
+    { message, user = 'U1' }: { message?: ShownMessage; user?: string } = {},
+  ) {
+    const viewId = await this.createTaskForm(message ?? { user: 'U9', ts: SOURCE_TS, text: heading }, {
+      user,
+    });
+    await this.submit(
+      viewId,
+      [
+        [TASK_FIELD.feature, external(this.fixture.featureId, this.fixture.featureHeading)],
+        [FIELD.heading, text(heading)],
+      ],
+      { user },
+    );
+    const { teamId, channelId, featureId } = this.fixture;
+    let taskId = '';
+    await eventually(async () => {
+      taskId = (await this.tasksOfFeature()).find((t) => t.heading === heading)?.id ?? '';
+      return taskId !== '' && (await this.store.cards.list(TEAM, 'task', taskId)).length === 1;
+    }, 'the task and its card');
+    const [card] = await this.store.cards.list(TEAM, 'task', taskId);
+    return { taskId, coords: { teamId, channelId, featureId, taskId }, cardTs: card!.messageTs };
+  }
+
+  /**
+   * `/plan feature new` in C1 by U1, submitted for the fixture's team and channel with `heading`
+   * and priority 5: the feature's id and its card's ts, once the card is remembered.
+   */
+  async newFeature(heading: string) {
+    const since = this.slack.calls.length;
+    const viewId = await this.openForm(() => this.command('feature new'), FEATURE_VIEW.feature);
+    await this.submit(viewId, [
+      [FIELD.team, choice(this.fixture.teamId)],
+      [FIELD.channel, choice(this.fixture.channelId)],
+      [FIELD.heading, text(heading)],
+      [FEATURE_FIELD.priority, choice('5')],
+    ]);
+    const posted = await this.slack.waitFor(
+      'chat.postMessage',
+      (b) => (b.metadata as { event_type?: string } | undefined)?.event_type === FEATURE_CARD_EVENT,
+      { since },
+    );
+    const featureId = (posted.body.metadata as { event_payload: { featureId: string } }).event_payload
+      .featureId;
+    let ts = '';
+    await eventually(async () => {
+      ts = (await this.store.cards.list(TEAM, 'feature', featureId))[0]?.messageTs ?? '';
+      return ts !== '';
+    }, 'the feature card remembered');
+    return { featureId, ts };
+  }
+
+  /**
+   * What a searchable select in `view` answers when `typed` is typed in `field`: `view` is a modal
+   * as Slack shows it now, or the view as Slack would send it (one the app never opened).
+   */
+  suggest(view: string | Record<string, unknown>, field: Field, typed: string, user = 'U1') {
+    let sent = view;
+    if (typeof view === 'string') {
+      const shown = this.slack.views.get(view);
+      if (!shown) throw new Error(`no view ${view} was opened`);
+      sent = submitted(view, shown, []);
+    }
+    return this.interact(
+      { type: 'block_suggestion', action_id: field.action, block_id: field.block, value: typed, view: sent },
+      user,
+    );
+  }
+
+  /**
+   * The start of an OAuth install as a browser goes through it: the landing page at /slack/install
+   * (with Bolt's state cookie), and the authorize URL its *Add to Slack* link leads to.
+   */
+  async beginInstall() {
+    const res = await request(`${this.url}/slack/install`);
+    const page = await res.body.text();
+    const href = /id="add-to-slack" href="([^"]+)"/.exec(page)?.[1];
+    if (res.statusCode !== 200 || !href) throw new Error(`no install page (HTTP ${res.statusCode})`);
+    const authorize = new URL(
+      href.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))),
+    );
+    return {
+      status: res.statusCode,
+      page,
+      authorize,
+      state: authorize.searchParams.get('state') ?? '',
+      cookie: String(res.headers['set-cookie']).split(';')[0] ?? '',
+    };
+  }
+
+  /** Slack sending the browser back with `code` after the person allowed the install begun. */
+  async finishInstall(code: string, begun: { state: string; cookie: string }) {
+    const redirect = await request(
+      `${this.url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(begun.state)}`,
+      { headers: { cookie: begun.cookie } },
+    );
+    return { status: redirect.statusCode, page: await redirect.body.text() };
+  }
+
+  /** An install through /slack/install and the redirect, Slack granting `grant`: the redirect's page. */
+  async install(grant: InstallGrant) {
+    const begun = await this.beginInstall();
+    return this.finishInstall(this.slack.grantInstall(grant), begun);
+  }
+
+  /** The blocks `on` shows the presser, where a pressed element is read from; undefined when none. */
+  private shownBlocks(on: On): unknown[] | undefined {
+    if ('view' in on) return (this.slack.views.get(on.view)?.blocks ?? []) as unknown[];
+    if ('message' in on && typeof on.message === 'object') return (on.message.blocks ?? []) as unknown[];
+    return undefined;
+  }
+
+  /**
+   * A block_actions payload for `action` on `on`, as Slack sends it: a message's container, its
+   * channel and (unless ephemeral) the message; a modal as Slack shows it now, `state` in it; the
+   * Home tab as `on.home` says.
+   */
+  private actionOn(on: On, action: Record<string, unknown>, state: [Field, ViewStateValue][] = []) {
+    if ('view' in on) {
+      const view = this.slack.views.get(on.view);
+      if (!view) throw new Error(`no view ${on.view} was opened`);
+      return {
+        type: 'block_actions',
+        container: { type: 'view', view_id: on.view },
+        view: submitted(on.view, view, state, on.hash),
+        actions: [action],
+      };
+    }
+    if ('home' in on) {
+      return {
+        type: 'block_actions',
+        container: { type: 'view', view_id: HOME_VIEW },
+        view: { id: HOME_VIEW, type: 'home', ...on.home },
+        actions: [action],
+      };
+    }
+    const message = typeof on.message === 'string' ? { ts: on.message } : on.message;
+    const channel = on.channel ?? (message ? 'C1' : undefined);
+    return {
+      type: 'block_actions',
+      container: {
+        type: 'message',
+        ...(message ? { message_ts: message.ts, channel_id: channel } : {}),
+        ...(on.ephemeral ? { is_ephemeral: true } : {}),
+      },
+      ...(channel ? { channel: { id: channel, name: 'general' } } : {}),
+      ...(message && !on.ephemeral ? { message: { type: 'message', ...message } } : {}),
+      actions: [action],
+    };
+  }
+}
+
+/** The ts of the message a task is created from unless a test says otherwise (`createTaskFrom`). */
+export const SOURCE_TS = '1700000000.000100';
+/** The Home tab's view id in the tests. */
+const HOME_VIEW = 'VHOME';
+
+/** A message as Slack shows it to the person acting on it: its ts, and its blocks, text, metadata… */
+export interface ShownMessage {
+  ts: string;
+  blocks?: readonly unknown[];
+  [field: string]: unknown;
+}
+
+/**
+ * Where a button or a select is: a message — by ts or as shown, in C1 unless told, ephemeral (a
+ * list, a reply) or not; or no message Slack names (`{}`: a DM's, an old payload's) — an open modal,
+ * or the Home tab (its view's fields).
+ */
+export type On =
+  | { message?: string | ShownMessage; channel?: string; ephemeral?: boolean }
+  | { view: string; hash?: string }
+  | { home: Record<string, unknown> };
+
+/** A button as a test found it in what Slack shows. */
+export interface Button {
+  action_id?: string;
+  value?: string;
+}
+
+export interface PressOptions {
+  /** The value sent, instead of the shown button's (a forged or stale press). */
+  value?: string;
+  /** The block id sent, instead of the shown button's block's ('b' when none). */
+  blockId?: string;
+  user?: string;
+  headers?: Record<string, string>;
+}
+
+/** The element with `actionId` among `blocks` (a block's elements or accessory) and its block's id. */
+function findElement(blocks: unknown[], actionId: string) {
+  type Element = { action_id?: string; value?: string };
+  for (const b of blocks as { block_id?: string; elements?: Element[]; accessory?: Element }[]) {
+    const element = [...(b.elements ?? []), ...(b.accessory ? [b.accessory] : [])].find(
+      (e) => e.action_id === actionId,
+    );
+    if (element) return { element, blockId: b.block_id };
+  }
+  return undefined;
 }
 
 /** The view as Slack sends it back on submission: ids, metadata, blocks, its hash and the state values. */
