@@ -15,6 +15,7 @@ import {
   external,
   Harness,
   profilesOffered,
+  SOURCE_TS,
   submitted,
   TEAM,
   text,
@@ -28,46 +29,14 @@ interface Block {
   element?: { options?: { value: string; text: { text: string } }[] };
 }
 
-const ORIGIN = { channel: 'C1', ts: '1700000000.000100' };
+/** The message tasks are created from (the harness's `createTask`). */
+const ORIGIN = { channel: 'C1', ts: SOURCE_TS };
 const json = (v: unknown) => JSON.stringify(v);
 
 let h: Harness;
 let coords: { teamId: string; channelId: string; featureId: string; taskId: string };
 /** The thread card's ts (its chat.postMessage answer). */
 let cardTs: string;
-
-/** Creates a task from a message as U1 (the real form), so it has a thread card and an author. */
-async function createTask(heading = 'Fix the login') {
-  const before = h.slack.called('chat.postMessage').length;
-  await h.interact({
-    type: 'message_action',
-    callback_id: TASK_SHORTCUT.createTask,
-    channel: { id: ORIGIN.channel, name: 'general' },
-    message: { type: 'message', user: 'U9', ts: ORIGIN.ts, text: heading },
-    message_ts: ORIGIN.ts,
-    action_ts: '1',
-  });
-  const form = await h.slack.waitFor(
-    'views.update',
-    (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
-  );
-  await h.submit(String(form.body.view_id), [
-    [TASK_FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
-    [FIELD.heading, text(heading)],
-  ]);
-  await eventually(() => h.slack.called('chat.postMessage').length > before, 'the task card');
-  const { teamId, channelId, featureId } = h.fixture;
-  const tasks = (await h.owner().tasks.list(teamId, channelId, featureId)).tasks;
-  const task = tasks.find((t) => t.heading === heading)!;
-  coords = { teamId, channelId, featureId, taskId: task.id };
-  await eventually(
-    async () => (await h.store.cards.list(TEAM, 'task', task.id)).length === 1,
-    'the card remembered',
-  );
-  const [card] = await h.store.cards.list(TEAM, 'task', task.id);
-  cardTs = card!.messageTs;
-  return task.id;
-}
 
 /** The blocks of the last message or update the app sent for the card at `ts`. */
 function lastCard(ts = cardTs): Block[] {
@@ -85,39 +54,6 @@ function buttonOf(blocks: Block[], actionId: string) {
     if (found) return found;
   }
   throw new Error(`no ${actionId} button in ${json(blocks).slice(0, 400)}`);
-}
-
-/** Presses a button of a card message, as `user`. */
-function press(
-  button: { action_id?: string; value?: string },
-  user = 'U1',
-  headers: Record<string, string> = {},
-) {
-  return h.interact(
-    {
-      type: 'block_actions',
-      container: { type: 'message', message_ts: cardTs, channel_id: 'C1' },
-      channel: { id: 'C1', name: 'general' },
-      message: { ts: cardTs, type: 'message' },
-      actions: [{ type: 'button', ...button, block_id: 'b', action_ts: '1' }],
-    },
-    user,
-    headers,
-  );
-}
-
-/** Presses a button inside an open modal `viewId`. */
-function pressInModal(viewId: string, button: { action_id?: string; value?: string }, user = 'U1') {
-  const view = h.slack.views.get(viewId)!;
-  return h.interact(
-    {
-      type: 'block_actions',
-      container: { type: 'view', view_id: viewId },
-      view: submitted(viewId, view, []),
-      actions: [{ type: 'button', ...button, block_id: 'b', action_ts: '1' }],
-    },
-    user,
-  );
 }
 
 /** Waits until no press holds a task's lock (the press is over, its answer sent). */
@@ -140,7 +76,7 @@ afterEach(() => h.close());
 
 describe('the live task card', () => {
   it('a state change is applied once and reflected on every posted card; retries and double clicks change nothing more', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     // A copy of the card posted elsewhere (e.g. in a channel list) is remembered too.
     const copy = h.slack.message('C1', cardTs)!;
     const copyTs = h.slack.postAsBot('C2', { text: copy.text, blocks: copy.blocks ?? [] });
@@ -154,32 +90,27 @@ describe('the live task card', () => {
     const start = buttonOf(lastCard(), TASK_ACTION.stateForward);
     expect(start.text?.text).toBe('Start');
 
-    const payload = {
-      type: 'block_actions',
-      container: { type: 'message', message_ts: cardTs, channel_id: 'C1' },
-      channel: { id: 'C1', name: 'general' },
-      message: { ts: cardTs, type: 'message' },
-      actions: [{ type: 'button', ...start, block_id: 'b', action_ts: '1' }],
-    };
-    expect((await h.interact(payload)).status).toBe(200);
+    const pressStart = (headers: Record<string, string> = {}) =>
+      h.press({ message: cardTs }, start, { headers });
+    expect((await pressStart()).status).toBe(200);
     await eventually(async () => (await readTask()).state === 'in progress', 'the task started');
     const updated = await h.slack.waitFor('chat.update', (b) => b.ts === copyTs);
     expect(json(updated.body.blocks)).toContain('in progress');
     await h.slack.waitFor('chat.update', (b) => b.ts === cardTs && json(b.blocks).includes('Send to review'));
 
     // Slack's retry of the same press, and a second click on the same (now stale) card.
-    await h.interact(payload, 'U1', { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
-    await h.interact(payload);
+    await pressStart({ 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
+    await pressStart();
     await said('out of date');
     expect(h.sandbox.requests.count('taskUpdate')).toBe(1);
     expect((await readTask()).state).toBe('in progress');
   });
 
   it('walks the states forward and back, and a 403 is explained in one private sentence naming the rule', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const step = async (actionId: string, shows: string) => {
       const before = h.slack.called('chat.update').length;
-      await press(buttonOf(lastCard(), actionId));
+      await h.press({ message: cardTs }, buttonOf(lastCard(), actionId));
       await eventually(
         () =>
           h.slack
@@ -202,7 +133,7 @@ describe('the live task card', () => {
       status: 403,
       body: { id: 'not-allowed', message: 'Features in deep context are read-only' },
     });
-    await press(buttonOf(lastCard(), TASK_ACTION.stateForward));
+    await h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.stateForward));
     const refusal = await said('refused');
     expect(json(refusal.body)).toContain('Features in deep context are read-only');
     expect(h.slack.called('chat.update')).toHaveLength(updates);
@@ -210,12 +141,12 @@ describe('the live task card', () => {
   });
 
   it('a press on a stale card refreshes it and says what changed instead of applying', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const start = buttonOf(lastCard(), TASK_ACTION.stateForward);
     await h
       .owner()
       .tasks.update(coords.teamId, coords.channelId, coords.featureId, coords.taskId, { state: 'in review' });
-    await press(start);
+    await h.press({ message: cardTs }, start);
     const told = await said('out of date');
     expect(json(told.body)).toContain('it is now *in review* (it was *idle*)');
     await h.slack.waitFor('chat.update', (b) => b.ts === cardTs && json(b.blocks).includes('Mark done'));
@@ -224,10 +155,10 @@ describe('the live task card', () => {
   });
 
   it('a task deleted elsewhere turns its card into one line', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const start = buttonOf(lastCard(), TASK_ACTION.stateForward);
     await h.owner().tasks.delete(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
-    await press(start);
+    await h.press({ message: cardTs }, start);
     const update = await h.slack.waitFor('chat.update', (b) => b.ts === cardTs);
     expect(update.body.blocks).toHaveLength(1);
     expect(json(update.body)).toContain('This task was deleted');
@@ -236,7 +167,7 @@ describe('the live task card', () => {
   });
 
   it('moving the task to review DMs its assignee, and done DMs its author, naming who acted with a link to the card', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     await h
       .owner()
       .tasks.assign(coords.teamId, coords.channelId, coords.featureId, coords.taskId, h.sandbox.ownerId);
@@ -244,26 +175,20 @@ describe('the live task card', () => {
       state: 'in progress',
     });
     // U2 presses on a card showing the task as it is now (U3, the owner, is its assignee).
-    await press(
-      {
-        action_id: TASK_ACTION.stateForward,
-        value: json({ ...coords, s: 'in progress', a: h.sandbox.ownerId, to: 'in review' }),
-      },
-      'U2',
-    );
+    await h.press({ message: cardTs }, TASK_ACTION.stateForward, {
+      value: json({ ...coords, s: 'in progress', a: h.sandbox.ownerId, to: 'in review' }),
+      user: 'U2',
+    });
     const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU3');
     await settled();
     expect(json(dm.body)).toContain('<@U2> moved your task *Fix the login* to *in review*');
     expect(json(dm.body)).toContain('Open the card');
     // Who acted is named: their planning profile is one press away.
     expect(profilesOffered(dm.body.blocks)).toEqual(['U2']);
-    await press(
-      {
-        action_id: TASK_ACTION.stateForward,
-        value: json({ ...coords, s: 'in review', a: h.sandbox.ownerId, to: 'done' }),
-      },
-      'U2',
-    );
+    await h.press({ message: cardTs }, TASK_ACTION.stateForward, {
+      value: json({ ...coords, s: 'in review', a: h.sandbox.ownerId, to: 'done' }),
+      user: 'U2',
+    });
     const done = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU1');
     expect(json(done.body)).toContain('<@U2> marked your task *Fix the login* done');
     expect(profilesOffered(done.body.blocks)).toEqual(['U2']);
@@ -272,8 +197,8 @@ describe('the live task card', () => {
 
 describe('Give feedback from the card', () => {
   it('the card counts the feedback, waiting for a reply', async () => {
-    await createTask();
-    await press(buttonOf(lastCard(), TASK_ACTION.feedbackOpen));
+    ({ coords, cardTs } = await h.createTask());
+    await h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.feedbackOpen));
     const open = await h.slack.waitFor(
       'views.open',
       (b) => (b.view as { callback_id?: string }).callback_id === FEEDBACK_VIEW.feedback,
@@ -298,13 +223,13 @@ describe('Give feedback from the card', () => {
 
 describe('Assign…', () => {
   it('lists the candidates by fit in plain language, and assigns the top one; the assignee is told', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const { teamId, channelId } = h.fixture;
     for (const id of [h.sandbox.memberId, h.sandbox.adminId]) {
       await h.owner().teams.assign(teamId, id);
       await h.owner().channels.assign(teamId, channelId, id);
     }
-    await press(buttonOf(lastCard(), TASK_ACTION.assignOpen));
+    await h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.assignOpen));
     const form = await filled(TASK_VIEW.assign);
     const options = ((form.body.view as { blocks: Block[] }).blocks.find(
       (b) => b.block_id === TASK_FIELD.candidate.block,
@@ -343,8 +268,8 @@ describe('Assign…', () => {
   });
 
   it('"Assign to me" assigns the presser and sends nobody a DM; choosing nobody is refused on the field', async () => {
-    await createTask();
-    await press(buttonOf(lastCard(), TASK_ACTION.assignOpen));
+    ({ coords, cardTs } = await h.createTask());
+    await h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.assignOpen));
     const viewId = String((await filled(TASK_VIEW.assign)).body.view_id);
     const none = await h.submit(viewId, []);
     expect(none.json()).toMatchObject({
@@ -367,9 +292,9 @@ describe('Assign…', () => {
   });
 
   it('asks who as one required choice — no "(optional)" — and someone else with a required picker; neither is refused on its field (issue 23 item 6)', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const before = (await readTask()).assigneeUserId;
-    await press(buttonOf(lastCard(), TASK_ACTION.assignOpen));
+    await h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.assignOpen));
     const opened = await filled(TASK_VIEW.assign);
     const viewId = String(opened.body.view_id);
     const form = opened.body.view as {
@@ -394,20 +319,7 @@ describe('Assign…', () => {
       type: 'static_select',
       selected_option: { value: ASSIGN_SOMEONE, text: { type: 'plain_text', text: 'Someone else' } },
     } as ViewStateValue;
-    const view = h.slack.views.get(viewId)!;
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'view', view_id: viewId },
-      view: submitted(viewId, view, [[TASK_FIELD.candidate, someone]]),
-      actions: [
-        {
-          ...someone,
-          action_id: TASK_FIELD.candidate.action,
-          block_id: TASK_FIELD.candidate.block,
-          action_ts: '1',
-        },
-      ],
-    });
+    await h.choose({ view: viewId }, TASK_FIELD.candidate, someone);
     const redrawn = await h.slack.waitFor(
       'views.update',
       (b) => b.view_id === viewId && json(b.view).includes(TASK_FIELD.assignee.action),
@@ -430,7 +342,7 @@ describe('Assign…', () => {
 
 describe('Log discovery', () => {
   it('from a message in the task card thread: the task is known, the text and permalink prefilled, confirmed in the thread, counted on the card', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const msg = {
       type: 'message',
       user: 'U5',
@@ -438,14 +350,7 @@ describe('Log discovery', () => {
       thread_ts: ORIGIN.ts,
       text: 'Safari drops the cookie',
     };
-    await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.logDiscovery,
-      channel: { id: 'C1', name: 'general' },
-      message: msg,
-      message_ts: msg.ts,
-      action_ts: '1',
-    });
+    await h.shortcut(TASK_SHORTCUT.logDiscovery, { message: msg });
     const form = await filled(TASK_VIEW.discovery);
     const view = json(form.body.view);
     expect(view).toContain('On task *Fix the login*');
@@ -470,17 +375,10 @@ describe('Log discovery', () => {
   });
 
   it('from a plain message in the linked channel: the user picks the task in a searchable select', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const long = 'x'.repeat(600);
     const msg = { type: 'message', user: 'U5', ts: '1700000200.000300', text: long };
-    await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.logDiscovery,
-      channel: { id: 'C1', name: 'general' },
-      message: msg,
-      message_ts: msg.ts,
-      action_ts: '1',
-    });
+    await h.shortcut(TASK_SHORTCUT.logDiscovery, { message: msg });
     const form = await filled(TASK_VIEW.discovery);
     const view = form.body.view as { blocks: { block_id?: string; element?: { initial_value?: string } }[] };
     const prefilled =
@@ -490,13 +388,7 @@ describe('Log discovery', () => {
     const viewId = String(form.body.view_id);
 
     // The select searches the linked channel's tasks.
-    const options = await h.interact({
-      type: 'block_suggestion',
-      action_id: TASK_FIELD.discoveryTask.action,
-      block_id: TASK_FIELD.discoveryTask.block,
-      value: 'login',
-      view: submitted(viewId, h.slack.views.get(viewId)!, []),
-    });
+    const options = await h.suggest(viewId, TASK_FIELD.discoveryTask, 'login');
     const found = (options.json().options ?? []) as { value: string; text: { text: string } }[];
     expect(found.map((o) => o.value)).toEqual([`${coords.featureId}|${coords.taskId}`]);
 
@@ -517,13 +409,10 @@ describe('Log discovery', () => {
   });
 
   it('in a channel that is not linked, outside a task thread, says how to get there', async () => {
-    await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.logDiscovery,
-      channel: { id: 'C7', name: 'random' },
-      message: { type: 'message', user: 'U5', ts: '1700000300.000100', text: 'hm' },
-      message_ts: '1700000300.000100',
-      action_ts: '1',
+    await h.shortcut(TASK_SHORTCUT.logDiscovery, {
+      message: { user: 'U5', ts: '1700000300.000100', text: 'hm' },
+      channel: 'C7',
+      channelName: 'random',
     });
     await h.slack.waitFor('views.update', (b) => json(b.view).includes('not linked to a planning channel'));
   });
@@ -531,7 +420,7 @@ describe('Log discovery', () => {
 
 describe('Details and the minutes', () => {
   it("shows every entry with its author and time; one's own discovery and feedback can be edited and deleted, someone else's cannot", async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const mine = await h.connect('U1', 'member');
     const member = (await import('../../../src/planning/index.js')).createPlanningClient({
       baseUrl: h.sandbox.url,
@@ -553,7 +442,7 @@ describe('Details and the minutes', () => {
       details: 'Theirs',
     });
 
-    await press(buttonOf(lastCard(), TASK_ACTION.detailsOpen));
+    await h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.detailsOpen));
     const details = await filled(TASK_VIEW.details);
     const view = json(details.body.view);
     expect(view).toContain('Mine &lt;b&gt;');
@@ -568,7 +457,7 @@ describe('Details and the minutes', () => {
     const detailsId = String(details.body.view_id);
 
     // Edit my discovery.
-    await pressInModal(detailsId, edits.find((e) => JSON.parse(e.value!).id === myDiscovery.id)!);
+    await h.press({ view: detailsId }, edits.find((e) => JSON.parse(e.value!).id === myDiscovery.id)!);
     const editForm = await h.slack.waitFor(
       'views.update',
       (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.minuteEdit,
@@ -582,8 +471,8 @@ describe('Details and the minutes', () => {
     const deleteFeedback = blocks
       .flatMap((b) => b.elements ?? [])
       .find((e) => e.action_id === TASK_ACTION.minuteDelete && JSON.parse(e.value!).id === myFeedback.id)!;
-    await pressInModal(detailsId, deleteFeedback);
-    await pressInModal(detailsId, deleteFeedback);
+    await h.press({ view: detailsId }, deleteFeedback);
+    await h.press({ view: detailsId }, deleteFeedback);
     await eventually(async () => (await readTask()).minute?.feedback.length === 0, 'the feedback deleted');
     await h.slack.waitFor(
       'views.update',
@@ -592,11 +481,11 @@ describe('Details and the minutes', () => {
 
     // Someone else's discovery: the service refuses, in one private sentence; it stays.
     const forged = { action_id: TASK_ACTION.minuteDelete, value: json({ ...coords, k: 'd', id: theirs.id }) };
-    await pressInModal(detailsId, forged);
+    await h.press({ view: detailsId }, forged);
     await said('The planning service refused');
     const forgedEdit = { ...forged, action_id: TASK_ACTION.minuteEditOpen };
     const since = h.slack.calls.length;
-    await pressInModal(detailsId, forgedEdit);
+    await h.press({ view: detailsId }, forgedEdit);
     const secondEditId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
     const editTheirs = await h.slack.waitFor(
       'views.update',
@@ -617,9 +506,9 @@ describe('Details and the minutes', () => {
 
 describe('Edit and Delete', () => {
   it('Edit changes heading, details and notions, and every card shows the new heading', async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const notion = await h.owner().notions.create({ value: 'TypeScript' });
-    await press(buttonOf(lastCard(), TASK_ACTION.editOpen));
+    await h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.editOpen));
     const form = await filled(TASK_VIEW.edit);
     const viewId = String(form.body.view_id);
     const bad = await h.submit(viewId, [[FIELD.heading, text('  ')]]);
@@ -648,16 +537,16 @@ describe('Edit and Delete', () => {
   });
 
   it("Delete carries a confirmation dialog; someone else's is refused, the author's deletes once and the card says so", async () => {
-    await createTask();
+    ({ coords, cardTs } = await h.createTask());
     const del = buttonOf(lastCard(), TASK_ACTION.delete);
     expect((del as { confirm?: unknown }).confirm).toMatchObject({ confirm: { text: 'Delete' } });
     await h.connect('U4', 'member');
-    await press(del, 'U4');
+    await h.press({ message: cardTs }, del, { user: 'U4' });
     await said('Only the task');
     await settled();
     expect((await readTask()).id).toBe(coords.taskId);
 
-    await press(del, 'U1');
+    await h.press({ message: cardTs }, del, { user: 'U1' });
     const update = await h.slack.waitFor(
       'chat.update',
       (b) => b.ts === cardTs && json(b).includes('This task was deleted'),
@@ -666,7 +555,7 @@ describe('Edit and Delete', () => {
     await settled();
     // The same press again (a retry arriving late): nothing more is deleted. Its cards are retired
     // and forgotten, so the app knows only what the service says: no such task in the organization.
-    await press(del, 'U1');
+    await h.press({ message: cardTs }, del, { user: 'U1' });
     await said('not found in your organization');
     expect(h.sandbox.requests.count('taskDelete')).toBe(1);
   });
@@ -699,7 +588,7 @@ describe('/plan tasks', () => {
   });
 
   it('lists the channel tasks with their buttons, filters, and pages with More', async () => {
-    await createTask('Fix the login');
+    ({ coords, cardTs } = await h.createTask('Fix the login'));
     const { teamId, channelId, featureId } = h.fixture;
     for (let i = 1; i <= TASKS_PAGE_SIZE + 2; i += 1) {
       await h
@@ -715,7 +604,7 @@ describe('/plan tasks', () => {
     expect(blocks.length).toBeLessThanOrEqual(50);
     buttonOf(blocks, TASK_ACTION.stateForward);
     const more = buttonOf(blocks, TASK_ACTION.more);
-    await press(more);
+    await h.press({ message: cardTs }, more);
     const second = await h.slack.waitFor(
       'respond',
       (b) => b.replace_original === true && json(b).includes('Chore 12'),
@@ -734,7 +623,7 @@ describe('/plan tasks', () => {
 
     // A state button pressed in the list: applied, and the list gives way to the task's card.
     const listed = buttonOf(blocks, TASK_ACTION.stateForward);
-    await press(listed);
+    await h.press({ message: cardTs }, listed);
     await h.slack.waitFor(
       'respond',
       (b) => b.replace_original === true && json(b).includes('Send to review'),
