@@ -7,17 +7,10 @@
  * the sandbox; the service's state and the fake Slack's messages are checked, not only the replies.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FEATURE_ACTION,
-  FEATURE_CARD_EVENT,
-  FEATURE_FIELD,
-  FEATURE_VIEW,
-} from '../../../src/slack/features/ids.js';
-import { FIELD } from '../../../src/slack/kit/ids.js';
-import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, TEAM, text } from '../../helpers/slack-harness.js';
+import { FEATURE_ACTION } from '../../../src/slack/features/ids.js';
+import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
+import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
 
-const ORIGIN = { channel: 'C1', ts: '1700000000.000100' };
 const json = (v: unknown) => JSON.stringify(v);
 const mark = () => h.slack.calls.length;
 const saidSince = (since: number, what: string) =>
@@ -36,89 +29,17 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-/** A task created from a message by U1 (the real form): its coordinates and its card's ts. */
-async function createTask(heading = 'Fix the login') {
-  const since = mark();
-  await h.interact({
-    type: 'message_action',
-    callback_id: TASK_SHORTCUT.createTask,
-    channel: { id: ORIGIN.channel, name: 'general' },
-    message: { type: 'message', user: 'U9', ts: ORIGIN.ts, text: heading },
-    message_ts: ORIGIN.ts,
-    action_ts: '1',
-  });
-  const form = await h.slack.waitFor(
-    'views.update',
-    (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
-    { since },
-  );
-  await h.submit(String(form.body.view_id), [
-    [TASK_FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
-    [FIELD.heading, text(heading)],
-  ]);
-  const { teamId, channelId, featureId } = h.fixture;
-  let taskId = '';
-  await eventually(async () => {
-    taskId = (await h.tasksOfFeature()).find((t) => t.heading === heading)?.id ?? '';
-    return taskId !== '' && (await h.store.cards.list(TEAM, 'task', taskId)).length === 1;
-  }, 'the task and its card');
-  const [card] = await h.store.cards.list(TEAM, 'task', taskId);
-  return { coords: { teamId, channelId, featureId, taskId }, cardTs: card!.messageTs };
-}
-
-/** `/plan feature new` in C1, submitted: the feature's id and its card's ts. */
-async function createFeature(heading = 'Passkeys') {
-  const since = mark();
-  await h.command('feature new');
-  const form = await h.slack.waitFor(
-    'views.update',
-    (b) => (b.view as { callback_id?: string }).callback_id === FEATURE_VIEW.feature,
-    { since },
-  );
-  await h.submit(String(form.body.view_id), [
-    [FIELD.team, choice(h.fixture.teamId)],
-    [FIELD.channel, choice(h.fixture.channelId)],
-    [FIELD.heading, text(heading)],
-    [FEATURE_FIELD.priority, choice('5')],
-  ]);
-  const posted = await h.slack.waitFor(
-    'chat.postMessage',
-    (b) => (b.metadata as { event_type?: string } | undefined)?.event_type === FEATURE_CARD_EVENT,
-    { since },
-  );
-  const featureId = (posted.body.metadata as { event_payload: { featureId: string } }).event_payload
-    .featureId;
-  let ts = '';
-  await eventually(async () => {
-    ts = (await h.store.cards.list(TEAM, 'feature', featureId))[0]?.messageTs ?? '';
-    return ts !== '';
-  }, 'the feature card remembered');
-  return { featureId, ts };
-}
-
-/** Presses a button with `value` on the message `ts` in C1 (a card, or a digest) as `user`. */
-function press(ts: string, actionId: string, value: string, user = 'U1', ephemeral = false) {
-  return h.interact(
-    {
-      type: 'block_actions',
-      container: { type: 'message', message_ts: ts, channel_id: 'C1', is_ephemeral: ephemeral },
-      channel: { id: 'C1', name: 'general' },
-      message: { ts, type: 'message' },
-      actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
-    },
-    user,
-  );
-}
-
 /** What Slack shows at `ts` in C1 now. */
 const shown = (ts: string) => json(h.slack.message('C1', ts));
 
 describe('a task press whose place is not the one recorded for its card', () => {
   it('is refused privately: the task does not move, its card is not retired and stays remembered', async () => {
-    const { coords, cardTs } = await createTask();
+    const { coords, cardTs } = await h.createTask();
     const wrong = { ...coords, teamId: otherTeamId };
     const since = mark();
-    await press(cardTs, TASK_ACTION.stateForward, json({ ...wrong, s: 'idle', a: '', to: 'in progress' }));
+    await h.press({ message: cardTs }, TASK_ACTION.stateForward, {
+      value: json({ ...wrong, s: 'idle', a: '', to: 'in progress' }),
+    });
     const told = await saidSince(since, 'nothing was changed');
     expect(json(told.body)).not.toContain('deleted');
     await h.pressesSettled();
@@ -134,13 +55,9 @@ describe('a task press whose place is not the one recorded for its card', () => 
 
     // A press from a list (not a card) with the same wrong place: refused the same way.
     const fromList = mark();
-    await press(
-      '1700000099.000100',
-      TASK_ACTION.delete,
-      json({ ...wrong, s: 'idle', a: '', l: 1 }),
-      'U1',
-      true,
-    );
+    await h.press({ message: '1700000099.000100', ephemeral: true }, TASK_ACTION.delete, {
+      value: json({ ...wrong, s: 'idle', a: '', l: 1 }),
+    });
     await saidSince(fromList, 'nothing was changed');
     await h.pressesSettled();
     expect((await h.tasksOfFeature()).map((t) => t.id)).toContain(coords.taskId);
@@ -148,7 +65,9 @@ describe('a task press whose place is not the one recorded for its card', () => 
     expect(await h.store.cards.list(TEAM, 'task', coords.taskId)).toHaveLength(1);
 
     // The card's own button, with the recorded place, still works.
-    await press(cardTs, TASK_ACTION.stateForward, json({ ...coords, s: 'idle', a: '', to: 'in progress' }));
+    await h.press({ message: cardTs }, TASK_ACTION.stateForward, {
+      value: json({ ...coords, s: 'idle', a: '', to: 'in progress' }),
+    });
     await eventually(
       async () =>
         (await h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId))
@@ -158,11 +77,13 @@ describe('a task press whose place is not the one recorded for its card', () => 
   });
 
   it('a press naming another task than the card it is on is refused, and neither card is retired', async () => {
-    const first = await createTask('First');
-    const second = await createTask('Second');
+    const first = await h.createTask('First');
+    const second = await h.createTask('Second');
     const since = mark();
     // The second task's Delete, carried by the first task's card.
-    await press(first.cardTs, TASK_ACTION.delete, json({ ...second.coords, s: 'idle', a: '' }));
+    await h.press({ message: first.cardTs }, TASK_ACTION.delete, {
+      value: json({ ...second.coords, s: 'idle', a: '' }),
+    });
     await saidSince(since, 'nothing was changed');
     await h.pressesSettled();
     expect((await h.tasksOfFeature()).map((t) => t.heading).sort()).toEqual(['First', 'Second']);
@@ -172,10 +93,12 @@ describe('a task press whose place is not the one recorded for its card', () => 
   });
 
   it('a task deleted where its card says it lives still retires the card', async () => {
-    const { coords, cardTs } = await createTask();
+    const { coords, cardTs } = await h.createTask();
     await h.owner().tasks.delete(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
     const since = mark();
-    await press(cardTs, TASK_ACTION.stateForward, json({ ...coords, s: 'idle', a: '', to: 'in progress' }));
+    await h.press({ message: cardTs }, TASK_ACTION.stateForward, {
+      value: json({ ...coords, s: 'idle', a: '', to: 'in progress' }),
+    });
     await saidSince(since, 'it was deleted');
     await h.pressesSettled();
     expect(shown(cardTs)).toContain('This task was deleted');
@@ -185,12 +108,12 @@ describe('a task press whose place is not the one recorded for its card', () => 
 
 describe('a feature press whose place is not the one recorded for its card', () => {
   it('Advance and Delete with another team id: refused, the feature unchanged, its card kept', async () => {
-    const { featureId, ts } = await createFeature();
+    const { featureId, ts } = await h.newFeature('Passkeys');
     const { channelId } = h.fixture;
     const wrong = json({ teamId: otherTeamId, channelId, featureId, stage: 'planning' });
     for (const action of [FEATURE_ACTION.advance, FEATURE_ACTION.delete]) {
       const since = mark();
-      await press(ts, action, wrong, 'U2');
+      await h.press({ message: ts }, action, { value: wrong, user: 'U2' });
       const told = await saidSince(since, 'nothing was changed');
       expect(json(told.body)).not.toContain('deleted');
       await h.pressesSettled();
@@ -203,15 +126,13 @@ describe('a feature press whose place is not the one recorded for its card', () 
   });
 
   it("the digest's Advance with another team id: the same refusal, the feature's card kept", async () => {
-    const { featureId, ts } = await createFeature();
+    const { featureId, ts } = await h.newFeature('Passkeys');
     const digestTs = h.slack.postAsBot('C1', { text: 'Digest', blocks: [] });
     const since = mark();
-    await press(
-      digestTs,
-      'digest_feature_advance',
-      json({ teamId: otherTeamId, channelId: h.fixture.channelId, featureId, stage: 'planning' }),
-      'U2',
-    );
+    await h.press({ message: digestTs }, 'digest_feature_advance', {
+      value: json({ teamId: otherTeamId, channelId: h.fixture.channelId, featureId, stage: 'planning' }),
+      user: 'U2',
+    });
     await saidSince(since, 'nothing was changed');
     await h.pressesSettled();
     expect((await h.owner().features.read(h.fixture.teamId, h.fixture.channelId, featureId)).id).toBe(
@@ -224,7 +145,7 @@ describe('a feature press whose place is not the one recorded for its card', () 
 
 describe('a press by someone acting in another planning organization', () => {
   it("is refused as such: the card's task is not called deleted, nor its card retired", async () => {
-    const { coords, cardTs } = await createTask();
+    const { coords, cardTs } = await h.createTask();
     // U5 connected a token of another organization (as `/plan connect` allows).
     const other = await h.sandbox.createOrganization('Elsewhere');
     h.slack.ensurePerson('U5');
@@ -238,7 +159,10 @@ describe('a press by someone acting in another planning organization', () => {
       origin: 'brought',
     });
     const since = mark();
-    await press(cardTs, TASK_ACTION.delete, json({ ...coords, s: 'idle', a: '' }), 'U5');
+    await h.press({ message: cardTs }, TASK_ACTION.delete, {
+      value: json({ ...coords, s: 'idle', a: '' }),
+      user: 'U5',
+    });
     const told = await saidSince(since, 'another planning organization');
     expect(json(told.body)).not.toContain('deleted');
     await h.pressesSettled();
@@ -251,18 +175,16 @@ describe('a press by someone acting in another planning organization', () => {
 
 describe('cards recorded before their place was', () => {
   it('are not retired on a press that reads nothing; a press that reads the entity records its place', async () => {
-    const { coords, cardTs } = await createTask();
+    const { coords, cardTs } = await h.createTask();
     // As an older version recorded it: no place.
     await h.store.db
       .updateTable('posted_cards')
       .set({ team_id: null, channel_id: null, feature_id: null, org_id: null })
       .execute();
     const since = mark();
-    await press(
-      cardTs,
-      TASK_ACTION.stateForward,
-      json({ ...coords, teamId: otherTeamId, s: 'idle', a: '', to: 'in progress' }),
-    );
+    await h.press({ message: cardTs }, TASK_ACTION.stateForward, {
+      value: json({ ...coords, teamId: otherTeamId, s: 'idle', a: '', to: 'in progress' }),
+    });
     const told = await saidSince(since, 'not found in your organization');
     expect(json(told.body)).not.toContain('was deleted');
     await h.pressesSettled();
@@ -270,7 +192,9 @@ describe('cards recorded before their place was', () => {
     expect(await h.store.cards.list(TEAM, 'task', coords.taskId)).toHaveLength(1);
 
     // The right place reads the task: the card's place is recorded, and the press applies.
-    await press(cardTs, TASK_ACTION.stateForward, json({ ...coords, s: 'idle', a: '', to: 'in progress' }));
+    await h.press({ message: cardTs }, TASK_ACTION.stateForward, {
+      value: json({ ...coords, s: 'idle', a: '', to: 'in progress' }),
+    });
     await eventually(
       async () =>
         (await h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId))
