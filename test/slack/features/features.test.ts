@@ -47,14 +47,6 @@ const next = (
 ) => h.slack.waitFor(method, match, { since });
 const mark = () => h.slack.calls.length;
 const has = (what: string) => (b: Record<string, unknown>) => JSON.stringify(b).includes(what);
-const callbackIs = (id: string) => (b: Record<string, unknown>) =>
-  (b.view as { callback_id?: string } | undefined)?.callback_id === id;
-
-/** The form a listener opened (loading, then filled): its view id once filled. */
-async function form(since: number, callbackId: string) {
-  const call = await next('views.update', since, callbackIs(callbackId));
-  return call.body.view_id as string;
-}
 
 /** The card in C1 as it is now in Slack: its post with the last update applied. */
 function cardAt(ts: string) {
@@ -75,55 +67,18 @@ function buttonOf(blocks: Block[], actionId: string): Element | undefined {
     .find((e) => e.action_id === actionId);
 }
 
-/** Presses a button of a message (a card in C1 by default) as `who`. */
-function press(
-  msg: { ts: string; blocks: Block[]; metadata?: unknown },
-  actionId: string,
-  who = 'U1',
-  options: { ephemeral?: boolean; headers?: Record<string, string>; value?: string } = {},
-) {
-  const element = buttonOf(msg.blocks, actionId);
-  const value = options.value ?? element?.value;
-  if (value === undefined) throw new Error(`no ${actionId} button on the card`);
-  return h.interact(
-    {
-      type: 'block_actions',
-      container: {
-        type: 'message',
-        message_ts: msg.ts,
-        channel_id: 'C1',
-        is_ephemeral: Boolean(options.ephemeral),
-      },
-      channel: { id: 'C1', name: 'general' },
-      message: { type: 'message', ...msg },
-      actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
-    },
-    who,
-    options.headers,
-  );
-}
-
 /** Picks an option of an assumption's menu on the card. */
 function menu(msg: { ts: string; blocks: Block[]; metadata?: unknown }, op: string, who = 'U1') {
   const element = buttonOf(msg.blocks, FEATURE_ACTION.assumptionMenu)!;
   const picked = element.options!.find((o) => JSON.parse(o.value).op === op)!;
-  return h.interact(
+  return h.choose(
+    { message: msg },
+    { action: FEATURE_ACTION.assumptionMenu, block: 'assm' },
     {
-      type: 'block_actions',
-      container: { type: 'message', message_ts: msg.ts, channel_id: 'C1' },
-      channel: { id: 'C1', name: 'general' },
-      message: { type: 'message', ...msg },
-      actions: [
-        {
-          type: 'overflow',
-          action_id: FEATURE_ACTION.assumptionMenu,
-          block_id: 'assm',
-          selected_option: { ...picked, text: { type: 'plain_text', text: op } },
-          action_ts: '1',
-        },
-      ],
-    },
-    who,
+      type: 'overflow',
+      selected_option: { ...picked, text: { type: 'plain_text', text: op } },
+    } as ViewStateValue,
+    { user: who },
   );
 }
 
@@ -138,7 +93,7 @@ async function stageOf(featureId: string) {
 async function newFeature(heading: string) {
   const since = mark();
   await h.command('feature new');
-  const viewId = await form(since, FEATURE_VIEW.feature);
+  const viewId = await h.formShown(FEATURE_VIEW.feature, since);
   const filled = JSON.stringify(h.slack.views.get(viewId));
   // Team and channel default to the channel's link.
   expect(filled).toContain(`"value":"${h.fixture.channelId}"`);
@@ -196,7 +151,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
     // An Advance pressed anyway (a card posted before): the service's own refusal, privately; nothing moves.
     const planningValue = JSON.stringify({ teamId, channelId, featureId, stage: 'planning' });
     let since = mark();
-    await press(card, FEATURE_ACTION.advance, 'U1', { value: planningValue });
+    await h.press({ message: card }, FEATURE_ACTION.advance, { value: planningValue });
     expect(JSON.stringify((await said(since, 'refused')).body)).toContain(
       'You must add at least 1 Assumption',
     );
@@ -204,8 +159,8 @@ describe('one feature from creation to deep context, through Slack only', () => 
 
     // Add assumption from the card.
     since = mark();
-    await press(card, FEATURE_ACTION.addAssumption);
-    let viewId = await form(since, FEATURE_VIEW.assumption);
+    await h.press({ message: card }, FEATURE_ACTION.addAssumption);
+    let viewId = await h.formShown(FEATURE_VIEW.assumption, since);
     await h.submit(viewId, [[FIELD.heading, text('People hate passwords')]]);
     await next('chat.update', since, (b) => b.ts === ts && has('People hate passwords')(b));
     card = cardAt(ts);
@@ -216,7 +171,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
 
     // Advance → validation; the card names what is missing now.
     since = mark();
-    await press(card, FEATURE_ACTION.advance);
+    await h.press({ message: card }, FEATURE_ACTION.advance);
     await said(since, 'is now in *Validation*');
     card = cardAt(ts);
     shown = JSON.stringify(card.blocks);
@@ -225,7 +180,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
     // The experiment, from the assumption's menu: done and confirmed, with a participant.
     since = mark();
     await menu(card, 'experiment');
-    viewId = await form(since, FEATURE_VIEW.experiment);
+    viewId = await h.formShown(FEATURE_VIEW.experiment, since);
     await h.submit(viewId, [
       [FEATURE_FIELD.experimentState, radio('done')],
       [FEATURE_FIELD.confirmed, checked('confirmed')],
@@ -245,14 +200,14 @@ describe('one feature from creation to deep context, through Slack only', () => 
     // Advance → execution.
     card = cardAt(ts);
     since = mark();
-    await press(card, FEATURE_ACTION.advance);
+    await h.press({ message: card }, FEATURE_ACTION.advance);
     await said(since, 'is now in *Execution*');
 
     // Add task: the create-task form with this feature chosen; its card goes in the feature card's thread.
     card = cardAt(ts);
     since = mark();
-    await press(card, FEATURE_ACTION.addTask);
-    viewId = await form(since, TASK_VIEW.create);
+    await h.press({ message: card }, FEATURE_ACTION.addTask);
+    viewId = await h.formShown(TASK_VIEW.create, since);
     expect(JSON.stringify(h.slack.views.get(viewId))).toContain(
       `"initial_option":{"text":{"type":"plain_text","text":"One-click <login>","emoji":true},"value":"${featureId}"}`,
     );
@@ -274,7 +229,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
       const current = cardAt(taskTs);
       expect(JSON.stringify(buttonOf(current.blocks, TASK_ACTION.stateForward))).toContain(label);
       since = mark();
-      await press(current, TASK_ACTION.stateForward);
+      await h.press({ message: current }, TASK_ACTION.stateForward);
       await next('chat.update', since, (b) => b.ts === taskTs);
       await next('chat.update', since, (b) => b.ts === ts && has(counted)(b));
       await h.pressesSettled();
@@ -285,7 +240,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
     // Advance → deep context: the card is read-only, with Delete only.
     card = cardAt(ts);
     since = mark();
-    await press(card, FEATURE_ACTION.advance);
+    await h.press({ message: card }, FEATURE_ACTION.advance);
     await said(since, 'is now in *Deep context*');
     card = cardAt(ts);
     shown = JSON.stringify(card.blocks);
@@ -296,7 +251,7 @@ describe('one feature from creation to deep context, through Slack only', () => 
 
     // In deep context only owners and admins delete: a member is told so, in one sentence.
     since = mark();
-    await press(card, FEATURE_ACTION.delete, 'U1');
+    await h.press({ message: card }, FEATURE_ACTION.delete);
     await said(since, 'Only owners and admins');
     expect(await stageOf(featureId)).toBe('deep context');
   });
@@ -307,8 +262,8 @@ describe('one feature from creation to deep context, through Slack only', () => 
     const owner = h.owner();
     // Opened while it could still change …
     let since = mark();
-    await press(cardAt(ts), FEATURE_ACTION.edit);
-    const viewId = await form(since, FEATURE_VIEW.feature);
+    await h.press({ message: cardAt(ts) }, FEATURE_ACTION.edit);
+    const viewId = await h.formShown(FEATURE_VIEW.feature, since);
     // … and it moved on to deep context meanwhile.
     const assm = await owner.assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
     await owner.features.advance(teamId, channelId, featureId);
@@ -334,8 +289,8 @@ describe('the Edit feature form (issue 23 item 6)', () => {
     const { teamId, channelId } = h.fixture;
     const { featureId, ts } = await newFeature('Dark mode');
     let since = mark();
-    await press(cardAt(ts), FEATURE_ACTION.edit);
-    const viewId = await form(since, FEATURE_VIEW.feature);
+    await h.press({ message: cardAt(ts) }, FEATURE_ACTION.edit);
+    const viewId = await h.formShown(FEATURE_VIEW.feature, since);
     since = mark();
     const ack = await h.submit(viewId, [
       [FIELD.heading, text('Dark mode everywhere')],
@@ -361,8 +316,8 @@ describe('experiment participants', () => {
       .assumptions.create(teamId, channelId, featureId, { heading: 'Managers read them' });
     // A change from Slack refreshes the card, which then shows the assumption and its menu.
     let since = mark();
-    await press(cardAt(ts), FEATURE_ACTION.edit);
-    const edit = await form(since, FEATURE_VIEW.feature);
+    await h.press({ message: cardAt(ts) }, FEATURE_ACTION.edit);
+    const edit = await h.formShown(FEATURE_VIEW.feature, since);
     await h.submit(edit, [
       [FIELD.heading, text('Reports')],
       [FEATURE_FIELD.priority, choice('5')],
@@ -371,7 +326,7 @@ describe('experiment participants', () => {
 
     since = mark();
     await menu(cardAt(ts), 'experiment');
-    const viewId = await form(since, FEATURE_VIEW.experiment);
+    const viewId = await h.formShown(FEATURE_VIEW.experiment, since);
     h.slack.users.set('U7', { id: 'U7', name: 'nobody' });
     since = mark();
     await h.submit(viewId, [
@@ -399,7 +354,7 @@ describe('experiment participants', () => {
     // The form opens again with them.
     since = mark();
     await menu(cardAt(ts), 'experiment');
-    const again = await form(since, FEATURE_VIEW.experiment);
+    const again = await h.formShown(FEATURE_VIEW.experiment, since);
     expect(JSON.stringify(h.slack.views.get(again))).toContain('"initial_users":["U2","U1"]');
   });
 });
@@ -415,8 +370,8 @@ describe('Advance is applied once', () => {
     await owner.assumptions.experiment(teamId, channelId, featureId, assm.id, { state: 'done' });
     // The card is refreshed by a change from Slack: an edit keeps it showing validation.
     const since = mark();
-    await press(cardAt(ts), FEATURE_ACTION.edit);
-    const viewId = await form(since, FEATURE_VIEW.feature);
+    await h.press({ message: cardAt(ts) }, FEATURE_ACTION.edit);
+    const viewId = await h.formShown(FEATURE_VIEW.feature, since);
     await h.submit(viewId, [
       [FIELD.heading, text('Search')],
       [FEATURE_FIELD.priority, choice('5')],
@@ -430,8 +385,8 @@ describe('Advance is applied once', () => {
     const card = cardAt(ts);
     const since = mark();
     const results = await Promise.allSettled([
-      press(card, FEATURE_ACTION.advance),
-      press(card, FEATURE_ACTION.advance, 'U1', {
+      h.press({ message: card }, FEATURE_ACTION.advance),
+      h.press({ message: card }, FEATURE_ACTION.advance, {
         headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
       }),
     ]);
@@ -450,7 +405,7 @@ describe('Advance is applied once', () => {
 
     // Pressed again later on the same (stale) card: refreshed, not advanced.
     const later = mark();
-    await press(card, FEATURE_ACTION.advance);
+    await h.press({ message: card }, FEATURE_ACTION.advance);
     await said(later, 'out of date');
     expect(await stageOf(featureId)).toBe('execution');
   });
@@ -465,7 +420,7 @@ describe('Advance is applied once', () => {
     };
     let since = mark();
     // Pressed by an admin: the feature's author (U1) hears of it in a DM.
-    await press(digest, 'digest_feature_advance', 'U2');
+    await h.press({ message: digest }, 'digest_feature_advance', { user: 'U2' });
     await said(since, 'is now in *Execution*');
     const dm = await next('chat.postMessage', since, (b) => b.channel === 'DU1');
     expect(JSON.stringify(dm.body)).toContain(
@@ -475,7 +430,7 @@ describe('Advance is applied once', () => {
     // The feature's card shows it too.
     await next('chat.update', since, (b) => b.ts === ts && has('Execution*')(b));
     since = mark();
-    await press(digest, 'digest_feature_advance');
+    await h.press({ message: digest }, 'digest_feature_advance');
     await said(since, 'out of date');
     expect(await stageOf(featureId)).toBe('execution');
   });
@@ -485,8 +440,8 @@ describe('Log as evidence', () => {
   async function withAssumption() {
     const { featureId, ts } = await newFeature('Passkeys');
     const since = mark();
-    await press(cardAt(ts), FEATURE_ACTION.addAssumption);
-    const viewId = await form(since, FEATURE_VIEW.assumption);
+    await h.press({ message: cardAt(ts) }, FEATURE_ACTION.addAssumption);
+    const viewId = await h.formShown(FEATURE_VIEW.assumption, since);
     await h.submit(viewId, [[FIELD.heading, text('Users have passkey devices')]]);
     await next('chat.update', since, (b) => b.ts === ts && has('passkey devices')(b));
     const { teamId, channelId } = h.fixture;
@@ -494,45 +449,27 @@ describe('Log as evidence', () => {
     return { featureId, ts, assmId: assm!.id };
   }
 
-  const shortcut = (msg: Record<string, unknown>) =>
-    h.interact({
-      type: 'message_action',
-      callback_id: FEATURE_SHORTCUT.logEvidence,
-      channel: { id: 'C1', name: 'general' },
-      message: msg,
-      message_ts: msg.ts,
-      action_ts: '1',
-    });
-
   it('from a feature card’s thread the feature is known; from a plain message it is picked', async () => {
     const { featureId, ts, assmId } = await withAssumption();
     const { teamId, channelId } = h.fixture;
 
     // In the card's thread.
     let since = mark();
-    await shortcut({
-      type: 'message',
-      user: 'U9',
-      ts: '1700000100.000200',
-      thread_ts: ts,
-      text: '9 of 10 have one',
+    await h.shortcut(FEATURE_SHORTCUT.logEvidence, {
+      message: {
+        type: 'message',
+        user: 'U9',
+        ts: '1700000100.000200',
+        thread_ts: ts,
+        text: '9 of 10 have one',
+      },
     });
-    let viewId = await form(since, FEATURE_VIEW.evidence);
+    let viewId = await h.formShown(FEATURE_VIEW.evidence, since);
     let view = JSON.stringify(h.slack.views.get(viewId));
     expect(view).toContain('For the feature *Passkeys*');
     expect(view).not.toContain(FEATURE_FIELD.evidenceFeature.block);
     // The assumption select says how much its details can still take.
-    const options = await h.interact({
-      type: 'block_suggestion',
-      action_id: FEATURE_FIELD.assumption.action,
-      block_id: FEATURE_FIELD.assumption.block,
-      value: '',
-      view: {
-        id: viewId,
-        private_metadata: (h.slack.views.get(viewId) as { private_metadata: string }).private_metadata,
-        state: { values: {} },
-      },
-    });
+    const options = await h.suggest(viewId, FEATURE_FIELD.assumption, '');
     expect(options.body).toContain('2048 chars left');
     const kept = '9 of 10 have one\n\nhttps://slack.test/archives/C1/p1700000100000200';
     expect(view).toContain(JSON.stringify(kept).slice(1, -1));
@@ -544,13 +481,15 @@ describe('Log as evidence', () => {
 
     // A plain message elsewhere in the linked channel: feature and assumption picked.
     since = mark();
-    await shortcut({
-      type: 'message',
-      user: 'U8',
-      ts: '1700000200.000300',
-      text: 'Survey: most use a phone',
+    await h.shortcut(FEATURE_SHORTCUT.logEvidence, {
+      message: {
+        type: 'message',
+        user: 'U8',
+        ts: '1700000200.000300',
+        text: 'Survey: most use a phone',
+      },
     });
-    viewId = await form(since, FEATURE_VIEW.evidence);
+    viewId = await h.formShown(FEATURE_VIEW.evidence, since);
     view = JSON.stringify(h.slack.views.get(viewId));
     expect(view).toContain(FEATURE_FIELD.evidenceFeature.block);
     const second = 'Survey: most use a phone\n\nhttps://slack.test/archives/C1/p1700000200000300';
@@ -571,14 +510,10 @@ describe('Log as evidence', () => {
       .owner()
       .assumptions.experiment(teamId, channelId, featureId, assmId, { details: 'x'.repeat(2000) });
     let since = mark();
-    await h.interact({
-      type: 'message_action',
-      callback_id: FEATURE_SHORTCUT.logEvidence,
-      channel: { id: 'C1', name: 'general' },
-      message: { type: 'message', ts: '1700000300.000100', thread_ts: ts, text: 'y'.repeat(300) },
-      message_ts: '1700000300.000100',
+    await h.shortcut(FEATURE_SHORTCUT.logEvidence, {
+      message: { ts: '1700000300.000100', thread_ts: ts, text: 'y'.repeat(300) },
     });
-    const viewId = await form(since, FEATURE_VIEW.evidence);
+    const viewId = await h.formShown(FEATURE_VIEW.evidence, since);
     const empty = await h.submit(viewId, [[FIELD.details, text('z')]]);
     expect(empty.json()).toMatchObject({
       response_action: 'errors',
@@ -643,19 +578,19 @@ describe('deep context: search, read, delete', () => {
     const list = { ts: '1700000400.000100', blocks };
 
     since = mark();
-    await press(list, FEATURE_ACTION.deepContextRead, 'U1', { ephemeral: true });
+    await h.press({ message: list, ephemeral: true }, FEATURE_ACTION.deepContextRead);
     const read = await next('views.update', since, has('We asked 12 people'));
     expect(JSON.stringify(read.body.view)).toContain('Audit &lt;log&gt;');
 
     // A member pressing a Delete anyway (the admin's, or the shared card's): refused in one sentence, nothing deleted.
     since = mark();
-    await press(list, FEATURE_ACTION.delete, 'U1', { ephemeral: true });
+    await h.press({ message: list, ephemeral: true }, FEATURE_ACTION.delete);
     await said(since, 'Only owners and admins of your organization can delete a feature in deep context.');
     expect(await stageOf(featureId)).toBe('deep context');
 
     // An admin: deleted, and the feature's card says so.
     since = mark();
-    await press(list, FEATURE_ACTION.delete, 'U2', { ephemeral: true });
+    await h.press({ message: list, ephemeral: true }, FEATURE_ACTION.delete, { user: 'U2' });
     await said(since, 'was deleted');
     await next('chat.update', since, (b) => b.ts === ts && has('This feature was deleted')(b));
     await expect(h.owner().deepContext.read(featureId)).rejects.toThrow(/not-found|404/);
@@ -702,8 +637,8 @@ describe('/plan features and the New feature shortcut', () => {
 
   it('the global shortcut asks for team and channel, checks the form, and posts the card in the linked channel', async () => {
     const since = mark();
-    await h.interact({ type: 'shortcut', callback_id: FEATURE_SHORTCUT.newFeature, action_ts: '1' });
-    const viewId = await form(since, FEATURE_VIEW.feature);
+    await h.shortcut(FEATURE_SHORTCUT.newFeature);
+    const viewId = await h.formShown(FEATURE_VIEW.feature, since);
     const bad = await h.submit(viewId, [
       [FIELD.heading, text('x'.repeat(201))],
       [FEATURE_FIELD.priority, choice('5')],
