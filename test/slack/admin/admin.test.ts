@@ -11,16 +11,7 @@ import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../../src/slack/admin/
 import { FIELD, type Field } from '../../../src/slack/kit/ids.js';
 import { toWire } from '../../../src/slack/kit/round-trip.js';
 import { LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
-import {
-  choice,
-  eventually,
-  Harness,
-  submitted,
-  TEAM,
-  text,
-  user,
-  viewIdOf,
-} from '../../helpers/slack-harness.js';
+import { choice, eventually, Harness, TEAM, text, user, viewIdOf } from '../../helpers/slack-harness.js';
 
 const createClient = (baseUrl: string, token: string) => createPlanningClient({ baseUrl, token, retries: 0 });
 
@@ -38,27 +29,6 @@ const conversation = (id: string): ViewStateValue =>
 async function updated(h: Harness, viewId: string, match: (view: View) => boolean = () => true) {
   const call = await h.slack.waitFor('views.update', (b) => b.view_id === viewId && match(b.view as View));
   return call.body.view as View;
-}
-
-/** A button pressed in the modal view `viewId` as Slack shows it now (its current hash unless told). */
-function press(
-  h: Harness,
-  viewId: string,
-  actionId: string,
-  value: string,
-  { as = ADMIN, hash }: { as?: string; hash?: string } = {},
-) {
-  const view = h.slack.views.get(viewId);
-  if (!view) throw new Error(`no view ${viewId}`);
-  return h.interact(
-    {
-      type: 'block_actions',
-      container: { type: 'view', view_id: viewId },
-      view: submitted(viewId, view, [], hash),
-      actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
-    },
-    as,
-  );
 }
 
 async function openAdmin(h: Harness, as = ADMIN) {
@@ -79,19 +49,22 @@ async function pushed(h: Harness, since: number) {
 /** Pushes a section from the root view; resolves with the section view's id once it is filled. */
 async function openSection(h: Harness, rootId: string, name: string, as = ADMIN) {
   const since = h.slack.calls.length;
-  await press(h, rootId, ADMIN_ACTION.section, name, { as });
+  await h.press({ view: rootId }, ADMIN_ACTION.section, { value: name, user: as });
   const pushedId = await pushed(h, since);
   await updated(h, pushedId, (v) => v.callback_id === ADMIN_VIEW.section);
   return pushedId;
 }
 
 /** Opens a form from a section view; resolves with the form view's id once it is shown. */
-async function openForm(h: Harness, sectionId: string, request: FormRequest, callbackId: string, as = ADMIN) {
-  const since = h.slack.calls.length;
-  await press(h, sectionId, formActionId(request.form), toWire(FormRequest, request), { as });
-  const formId = await pushed(h, since);
-  await eventually(() => h.slack.views.get(formId)?.callback_id === callbackId, `the ${request.form} form`);
-  return formId;
+function openAdminForm(h: Harness, sectionId: string, request: FormRequest, callbackId: string, as = ADMIN) {
+  return h.openForm(
+    () =>
+      h.press({ view: sectionId }, formActionId(request.form), {
+        value: toWire(FormRequest, request),
+        user: as,
+      }),
+    callbackId,
+  );
 }
 
 async function submit(h: Harness, viewId: string, values: [Field, ViewStateValue][], as = ADMIN) {
@@ -115,28 +88,13 @@ describe('Administering from Slack', () => {
     const said = await h.slack.waitFor('respond');
     expect(json(said.body)).toContain('Only workspace admins can use `/plan admin`');
 
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'view', view_id: 'VHOME' },
-        actions: [{ type: 'button', action_id: ADMIN_ACTION.openModal, block_id: 'b', action_ts: '1' }],
-      },
-      'U2',
-    );
+    await h.press({ home: {} }, ADMIN_ACTION.openModal, { user: 'U2' });
     await h.slack.waitFor('respond', (b) => json(b).includes('Only workspace admins can administer'));
     expect(h.slack.called('views.open')).toHaveLength(0);
   });
 
   /** The Home tab's "Manage links and digests" pressed by `as`. */
-  const homeLinksButton = (as = ADMIN) =>
-    h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'view', view_id: 'VHOME' },
-        actions: [{ type: 'button', action_id: ADMIN_ACTION.openModal, block_id: 'b', action_ts: '1' }],
-      },
-      as,
-    );
+  const homeLinksButton = (as = ADMIN) => h.press({ home: {} }, ADMIN_ACTION.openModal, { user: as });
 
   it("opens the admin modal at its links section from the Home tab's button, this workspace's links only (issue 23 item 9)", async () => {
     await h.link('C1', ADMIN);
@@ -184,21 +142,21 @@ describe('Administering from Slack', () => {
     const sectionId = await openSection(h, rootId, 'links');
     const C1 = json({ id: 'C1' });
 
-    await press(h, sectionId, ADMIN_ACTION.digestOff, C1);
+    await h.press({ view: sectionId }, ADMIN_ACTION.digestOff, { value: C1 });
     await updated(h, sectionId, (v) => json(v).includes('Digest turned off.'));
     expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({ digestEnabled: false });
     expect(json(h.slack.views.get(sectionId))).toContain(ADMIN_ACTION.digestOn);
 
-    await press(h, sectionId, ADMIN_ACTION.weekendsOn, C1);
+    await h.press({ view: sectionId }, ADMIN_ACTION.weekendsOn, { value: C1 });
     await updated(h, sectionId, (v) => json(v).includes('Weekends included.'));
     expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({ weekdaysOnly: false });
 
-    await press(h, sectionId, ADMIN_ACTION.digestOn, C1);
+    await h.press({ view: sectionId }, ADMIN_ACTION.digestOn, { value: C1 });
     await updated(h, sectionId, (v) => json(v).includes('Digest turned on.'));
     expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({ digestEnabled: true, weekdaysOnly: false });
 
     // Time and zone: a form, refused on its field without a time, then saved as /plan digest saves it.
-    const formId = await openForm(h, sectionId, { form: 'digestTime', id: 'C1' }, ADMIN_VIEW.digestTime);
+    const formId = await openAdminForm(h, sectionId, { form: 'digestTime', id: 'C1' }, ADMIN_VIEW.digestTime);
     const form = json(h.slack.views.get(formId));
     expect(form).toContain('"initial_time":"09:00"');
     const bad = await submit(h, formId, [[LINK_FIELD.timeZone, choice('Europe/Paris')]]);
@@ -218,11 +176,11 @@ describe('Administering from Slack', () => {
     expect(json(after)).toContain(`Next digest: *${formatLocal(nextRun(c1, new Date()), 'Europe/Paris')}*`);
 
     // Another workspace's channel, in a crafted button: not this workspace's link, left alone.
-    await press(h, sectionId, ADMIN_ACTION.unlink, json({ id: 'C9' }));
+    await h.press({ view: sectionId }, ADMIN_ACTION.unlink, { value: json({ id: 'C9' }) });
     await updated(h, sectionId, (v) => json(v).includes('is not linked any more'));
     expect(await h.store.links.get('T0OTHER', 'C9')).toBeDefined();
 
-    await press(h, sectionId, ADMIN_ACTION.unlink, C1);
+    await h.press({ view: sectionId }, ADMIN_ACTION.unlink, { value: C1 });
     await updated(h, sectionId, (v) => json(v).includes('no digest is posted there'));
     expect(await h.store.links.get(TEAM, 'C1')).toBeUndefined();
     expect(json(h.slack.views.get(sectionId))).toContain('No channel is linked yet');
@@ -241,9 +199,9 @@ describe('Administering from Slack', () => {
     // The admin's section view, its buttons and form sent by the member (a crafted request).
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'links');
-    await press(h, sectionId, ADMIN_ACTION.digestOff, json({ id: 'C1' }), { as: 'U2' });
-    await press(h, sectionId, ADMIN_ACTION.unlink, json({ id: 'C1' }), { as: 'U2' });
-    const formId = await openForm(h, sectionId, { form: 'digestTime', id: 'C1' }, ADMIN_VIEW.digestTime);
+    await h.press({ view: sectionId }, ADMIN_ACTION.digestOff, { value: json({ id: 'C1' }), user: 'U2' });
+    await h.press({ view: sectionId }, ADMIN_ACTION.unlink, { value: json({ id: 'C1' }), user: 'U2' });
+    const formId = await openAdminForm(h, sectionId, { form: 'digestTime', id: 'C1' }, ADMIN_VIEW.digestTime);
     const refused = await submit(
       h,
       formId,
@@ -268,7 +226,7 @@ describe('Administering from Slack', () => {
     expect(json(h.slack.views.get(sectionId))).toContain('No invitation on this page');
 
     // Create: bad input first, answered on its fields without any call.
-    const formId = await openForm(h, sectionId, { form: 'invite' }, ADMIN_VIEW.invitation);
+    const formId = await openAdminForm(h, sectionId, { form: 'invite' }, ADMIN_VIEW.invitation);
     const bad = await submit(h, formId, [
       [ADMIN_FIELD.inviteTeam, choice(h.fixture.teamId, 'Core team')],
       [ADMIN_FIELD.inviteName, text('ab')],
@@ -301,7 +259,7 @@ describe('Administering from Slack', () => {
     expect(json(list)).toContain('0 views');
 
     // Share in a channel: the service's own invitation page, the expiry in each reader's zone.
-    const shareId = await openForm(
+    const shareId = await openAdminForm(
       h,
       sectionId,
       { form: 'share', id: created!.id, name: 'Spring interns' },
@@ -318,7 +276,7 @@ describe('Administering from Slack', () => {
 
     // Share with a person: a DM.
     h.slack.users.set('U5', { id: 'U5', name: 'newcomer' });
-    const dmShareId = await openForm(
+    const dmShareId = await openAdminForm(
       h,
       sectionId,
       { form: 'share', id: created!.id, name: 'Spring interns' },
@@ -332,7 +290,7 @@ describe('Administering from Slack', () => {
     expect(json(dm.body.blocks)).toContain(url);
 
     // Edit: a new name and a use limit.
-    const editId = await openForm(
+    const editId = await openAdminForm(
       h,
       sectionId,
       { form: 'editInvite', id: created!.id, name: 'Spring interns' },
@@ -357,11 +315,11 @@ describe('Administering from Slack', () => {
       h.slack
         .called('views.update')
         .filter((c) => c.body.view_id === sectionId && json(c.body.view).includes('is revoked')).length;
-    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: shown });
-    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: shown });
+    await h.press({ view: sectionId, hash: shown }, ADMIN_ACTION.revokeInvitation, { value });
+    await h.press({ view: sectionId, hash: shown }, ADMIN_ACTION.revokeInvitation, { value });
     await eventually(() => revokedAnswers() >= 1, 'the revoke answered');
     // Once done, a late copy shows the same outcome instead of acting (or saying it is gone).
-    await press(h, sectionId, ADMIN_ACTION.revokeInvitation, value, { hash: shown });
+    await h.press({ view: sectionId, hash: shown }, ADMIN_ACTION.revokeInvitation, { value });
     await eventually(() => revokedAnswers() >= 2, 'the late copy answered');
     expect((await h.owner().invitations.list()).invitations).toHaveLength(0);
     const answers = h.slack.called('views.update').filter((c) => c.body.view_id === sectionId);
@@ -380,7 +338,7 @@ describe('Administering from Slack', () => {
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'invitations');
     const request = { form: 'share', id: invitation.id, name: 'Autumn' } as const;
-    const shareId = await openForm(h, sectionId, request, ADMIN_VIEW.share);
+    const shareId = await openAdminForm(h, sectionId, request, ADMIN_VIEW.share);
     type Input = { type: string; block_id?: string; optional?: boolean; dispatch_action?: boolean };
     const inputsOf = (view: unknown) =>
       ((view as { blocks: Input[] }).blocks ?? []).filter((b) => b.type === 'input');
@@ -405,19 +363,7 @@ describe('Administering from Slack', () => {
     });
 
     // "With one person": the form asks for the person instead, required.
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'view', view_id: shareId },
-      view: submitted(shareId, h.slack.views.get(shareId)!, [[ADMIN_FIELD.shareTo, radio('person')]]),
-      actions: [
-        {
-          ...radio('person'),
-          action_id: ADMIN_FIELD.shareTo.action,
-          block_id: ADMIN_FIELD.shareTo.block,
-          action_ts: '1',
-        },
-      ],
-    });
+    await h.choose({ view: shareId }, ADMIN_FIELD.shareTo, radio('person'));
     const redrawn = await updated(h, shareId, (v) => json(v).includes(ADMIN_FIELD.sharePerson.action));
     const inputs = inputsOf(redrawn);
     expect(inputs.map((b) => b.block_id)).toEqual([ADMIN_FIELD.shareTo.block, ADMIN_FIELD.sharePerson.block]);
@@ -447,7 +393,7 @@ describe('Administering from Slack', () => {
     expect(people).not.toMatch(/"text":"Close","emoji":true\},"action_id":"[^"]*close/);
 
     const value = json({ id: h.sandbox.memberId, n: 'member' });
-    await press(h, sectionId, ADMIN_ACTION.regenerate, value);
+    await h.press({ view: sectionId }, ADMIN_ACTION.regenerate, { value });
     const after = await updated(h, sectionId, (v) => json(v).includes('has a new token'));
     expect(json(after)).toContain('stored for <@U3>');
     const stored = await h.store.identities.get(TEAM, 'U3');
@@ -459,7 +405,7 @@ describe('Administering from Slack', () => {
     const whoami = await h.slack.waitFor('respond', (b) => json(b).includes('You act as'));
     expect(json(whoami.body)).toContain('Connection: OK');
 
-    await press(h, sectionId, ADMIN_ACTION.closeAccount, value);
+    await h.press({ view: sectionId }, ADMIN_ACTION.closeAccount, { value });
     await updated(h, sectionId, (v) => json(v).includes('is closed'));
     const closed = await h.owner().serviceAccounts.read(h.sandbox.memberId);
     expect(closed.closedTime).toBeGreaterThan(0);
@@ -484,7 +430,7 @@ describe('Administering from Slack', () => {
     const sectionId = await openSection(h, rootId, 'people');
     expect(json(h.slack.views.get(sectionId))).toContain('<@U6>');
     const value = json({ id: provisioned.serviceAccountId, n: 'newbie' });
-    await press(h, sectionId, ADMIN_ACTION.closeAccount, value);
+    await h.press({ view: sectionId }, ADMIN_ACTION.closeAccount, { value });
     await updated(h, sectionId, (v) => json(v).includes('<@U6> can no longer act'));
 
     // Not renewed (which would re-open it) behind the admin's back.
@@ -497,7 +443,7 @@ describe('Administering from Slack', () => {
     );
 
     // Re-opened by the admin: the person works again, without pasting anything.
-    await press(h, sectionId, ADMIN_ACTION.regenerate, value);
+    await h.press({ view: sectionId }, ADMIN_ACTION.regenerate, { value });
     await updated(h, sectionId, (v) => json(v).includes('stored for <@U6>'));
     const before = h.slack.called('respond').length;
     await h.command('whoami', 'U6');
@@ -516,16 +462,16 @@ describe('Administering from Slack', () => {
     await h.connect('U3', 'member');
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'teams');
-    const newTeam = await openForm(h, sectionId, { form: 'newTeam' }, ADMIN_VIEW.name);
+    const newTeam = await openAdminForm(h, sectionId, { form: 'newTeam' }, ADMIN_VIEW.name);
     await submit(h, newTeam, [[ADMIN_FIELD.name, text('Platform')]]);
     await updated(h, newTeam, (v) => json(v).includes('is created'));
     const team = (await h.owner().teams.listAll()).teams.find((t) => t.teamName === 'Platform');
     expect(team).toBeDefined();
     await updated(h, sectionId, (v) => json(v).includes('Platform'));
 
-    await press(h, sectionId, ADMIN_ACTION.open, json({ s: 'team', p: 1, t: team!.id }));
+    await h.press({ view: sectionId }, ADMIN_ACTION.open, { value: json({ s: 'team', p: 1, t: team!.id }) });
     await updated(h, sectionId, (v) => json(v).includes('(default)'));
-    const newChannel = await openForm(
+    const newChannel = await openAdminForm(
       h,
       sectionId,
       { form: 'newChannel', teamId: team!.id, name: 'Platform' },
@@ -539,7 +485,7 @@ describe('Administering from Slack', () => {
     const read = await h.owner().teams.read(team!.id);
     expect(read.channels.map((c) => c.channelName)).toContain('Infra');
 
-    const add = await openForm(
+    const add = await openAdminForm(
       h,
       sectionId,
       { form: 'teamAdd', teamId: team!.id, name: 'Platform' },
@@ -552,12 +498,9 @@ describe('Administering from Slack', () => {
 
     // The default channel cannot go: the refusal says the rule.
     const general = read.channels.find((c) => c.isDefault)!;
-    await press(
-      h,
-      sectionId,
-      ADMIN_ACTION.deleteChannel,
-      json({ id: general.id, t: team!.id, n: 'General' }),
-    );
+    await h.press({ view: sectionId }, ADMIN_ACTION.deleteChannel, {
+      value: json({ id: general.id, t: team!.id, n: 'General' }),
+    });
     await updated(h, sectionId, (v) => json(v).includes('default channel cannot be deleted'));
   });
 
@@ -568,7 +511,9 @@ describe('Administering from Slack', () => {
     const shown = json(h.slack.views.get(sectionId));
     expect(shown).toContain('TypeScript');
     expect(shown).toContain('Delete the notion?');
-    await press(h, sectionId, ADMIN_ACTION.deleteNotion, json({ id: notion.id, n: 'TypeScript' }));
+    await h.press({ view: sectionId }, ADMIN_ACTION.deleteNotion, {
+      value: json({ id: notion.id, n: 'TypeScript' }),
+    });
     await updated(h, sectionId, (v) => json(v).includes('and its experiences are deleted'));
     await expect(h.owner().notions.read(notion.id)).rejects.toThrow();
   });
@@ -581,12 +526,9 @@ describe('Administering from Slack', () => {
     expect(json(h.slack.views.get(sectionId))).toMatch(/\$\d+\.\d\d USD per (month|year)/);
     const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
     const since = h.slack.calls.length;
-    await press(
-      h,
-      sectionId,
-      ADMIN_ACTION.checkout,
-      json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
-    );
+    await h.press({ view: sectionId }, ADMIN_ACTION.checkout, {
+      value: json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
+    });
     const checkoutId = await pushed(h, since);
     const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
     const expires = /expires on \*([^*]+)\*/.exec(json(view))?.[1];
@@ -605,7 +547,7 @@ describe('Administering from Slack', () => {
     await h.connect('U4', 'member');
     const rootId = await openAdmin(h, 'U4');
     const sectionId = await openSection(h, rootId, 'notions', 'U4');
-    const formId = await openForm(h, sectionId, { form: 'newNotion' }, ADMIN_VIEW.name, 'U4');
+    const formId = await openAdminForm(h, sectionId, { form: 'newNotion' }, ADMIN_VIEW.name, 'U4');
     const before = h.slack.called('views.push').length;
     expect(before).toBeGreaterThan(0);
     await submit(h, formId, [[ADMIN_FIELD.name, text('Rust')]], 'U4');
@@ -628,7 +570,7 @@ describe('Administering from Slack', () => {
     expect(first).toContain('Page 1 of 2 · 23 notions');
     const next = /"action_id":"admin_page_next","value":"((?:[^"\\]|\\.)*)"/.exec(first)?.[1];
     expect(next).toBeDefined();
-    await press(h, sectionId, ADMIN_ACTION.pageNext, JSON.parse(`"${next}"`) as string);
+    await h.press({ view: sectionId }, ADMIN_ACTION.pageNext, { value: JSON.parse(`"${next}"`) as string });
     const second = await updated(h, sectionId, (v) => json(v).includes('Page 2 of 2'));
     expect((json(second).match(/"\*Skill \d\d\*"/g) ?? []).length).toBe(3);
 
@@ -643,7 +585,7 @@ describe('Administering from Slack', () => {
   it('links a Slack channel from the admin modal through the link form', async () => {
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'teams');
-    const pickId = await openForm(h, sectionId, { form: 'link' }, ADMIN_VIEW.linkPick);
+    const pickId = await openAdminForm(h, sectionId, { form: 'link' }, ADMIN_VIEW.linkPick);
     await submit(h, pickId, [[ADMIN_FIELD.slackChannel, conversation('C42')]]);
     const form = await updated(h, pickId, (v) => v.callback_id === LINK_VIEW.link);
     expect(json(form)).toContain('<#C42>');
@@ -666,22 +608,24 @@ describe('Administering from Slack', () => {
     const { teamId, channelId } = h.fixture;
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'teams');
-    await press(h, sectionId, ADMIN_ACTION.open, json({ s: 'channel', p: 1, t: teamId, c: channelId }));
+    await h.press({ view: sectionId }, ADMIN_ACTION.open, {
+      value: json({ s: 'channel', p: 1, t: teamId, c: channelId }),
+    });
     const channel = await updated(h, sectionId, (v) => json(v).includes('*Prospects*'));
     expect(json(channel)).toContain('<@U3>');
 
     const member = json({ id: h.sandbox.memberId, t: teamId, c: channelId, n: 'member' });
-    await press(h, sectionId, ADMIN_ACTION.addProspect, member);
+    await h.press({ view: sectionId }, ADMIN_ACTION.addProspect, { value: member });
     await updated(h, sectionId, (v) => json(v).includes('joined the channel'));
     let members = (await h.owner().channels.listMembers(teamId, channelId)).members.map((m) => m.id);
     expect(members).toContain(h.sandbox.memberId);
 
-    const teamsOf = await openForm(h, sectionId, { form: 'personTeams' }, ADMIN_VIEW.person);
+    const teamsOf = await openAdminForm(h, sectionId, { form: 'personTeams' }, ADMIN_VIEW.person);
     await submit(h, teamsOf, [[ADMIN_FIELD.person, user('U3')]]);
     const shown = await updated(h, teamsOf, (v) => json(v).includes('is in'));
     expect(json(shown)).toContain('Core team');
 
-    await press(h, sectionId, ADMIN_ACTION.removeChannelMember, member);
+    await h.press({ view: sectionId }, ADMIN_ACTION.removeChannelMember, { value: member });
     await updated(h, sectionId, (v) => json(v).includes('left the channel'));
     members = (await h.owner().channels.listMembers(teamId, channelId)).members.map((m) => m.id);
     expect(members).not.toContain(h.sandbox.memberId);
@@ -699,11 +643,15 @@ describe('Administering from Slack', () => {
     expect(billing).not.toContain(ADMIN_ACTION.checkout);
     expect(billing).toMatch(/<https?:[^|]+\|[^>]*paid>/);
 
-    await press(h, sectionId, ADMIN_ACTION.changePlan, json({ id: plans[1]!.id, n: 'Next plan' }));
+    await h.press({ view: sectionId }, ADMIN_ACTION.changePlan, {
+      value: json({ id: plans[1]!.id, n: 'Next plan' }),
+    });
     await updated(h, sectionId, (v) => json(v).includes('The subscription is now on'));
     expect((await h.owner().billing.subscriptionRead())?.pricePlan?.id).toBe(plans[1]!.id);
 
-    await press(h, sectionId, ADMIN_ACTION.cancelSubscription, json({ id: plans[1]!.id }));
+    await h.press({ view: sectionId }, ADMIN_ACTION.cancelSubscription, {
+      value: json({ id: plans[1]!.id }),
+    });
     const cancelled = await updated(h, sectionId, (v) => json(v).includes('The subscription is cancelled'));
     expect(json(cancelled)).toContain('was cancelled; it ends');
     expect((await h.owner().billing.subscriptionRead())?.status).toBe('cancelled');
