@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FIELD } from '../../../src/slack/kit/ids.js';
-import { TASK_CARD_EVENT, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
-import { eventually, external, Harness, submitted, TEAM, text, user } from '../../helpers/slack-harness.js';
+import { TASK_CARD_EVENT, TASK_FIELD, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import {
+  choice,
+  eventually,
+  external,
+  Harness,
+  submitted,
+  TEAM,
+  text,
+  user,
+} from '../../helpers/slack-harness.js';
 
 const message = {
   type: 'message',
@@ -9,27 +18,6 @@ const message = {
   ts: '1700000000.000100',
   text: 'Fix the &lt;b&gt;login&lt;/b&gt; &amp; signup\nIt breaks on Safari.',
 };
-
-function shortcut(h: Harness, msg: Record<string, unknown> = message) {
-  return h.interact({
-    type: 'message_action',
-    callback_id: TASK_SHORTCUT.createTask,
-    channel: { id: 'C1', name: 'general' },
-    message: msg,
-    message_ts: msg.ts,
-    action_ts: '1',
-  });
-}
-
-/** Opens the create-task modal from the message and waits until it is filled. */
-async function openForm(h: Harness) {
-  expect((await shortcut(h)).status).toBe(200);
-  const update = await h.slack.waitFor(
-    'views.update',
-    (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
-  );
-  return update.body.view_id as string;
-}
 
 describe('Create task from a message', () => {
   let h: Harness;
@@ -41,12 +29,7 @@ describe('Create task from a message', () => {
   afterEach(() => h.close());
 
   it("takes a message's heading as plain text, and a heading's own marks cannot end the card's bold (issue 23 item 7)", async () => {
-    await shortcut(h, { ...message, text: 'The *nightly export* failed\nSee the log.' });
-    const update = await h.slack.waitFor(
-      'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
-    );
-    const viewId = update.body.view_id as string;
+    const viewId = await h.createTaskForm({ ...message, text: 'The *nightly export* failed\nSee the log.' });
     expect(JSON.stringify(h.slack.views.get(viewId))).toContain(
       '"initial_value":"The nightly export failed"',
     );
@@ -66,7 +49,7 @@ describe('Create task from a message', () => {
 
   it('opens a loading modal at once, fills it from the message, creates, assigns and posts the card in the thread', async () => {
     await h.connect('U2', 'admin');
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm(message);
     const open = h.slack.called('views.open')[0]!;
     expect(JSON.stringify(open.body.view)).toContain('Loading');
     const form = h.slack.views.get(viewId)!;
@@ -119,7 +102,7 @@ describe('Create task from a message', () => {
   }
 
   it('refuses bad input on the right field and creates nothing', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm(message);
     const before = h.slack.calls.length;
     const empty = await h.submit(viewId, [
       [TASK_FIELD.feature, external(h.fixture.featureId)],
@@ -145,7 +128,7 @@ describe('Create task from a message', () => {
   });
 
   it('creates one task for a retried or double submission', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm(message);
     // The same payload each time, as Slack resends it.
     const payload = {
       type: 'view_submission',
@@ -170,14 +153,14 @@ describe('Create task from a message', () => {
 
   it('asks a user who is not connected to connect, and creates nothing', async () => {
     await h.store.identities.delete(TEAM, 'U1');
-    await shortcut(h);
+    await h.createTaskFrom(message);
     const update = await h.slack.waitFor('views.update');
     expect(JSON.stringify(update.body.view)).toContain('connect_open');
     expect(h.sandbox.requests.count('taskCreate')).toBe(0);
   });
 
   it('marks a refused token invalid and asks to reconnect (401)', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm(message);
     h.sandbox.inject({ operationId: 'taskCreate', status: 401 });
     await h.submit(viewId, fill());
     const view = await outcome(viewId, 'Reconnect');
@@ -185,7 +168,7 @@ describe('Create task from a message', () => {
     expect((await h.store.identities.get(TEAM, 'U1'))?.valid).toBe(false);
     // The next attempt goes straight to Reconnect, without calling the service.
     const calls = h.sandbox.requests.count();
-    await shortcut(h);
+    await h.createTaskFrom(message);
     await h.slack.waitFor(
       'views.update',
       (b) => b.view_id !== viewId && JSON.stringify(b.view).includes('Reconnect'),
@@ -197,7 +180,7 @@ describe('Create task from a message', () => {
     [403, 'your role does not allow it'],
     [503, 'not answering right now; nothing was saved'],
   ])('keeps the form with what was typed and says why on %i', async (status, why) => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm(message);
     h.sandbox.inject({ operationId: 'taskCreate', status });
     await h.submit(viewId, fill('My typed heading'));
     const view = await outcome(viewId, why);
@@ -212,14 +195,14 @@ describe('Create task from a message', () => {
   });
 
   it('says the service did not answer in time on a timeout', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm(message);
     h.sandbox.inject({ operationId: 'taskCreate', delayMs: 2_500 });
     await h.submit(viewId, fill());
     await outcome(viewId, 'did not answer in time');
   });
 
   it('refuses an assignee who is not connected when nobody can provision them', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm(message);
     h.slack.users.set('U7', { id: 'U7', name: 'seven' });
     await h.submit(viewId, [...fill(), [TASK_FIELD.assignee, user('U7')]]);
     const view = await outcome(viewId, 'is not connected');
@@ -228,22 +211,9 @@ describe('Create task from a message', () => {
   });
 
   it("lists the linked channel's features, filtered by what is typed", async () => {
-    const viewId = await openForm(h);
-    const view = h.slack.views.get(viewId)!;
+    const viewId = await h.createTaskForm(message);
     await h.owner().features.create(h.fixture.teamId, h.fixture.channelId, { heading: 'Billing export' });
-    const ask = (value: string) =>
-      h.interact({
-        type: 'block_suggestion',
-        action_id: TASK_FIELD.feature.action,
-        block_id: TASK_FIELD.feature.block,
-        value,
-        view: {
-          id: viewId,
-          callback_id: TASK_VIEW.create,
-          private_metadata: view.private_metadata,
-          state: { values: {} },
-        },
-      });
+    const ask = (value: string) => h.suggest(viewId, TASK_FIELD.feature, value);
     const all = (await ask('')).json() as { options: { value: string; text: { text: string } }[] };
     expect(all.options.map((o) => o.text.text).sort()).toEqual(['Billing export', 'Login page']);
     const some = (await ask('LOG')).json() as { options: { value: string }[] };
@@ -261,35 +231,15 @@ describe('Create task in a channel without a link', () => {
   it('offers team then channel, provisions the user and the assignee, and creates the task there', async () => {
     h.slack.users.set('U1', { id: 'U1', name: 'ana', realName: 'Ana Lima' });
     h.slack.users.set('U3', { id: 'U3', name: 'bo', realName: 'Bo <Script>' });
-    await shortcut(h);
-    const filled = await h.slack.waitFor(
-      'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
-    );
-    const viewId = filled.body.view_id as string;
+    const since = h.slack.calls.length;
+    const viewId = await h.createTaskForm(message);
+    const filled = await h.slack.waitFor('views.update', (b) => b.view_id === viewId, { since });
     const provisioned = await h.store.identities.get(TEAM, 'U1');
     expect(provisioned).toMatchObject({ origin: 'provisioned', orgId: h.sandbox.orgId });
     expect(JSON.stringify(filled.body.view)).toContain('Core team');
 
     // Picking the team refreshes the channel select.
-    const view = h.slack.views.get(viewId)!;
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'view', view_id: viewId },
-      view: {
-        ...view,
-        state: { values: {} },
-        title: { type: 'plain_text', text: 'Create task' },
-      },
-      actions: [
-        {
-          type: 'static_select',
-          action_id: 'team_picked',
-          block_id: 'team',
-          selected_option: { value: h.fixture.teamId, text: { type: 'plain_text', text: 'Core team' } },
-        },
-      ],
-    });
+    await h.choose({ view: viewId }, FIELD.team, choice(h.fixture.teamId, 'Core team'));
     await h.slack.waitFor(
       'views.update',
       (b) => b.view_id === viewId && JSON.stringify(b.view).includes(`channel|${h.fixture.teamId}`),
