@@ -7,27 +7,10 @@ import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../../src/slack/feedback/ids.j
 import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../../src/slack/grades/ids.js';
 import { FIELD } from '../../../src/slack/kit/ids.js';
 import { FAILED_OPTION, SLOW_OPTION } from '../../../src/slack/kit/options.js';
-import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { TASK_FIELD, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
 import { choice, external, Harness, submitted, text, user, viewIdOf } from '../../helpers/slack-harness.js';
 
 const HOSTILE = '<!channel> ping <@U2> <https://evil.test|click>';
-
-/** Opens the create-task form on a message and returns the filled view's id. */
-async function openForm(h: Harness, messageText = 'Fix the login') {
-  await h.interact({
-    type: 'message_action',
-    callback_id: TASK_SHORTCUT.createTask,
-    channel: { id: 'C1', name: 'general' },
-    message: { type: 'message', user: 'U9', ts: '1700000000.000100', text: messageText },
-    message_ts: '1700000000.000100',
-    action_ts: '1',
-  });
-  const filled = await h.slack.waitFor(
-    'views.update',
-    (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
-  );
-  return filled.body.view_id as string;
-}
 
 const fill = (h: Harness, heading: string) =>
   [
@@ -45,7 +28,7 @@ describe('failures around a form', () => {
   afterEach(() => h.close());
 
   it('a store failure gives the form back with what was typed and one sentence; nothing is created', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm();
     const begin = h.store.once.begin;
     h.store.once.begin = async () => {
       throw new Error('SQLITE_READONLY: attempt to write a readonly database');
@@ -68,7 +51,7 @@ describe('failures around a form', () => {
   });
 
   it('Slack failing after the task exists: told so by DM, and pressing Create again makes no second task', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm();
     // The form as the person pressed Create on it (the ack then shows a working view in its place).
     const form = h.slack.views.get(viewId)!;
     const update = h.slack.responder('views.update');
@@ -108,25 +91,18 @@ describe('failures around a form', () => {
 
   it('views.open refused for a global shortcut (no response_url): the user is told by DM', async () => {
     h.slack.on('views.open', () => ({ ok: false, error: 'expired_trigger_id' }));
-    await h.interact({
-      type: 'shortcut',
-      callback_id: GRADE_SHORTCUT.gradePeer,
-      action_ts: '1',
-      response_url: undefined,
-    });
+    await h.shortcut(GRADE_SHORTCUT.gradePeer, { fields: { response_url: undefined } });
     const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU1');
     expect(String(dm.body.text)).toContain('did not let me open the form in time');
   });
 
   it('a searchable select answers in time with one option saying the service is slow', async () => {
     h.sandbox.inject({ operationId: 'notions.search', delayMs: 4_000 });
-    const res = await h.interact({
-      type: 'block_suggestion',
-      action_id: GRADE_FIELD.notion.action,
-      block_id: GRADE_FIELD.notion.block,
-      value: 'arch',
-      view: { id: 'V9', callback_id: GRADE_VIEW.grade, private_metadata: '' },
-    });
+    const res = await h.suggest(
+      { id: 'V9', callback_id: GRADE_VIEW.grade, private_metadata: '' },
+      GRADE_FIELD.notion,
+      'arch',
+    );
     expect(res.json()).toEqual({ options: [SLOW_OPTION] });
   });
 
@@ -136,13 +112,11 @@ describe('failures around a form', () => {
     h = await Harness.start({ retries: 2 });
     await h.connect('U1', 'member');
     h.sandbox.inject({ operationId: 'notions.search', status: 503, times: 3 });
-    const res = await h.interact({
-      type: 'block_suggestion',
-      action_id: GRADE_FIELD.notion.action,
-      block_id: GRADE_FIELD.notion.block,
-      value: '',
-      view: { id: 'V9', callback_id: GRADE_VIEW.grade, private_metadata: '' },
-    });
+    const res = await h.suggest(
+      { id: 'V9', callback_id: GRADE_VIEW.grade, private_metadata: '' },
+      GRADE_FIELD.notion,
+      '',
+    );
     expect(res.json()).toEqual({ options: [FAILED_OPTION] });
     expect(h.sandbox.requests.count('notions.search')).toBe(1);
   });
@@ -159,7 +133,7 @@ describe('user text never reaches Slack as markup', () => {
   afterEach(() => h.close());
 
   it('the task card escapes the heading in its notification text and its blocks', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm();
     await h.submit(viewId, [...fill(h, HOSTILE), [TASK_FIELD.assignee, user('U2')]]);
     const card = await h.slack.waitFor('chat.postMessage');
     const escaped = '&lt;!channel&gt; ping &lt;@U2&gt; &lt;https://evil.test|click&gt;';
@@ -171,18 +145,11 @@ describe('user text never reaches Slack as markup', () => {
   });
 
   it('the feedback DM escapes the heading and the message', async () => {
-    const viewId = await openForm(h);
+    const viewId = await h.createTaskForm();
     await h.submit(viewId, [...fill(h, HOSTILE), [TASK_FIELD.assignee, user('U2')]]);
     const card = await h.slack.waitFor('chat.postMessage');
     const coords = (card.body.metadata as { event_payload: Record<string, string> }).event_payload;
-    await h.interact({
-      type: 'block_actions',
-      actions: [
-        { type: 'button', action_id: 'feedback_open', value: JSON.stringify(coords), action_ts: '1' },
-      ],
-      container: { type: 'message' },
-      channel: { id: 'C1' },
-    });
+    await h.press({ channel: 'C1' }, 'feedback_open', { value: JSON.stringify(coords) });
     const open = await h.slack.waitFor('views.open', (b) =>
       JSON.stringify(b.view).includes(FEEDBACK_VIEW.feedback),
     );
@@ -201,7 +168,7 @@ describe('user text never reaches Slack as markup', () => {
   it.each(['<!channel>', 'not-a-user', 'U2> <!here'])(
     'refuses %j as an assignee on its field, creating nothing',
     async (forged) => {
-      const viewId = await openForm(h);
+      const viewId = await h.createTaskForm();
       const res = await h.submit(viewId, [...fill(h, 'Forged'), [TASK_FIELD.assignee, user(forged)]]);
       expect(res.json()).toEqual({
         response_action: 'errors',
