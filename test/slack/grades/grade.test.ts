@@ -25,12 +25,9 @@ describe('Grade a peer’s notion', () => {
   });
   afterEach(() => h.close());
 
-  async function openForm() {
-    await h.interact({ type: 'shortcut', callback_id: GRADE_SHORTCUT.gradePeer }, 'UGRADER');
-    const open = await h.slack.waitFor('views.open');
-    expect((open.body.view as { callback_id: string }).callback_id).toBe(GRADE_VIEW.grade);
-    return viewIdOf(open);
-  }
+  /** The grader's Grade a peer form (the global shortcut): its view id. */
+  const openGradeForm = () =>
+    h.openForm(() => h.shortcut(GRADE_SHORTCUT.gradePeer, { user: 'UGRADER' }), GRADE_VIEW.grade);
 
   const form = (peer: string, grade = '7') =>
     [
@@ -40,7 +37,7 @@ describe('Grade a peer’s notion', () => {
     ] as Parameters<Harness['submit']>[1];
 
   it('records the grade anonymously: private confirmation, nothing to the peer, no log pairing them', async () => {
-    const viewId = await openForm();
+    const viewId = await openGradeForm();
     expect(JSON.stringify(h.slack.views.get(viewId))).toContain('24 hours');
     await h.submit(viewId, form('UPEER'), { user: 'UGRADER' });
     const done = await h.slack.waitFor('views.update', (b) =>
@@ -61,7 +58,7 @@ describe('Grade a peer’s notion', () => {
   });
 
   it('records one grade for a retried or double submission', async () => {
-    const viewId = await openForm();
+    const viewId = await openGradeForm();
     // The same payload each time, as Slack resends it.
     const payload = {
       type: 'view_submission',
@@ -91,7 +88,7 @@ describe('Grade a peer’s notion', () => {
 
   it('shows a grader who is not connected Connect in place of the form as it opens; records nothing', async () => {
     await h.store.identities.delete(TEAM, 'UGRADER');
-    const viewId = await openForm();
+    const viewId = await openGradeForm();
     const shown = await h.slack.waitFor('views.update', (b) =>
       JSON.stringify(b.view).includes('connect_open'),
     );
@@ -104,7 +101,7 @@ describe('Grade a peer’s notion', () => {
   });
 
   it('never logs the grader next to the notion or the grade, whether grading fails or succeeds', async () => {
-    const viewId = await openForm();
+    const viewId = await openGradeForm();
     h.sandbox.inject({ operationId: 'experienceEvaluatePeer', status: 503 });
     await h.submit(viewId, form('UPEER'), { user: 'UGRADER' });
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('not answering'));
@@ -125,7 +122,7 @@ describe('Grade a peer’s notion', () => {
   });
 
   it('grading yourself is a self-evaluation', async () => {
-    const viewId = await openForm();
+    const viewId = await openGradeForm();
     await h.submit(viewId, form('UGRADER', '4'), { user: 'UGRADER' });
     await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('self-evaluation'));
     const member = h.owner();
@@ -136,7 +133,7 @@ describe('Grade a peer’s notion', () => {
 
   it('tells the grader a peer must connect first when nobody can provision them', async () => {
     h.slack.users.set('UNEW', { id: 'UNEW', name: 'new' });
-    const viewId = await openForm();
+    const viewId = await openGradeForm();
     await h.submit(viewId, form('UNEW'), { user: 'UGRADER' });
     const view = await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes('connect'));
     expect(JSON.stringify(view.body.view)).toContain('<@UNEW> is not connected');
@@ -149,7 +146,7 @@ describe('Grade a peer’s notion', () => {
     [{ status: 503 }, 'not answering right now; nothing was saved'],
     [{ delayMs: 2_500 }, 'did not answer in time'],
   ])('when the service answers %o, tells only the grader and keeps the form', async (fault, why) => {
-    const viewId = await openForm();
+    const viewId = await openGradeForm();
     h.sandbox.inject({ operationId: 'experienceEvaluatePeer', ...fault });
     await h.submit(viewId, form('UPEER'), { user: 'UGRADER' });
     const shown = await h.slack.waitFor('views.update', (b) => JSON.stringify(b.view).includes(why));
@@ -166,7 +163,7 @@ describe('Grade a peer’s notion', () => {
   });
 
   it('refuses a missing grade on its field', async () => {
-    const viewId = await openForm();
+    const viewId = await openGradeForm();
     const res = await h.submit(
       viewId,
       [
@@ -185,16 +182,7 @@ describe('Grade a peer’s notion', () => {
 
   it('searches notions for the form', async () => {
     await h.owner().notions.create({ value: 'Rust' });
-    const res = await h.interact(
-      {
-        type: 'block_suggestion',
-        action_id: GRADE_FIELD.notion.action,
-        block_id: GRADE_FIELD.notion.block,
-        value: 'type',
-        view: { id: 'V9' },
-      },
-      'UGRADER',
-    );
+    const res = await h.suggest({ id: 'V9' }, GRADE_FIELD.notion, 'type', 'UGRADER');
     const { options } = res.json() as { options: { value: string; text: { text: string } }[] };
     expect(options.map((o) => o.text.text)).toEqual(['TypeScript']);
   });
@@ -252,7 +240,7 @@ describe('Grade a peer with provisioning on', () => {
 
   it('provisions a service account for a peer who has none, and records the grade for it', async () => {
     h.slack.users.set('UNEW', { id: 'UNEW', name: 'newcomer', realName: 'New Comer' });
-    await h.interact({ type: 'shortcut', callback_id: GRADE_SHORTCUT.gradePeer }, 'UGRADER');
+    await h.shortcut(GRADE_SHORTCUT.gradePeer, { user: 'UGRADER' });
     const open = await h.slack.waitFor('views.open');
     await h.submit(
       viewIdOf(open),
