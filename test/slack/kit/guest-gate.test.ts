@@ -25,7 +25,7 @@ afterEach(() => h.close());
 describe('a guest', () => {
   it('pressing Grade a peer is told why at once; no form opens, no notion is read', async () => {
     const since = h.slack.calls.length;
-    await h.interact({ type: 'shortcut', callback_id: GRADE_SHORTCUT.gradePeer }, 'UGUEST');
+    await h.shortcut(GRADE_SHORTCUT.gradePeer, { user: 'UGUEST' });
     await eventually(
       () => h.slack.calls.slice(since).some((c) => json(c.body).includes(SENTENCE)),
       'the refusal',

@@ -14,17 +14,8 @@ import { FEATURE_CARD_EVENT, FEATURE_FIELD, FEATURE_VIEW } from '../../../src/sl
 import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../../src/slack/feedback/ids.js';
 import { FIELD, type Field } from '../../../src/slack/kit/ids.js';
 import { toWire } from '../../../src/slack/kit/round-trip.js';
-import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
-import {
-  choice,
-  eventually,
-  external,
-  Harness,
-  submitted,
-  TEAM,
-  text,
-  viewIdOf,
-} from '../../helpers/slack-harness.js';
+import { TASK_ACTION, TASK_FIELD } from '../../../src/slack/tasks/ids.js';
+import { choice, eventually, external, Harness, TEAM, text, viewIdOf } from '../../helpers/slack-harness.js';
 
 /** Each shows nothing on its own. */
 const INVISIBLE = [
@@ -102,19 +93,7 @@ describe('a heading of invisible characters only', () => {
   });
 
   it('is an empty heading when a task is created from a message; a feedback of them is empty too', async () => {
-    const ORIGIN = { channel: 'C1', ts: '1700000000.000100' };
-    let since = mark();
-    await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.createTask,
-      channel: { id: ORIGIN.channel, name: 'general' },
-      message: { type: 'message', user: 'U9', ts: ORIGIN.ts, text: 'Anything' },
-      message_ts: ORIGIN.ts,
-      action_ts: '1',
-    });
-    const viewId = String(
-      (await h.slack.waitFor('views.update', callbackIs(TASK_VIEW.create), { since })).body.view_id,
-    );
+    const viewId = await h.createTaskForm('Anything');
     const feature: [Field, ViewStateValue] = [
       TASK_FIELD.feature,
       external(h.fixture.featureId, h.fixture.featureHeading),
@@ -136,21 +115,9 @@ describe('a heading of invisible characters only', () => {
     }, 'the task and its card');
     const [card] = await h.store.cards.list(TEAM, 'task', taskId);
     const { teamId, channelId, featureId } = h.fixture;
-    since = mark();
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'message', message_ts: card!.messageTs, channel_id: 'C1' },
-      channel: { id: 'C1', name: 'general' },
-      message: { ts: card!.messageTs, type: 'message' },
-      actions: [
-        {
-          type: 'button',
-          action_id: TASK_ACTION.feedbackOpen,
-          block_id: 'b',
-          value: json({ teamId, channelId, featureId, taskId }),
-          action_ts: '1',
-        },
-      ],
+    const since = mark();
+    await h.press({ message: card!.messageTs }, TASK_ACTION.feedbackOpen, {
+      value: json({ teamId, channelId, featureId, taskId }),
     });
     const open = await h.slack.waitFor('views.open', callbackIs(FEEDBACK_VIEW.feedback), { since });
     await refusedOn(
@@ -171,31 +138,16 @@ describe('a heading of invisible characters only', () => {
 describe('a name of invisible characters only', () => {
   /** The admin modal's form to name a new notion, as U1 (a workspace admin acting as the owner). */
   async function newNotionForm() {
-    let since = mark();
-    await h.command('admin');
-    const rootId = String(
-      (await h.slack.waitFor('views.update', callbackIs(ADMIN_VIEW.root), { since })).body.view_id,
+    const rootId = await h.openForm(() => h.command('admin'), ADMIN_VIEW.root);
+    const sectionId = await h.openForm(
+      () => h.press({ view: rootId }, ADMIN_ACTION.section, { value: 'notions' }),
+      ADMIN_VIEW.section,
     );
-    const pressIn = (viewId: string, actionId: string, value: string) =>
-      h.interact({
-        type: 'block_actions',
-        container: { type: 'view', view_id: viewId },
-        view: submitted(viewId, h.slack.views.get(viewId)!, []),
-        actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
-      });
-    since = mark();
-    await pressIn(rootId, ADMIN_ACTION.section, 'notions');
-    const sectionId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
-    await h.slack.waitFor(
-      'views.update',
-      (b) => b.view_id === sectionId && callbackIs(ADMIN_VIEW.section)(b),
-    );
-    since = mark();
     const request: FormRequest = { form: 'newNotion' };
-    await pressIn(sectionId, formActionId(request.form), toWire(FormRequest, request));
-    const formId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
-    await eventually(() => h.slack.views.get(formId)?.callback_id === ADMIN_VIEW.name, 'the notion form');
-    return formId;
+    return h.openForm(
+      () => h.press({ view: sectionId }, formActionId(request.form), { value: toWire(FormRequest, request) }),
+      ADMIN_VIEW.name,
+    );
   }
 
   it('is an empty notion name in the admin modal: no notion is created', async () => {

@@ -15,7 +15,7 @@ import { gradeModal } from '../../../src/slack/grades/blocks.js';
 import { GRADE_FIELD } from '../../../src/slack/grades/ids.js';
 import { FIELD, type Field } from '../../../src/slack/kit/ids.js';
 import { assignModal } from '../../../src/slack/tasks/assign.js';
-import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { TASK_FIELD } from '../../../src/slack/tasks/ids.js';
 import { choice, external, Harness, TEAM, text, user } from '../../helpers/slack-harness.js';
 
 const ACTOR = 'U1';
@@ -204,19 +204,7 @@ describe('assignee and peer', () => {
 
   async function createTaskForm() {
     await h.link('C1', ACTOR);
-    await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.createTask,
-      channel: { id: 'C1', name: 'general' },
-      message: { type: 'message', user: 'U9', ts: '1700000000.000100', text: 'Do it' },
-      message_ts: '1700000000.000100',
-      action_ts: '1',
-    });
-    const form = await h.slack.waitFor(
-      'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
-    );
-    return form.body.view_id as string;
+    return h.createTaskForm('Do it', { user: ACTOR });
   }
 
   const taskValues = (assignee: string): [Field, ViewStateValue][] => [

@@ -32,16 +32,7 @@ describe('Notification preferences and quiet hours', () => {
       ...liveTaskCard({ coords, heading: 'Ship it', state: 'idle', authorSlackId: 'UAUTHOR' }),
     };
     const since = h.slack.calls.length;
-    await h.interact(
-      {
-        type: 'message_action',
-        callback_id: FEEDBACK_SHORTCUT.giveFeedback,
-        channel: { id: 'C1', name: 'general' },
-        message,
-        message_ts: message.ts,
-      },
-      'UAUTHOR',
-    );
+    await h.shortcut(FEEDBACK_SHORTCUT.giveFeedback, { message, user: 'UAUTHOR' });
     const viewId = viewIdOf(await h.slack.waitFor('views.open', undefined, { since }));
     await h.submit(
       viewId,

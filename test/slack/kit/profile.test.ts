@@ -99,23 +99,7 @@ describe('profile follows Slack on user_change', () => {
   });
 
   const pressFollow = (value: 'on' | 'off') =>
-    h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'view', view_id: 'VHOME' },
-        view: { id: 'VHOME', type: 'home' },
-        actions: [
-          {
-            type: 'button',
-            action_id: ACCOUNT_ACTION.followProfile,
-            value,
-            block_id: 'b',
-            action_ts: '1',
-          },
-        ],
-      },
-      'UMEM',
-    );
+    h.press({ home: {} }, ACCOUNT_ACTION.followProfile, { value, user: 'UMEM' });
   const notFollowed = () => h.logs.filter((l) => l.includes('profile: not followed')).length;
 
   it('a pasted account is never renamed silently: only once its person chooses it on Home, and no longer once they stop', async () => {

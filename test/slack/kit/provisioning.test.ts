@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GRADE_SHORTCUT } from '../../../src/slack/grades/ids.js';
 import { FIELD } from '../../../src/slack/kit/ids.js';
-import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../../src/slack/tasks/ids.js';
+import { TASK_FIELD } from '../../../src/slack/tasks/ids.js';
 import {
   eventually,
   external,
@@ -55,16 +55,13 @@ describe('who is provisioned', () => {
 
   it('a member of the same Enterprise Grid organization, from another of its workspaces, gets one', async () => {
     h.slack.users.set('UGRID', { id: 'UGRID', name: 'grid', teamId: 'T0SISTER', enterpriseId: 'E0ORG' });
-    await h.interact(
-      {
-        type: 'shortcut',
-        callback_id: GRADE_SHORTCUT.gradePeer,
-        action_ts: '1',
+    await h.shortcut(GRADE_SHORTCUT.gradePeer, {
+      user: 'UGRID',
+      fields: {
         enterprise: { id: 'E0ORG', name: 'Org' },
         user: { id: 'UGRID', name: 'grid', team_id: 'T0SISTER' },
       },
-      'UGRID',
-    );
+    });
     await h.slack.waitFor('views.open');
     await eventually(
       async () => (await h.store.identities.get(TEAM, 'UGRID')) !== undefined,
@@ -77,19 +74,8 @@ describe('who is provisioned', () => {
     h.slack.users.set('U1', { id: 'U1', name: 'ana' });
     h.slack.users.set('UGUEST', { id: 'UGUEST', name: 'guest', guest: 'multi-channel' });
     await h.link();
-    await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.createTask,
-      channel: { id: 'C1', name: 'general' },
-      message: { type: 'message', user: 'U9', ts: '1700000000.000100', text: 'Do it' },
-      message_ts: '1700000000.000100',
-      action_ts: '1',
-    });
-    const form = await h.slack.waitFor(
-      'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.create,
-    );
-    await h.submit(form.body.view_id as string, [
+    const viewId = await h.createTaskForm('Do it');
+    await h.submit(viewId, [
       [TASK_FIELD.feature, external(h.fixture.featureId, 'Login page')],
       [FIELD.heading, text('Do it')],
       [TASK_FIELD.assignee, user('UGUEST')],

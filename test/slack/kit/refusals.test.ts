@@ -122,14 +122,7 @@ describe('a press on another organization’s task', () => {
       l: 1,
     });
     const since = mark();
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'message', message_ts: '1700000001.000100', channel_id: 'C1', is_ephemeral: true },
-      channel: { id: 'C1', name: 'general' },
-      actions: [
-        { type: 'button', action_id: TASK_ACTION.stateForward, block_id: 'b', value, action_ts: '1' },
-      ],
-    });
+    await h.press({ message: '1700000001.000100', ephemeral: true }, TASK_ACTION.stateForward, { value });
     const said = await h.slack.waitFor('respond', (b) => b.replace_original !== true, { since });
     expect(json(said.body)).toContain('not found in your organization');
     for (const untrue of UNTRUE) expect(json(said.body)).not.toContain(untrue);
