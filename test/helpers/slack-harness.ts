@@ -833,7 +833,7 @@ export class Harness {
   async finishInstall(code: string, begun: { state: string; cookie: string }) {
     const redirect = await request(
       `${this.url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(begun.state)}`,
-      { headers: { cookie: begun.cookie } },
+      { headers: begun.cookie ? { cookie: begun.cookie } : {} },
     );
     return { status: redirect.statusCode, page: await redirect.body.text() };
   }

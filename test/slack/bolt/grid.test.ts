@@ -1,13 +1,5 @@
-/**
- * Enterprise Grid (issue 25 item 3): an org-wide install, completed through the fake Slack's OAuth
- * (`team: null`, `is_enterprise_install: true`), serves every workspace of the organization with
- * the org's installation, while each workspace keeps its own identities and links; the org-level
- * uninstall removes all of it.
- */
-import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Harness, sign } from '../../helpers/slack-harness.js';
-import { beginInstall } from '../../helpers/slack-install.js';
+import { Harness } from '../../helpers/slack-harness.js';
 
 const ORG = 'E0ORG';
 
@@ -19,37 +11,18 @@ describe('Enterprise Grid: an org-wide install', () => {
   afterEach(() => h.close());
 
   /** Installs the app org-wide through /slack/install and the redirect; resolves with the redirect page. */
-  async function installOrgWide() {
-    const { state, cookie } = await beginInstall(h.url);
-    const code = h.slack.grantInstall({ enterprise: { id: ORG, name: 'Org' }, user: 'UADMIN' });
-    const redirect = await request(
-      `${h.url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`,
-      { headers: { cookie } },
-    );
-    return { status: redirect.statusCode, page: await redirect.body.text() };
+  function installOrgWide() {
+    return h.install({ enterprise: { id: ORG, name: 'Org' }, user: 'UADMIN' });
   }
 
   /** `/plan <text>` as Slack sends it from a workspace of the org-wide install. */
   function orgCommand(text: string, team: string, user = 'U1', channel = 'C1') {
-    h.slack.channel(channel, user);
-    const body = new URLSearchParams({
-      token: 'legacy',
-      team_id: team,
+    return h.command(text, user, channel, team, {
       team_domain: team.toLowerCase(),
       enterprise_id: ORG,
       enterprise_name: 'Org',
       is_enterprise_install: 'true',
-      channel_id: channel,
-      channel_name: 'general',
-      user_id: user,
-      user_name: `user-${user}`,
-      command: '/plan',
-      text,
-      api_app_id: 'A1',
-      response_url: h.slack.responseUrl({ channel, user }),
-      trigger_id: h.slack.trigger(user),
-    }).toString();
-    return h.post(body, 'application/x-www-form-urlencoded');
+    });
   }
 
   async function replyTo(since: number) {
@@ -148,18 +121,12 @@ describe('Enterprise Grid: an org-wide install', () => {
         origin: 'brought',
       });
     }
-    const body = JSON.stringify({
-      token: 'legacy',
-      team_id: 'T0A',
-      enterprise_id: ORG,
-      is_enterprise_install: true,
-      api_app_id: 'A1',
-      type: 'event_callback',
-      event_id: 'EvUNINSTALL',
-      event_time: Math.floor(Date.now() / 1000),
-      event: { type: 'app_uninstalled' },
-    });
-    expect((await h.post(body, 'application/json', sign(body))).status).toBe(200);
+    const uninstalled = await h.event(
+      { type: 'app_uninstalled' },
+      {},
+      { team_id: 'T0A', enterprise_id: ORG, is_enterprise_install: true, event_id: 'EvUNINSTALL' },
+    );
+    expect(uninstalled.status).toBe(200);
     await expect.poll(() => h.store.identities.get(`${ORG}:T0B`, 'U1'), { timeout: 10_000 }).toBeUndefined();
     expect(await h.store.identities.get(`${ORG}:T0A`, 'U1')).toBeUndefined();
     expect(await h.store.installations.botToken(`${ORG}:T0A`)).toBeUndefined();

@@ -1,8 +1,6 @@
-import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BOT_SCOPES } from '../../../src/slack/bolt/manifest.js';
 import { Harness } from '../../helpers/slack-harness.js';
-import { beginInstall } from '../../helpers/slack-install.js';
 
 describe('OAuth install for many workspaces', () => {
   let h: Harness;
@@ -12,7 +10,8 @@ describe('OAuth install for many workspaces', () => {
   afterEach(() => h.close());
 
   it('installs through /slack/install and /slack/oauth_redirect, stores the installation, then serves that workspace', async () => {
-    const { authorize, state, cookie, page } = await beginInstall(h.url);
+    const begun = await h.beginInstall();
+    const { authorize, page } = begun;
     // SLACK_API_URL's host serves the authorize page too (GovSlack, the fake here).
     expect(authorize.origin + authorize.pathname).toBe(`${h.slack.url}/oauth/v2/authorize`);
     expect(authorize.searchParams.get('scope')?.split(',')).toEqual([...BOT_SCOPES]);
@@ -35,14 +34,8 @@ describe('OAuth install for many workspaces', () => {
       is_enterprise_install: false,
       authed_user: { id: 'UINSTALLER' },
     }));
-    const redirect = await request(
-      `${h.url}/slack/oauth_redirect?code=the-code&state=${encodeURIComponent(state)}`,
-      {
-        headers: { cookie },
-      },
-    );
-    await redirect.body.text();
-    expect(redirect.statusCode).toBe(200);
+    const redirect = await h.finishInstall('the-code', begun);
+    expect(redirect.status).toBe(200);
     expect(h.slack.called('oauth.v2.access')[0]?.body).toMatchObject({
       code: 'the-code',
       client_id: '111.222',
@@ -62,9 +55,8 @@ describe('OAuth install for many workspaces', () => {
   });
 
   it('refuses a redirect whose state it did not issue, and stores nothing', async () => {
-    const redirect = await request(`${h.url}/slack/oauth_redirect?code=x&state=forged`);
-    await redirect.body.text();
-    expect(redirect.statusCode).toBeGreaterThanOrEqual(400);
+    const redirect = await h.finishInstall('x', { state: 'forged', cookie: '' });
+    expect(redirect.status).toBeGreaterThanOrEqual(400);
     expect(h.slack.called('oauth.v2.access')).toEqual([]);
   });
 });
@@ -117,7 +109,7 @@ describe('OAuth install with link previews configured', () => {
       env: { PLANNING_WEB_TASK_URL: 'https://plan.example.test/t/{teamId}/{channelId}/{featureId}/{taskId}' },
     });
     try {
-      const { authorize, page } = await beginInstall(h.url);
+      const { authorize, page } = await h.beginInstall();
       expect(authorize.searchParams.get('scope')?.split(',')).toEqual([
         ...BOT_SCOPES,
         'links:read',

@@ -1,14 +1,6 @@
-/**
- * Token rotation (issue 25 item 4), end to end: an installation made through the fake Slack's OAuth
- * with expiring tokens is refreshed before expiry by exactly one of two replicas racing to serve
- * it (the single-use refresh token sent once), and a refresh Slack refuses marks the installation
- * as needing reinstall, which the next person using the app is told.
- */
-import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SlackCall } from '../../../src/playground/fake-slack.js';
 import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
-import { beginInstall } from '../../helpers/slack-install.js';
 
 /** An hour left: inside the refresh window (bolt/rotation.ts), not yet expired. */
 const HOUR_S = 3_600;
@@ -21,14 +13,8 @@ describe('token rotation', () => {
   afterEach(() => h.close());
 
   async function install(expiresInSeconds: number) {
-    const { state, cookie } = await beginInstall(h.url);
-    const code = h.slack.grantInstall({ team: { id: TEAM, name: 'Test' }, user: 'UADMIN', expiresInSeconds });
-    const redirect = await request(
-      `${h.url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`,
-      { headers: { cookie } },
-    );
-    await redirect.body.text();
-    expect(redirect.statusCode).toBe(200);
+    const redirect = await h.install({ team: { id: TEAM, name: 'Test' }, user: 'UADMIN', expiresInSeconds });
+    expect(redirect.status).toBe(200);
     const stored = await h.store.installations.read(TEAM);
     return stored!.installation.bot!;
   }
