@@ -1,6 +1,5 @@
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASK_SHORTCUT } from '../../src/slack/tasks/ids.js';
 import { eventually, Harness, SIGNING_SECRET, sign, TEAM } from '../helpers/slack-harness.js';
 
 describe('the Slack app over HTTP', () => {
@@ -47,13 +46,7 @@ describe('the Slack app over HTTP', () => {
   it('acks a shortcut before any planning call is answered', async () => {
     await h.link();
     h.sandbox.setLatency(1_500);
-    const res = await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.createTask,
-      channel: { id: 'C1' },
-      message: { type: 'message', ts: '1.1', text: 'hi' },
-      message_ts: '1.1',
-    });
+    const res = await h.createTaskFrom({ ts: '1.1', text: 'hi' });
     expect(res.status).toBe(200);
     // The response came back while the planning service was still sleeping on its answer.
     expect(h.slack.called('views.update')).toEqual([]);

@@ -11,15 +11,8 @@ describe('/plan disconnect --close', () => {
   });
   afterEach(() => h.close());
 
-  const press = () =>
-    h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'message', is_ephemeral: true },
-        actions: [{ type: 'button', action_id: ACCOUNT_ACTION.close, block_id: 'b', action_ts: '1' }],
-      },
-      'UMEM',
-    );
+  /** Close, pressed on the ephemeral question. */
+  const pressClose = () => h.press({ ephemeral: true }, ACCOUNT_ACTION.close, { user: 'UMEM' });
 
   it('asks first, then closes the account with the person’s own token and forgets it; a second press changes nothing', async () => {
     await h.connect('UMEM', 'member');
@@ -32,7 +25,7 @@ describe('/plan disconnect --close', () => {
     expect(await h.store.identities.get(TEAM, 'UMEM')).toBeDefined();
     expect(h.sandbox.requests.count('accountClose')).toBe(0);
 
-    await press();
+    await pressClose();
     const done = await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('Disconnected'));
     expect(done.body.replace_original).toBe(true);
     expect(JSON.stringify(done.body)).toContain('Your account in the planning service is closed');
@@ -40,7 +33,7 @@ describe('/plan disconnect --close', () => {
     const member = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken, retries: 0 });
     await expect(member.account.read()).rejects.toBeInstanceOf(UnauthorizedError);
 
-    await press();
+    await pressClose();
     await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('nothing to forget'));
     expect(h.sandbox.requests.count('accountClose')).toBe(1);
   });
@@ -48,7 +41,7 @@ describe('/plan disconnect --close', () => {
   it('keeps the identity when the service refuses to close, and says why', async () => {
     await h.connect('UMEM', 'member');
     h.sandbox.inject({ operationId: 'accountClose', status: 503 });
-    await press();
+    await pressClose();
     await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('not answering right now'));
     expect(await h.store.identities.get(TEAM, 'UMEM')).toBeDefined();
   });

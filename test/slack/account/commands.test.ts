@@ -128,11 +128,7 @@ describe('/plan', () => {
   });
 
   it('the Connect button opens the token form', async () => {
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'message' },
-      actions: [{ type: 'button', action_id: 'connect_open', block_id: 'b', action_ts: '1' }],
-    });
+    await h.press({}, 'connect_open');
     const open = await h.slack.waitFor('views.open');
     expect((open.body.view as { callback_id: string }).callback_id).toBe(ACCOUNT_VIEW.connect);
   });

@@ -10,33 +10,20 @@ describe('the digest’s Advance button', () => {
   });
   afterEach(() => h.close());
 
-  const press = (featureId: string, stage?: string) =>
-    h.interact({
-      type: 'block_actions',
-      container: { type: 'message' },
-      actions: [
-        {
-          type: 'button',
-          action_id: 'digest_feature_advance',
-          block_id: 'digest_can_advance_0',
-          value: JSON.stringify({
-            teamId: h.fixture.teamId,
-            channelId: h.fixture.channelId,
-            featureId,
-            stage,
-          }),
-          action_ts: '1',
-        },
-      ],
+  /** Advance pressed on a digest line whose message Slack does not name. */
+  const pressAdvance = (featureId: string, stage?: string) =>
+    h.press({}, 'digest_feature_advance', {
+      blockId: 'digest_can_advance_0',
+      value: JSON.stringify({ teamId: h.fixture.teamId, channelId: h.fixture.channelId, featureId, stage }),
     });
 
   it('advances the feature as the user and tells only them; a refusal is explained', async () => {
-    await press(h.fixture.featureId, 'planning');
+    await pressAdvance(h.fixture.featureId, 'planning');
     const refused = await h.slack.waitFor('respond');
     expect(JSON.stringify(refused.body)).toContain('You must add at least 1 Assumption');
     const { teamId, channelId, featureId } = h.fixture;
     await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
-    await press(featureId, 'planning');
+    await pressAdvance(featureId, 'planning');
     const done = await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('is now in'));
     expect(done.body).toMatchObject({ response_type: 'ephemeral' });
     expect((await h.owner().features.read(teamId, channelId, featureId)).stage).toBe('validation');
@@ -45,7 +32,7 @@ describe('the digest’s Advance button', () => {
   it('a button from a digest posted before it carried its stage is refused: it could advance twice', async () => {
     const { teamId, channelId, featureId } = h.fixture;
     await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
-    await press(featureId);
+    await pressAdvance(featureId);
     await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('out of date'));
     expect((await h.owner().features.read(teamId, channelId, featureId)).stage).toBe('planning');
   });

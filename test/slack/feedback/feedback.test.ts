@@ -9,7 +9,15 @@ import {
 import { VIEW } from '../../../src/slack/kit/ids.js';
 import { liveTaskCard } from '../../../src/slack/tasks/card.js';
 import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
-import { choice, Harness, profilesOffered, TEAM, text, viewIdOf } from '../../helpers/slack-harness.js';
+import {
+  choice,
+  Harness,
+  profilesOffered,
+  type ShownMessage,
+  TEAM,
+  text,
+  viewIdOf,
+} from '../../helpers/slack-harness.js';
 
 describe('Give feedback on a task card, and reply', () => {
   let h: Harness;
@@ -30,17 +38,9 @@ describe('Give feedback on a task card, and reply', () => {
     ...liveTaskCard({ coords, heading: 'Ship <it>', state: 'idle', authorSlackId: 'UAUTHOR' }),
   });
 
-  const onMessage = (message: Record<string, unknown>, who = 'UAUTHOR') =>
-    h.interact(
-      {
-        type: 'message_action',
-        callback_id: FEEDBACK_SHORTCUT.giveFeedback,
-        channel: { id: 'C1', name: 'general' },
-        message,
-        message_ts: message.ts,
-      },
-      who,
-    );
+  /** Give feedback (the message shortcut) on `message` as `who`. */
+  const onMessage = (message: ShownMessage, who = 'UAUTHOR') =>
+    h.shortcut(FEEDBACK_SHORTCUT.giveFeedback, { message, user: who });
 
   it('records the feedback, DMs the assignee with Reply, records the reply and tells the author', async () => {
     expect((await onMessage(card())).status).toBe(200);
@@ -72,14 +72,7 @@ describe('Give feedback on a task card, and reply', () => {
     const button = (dm.body.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
       .flatMap((b) => b.elements ?? [])
       .find((e) => e.action_id === FEEDBACK_ACTION.replyOpen)!;
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'message' },
-        actions: [{ type: 'button', ...button, block_id: 'b', action_ts: '1' }],
-      },
-      'UASSIGNEE',
-    );
+    await h.press({}, button, { user: 'UASSIGNEE' });
     const replyForm = await h.slack.waitFor(
       'views.open',
       (b) => (b.view as { callback_id: string }).callback_id === FEEDBACK_VIEW.reply,
@@ -148,14 +141,7 @@ describe('Give feedback on a task card, and reply', () => {
         'elements' in b ? (b.elements as { action_id?: string; value?: string }[]) : [],
       )
       .find((e) => e.action_id === TASK_ACTION.feedbackOpen)!;
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'message' },
-        actions: [{ type: 'button', ...button, block_id: 'b', action_ts: '1' }],
-      },
-      'UAUTHOR',
-    );
+    await h.press({}, button, { user: 'UAUTHOR' });
     const open = await h.slack.waitFor('views.open');
     expect(JSON.parse((open.body.view as { private_metadata: string }).private_metadata)).toEqual(coords);
   });

@@ -3,6 +3,7 @@
  * snapshot read with the person's own token.
  */
 import { readFileSync } from 'node:fs';
+import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../../src/planning/index.js';
 import { readPngSize } from '../../../src/planning/png.js';
@@ -134,15 +135,7 @@ describe('Home tab', () => {
     expect(README).toContain("Each task row carries the task card's state buttons");
     expect(README).not.toContain('they have none yet');
 
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'view', view_id: 'VHOME' },
-        view: { id: 'VHOME', type: 'home' },
-        actions: [{ type: 'button', ...start, block_id: 'b', action_ts: '1' }],
-      },
-      'UMEM',
-    );
+    await h.press({ home: {} }, TASK_ACTION.stateForward, { value: String(start!.value), user: 'UMEM' });
     await eventually(
       async () => (await owner.tasks.read(teamId, channelId, featureId, task.id)).state === 'in progress',
       'the task started',
@@ -227,14 +220,14 @@ describe('Home tab', () => {
         },
       },
     };
-    await h.interact(
+    // The pick itself is in the state (as Slack sends it); the action says only which select moved.
+    await h.choose(
+      { home: { state, hash: 'h1' } },
+      { action: HOME_ACTION.quietEnd, block: 'b' },
       {
-        type: 'block_actions',
-        container: { type: 'view', view_id: 'VHOME' },
-        view: { id: 'VHOME', type: 'home', state, hash: 'h1' },
-        actions: [{ type: 'static_select', action_id: HOME_ACTION.quietEnd, block_id: 'b', action_ts: '1' }],
-      },
-      'UMEM',
+        type: 'static_select',
+      } as ViewStateValue,
+      { user: 'UMEM' },
     );
     await eventually(
       async () => (await h.store.notifications.prefs(TEAM, 'UMEM')) !== undefined,
@@ -264,22 +257,11 @@ describe('Home tab', () => {
       return { values: { q: row } };
     };
     const pick = (view: { blocks: { elements?: Select[] }[] }, actionId: string, value: string) =>
-      h.interact(
-        {
-          type: 'block_actions',
-          container: { type: 'view', view_id: 'VHOME' },
-          view: { id: 'VHOME', type: 'home', state: stateOf(view, { [actionId]: value }), hash: 'h1' },
-          actions: [
-            {
-              type: 'static_select',
-              action_id: actionId,
-              block_id: 'q',
-              selected_option: { value },
-              action_ts: '1',
-            },
-          ],
-        },
-        'UMEM',
+      h.choose(
+        { home: { state: stateOf(view, { [actionId]: value }), hash: 'h1' } },
+        { action: actionId, block: 'q' },
+        { type: 'static_select', selected_option: { value } } as ViewStateValue,
+        { user: 'UMEM' },
       );
 
     await open('UMEM');
@@ -313,15 +295,10 @@ describe('Home tab', () => {
 
   it('Disconnect on the tab forgets the person and redraws the tab with Connect', async () => {
     await h.connect('UMEM', 'member');
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'view', view_id: 'VHOME' },
-        view: { id: 'VHOME', type: 'home', state: { values: {} }, hash: 'h1' },
-        actions: [{ type: 'button', action_id: ACCOUNT_ACTION.disconnect, block_id: 'x', action_ts: '1' }],
-      },
-      'UMEM',
-    );
+    await h.press({ home: { state: { values: {} }, hash: 'h1' } }, ACCOUNT_ACTION.disconnect, {
+      user: 'UMEM',
+      blockId: 'x',
+    });
     const [, filled] = await published('UMEM');
     expect(await h.store.identities.get(TEAM, 'UMEM')).toBeUndefined();
     expect(filled).toContain('Disconnected');

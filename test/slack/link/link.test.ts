@@ -46,23 +46,7 @@ describe('/plan link', () => {
     expect(form).toContain('Core team');
     expect(form).toContain('"value":"America/New_York"');
 
-    const view = h.slack.views.get(viewId)!;
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'view', view_id: viewId },
-        view: { ...view, state: { values: {} } },
-        actions: [
-          {
-            type: 'static_select',
-            action_id: 'team_picked',
-            block_id: 'team',
-            selected_option: { value: h.fixture.teamId, text: { type: 'plain_text', text: 'Core team' } },
-          },
-        ],
-      },
-      'UADMIN',
-    );
+    await h.choose({ view: viewId }, FIELD.team, choice(h.fixture.teamId, 'Core team'), { user: 'UADMIN' });
     await h.slack.waitFor('views.update', (b) =>
       JSON.stringify(b.view).includes(`channel|${h.fixture.teamId}`),
     );

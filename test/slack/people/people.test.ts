@@ -136,15 +136,7 @@ describe('/plan who knows <notion>', () => {
       .flatMap((b) => b.elements ?? [])
       .filter((e) => e.action_id === PEOPLE_ACTION.knows);
     expect(offered[0]?.text?.text).toBe('TypeScript');
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'message', message_ts: '1.1', channel_id: 'C1', is_ephemeral: true },
-        channel: { id: 'C1', name: 'general' },
-        actions: [{ type: 'button', ...offered[0], block_id: 'b', action_ts: '1' }],
-      },
-      'UME',
-    );
+    await h.press({ message: '1.1', ephemeral: true }, offered[0]!, { user: 'UME' });
     const shown = await h.slack.waitFor('respond', (b) => b.replace_original === true);
     expect(json(shown.body)).toContain('Who knows TypeScript');
     expect(h.sandbox.requests.count('experienceReadPeer')).toBeGreaterThan(0);
@@ -161,18 +153,7 @@ describe('/plan who knows <notion>', () => {
 
 describe('Planning profile button', () => {
   it('shows the profile of the person it names, privately', async () => {
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'message', message_ts: '2.2', channel_id: 'C1' },
-        channel: { id: 'C1', name: 'general' },
-        message: { ts: '2.2', type: 'message' },
-        actions: [
-          { type: 'button', action_id: ACTION.profileOpen, value: 'UPEER', block_id: 'b', action_ts: '1' },
-        ],
-      },
-      'UME',
-    );
+    await h.press({ message: '2.2' }, ACTION.profileOpen, { value: 'UPEER', user: 'UME' });
     const shown = await h.slack.waitFor('respond', (b) => json(b).includes('Planning profile'));
     expect(shown.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(json(shown.body)).toContain('peers *8* (1 grade)');
@@ -180,19 +161,8 @@ describe('Planning profile button', () => {
 
   it('pressed inside a modal (a candidate in the Assign form), pushes the profile over it', async () => {
     const form = await openAssignForm('Type the API');
-    const view = form.body.view as { id: string };
     const since = h.slack.calls.length;
-    await h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'view', view_id: view.id },
-        view,
-        actions: [
-          { type: 'button', action_id: ACTION.profileOpen, value: 'UPEER', block_id: 'b', action_ts: '1' },
-        ],
-      },
-      'UME',
-    );
+    await h.press({ view: String(form.body.view_id) }, ACTION.profileOpen, { value: 'UPEER', user: 'UME' });
     const pushed = await h.slack.waitFor('views.push', () => true, { since });
     const filled = await h.slack.waitFor(
       'views.update',
@@ -211,24 +181,10 @@ async function openAssignForm(heading: string) {
   const task = await owner.tasks.create(teamId, channelId, featureId, { heading });
   await owner.tasks.update(teamId, channelId, featureId, task.id, { notionIds: [typescript] });
   const since = h.slack.calls.length;
-  await h.interact(
-    {
-      type: 'block_actions',
-      container: { type: 'message', message_ts: '3.3', channel_id: 'C1' },
-      channel: { id: 'C1', name: 'general' },
-      message: { ts: '3.3', type: 'message' },
-      actions: [
-        {
-          type: 'button',
-          action_id: TASK_ACTION.assignOpen,
-          value: json({ teamId, channelId, featureId, taskId: task.id }),
-          block_id: 'b',
-          action_ts: '1',
-        },
-      ],
-    },
-    'UME',
-  );
+  await h.press({ message: '3.3' }, TASK_ACTION.assignOpen, {
+    value: json({ teamId, channelId, featureId, taskId: task.id }),
+    user: 'UME',
+  });
   return h.slack.waitFor(
     'views.update',
     (b) => (b.view as { callback_id?: string }).callback_id === TASK_VIEW.assign,

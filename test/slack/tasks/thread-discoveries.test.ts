@@ -12,7 +12,7 @@ import { FIELD } from '../../../src/slack/kit/ids.js';
 import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
 import { RECORDED_REACTION } from '../../../src/slack/tasks/thread-replies.js';
 import { minuteNote } from '../../../src/watch/changes.js';
-import { choice, eventually, Harness, submitted, TEAM, viewIdOf } from '../../helpers/slack-harness.js';
+import { choice, eventually, Harness, TEAM, viewIdOf } from '../../helpers/slack-harness.js';
 
 const MEMBER = 'U1';
 
@@ -351,20 +351,6 @@ describe('the link’s settings: following changes, thread replies as discoverie
     });
   });
 
-  /** A button pressed in the modal view `viewId` as Slack shows it now. */
-  function press(viewId: string, actionId: string, value: string, as = ADMIN) {
-    const view = h.slack.views.get(viewId)!;
-    return h.interact(
-      {
-        type: 'block_actions',
-        container: { type: 'view', view_id: viewId },
-        view: submitted(viewId, view, []),
-        actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
-      },
-      as,
-    );
-  }
-
   it('the admin links section turns each on and off, and refuses a member', async () => {
     await h.link('C1', ADMIN);
     await h.command('admin', ADMIN);
@@ -377,14 +363,14 @@ describe('the link’s settings: following changes, thread replies as discoverie
       ).body.view_id,
     );
     const since = h.slack.calls.length;
-    await press(rootId, ADMIN_ACTION.section, 'links');
+    await h.press({ view: rootId }, ADMIN_ACTION.section, { value: 'links', user: ADMIN });
     const sectionId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
     const shown = (match: string) =>
       h.slack.waitFor('views.update', (b) => b.view_id === sectionId && json(b.view).includes(match));
     await shown('Changes made outside Slack followed; replies in card threads are not recorded.');
     const C1 = json({ id: 'C1' });
 
-    await press(sectionId, ADMIN_ACTION.threadDiscoveriesOn, C1);
+    await h.press({ view: sectionId }, ADMIN_ACTION.threadDiscoveriesOn, { value: C1, user: ADMIN });
     await shown('now become discoveries');
     expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({
       watchEnabled: true,
@@ -392,7 +378,7 @@ describe('the link’s settings: following changes, thread replies as discoverie
     });
     expect(json(h.slack.views.get(sectionId))).toContain(ADMIN_ACTION.threadDiscoveriesOff);
 
-    await press(sectionId, ADMIN_ACTION.watchOff, C1);
+    await h.press({ view: sectionId }, ADMIN_ACTION.watchOff, { value: C1, user: ADMIN });
     await shown('are no longer followed');
     expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({
       watchEnabled: false,
@@ -403,8 +389,8 @@ describe('the link’s settings: following changes, thread replies as discoverie
     h.slack.users.set('U2', { id: 'U2', name: 'member' });
     await h.connect('U2', 'member');
     const before = await h.store.links.get(TEAM, 'C1');
-    await press(sectionId, ADMIN_ACTION.threadDiscoveriesOff, C1, 'U2');
-    await press(sectionId, ADMIN_ACTION.watchOn, C1, 'U2');
+    await h.press({ view: sectionId }, ADMIN_ACTION.threadDiscoveriesOff, { value: C1, user: 'U2' });
+    await h.press({ view: sectionId }, ADMIN_ACTION.watchOn, { value: C1, user: 'U2' });
     await eventually(
       () =>
         h.slack.called('respond').filter((c) => json(c.body).includes('Only workspace admins')).length >= 2,
@@ -412,9 +398,9 @@ describe('the link’s settings: following changes, thread replies as discoverie
     );
     expect(await h.store.links.get(TEAM, 'C1')).toEqual(before);
 
-    await press(sectionId, ADMIN_ACTION.threadDiscoveriesOff, C1);
+    await h.press({ view: sectionId }, ADMIN_ACTION.threadDiscoveriesOff, { value: C1, user: ADMIN });
     await shown('no longer become discoveries');
-    await press(sectionId, ADMIN_ACTION.watchOn, C1);
+    await h.press({ view: sectionId }, ADMIN_ACTION.watchOn, { value: C1, user: ADMIN });
     await shown('are followed');
     expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({
       watchEnabled: true,

@@ -214,13 +214,7 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     const start = (card.blocks as { elements?: { action_id?: string; value?: string }[] }[])
       .flatMap((b) => b.elements ?? [])
       .find((e) => e.action_id === TASK_ACTION.stateForward)!;
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'message', message_ts: taskCardTs, channel_id: 'C1' },
-      channel: { id: 'C1', name: 'general' },
-      message: { ts: taskCardTs, type: 'message' },
-      actions: [{ type: 'button', ...start, block_id: 'b', action_ts: '1' }],
-    });
+    await h.press({ message: taskCardTs }, start);
     await eventually(
       async () =>
         (await owner.tasks.read(task.teamId, task.channelId, task.featureId, task.taskId)).state ===
@@ -248,13 +242,7 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     const advance = (card.blocks as { elements?: { action_id?: string; value?: string }[] }[])
       .flatMap((b) => b.elements ?? [])
       .find((e) => e.action_id === FEATURE_ACTION.advance)!;
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'message', message_ts: featureCardTs, channel_id: 'C1' },
-      channel: { id: 'C1', name: 'general' },
-      message: { ts: featureCardTs, type: 'message' },
-      actions: [{ type: 'button', ...advance, block_id: 'b', action_ts: '1' }],
-    });
+    await h.press({ message: featureCardTs }, advance);
     await eventually(async () => (await listed())?.stage === 'validation', 'the feature advanced');
     await h.pressesSettled();
     await eventually(() => dmsTo('U3').length === 1, 'the author told by the press');
