@@ -155,6 +155,39 @@ export async function eventually(
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/**
+ * `/plan <text>` from `user` in `channel` as Slack posts it (form-encoded), with a trigger id and a
+ * response_url `slack` issued; `fields` adds to or replaces what Slack sends. For an app the harness
+ * did not start (the whole composition, a process); `Harness.command` sends it for its own.
+ */
+export function commandBody(
+  slack: FakeSlack,
+  text: string,
+  {
+    user = 'U1',
+    channel = 'C1',
+    team = TEAM,
+    fields = {},
+  }: { user?: string; channel?: string; team?: string; fields?: Record<string, string> } = {},
+): string {
+  return new URLSearchParams({
+    token: 'legacy',
+    team_id: team,
+    team_domain: 'test',
+    channel_id: channel,
+    channel_name: 'general',
+    user_id: user,
+    user_name: `user-${user}`,
+    command: '/plan',
+    text,
+    api_app_id: 'A1',
+    is_enterprise_install: 'false',
+    response_url: slack.responseUrl({ channel, user }),
+    trigger_id: slack.trigger(user),
+    ...fields,
+  }).toString();
+}
+
 /** Signs a body as Slack does (v0, HMAC-SHA256 of `v0:<ts>:<body>`). */
 export function sign(body: string, timestamp = Math.floor(Date.now() / 1000), secret = SIGNING_SECRET) {
   const digest = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
@@ -411,23 +444,10 @@ export class Harness {
   command(text: string, user = 'U1', channel = 'C1', team = TEAM, fields: Record<string, string> = {}) {
     this.slack.ensurePerson(user);
     this.slack.channel(channel, user);
-    const body = new URLSearchParams({
-      token: 'legacy',
-      team_id: team,
-      team_domain: 'test',
-      channel_id: channel,
-      channel_name: 'general',
-      user_id: user,
-      user_name: `user-${user}`,
-      command: '/plan',
-      text,
-      api_app_id: 'A1',
-      is_enterprise_install: 'false',
-      response_url: this.slack.responseUrl({ channel, user }),
-      trigger_id: this.slack.trigger(user),
-      ...fields,
-    }).toString();
-    return this.post(body, 'application/x-www-form-urlencoded');
+    return this.post(
+      commandBody(this.slack, text, { user, channel, team, fields }),
+      'application/x-www-form-urlencoded',
+    );
   }
 
   /**
