@@ -155,22 +155,30 @@ export async function eventually(
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** Who sends a command, where, and what Slack adds to or replaces in it. */
+export interface CommandFrom {
+  user?: string;
+  channel?: string;
+  team?: string;
+  fields?: Record<string, string>;
+}
+
 /**
  * `/plan <text>` from `user` in `channel` as Slack posts it (form-encoded), with a trigger id and a
- * response_url `slack` issued; `fields` adds to or replaces what Slack sends. For an app the harness
- * did not start (the whole composition, a process); `Harness.command` sends it for its own.
+ * response_url `slack` issued. For an app the harness did not start (the whole composition, a
+ * process); `Harness.command` sends it for its own.
  */
-export function commandBody(
+export function commandBody(slack: FakeSlack, text: string, from: CommandFrom = {}): string {
+  return new URLSearchParams(commandFields(slack, text, from)).toString();
+}
+
+/** The fields of `/plan <text>` as Slack sends them (a Socket Mode envelope's payload). */
+export function commandFields(
   slack: FakeSlack,
   text: string,
-  {
-    user = 'U1',
-    channel = 'C1',
-    team = TEAM,
-    fields = {},
-  }: { user?: string; channel?: string; team?: string; fields?: Record<string, string> } = {},
-): string {
-  return new URLSearchParams({
+  { user = 'U1', channel = 'C1', team = TEAM, fields = {} }: CommandFrom = {},
+): Record<string, string> {
+  return {
     token: 'legacy',
     team_id: team,
     team_domain: 'test',
@@ -185,7 +193,7 @@ export function commandBody(
     response_url: slack.responseUrl({ channel, user }),
     trigger_id: slack.trigger(user),
     ...fields,
-  }).toString();
+  };
 }
 
 /** Signs a body as Slack does (v0, HMAC-SHA256 of `v0:<ts>:<body>`). */

@@ -20,7 +20,7 @@ import { Workspace } from '../../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/index.js';
 import { createSlackApp, type SlackApp } from '../../../src/slack/app.js';
 import { createKeyring, openStore, type Store } from '../../../src/store/index.js';
-import { eventually } from '../../helpers/slack-harness.js';
+import { commandFields, eventually } from '../../helpers/slack-harness.js';
 
 const TEAM = 'T0SOCKET';
 const APP_TOKEN = 'xapp-1-socket-test-token';
@@ -126,20 +126,7 @@ describe('Socket Mode', () => {
         envelope_id: 'envelope-1',
         type: 'slash_commands',
         accepts_response_payload: true,
-        payload: {
-          token: 'legacy',
-          team_id: TEAM,
-          team_domain: 'test',
-          channel_id: 'C1',
-          channel_name: 'general',
-          user_id: 'U1',
-          user_name: 'ana',
-          command: '/plan',
-          text: 'whoami',
-          api_app_id: 'A1',
-          response_url: slack.responseUrl({ channel: 'C1', user: 'U1' }),
-          trigger_id: slack.trigger('U1'),
-        },
+        payload: commandFields(slack, 'whoami', { team: TEAM, fields: { user_name: 'ana' } }),
       }),
     );
     await eventually(() => received.some((m) => m.envelope_id === 'envelope-1'), 'the ack over the socket');
