@@ -11,8 +11,8 @@ import type { FeatureLite, TaskExpanded } from '../../src/planning/models.js';
 import { FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
 import { Workspace } from '../../src/playground/workspace.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
-import { capturedLogger } from '../helpers/logs.js';
-import { type PgSchema, withPgSchema } from '../helpers/postgres.js';
+import { capturedLogger } from './logs.js';
+import { type PgSchema, withPgSchema } from './postgres.js';
 
 export const PLANNING_URL = 'http://planning.test';
 export const BOT_TOKEN = 'xoxb-digest-test-token';

@@ -16,8 +16,8 @@ import {
   type WatchSink,
   type WatchTurn,
 } from '../../src/watch/index.js';
-import { capturedLogger } from '../helpers/logs.js';
-import { type PgSchema, withPgSchema } from '../helpers/postgres.js';
+import { capturedLogger } from './logs.js';
+import { type PgSchema, withPgSchema } from './postgres.js';
 
 export const INTERVAL = 300_000;
 export const LEASE = 60_000;

@@ -14,7 +14,7 @@ import {
   type Store,
   type StoreOptions,
 } from '../../src/store/index.js';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
+import { describeWithPostgres, type PgSchema, withPgSchema } from './postgres.js';
 
 export type BackendName = 'sqlite' | 'postgres';
 
