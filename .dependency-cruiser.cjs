@@ -4,7 +4,8 @@
  * From the bottom up: planning/, blockkit/ and store/ (with the shared config.ts, logger.ts and
  * time.ts); digest/ and clients.ts; slack/; app/, the composition; bin/, the process entries.
  * playground/ (the local Slack) and sandbox/ (the local planning service) stand beside the app and
- * never get into what a deployment runs. See the README's Architecture section.
+ * never get into what a deployment runs. See the README's Architecture section. Tests (test/) sit
+ * beside their topic and take what they share from test/helpers/ only; nothing the app runs imports them.
  *
  * Paths are regular expressions on the file's path from the repository root; a rule without
  * `dynamic` matches static imports, type-only imports and `import()` alike.
@@ -157,6 +158,36 @@ module.exports = {
         path: '^src/slack/[^/]+/',
         pathNot: ['^src/slack/$1/', '^src/slack/(kit|bolt)/', '^src/slack/[^/]+/index[.]ts$'],
       },
+    },
+
+    // ── test/: each test beside its topic, every helper in test/helpers/ ──
+    {
+      name: 'tests-share-only-helpers',
+      comment:
+        'A test reaches the code it tests through src/ and its helpers through test/helpers/, where each ' +
+        'driving action is written once (the Slack harness: press, shortcut, openForm…). A helper kept ' +
+        'beside one folder’s tests, or a test importing another, grows the copies issue 34 removed.',
+      severity: 'error',
+      from: { path: '^test/' },
+      to: { path: '^test/', pathNot: '^test/helpers/' },
+    },
+    {
+      name: 'no-test-file-imported',
+      comment:
+        'Importing a *.test.ts file registers its suites a second time in the importer; a helper or a test ' +
+        'needing something from one means it belongs in test/helpers/.',
+      severity: 'error',
+      from: {},
+      to: { path: '[.]test[.]ts$' },
+    },
+    {
+      name: 'app-not-to-test',
+      comment:
+        'What a deployment and the npm scripts run never loads test code: the harness, the fake worlds and ' +
+        'the test data stay in test/ (bench/ may use test helpers: it is run by hand, beside the tests).',
+      severity: 'error',
+      from: { path: '^(src|scripts)/' },
+      to: { path: '^test/' },
     },
   ],
   options: {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +12,8 @@ import { ConfigError } from '../src/config.js';
 import { type FakeSlack, startFakeSlack } from '../src/playground/fake-slack.js';
 import { HEALTH_TIMEOUT_MS } from '../src/slack/app.js';
 import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from './helpers/postgres.js';
+import { eventually, sign } from './helpers/slack-harness.js';
 import { type SilenceableProxy, silenceableProxy } from './helpers/tcp.js';
-import { eventually } from './slack/harness.js';
 
 describe('main: the whole process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'main-'));
@@ -153,13 +153,6 @@ async function spawnApp(extraEnv: Record<string, string> = {}): Promise<AppProce
   }
 }
 
-/** Signs a body as Slack does with the process's secret. */
-function signed(body: string) {
-  const ts = String(Math.floor(Date.now() / 1000));
-  const digest = createHmac('sha256', 'secret').update(`v0:${ts}:${body}`).digest('hex');
-  return { 'x-slack-request-timestamp': ts, 'x-slack-signature': `v0=${digest}` };
-}
-
 describe('main: the real process', () => {
   it('serves, then on SIGTERM stops cleanly and exits 0', async () => {
     const app = await spawnApp();
@@ -181,7 +174,7 @@ describe('main: the real process', () => {
       const send = async (body: string, contentType: string) => {
         const res = await request(`http://127.0.0.1:${app.port}/slack/events`, {
           method: 'POST',
-          headers: { 'content-type': contentType, ...signed(body) },
+          headers: { 'content-type': contentType, ...sign(body, undefined, 'secret') },
           headersTimeout: 10_000,
           body,
         });

@@ -2,7 +2,7 @@
  * One server under test of the ack benchmark, alone in its own process so that nothing else (the
  * load, the sandbox, the fake Slack) shares its event loop:
  *
- * - `app`: the real app as test/slack/harness.ts builds it — `loadConfig`, a SQLite store in the
+ * - `app`: the real app as test/helpers/slack-harness.ts builds it — `loadConfig`, a SQLite store in the
  *   given folder, `createSlackApp` in HTTP mode — with every Slack user connected beforehand to the
  *   sandbox's member account (as `/plan connect` would);
  * - `bare`: a bare Bolt `App` on the default HTTP receiver, same signing secret, whose `/plan`

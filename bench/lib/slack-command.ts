@@ -5,7 +5,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { COMMAND } from '../../src/slack/kit/ids.js';
 
-/** Signs a body as Slack does (v0, HMAC-SHA256 of `v0:<ts>:<body>`), as test/slack/harness.ts does. */
+/** Signs a body as Slack does (v0, HMAC-SHA256 of `v0:<ts>:<body>`), as test/helpers/slack-harness.ts does. */
 export function sign(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {
   const digest = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
   return { 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': `v0=${digest}` };

@@ -6,8 +6,8 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appJobs, type Job, startJobs } from '../../src/app/jobs.js';
-import { feature } from '../digest/builders.js';
-import { type Bench, BOT_TOKEN, link, openBench } from '../digest/harness.js';
+import { type Bench, BOT_TOKEN, link, openBench } from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 import { capturedLogger } from '../helpers/logs.js';
 
 /** A timer the test fires by hand. */

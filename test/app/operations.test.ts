@@ -4,7 +4,7 @@
  * and the address it binds (HOST). The whole composition, as `npm start` runs it, against the fake
  * Slack and the built-in sandbox.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { type Running, startApp } from '../../src/app/start-app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { createMetrics, observedSlackFetch, slackMethodOf } from '../../src/metrics.js';
 import { type FakeSlack, startFakeSlack } from '../../src/playground/fake-slack.js';
-import { eventually } from '../slack/harness.js';
+import { commandBody, eventually, sign } from '../helpers/slack-harness.js';
 
 const SECRET = 'operations-signing-secret';
 const BOT_TOKEN = 'xoxb-operations-test';
@@ -62,24 +62,10 @@ describe('operating the app: metrics, readiness, HOST', () => {
       tz: 'Europe/Paris',
     });
     slack.workspace.addChannel({ id: CHANNEL, members: [USER] });
-    const body = new URLSearchParams({
-      team_id: TEAM,
-      channel_id: CHANNEL,
-      user_id: USER,
-      command: '/plan',
-      text,
-      response_url: slack.responseUrl({ channel: CHANNEL, user: USER }),
-      trigger_id: slack.trigger(USER),
-    }).toString();
-    const timestamp = Math.floor(Date.now() / 1000);
-    const signature = createHmac('sha256', SECRET).update(`v0:${timestamp}:${body}`).digest('hex');
+    const body = commandBody(slack, text, { user: USER, channel: CHANNEL, team: TEAM });
     const res = await request(`http://127.0.0.1:${running.port}/slack/events`, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'x-slack-request-timestamp': String(timestamp),
-        'x-slack-signature': `v0=${signature}`,
-      },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...sign(body, undefined, SECRET) },
       body,
     });
     await res.body.dump();

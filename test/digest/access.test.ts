@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planningAccessFor } from '../../src/digest/access.js';
-import { type Bench, link, openBench } from './harness.js';
+import { type Bench, link, openBench } from '../helpers/digest-bench.js';
 
 /** An unsigned JWT carrying `org_id`, the shape of the service's tokens. */
 const jwt = (orgId: string, who: string) =>

@@ -5,7 +5,7 @@ import { ADVANCE_BUTTONS, composeDigest } from '../../src/digest/compose.js';
 import { type AdvanceButtonValue, DIGEST_ACTIONS, DIGEST_BLOCKS } from '../../src/digest/ids.js';
 import { buildSnapshot, parseSnapshot, serializeSnapshot } from '../../src/digest/snapshot.js';
 import { FEATURE_STAGES } from '../../src/planning/models.js';
-import { data, feature } from './builders.js';
+import { data, feature } from '../helpers/digest-builders.js';
 
 const context = { localDate: '2026-03-10', timeZone: 'Europe/Berlin' };
 

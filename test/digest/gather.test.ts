@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gatherDigestData } from '../../src/digest/gather.js';
 import { createPlanningClient, ServiceError } from '../../src/planning/index.js';
-import { feature } from './builders.js';
-import { type Bench, openBench, PLANNING_TOKEN, PLANNING_URL } from './harness.js';
+import { type Bench, openBench, PLANNING_TOKEN, PLANNING_URL } from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 
 describe('gatherDigestData', () => {
   let bench: Bench;

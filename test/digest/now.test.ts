@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postDigestNow } from '../../src/digest/now.js';
 import type { PlanningAccess } from '../../src/digest/scheduler.js';
-import { feature } from './builders.js';
-import { type Bench, BOT_TOKEN, link, openBench } from './harness.js';
+import { type Bench, BOT_TOKEN, link, openBench } from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 
 describe('postDigestNow', () => {
   let bench: Bench;

@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMetrics, type Metrics } from '../../src/metrics.js';
-import { feature } from './builders.js';
-import { type Bench, link, openBench } from './harness.js';
+import { type Bench, link, openBench } from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 
 interface Line {
   msg: string;

@@ -7,10 +7,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClients } from '../../src/clients.js';
+import { type Backend, type Bench, link, openBench, PLANNING_URL } from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
-import { eventually } from '../slack/harness.js';
-import { feature } from './builders.js';
-import { type Backend, type Bench, link, openBench, PLANNING_URL } from './harness.js';
+import { eventually } from '../helpers/slack-harness.js';
 
 const MINUTE = 60_000;
 

@@ -7,7 +7,7 @@ import {
 } from '../../src/digest/peer-grades.js';
 import { Experience } from '../../src/planning/index.js';
 import { notify } from '../../src/slack/kit/notify.js';
-import { type Bench, BOT_TOKEN, openBench } from './harness.js';
+import { type Bench, BOT_TOKEN, openBench } from '../helpers/digest-bench.js';
 
 const experience = (notionId: string, peerCount: number) =>
   Experience.parse({

@@ -8,8 +8,8 @@ import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Clients, createClients } from '../../src/clients.js';
 import type { PostLimits } from '../../src/limits.js';
-import { feature } from './builders.js';
-import { type Bench, BOT_TOKEN, link, openBench, PLANNING_URL } from './harness.js';
+import { type Bench, BOT_TOKEN, link, openBench, PLANNING_URL } from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 
 describe('posting within Slack limits', () => {
   let bench: Bench;

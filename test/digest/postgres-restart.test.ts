@@ -12,10 +12,10 @@ import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import type { DigestScheduler } from '../../src/digest/scheduler.js';
 import { createKeyring, openStore, type Store } from '../../src/store/index.js';
+import { type Bench, BOT_TOKEN, link, openBench } from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 import { describeWithPostgres, TEST_DATABASE_URL } from '../helpers/postgres.js';
 import { type SilenceableProxy, silenceableProxy } from '../helpers/tcp.js';
-import { feature } from './builders.js';
-import { type Bench, BOT_TOKEN, link, openBench } from './harness.js';
 
 const MINUTE = 60_000;
 const WORKSPACES = 3;

@@ -10,9 +10,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DigestStore, PlanningAccess } from '../../src/digest/scheduler.js';
 import { createPlanningClient } from '../../src/planning/index.js';
 import type { ChannelLink, ClaimKey } from '../../src/store/index.js';
+import {
+  type Backend,
+  type Bench,
+  link,
+  openBench,
+  PLANNING_TOKEN,
+  PLANNING_URL,
+} from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
-import { feature } from './builders.js';
-import { type Backend, type Bench, link, openBench, PLANNING_TOKEN, PLANNING_URL } from './harness.js';
 
 /** Planning reads in flight per key (a workspace, an organization), and the most seen at once. */
 class Meter {

@@ -6,9 +6,16 @@ import { nextRun } from '../../src/digest/time.js';
 import { createPlanningClient } from '../../src/planning/index.js';
 import { notify } from '../../src/slack/kit/notify.js';
 import { StoreUnavailableError } from '../../src/store/index.js';
+import {
+  type Backend,
+  type Bench,
+  BOT_TOKEN,
+  link,
+  openBench,
+  PLANNING_URL,
+} from '../helpers/digest-bench.js';
+import { feature } from '../helpers/digest-builders.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
-import { feature } from './builders.js';
-import { type Backend, type Bench, BOT_TOKEN, link, openBench, PLANNING_URL } from './harness.js';
 
 const MINUTE = 60_000;
 

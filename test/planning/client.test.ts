@@ -23,7 +23,7 @@ import {
   ORG_ID,
   ORIGIN,
   rejectionOf,
-} from './helpers.js';
+} from '../helpers/planning-mock.js';
 
 const F = '/v1/teams/team-1/channels/chan-1/features/feat-1';
 

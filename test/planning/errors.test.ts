@@ -13,7 +13,7 @@ import {
   ServiceError,
   UnauthorizedError,
 } from '../../src/planning/index.js';
-import { type MockService, mockService, rejectionOf } from './helpers.js';
+import { type MockService, mockService, rejectionOf } from '../helpers/planning-mock.js';
 
 let service: MockService;
 beforeEach(async () => {

@@ -12,7 +12,7 @@ import {
   TimeoutError,
 } from '../../src/planning/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { inputOf, methodOf, mockService, rejectionOf } from './helpers.js';
+import { inputOf, methodOf, mockService, rejectionOf } from '../helpers/planning-mock.js';
 
 async function attempts(ref: OperationRef, failure: 'status' | 'timeout'): Promise<number> {
   const service = await mockService({ retries: 2, timeoutMs: 50 });

@@ -8,8 +8,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type EndpointDef, operations } from '../../src/planning/endpoints.js';
 import { InvalidArgumentError } from '../../src/planning/index.js';
+import { type MockService, makePng, mockService, ORIGIN } from '../helpers/planning-mock.js';
 import { readSharedJson } from '../helpers/shared.js';
-import { type MockService, makePng, mockService, ORIGIN } from './helpers.js';
 
 // ---------------------------------------------------------------------------------------------
 // The OpenAPI document

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NetworkError, ServiceError } from '../../src/planning/index.js';
-import { type MockService, mockService, rejectionOf } from './helpers.js';
+import { type MockService, mockService, rejectionOf } from '../helpers/planning-mock.js';
 
 const LIST = '/v1/teams/team-1/channels/chan-1/features';
 

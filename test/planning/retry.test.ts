@@ -13,7 +13,7 @@ import {
   TimeoutError,
 } from '../../src/planning/index.js';
 import { DEFAULT_BACKOFF, retryDelay } from '../../src/planning/retry.js';
-import { type MockService, makeToken, mockService, rejectionOf } from './helpers.js';
+import { type MockService, makeToken, mockService, rejectionOf } from '../helpers/planning-mock.js';
 
 const TEAM = { id: 'team-1', teamName: 'Core', channels: [] };
 const TEAM_PATH = '/v1/teams/team-1';

@@ -14,7 +14,7 @@ import {
   type RequestEvent,
   TimeoutError,
 } from '../../src/planning/index.js';
-import { makePng, makeToken, rejectionOf } from './helpers.js';
+import { makePng, makeToken, rejectionOf } from '../helpers/planning-mock.js';
 
 type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void;
 

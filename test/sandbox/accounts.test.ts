@@ -1,8 +1,8 @@
 import { FormData, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, PaymentRequiredError, UnauthorizedError } from '../../src/planning/index.js';
-import { makePng } from '../planning/helpers.js';
-import { clientFor, expectError, failure, roles, useSandbox } from './helpers.js';
+import { makePng } from '../helpers/planning-mock.js';
+import { clientFor, expectError, failure, roles, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
 const { owner, admin, member } = roles(ctx);

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../src/planning/index.js';
-import { clientFor, expectError, failure, raw, roles, useSandbox } from './helpers.js';
+import { clientFor, expectError, failure, raw, roles, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox({ seed: 'minimal', jwtSecret: 'test-secret-for-the-auth-suite-0123456789' });
 

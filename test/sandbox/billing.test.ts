@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { clientFor, FakeClock, failure, useSandbox } from './helpers.js';
+import { clientFor, FakeClock, failure, useSandbox } from '../helpers/sandbox.js';
 
 const clock = new FakeClock(Date.UTC(2026, 2, 1, 12, 0, 0));
 const ctx = useSandbox({ clock: clock.now });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePlanningPools } from '../../src/planning/index.js';
-import { clientFor } from './helpers.js';
+import { clientFor } from '../helpers/sandbox.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const STARTUP_TIMEOUT_MS = 30_000;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closePlanningPools } from '../../src/planning/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { clientFor } from './helpers.js';
+import { clientFor } from '../helpers/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sandbox-data-'));
 afterAll(async () => {

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { operations, pathParamNames } from '../../src/planning/endpoints.js';
 import { ForbiddenError } from '../../src/planning/index.js';
-import { inputOf, methodOf } from '../planning/helpers.js';
-import { advanceToExecution, failure, featureIn, roles, useSandbox } from './helpers.js';
+import { inputOf, methodOf } from '../helpers/planning-mock.js';
+import { advanceToExecution, failure, featureIn, roles, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
 const { owner, member } = roles(ctx);

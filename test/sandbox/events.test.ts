@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientFor, featureIn, roles, useSandbox } from './helpers.js';
+import { clientFor, featureIn, roles, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
 const { owner, admin, member } = roles(ctx);

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError, ServiceError, TimeoutError, UnauthorizedError } from '../../src/planning/index.js';
-import { clientFor, failure, raw, useSandbox } from './helpers.js';
+import { clientFor, failure, raw, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
 const owner = (options = {}) => clientFor(ctx.sandbox, ctx.sandbox.ownerToken, options);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { advanceToExecution, failure, featureIn, roles, useSandbox } from './helpers.js';
+import { advanceToExecution, failure, featureIn, roles, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
 const { owner, admin, member } = roles(ctx);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { clientFor, FakeClock, failure, raw, roles, useSandbox } from './helpers.js';
+import { clientFor, FakeClock, failure, raw, roles, useSandbox } from '../helpers/sandbox.js';
 
 const clock = new FakeClock();
 const ctx = useSandbox({ clock: clock.now });

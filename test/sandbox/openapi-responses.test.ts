@@ -11,8 +11,8 @@ import { FormData, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/planning/endpoints.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { makePng } from '../helpers/planning-mock.js';
 import { readSharedJson } from '../helpers/shared.js';
-import { makePng } from '../planning/helpers.js';
 
 type JsonSchema = { [key: string]: unknown };
 interface OpenApi {

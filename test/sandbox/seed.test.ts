@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closePlanningPools, type FeatureExpanded, TASK_STATES } from '../../src/planning/index.js';
 import { type BareSandbox, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { clientFor, FakeClock } from './helpers.js';
+import { clientFor, FakeClock } from '../helpers/sandbox.js';
 
 const clock = new FakeClock(Date.UTC(2026, 5, 1, 8, 0, 0));
 let demo: Sandbox;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError, NotFoundError } from '../../src/planning/index.js';
-import { failure, roles, useSandbox } from './helpers.js';
+import { failure, roles, useSandbox } from '../helpers/sandbox.js';
 
 const ctx = useSandbox();
 const { owner, member } = roles(ctx);

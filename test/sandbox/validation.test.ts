@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { LIMITS } from '../../src/planning/models.js';
-import { expectError, featureIn, raw, roles, useSandbox } from './helpers.js';
+import { expectError, featureIn, raw, roles, useSandbox } from '../helpers/sandbox.js';
 
 const logLines: string[] = [];
 const ctx = useSandbox({

@@ -1,7 +1,6 @@
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TASK_SHORTCUT } from '../../src/slack/tasks/ids.js';
-import { eventually, Harness, SIGNING_SECRET, sign, TEAM } from './harness.js';
+import { eventually, Harness, SIGNING_SECRET, sign, TEAM } from '../helpers/slack-harness.js';
 
 describe('the Slack app over HTTP', () => {
   let h: Harness;
@@ -47,13 +46,7 @@ describe('the Slack app over HTTP', () => {
   it('acks a shortcut before any planning call is answered', async () => {
     await h.link();
     h.sandbox.setLatency(1_500);
-    const res = await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.createTask,
-      channel: { id: 'C1' },
-      message: { type: 'message', ts: '1.1', text: 'hi' },
-      message_ts: '1.1',
-    });
+    const res = await h.createTaskFrom({ ts: '1.1', text: 'hi' });
     expect(res.status).toBe(200);
     // The response came back while the planning service was still sleeping on its answer.
     expect(h.slack.called('views.update')).toEqual([]);
@@ -186,54 +179,5 @@ describe('the Slack app over HTTP', () => {
     await eventually(() => h.sandbox.requests.count('account.read') > 0, 'whoami at the service');
     await h.app.stop({ drainMs: 50 });
     expect(h.logs.join('')).toContain('stopped with listeners still working');
-  });
-});
-
-describe('the digest’s Advance button', () => {
-  let h: Harness;
-  beforeEach(async () => {
-    h = await Harness.start();
-    await h.connect('U1', 'member');
-  });
-  afterEach(() => h.close());
-
-  const press = (featureId: string, stage?: string) =>
-    h.interact({
-      type: 'block_actions',
-      container: { type: 'message' },
-      actions: [
-        {
-          type: 'button',
-          action_id: 'digest_feature_advance',
-          block_id: 'digest_can_advance_0',
-          value: JSON.stringify({
-            teamId: h.fixture.teamId,
-            channelId: h.fixture.channelId,
-            featureId,
-            stage,
-          }),
-          action_ts: '1',
-        },
-      ],
-    });
-
-  it('advances the feature as the user and tells only them; a refusal is explained', async () => {
-    await press(h.fixture.featureId, 'planning');
-    const refused = await h.slack.waitFor('respond');
-    expect(JSON.stringify(refused.body)).toContain('You must add at least 1 Assumption');
-    const { teamId, channelId, featureId } = h.fixture;
-    await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
-    await press(featureId, 'planning');
-    const done = await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('is now in'));
-    expect(done.body).toMatchObject({ response_type: 'ephemeral' });
-    expect((await h.owner().features.read(teamId, channelId, featureId)).stage).toBe('validation');
-  });
-
-  it('a button from a digest posted before it carried its stage is refused: it could advance twice', async () => {
-    const { teamId, channelId, featureId } = h.fixture;
-    await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
-    await press(featureId);
-    await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('out of date'));
-    expect((await h.owner().features.read(teamId, channelId, featureId)).stage).toBe('planning');
   });
 });

@@ -1,21 +1,9 @@
-/**
- * Issue 23 items 2–4, over signed HTTP against the sandbox and the fake Slack: nothing is offered
- * that can only be refused where the surface is one person's; forms and lists keep or redraw what
- * they showed after a refusal or a press; a stale press on a digest makes the digest's line true.
- */
-import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DIGEST_EVENT_TYPE } from '../../src/digest/index.js';
 import { createPlanningClient } from '../../src/planning/index.js';
-import {
-  FEATURE_ACTION,
-  FEATURE_CARD_EVENT,
-  FEATURE_FIELD,
-  FEATURE_VIEW,
-} from '../../src/slack/features/ids.js';
-import { FIELD } from '../../src/slack/kit/ids.js';
-import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, submitted, TEAM, text } from './harness.js';
+import { FEATURE_ACTION } from '../../src/slack/features/ids.js';
+import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from '../../src/slack/tasks/ids.js';
+import { Harness, TEAM, text, user } from '../helpers/slack-harness.js';
 
 type Element = { action_id?: string; value?: string; options?: { value: string }[] };
 type Block = { type: string; block_id?: string; accessory?: Element; elements?: Element[] };
@@ -30,7 +18,6 @@ const next = (method: string, since: number, match: (b: Record<string, unknown>)
 const said = (since: number, what: string) => next('respond', since, has(what));
 const callbackIs = (id: string) => (b: Record<string, unknown>) =>
   (b.view as { callback_id?: string } | undefined)?.callback_id === id;
-const user = (id: string): ViewStateValue => ({ type: 'users_select', selected_user: id });
 
 beforeEach(async () => {
   h = await Harness.start();
@@ -51,90 +38,11 @@ function find(blocks: Block[], actionId: string): { element: Element; blockId?: 
   return undefined;
 }
 
-/** Presses `actionId` on a message in C1 (ephemeral: a list), with the block id Slack would send. */
-function press(msg: Msg, actionId: string, who = 'U1', options: { ephemeral?: boolean } = {}) {
-  const found = find(msg.blocks, actionId);
-  if (!found?.element.value) throw new Error(`no ${actionId} button in ${json(msg.blocks).slice(0, 300)}`);
-  return h.interact(
-    {
-      type: 'block_actions',
-      container: {
-        type: 'message',
-        message_ts: msg.ts,
-        channel_id: 'C1',
-        is_ephemeral: Boolean(options.ephemeral),
-      },
-      channel: { id: 'C1', name: 'general' },
-      ...(options.ephemeral ? {} : { message: { type: 'message', ...msg } }),
-      actions: [
-        {
-          type: 'button',
-          action_id: actionId,
-          block_id: found.blockId ?? 'b',
-          value: found.element.value,
-          action_ts: '1',
-        },
-      ],
-    },
-    who,
-  );
-}
-
-/** Presses `actionId` inside the open modal `viewId`. */
-function pressInModal(viewId: string, actionId: string, who = 'U1') {
-  const view = h.slack.views.get(viewId)!;
-  const found = find((view.blocks ?? []) as Block[], actionId);
-  if (!found?.element.value) throw new Error(`no ${actionId} button in the modal`);
-  return h.interact(
-    {
-      type: 'block_actions',
-      container: { type: 'view', view_id: viewId },
-      view: submitted(viewId, view, []),
-      actions: [
-        {
-          type: 'button',
-          action_id: actionId,
-          block_id: found.blockId ?? 'b',
-          value: found.element.value,
-          action_ts: '1',
-        },
-      ],
-    },
-    who,
-  );
-}
-
 /** A message as Slack holds it now. */
 function messageAt(channel: string, ts: string): Msg {
   const m = h.slack.message(channel, ts);
   if (!m) throw new Error(`no message ${ts}`);
   return { ts, blocks: (m.blocks ?? []) as Block[], text: m.text, metadata: m.metadata };
-}
-
-/** `/plan feature new` in C1 by U1: the feature's id and its card's ts. */
-async function newFeature(heading: string) {
-  const since = mark();
-  await h.command('feature new');
-  const viewId = String((await next('views.update', since, callbackIs(FEATURE_VIEW.feature))).body.view_id);
-  await h.submit(viewId, [
-    [FIELD.team, choice(h.fixture.teamId)],
-    [FIELD.channel, choice(h.fixture.channelId)],
-    [FIELD.heading, text(heading)],
-    [FEATURE_FIELD.priority, choice('5')],
-  ]);
-  const posted = await next(
-    'chat.postMessage',
-    since,
-    (b) => (b.metadata as { event_type?: string } | undefined)?.event_type === FEATURE_CARD_EVENT,
-  );
-  const featureId = (posted.body.metadata as { event_payload: { featureId: string } }).event_payload
-    .featureId;
-  let ts = '';
-  await eventually(async () => {
-    ts = (await h.store.cards.list(TEAM, 'feature', featureId))[0]?.messageTs ?? '';
-    return ts !== '';
-  }, 'the card remembered');
-  return { featureId, ts };
 }
 
 const stageOf = async (featureId: string) =>
@@ -143,7 +51,7 @@ const stageOf = async (featureId: string) =>
 /** A feature moved to deep context by the owner, behind Slack's back. */
 async function inDeepContext(heading: string) {
   const { teamId, channelId } = h.fixture;
-  const { featureId, ts } = await newFeature(heading);
+  const { featureId, ts } = await h.newFeature(heading);
   const owner = h.owner();
   const assm = await owner.assumptions.create(teamId, channelId, featureId, { heading: 'It matters' });
   await owner.features.advance(teamId, channelId, featureId);
@@ -173,7 +81,7 @@ describe('item 2: a private surface offers a button only to whoever can use it',
       ['U2', true],
     ] as const) {
       const since = mark();
-      await press(lists[who]!, FEATURE_ACTION.details, who, { ephemeral: true });
+      await h.press({ message: lists[who]!, ephemeral: true }, FEATURE_ACTION.details, { user: who });
       const details = await next('views.update', since, (b) => has('Audit log')(b) && has('Read-only')(b));
       expect(json(details.body.view).includes(FEATURE_ACTION.delete)).toBe(offered);
     }
@@ -195,7 +103,7 @@ describe('item 2: a task pressed in /plan tasks', () => {
         blocks: (await said(since, 'Tidy the backlog')).body.blocks as Block[],
       };
       since = mark();
-      await press(list, TASK_ACTION.stateForward, who, { ephemeral: true });
+      await h.press({ message: list, ephemeral: true }, TASK_ACTION.stateForward, { user: who });
       const card = await next(
         'respond',
         since,
@@ -210,25 +118,10 @@ describe('item 2: a task pressed in /plan tasks', () => {
 
 describe('item 3: forms and lists keep or redraw what they showed', () => {
   it('the Assign form that refuses a guest keeps its title, the task’s heading and the ranked candidates', async () => {
-    const since = mark();
-    await h.interact({
-      type: 'message_action',
-      callback_id: TASK_SHORTCUT.createTask,
-      channel: { id: 'C1', name: 'general' },
-      message: { type: 'message', user: 'U9', ts: '1700000000.000100', text: 'Fix the login' },
-      message_ts: '1700000000.000100',
-      action_ts: '1',
-    });
-    const create = String((await next('views.update', since, callbackIs(TASK_VIEW.create))).body.view_id);
-    await h.submit(create, [
-      [TASK_FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
-      [FIELD.heading, text('Fix the login')],
-    ]);
-    const card = await next('chat.postMessage', since, has('Fix the login'));
-    const cardTs = String(card.answer?.ts);
+    const { cardTs } = await h.createTask('Fix the login');
 
     let at = mark();
-    await press(messageAt('C1', cardTs), TASK_ACTION.assignOpen);
+    await h.press({ message: messageAt('C1', cardTs) }, TASK_ACTION.assignOpen);
     const opened = await next('views.update', at, callbackIs(TASK_VIEW.assign));
     const viewId = String(opened.body.view_id);
     const shown = (opened.body.view as { blocks: Block[]; title: unknown }).blocks;
@@ -263,18 +156,14 @@ describe('item 3: forms and lists keep or redraw what they showed', () => {
     const value = JSON.stringify({ ...coords, s: 'idle', a: '' });
 
     let since = mark();
-    await h.interact({
-      type: 'block_actions',
-      container: { type: 'message', message_ts: '1700000600.000100', channel_id: 'C1' },
-      channel: { id: 'C1', name: 'general' },
-      message: { type: 'message', ts: '1700000600.000100', text: 'a task card' },
-      actions: [{ type: 'button', action_id: TASK_ACTION.detailsOpen, block_id: 'b', value, action_ts: '1' }],
+    await h.press({ message: { ts: '1700000600.000100', text: 'a task card' } }, TASK_ACTION.detailsOpen, {
+      value,
     });
     const detailsId = String((await next('views.update', since, callbackIs(TASK_VIEW.details))).body.view_id);
     expect(json(h.slack.views.get(detailsId))).toContain('First words');
 
     since = mark();
-    await pressInModal(detailsId, TASK_ACTION.minuteEditOpen);
+    await h.press({ view: detailsId }, TASK_ACTION.minuteEditOpen);
     const editId = String((await next('views.update', since, callbackIs(TASK_VIEW.minuteEdit))).body.view_id);
     since = mark();
     await h.submit(editId, [[TASK_FIELD.minuteText, text('Better words')]]);
@@ -285,7 +174,7 @@ describe('item 3: forms and lists keep or redraw what they showed', () => {
   });
 
   it('/plan features: a press in the list redraws the list, with its stage filter', async () => {
-    const { featureId } = await newFeature('Export to CSV');
+    const { featureId } = await h.newFeature('Export to CSV');
     const { teamId, channelId } = h.fixture;
     await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People export' });
     let since = mark();
@@ -295,7 +184,7 @@ describe('item 3: forms and lists keep or redraw what they showed', () => {
       blocks: (await said(since, 'Export to CSV')).body.blocks as Block[],
     };
     since = mark();
-    await press(list, FEATURE_ACTION.advance, 'U1', { ephemeral: true });
+    await h.press({ message: list, ephemeral: true }, FEATURE_ACTION.advance);
     await said(since, 'is now in *Validation*');
     // The same list again (in Planning): the feature has left it; the fixture's own feature is still there.
     const redrawn = await next('respond', since, (b) => b.replace_original === true);
@@ -305,20 +194,20 @@ describe('item 3: forms and lists keep or redraw what they showed', () => {
   });
 
   it('the feature’s Details modal is redrawn after a press in it', async () => {
-    const { featureId } = await newFeature('Dark mode');
+    const { featureId } = await h.newFeature('Dark mode');
     const { teamId, channelId } = h.fixture;
     await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
     let since = mark();
     await h.command('features');
     const list = { ts: '1700000800.000100', blocks: (await said(since, 'Dark mode')).body.blocks as Block[] };
     since = mark();
-    await press(list, FEATURE_ACTION.details, 'U1', { ephemeral: true });
+    await h.press({ message: list, ephemeral: true }, FEATURE_ACTION.details);
     const detailsId = String(
       (await next('views.update', since, (b) => has('Dark mode')(b) && has(FEATURE_ACTION.advance)(b))).body
         .view_id,
     );
     since = mark();
-    await pressInModal(detailsId, FEATURE_ACTION.advance);
+    await h.press({ view: detailsId }, FEATURE_ACTION.advance);
     await next('views.update', since, (b) => b.view_id === detailsId && has('*:test_tube: Validation*')(b));
     expect(await stageOf(featureId)).toBe('validation');
   });
@@ -356,14 +245,14 @@ describe('item 4: a press on a digest makes the digest’s line true', () => {
   }
 
   it('out of date (advanced elsewhere): the line shows the stage it is in, without Advance, and the answer says so', async () => {
-    const { featureId } = await newFeature('Search');
+    const { featureId } = await h.newFeature('Search');
     const { teamId, channelId } = h.fixture;
     await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People search' });
     const ts = postedDigest(featureId, 'planning');
     await h.owner().features.advance(teamId, channelId, featureId);
 
     const since = mark();
-    await press(messageAt('C1', ts), 'digest_feature_advance');
+    await h.press({ message: messageAt('C1', ts) }, 'digest_feature_advance');
     const answer = await said(since, 'out of date');
     expect(json(answer.body)).toContain('Nothing was changed');
     await next('chat.update', since, (b) => b.ts === ts && has('now in _Validation_')(b));
@@ -375,13 +264,13 @@ describe('item 4: a press on a digest makes the digest’s line true', () => {
   });
 
   it('advanced from the digest: its line shows the new stage, so a second press is not offered', async () => {
-    const { featureId } = await newFeature('Search');
+    const { featureId } = await h.newFeature('Search');
     const { teamId, channelId } = h.fixture;
     await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People search' });
     const ts = postedDigest(featureId, 'planning');
 
     const since = mark();
-    await press(messageAt('C1', ts), 'digest_feature_advance');
+    await h.press({ message: messageAt('C1', ts) }, 'digest_feature_advance');
     await said(since, 'is now in *Validation*');
     await next('chat.update', since, (b) => b.ts === ts && has('now in _Validation_')(b));
     expect(json(messageAt('C1', ts).blocks)).not.toContain('digest_feature_advance');

@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import type { Clients } from '../../src/clients.js';
 import { closeForgottenAccounts } from '../../src/slack/account/index.js';
 import { createKeyring, type Store } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKey } from './backends.js';
+import { forEachBackend, manualClock, newKey } from '../helpers/store-backends.js';
 
 async function person(store: Store, ws: string, user: string, origin: 'provisioned' | 'brought') {
   return store.identities.save({

@@ -7,7 +7,7 @@ import {
   type Store,
   StoreValidationError,
 } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 const link = (workspaceId: string, slackChannelId: string, extra: Partial<ChannelLinkInput> = {}) => ({
   workspaceId,

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createKeyring, DecryptionError } from '../../src/store/crypto.js';
-import { newKey } from './backends.js';
+import { newKey } from '../helpers/store-backends.js';
 
 const TOKEN = `sa-token-${randomBytes(12).toString('hex')}`;
 

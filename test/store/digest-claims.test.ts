@@ -7,8 +7,8 @@ import {
   MAX_CLAIM_BATCH,
   StoreValidationError,
 } from '../../src/store/index.js';
-import { eventually } from '../slack/harness.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { eventually } from '../helpers/slack-harness.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 const LEASE = 60_000;
 const key = { workspaceId: 'T1', slackChannelId: 'C1', localDate: '2025-01-06' };

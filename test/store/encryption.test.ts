@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { createKeyring, DecryptionError, type Keyring, type Store } from '../../src/store/index.js';
 import { reencryptAll } from '../../src/store/reencrypt.js';
-import { type BackendHandle, forEachBackend, newKey } from './backends.js';
+import { type BackendHandle, forEachBackend, newKey } from '../helpers/store-backends.js';
 
 /** Distinctive secrets, so a match in raw bytes cannot be a coincidence. */
 function secrets() {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { startHousekeeping } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 const DAY = 24 * 60 * 60_000;
 

@@ -6,7 +6,7 @@ import {
   type Store,
   workspaceIdFor,
 } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 const bot = (team: string) => ({
   token: `xoxb-${team}-bot-secret`,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKeyring } from '../../src/store/crypto.js';
 import { LOCAL_KEY_FILE, resolveKeyring } from '../../src/store/keys.js';
-import { newKey } from './backends.js';
+import { newKey } from '../helpers/store-backends.js';
 
 function recordingLogger() {
   const lines: string[] = [];

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { migrateToLatest, migrations } from '../../src/store/migrate.js';
 import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from '../helpers/postgres.js';
-import { forEachBackend, newKeyring } from './backends.js';
+import { forEachBackend, newKeyring } from '../helpers/store-backends.js';
 
 function recordingLogger() {
   const lines: string[] = [];

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { StoreValidationError } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 forEachBackend('notification preferences and outbox', (backend) => {
   it('keeps one set of preferences per person and workspace, replaced on save', async () => {

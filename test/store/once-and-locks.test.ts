@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { OnceKeyUnavailableError, StoreValidationError } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 const TTL = 10 * 60_000;
 

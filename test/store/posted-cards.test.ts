@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { StoreValidationError } from '../../src/store/index.js';
-import { forEachBackend, newKeyring } from './backends.js';
+import { forEachBackend, newKeyring } from '../helpers/store-backends.js';
 
 forEachBackend('posted cards', (backend) => {
   it('remembers each card of an entity once, per workspace, and forgets them', async () => {

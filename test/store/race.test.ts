@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { migrations } from '../../src/store/migrate.js';
-import { forEachBackend, newKey, newKeyring } from './backends.js';
+import { forEachBackend, newKey, newKeyring } from '../helpers/store-backends.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/claim-race.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

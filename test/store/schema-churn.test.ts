@@ -9,7 +9,7 @@ import pg from 'pg';
 import { expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { describeWithPostgres, TEST_DATABASE_URL, withPgSchema } from '../helpers/postgres.js';
-import { newKeyring } from './backends.js';
+import { newKeyring } from '../helpers/store-backends.js';
 
 describeWithPostgres('migrating while other schemas come and go', () => {
   it('every migration succeeds while another connection churns schemas', async () => {

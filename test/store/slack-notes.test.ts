@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { MAX_NOTES, StoreValidationError } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 forEachBackend('notes of what Slack did', (backend) => {
   it('tells which notes were made since a time, per workspace; noting again moves the time', async () => {

@@ -9,7 +9,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { newKeyring } from './backends.js';
+import { newKeyring } from '../helpers/store-backends.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-open-'));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { StoreValidationError } from '../../src/store/index.js';
-import { forEachBackend, newKeyring } from './backends.js';
+import { forEachBackend, newKeyring } from '../helpers/store-backends.js';
 
 forEachBackend('task origins', (backend) => {
   const origin = (ws: string, taskId: string, threadTs = '1.1') => ({

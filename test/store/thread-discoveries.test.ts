@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { StoreValidationError } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 forEachBackend('thread discoveries', (backend) => {
   const entry = (ws: string, messageTs: string, discoveryId = 'd1') => ({

@@ -9,9 +9,9 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store, StoreUnavailableError } from '../../src/store/index.js';
 import { describeWithPostgres, type PgSchema, TEST_DATABASE_URL, withPgSchema } from '../helpers/postgres.js';
+import { eventually } from '../helpers/slack-harness.js';
+import { newKeyring } from '../helpers/store-backends.js';
 import { silentServer } from '../helpers/tcp.js';
-import { eventually } from '../slack/harness.js';
-import { newKeyring } from './backends.js';
 
 /** Runs one statement as the test's own superuser connection. */
 async function admin<T extends pg.QueryResultRow>(text: string, values: unknown[] = []) {

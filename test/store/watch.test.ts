@@ -5,7 +5,7 @@ import {
   type WatchClaim,
   type WatchKey,
 } from '../../src/store/index.js';
-import { forEachBackend, manualClock, newKeyring } from './backends.js';
+import { forEachBackend, manualClock, newKeyring } from '../helpers/store-backends.js';
 
 const LEASE = 60_000;
 const L1: WatchKey = { workspaceId: 'T1', slackChannelId: 'C1' };

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, StoreNotWritableError } from '../../src/store/index.js';
-import { newKeyring } from './backends.js';
+import { newKeyring } from '../helpers/store-backends.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/start-unprivileged.ts', import.meta.url));

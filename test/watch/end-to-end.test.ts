@@ -16,7 +16,7 @@ import { postCard } from '../../src/slack/kit/live-cards.js';
 import type { Store } from '../../src/store/index.js';
 import type { WatchReport } from '../../src/watch/index.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from '../slack/harness.js';
+import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from '../helpers/slack-harness.js';
 
 const INTERVAL_MS = 1_000;
 const json = (v: unknown) => JSON.stringify(v);

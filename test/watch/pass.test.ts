@@ -5,8 +5,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/store/index.js';
 import { nextDue } from '../../src/watch/index.js';
-import { eventually } from '../slack/harness.js';
-import { INTERVAL, LEASE, openWatchBench, RecordingSink, recorded, type WatchBench } from './harness.js';
+import { eventually } from '../helpers/slack-harness.js';
+import {
+  INTERVAL,
+  LEASE,
+  openWatchBench,
+  RecordingSink,
+  recorded,
+  type WatchBench,
+} from '../helpers/watch-bench.js';
 
 /** Far enough for any link to be due again (its next time is within 1.5 intervals). */
 const AGAIN = INTERVAL * 1.5;

@@ -7,8 +7,15 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 import type { FeatureDelta } from '../../src/watch/index.js';
 import { describeWithPostgres } from '../helpers/postgres.js';
-import { eventually } from '../slack/harness.js';
-import { INTERVAL, LEASE, openWatchBench, RecordingSink, recorded, type WatchBench } from './harness.js';
+import { eventually } from '../helpers/slack-harness.js';
+import {
+  INTERVAL,
+  LEASE,
+  openWatchBench,
+  RecordingSink,
+  recorded,
+  type WatchBench,
+} from '../helpers/watch-bench.js';
 
 const CHANNELS = Array.from({ length: 12 }, (_, i) => `C${String(i).padStart(2, '0')}`);
 

@@ -1,0 +1,164 @@
+/**
+ * The router alone: it binds each topic's ids once, and for every kind of request it checks the
+ * route's gate before the handler runs — a refused request never reaches its handler, whatever its
+ * kind. (The app's gates themselves, through signed requests: admin-gate.test.ts, provisioning.test.ts.)
+ */
+import type { App } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import {
+  compileRoutes,
+  type GatedRequest,
+  type RoutePolicy,
+  registerRoutes,
+} from '../../../src/slack/bolt/router.js';
+import type { Gate, TopicRoutes } from '../../../src/slack/bolt/routes.js';
+
+type Listener = (args: Record<string, unknown>) => Promise<void>;
+
+/** Captures what the router registers, by kind, as Bolt would call it. */
+function fakeApp() {
+  const listeners: Record<string, Listener> = {};
+  const app = {
+    command: (_name: string, l: Listener) => (listeners.command = l),
+    shortcut: (_id: unknown, l: Listener) => (listeners.shortcut = l),
+    action: (_id: unknown, l: Listener) => (listeners.action = l),
+    view: (_id: unknown, l: Listener) => (listeners.view = l),
+    options: (_id: unknown, l: Listener) => (listeners.options = l),
+    event: (name: string, l: Listener) => (listeners[`event:${name}`] = l),
+  };
+  return { app: app as unknown as App, listeners };
+}
+
+/** A policy that refuses whatever `refuse` says, and records what it was asked. */
+function policy(refuse: (gate: Gate) => boolean) {
+  const seen: { checked: [string, string][]; refused: string[]; help: (string | undefined)[] } = {
+    checked: [],
+    refused: [],
+    help: [],
+  };
+  const p: RoutePolicy<null, string> = {
+    async check(_svc, gate, request: GatedRequest) {
+      seen.checked.push([request.kind, gate.access]);
+      return refuse(gate) ? `no (${gate.doing ?? ''})` : undefined;
+    },
+    async refuse(_svc, refusal, request) {
+      seen.refused.push(`${request.kind}: ${refusal}`);
+      if (request.kind === 'options') await request.args.ack({ options: [] });
+    },
+    async commandFailed() {},
+    async help(_svc, _args, _entries, unknown) {
+      seen.help.push(unknown);
+    },
+  };
+  return { policy: p, seen };
+}
+
+function topic(ran: string[]): TopicRoutes<null> {
+  const run = (what: string) => async () => {
+    ran.push(what);
+  };
+  return {
+    topic: 'things',
+    gate: { access: 'admin', doing: 'manage things' },
+    subcommands: [{ name: 'thing', usage: 'thing', summary: 'a thing', run: run('command') }],
+    shortcuts: {
+      thing_shortcut: { type: 'global', name: 'Thing', description: 'A thing', run: run('shortcut') },
+    },
+    actions: { thing_button: run('action'), open_button: { access: 'anyone', run: run('open') } },
+    views: { thing_form: () => ({ ack: { response_action: 'clear' }, work: run('view') }) },
+    options: { thing_select: run('options') },
+  };
+}
+
+const acked: unknown[] = [];
+const base = {
+  ack: async (body?: unknown) => {
+    acked.push(body);
+  },
+  respond: async () => {},
+  context: {},
+  client: {},
+};
+const requests: Record<string, Record<string, unknown>> = {
+  command: { ...base, command: { text: 'thing', command: '/x' } },
+  shortcut: { ...base, shortcut: { type: 'shortcut', callback_id: 'thing_shortcut' } },
+  action: { ...base, action: { action_id: 'thing_button' }, body: {} },
+  view: { ...base, view: { callback_id: 'thing_form' } },
+  options: { ...base, options: { action_id: 'thing_select' } },
+};
+
+describe('the router', () => {
+  it.each(Object.keys(requests))(
+    'refuses a %s before its handler runs when the gate says no',
+    async (kind) => {
+      const ran: string[] = [];
+      const { app, listeners } = fakeApp();
+      const { policy: p, seen } = policy(() => true);
+      registerRoutes(app, { svc: null, command: '/x', topics: [topic(ran)], policy: p });
+      await listeners[kind]!(requests[kind]!);
+      expect(ran).toEqual([]);
+      expect(seen.checked).toEqual([[kind, 'admin']]);
+      expect(seen.refused).toHaveLength(1);
+    },
+  );
+
+  it.each(Object.keys(requests))('runs a %s once its gate allows it', async (kind) => {
+    const ran: string[] = [];
+    const { app, listeners } = fakeApp();
+    const { policy: p } = policy(() => false);
+    registerRoutes(app, { svc: null, command: '/x', topics: [topic(ran)], policy: p });
+    await listeners[kind]!(requests[kind]!);
+    expect(ran).toEqual([kind]);
+  });
+
+  it("says what a refused subcommand was (its `doing` defaults to using it), and a route's own gate wins over the topic's", async () => {
+    const ran: string[] = [];
+    const { app, listeners } = fakeApp();
+    const { policy: p, seen } = policy((gate) => gate.access !== 'anyone');
+    registerRoutes(app, { svc: null, command: '/x', topics: [topic(ran)], policy: p });
+    await listeners.command!(requests.command!);
+    expect(seen.refused).toEqual(['command: no (use `/x thing`)']);
+    await listeners.action!({ ...base, action: { action_id: 'open_button' }, body: {} });
+    expect(ran).toEqual(['open']);
+  });
+
+  it('answers an unknown subcommand or none with the help, and acks an id nothing binds', async () => {
+    const { app, listeners } = fakeApp();
+    const { policy: p, seen } = policy(() => false);
+    registerRoutes(app, { svc: null, command: '/x', topics: [topic([])], policy: p });
+    await listeners.command!({ ...base, command: { text: 'nope please' } });
+    await listeners.command!({ ...base, command: { text: '' } });
+    expect(seen.help).toEqual(['nope please', undefined]);
+    acked.length = 0;
+    await listeners.view!({ ...base, view: { callback_id: 'retired_form' } });
+    await listeners.options!({ ...base, options: { action_id: 'retired_select' } });
+    expect(acked).toEqual([undefined, { options: [] }]);
+    expect(seen.checked).toEqual([]);
+  });
+
+  it('refuses at start-up an id two topics bind, unless each binds it in its own modal', () => {
+    const one: TopicRoutes<null> = {
+      topic: 'one',
+      gate: { access: 'anyone' },
+      actions: { shared: async () => {} },
+    };
+    const two: TopicRoutes<null> = {
+      topic: 'two',
+      gate: { access: 'anyone' },
+      actions: { shared: async () => {} },
+    };
+    expect(() => compileRoutes([one, two])).toThrow('action "shared" is bound twice (topics one and two)');
+    const views = (name: string): TopicRoutes<null> => ({
+      topic: name,
+      gate: { access: 'anyone' },
+      views: { form: () => ({ ack: undefined }) },
+    });
+    expect(() => compileRoutes([views('a'), views('b')])).toThrow('view "form" is bound twice');
+    const inView = (name: string): TopicRoutes<null> => ({
+      topic: name,
+      gate: { access: 'anyone' },
+      actions: { picker: { inView: `${name}_form`, run: async () => {} } },
+    });
+    expect(() => compileRoutes([inView('a'), inView('b')])).not.toThrow();
+  });
+});

@@ -1,0 +1,108 @@
+import { TZDate } from '@date-fns/tz';
+import { addDays, format } from 'date-fns';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIGEST_EVENT_TYPE, dueLocalDate } from '../../../src/digest/index.js';
+import { formatLocal, wallClockInstant } from '../../../src/time.js';
+import { Harness, TEAM } from '../../helpers/slack-harness.js';
+
+const formatInTimeZone = (instant: Date, pattern: string) =>
+  format(new TZDate(instant.getTime(), 'UTC'), pattern);
+
+describe('/plan digest', () => {
+  let h: Harness;
+  const replyText = async (match: string) =>
+    JSON.stringify((await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes(match))).body);
+
+  beforeEach(async () => {
+    h = await Harness.start({ provisioning: true });
+    h.slack.users.set('U1', { id: 'U1', name: 'ana' });
+    h.slack.users.set('UADMIN', { id: 'UADMIN', name: 'root', isAdmin: true });
+  });
+  afterEach(() => h.close());
+
+  const linkChannel = () =>
+    h.store.links.upsert({
+      workspaceId: TEAM,
+      slackChannelId: 'C1',
+      teamId: h.fixture.teamId,
+      channelId: h.fixture.channelId,
+      createdBy: 'UADMIN',
+      digestTime: '09:00',
+      timeZone: 'America/New_York',
+    });
+
+  it('says how to link an unlinked channel', async () => {
+    await h.command('digest');
+    expect(await replyText('not linked')).toContain('/plan link');
+  });
+
+  it('shows the settings and the next run in the channel’s time zone', async () => {
+    await linkChannel();
+    await h.command('digest');
+    const reply = await replyText('Daily digest');
+    expect(reply).toContain('*on*, at *09:00* (America/New_York) on weekdays');
+    expect(reply).toMatch(
+      /Next digest: \*\w{3} \d{1,2} \w{3} \d{4}, (09:00|\d\d:\d\d) \(America\/New_York\)\*/,
+    );
+    expect(reply).toContain('No digest posted yet');
+  });
+
+  it('lets admins change time, zone, weekends and on/off; refuses others', async () => {
+    await linkChannel();
+    await h.command('digest 08:30', 'U1');
+    expect(await replyText('Only workspace admins')).toContain('digest settings');
+    expect((await h.store.links.get(TEAM, 'C1'))?.digestTime).toBe('09:00');
+
+    await h.command('digest 08:30 Asia/Kolkata', 'UADMIN');
+    expect(await replyText('Digest time set')).toContain('at *08:30* (Asia/Kolkata)');
+    await h.command('digest weekends on', 'UADMIN');
+    expect(await replyText('Weekends included')).toContain('every day, weekends included');
+    await h.command('digest off', 'UADMIN');
+    expect(await replyText('turned off')).toContain('*off*');
+    expect(await h.store.links.get(TEAM, 'C1')).toMatchObject({
+      digestTime: '08:30',
+      timeZone: 'Asia/Kolkata',
+      weekdaysOnly: false,
+      digestEnabled: false,
+    });
+  });
+
+  it('turned on after the day’s time has passed: says the real next time (tomorrow), not “now”', async () => {
+    await linkChannel();
+    await h.command('digest weekends on', 'UADMIN');
+    await replyText('Weekends included');
+    // The digest time set to this very minute (UTC), which has begun: today's was never expected.
+    const now = new Date();
+    const time = formatInTimeZone(now, 'HH:mm');
+    await h.command(`digest ${time} UTC`, 'UADMIN');
+    const reply = await replyText('Digest time set');
+    const tomorrow = format(addDays(new TZDate(now.getTime(), 'UTC'), 1), 'yyyy-MM-dd');
+    expect(reply).toContain(`Next digest: *${formatLocal(wallClockInstant(tomorrow, time, 'UTC'), 'UTC')}*`);
+    // Nothing is due now: a scheduler pass at this instant posts nothing.
+    const link = await h.store.links.get(TEAM, 'C1');
+    expect(link && dueLocalDate(link, new Date())).toBeUndefined();
+  });
+
+  it('answers bad input with the reason and the usage, changing nothing', async () => {
+    await linkChannel();
+    await h.command('digest 25:00', 'UADMIN');
+    const reply = await replyText('not a time of day');
+    expect(reply).toContain('/plan digest weekends on|off');
+    expect((await h.store.links.get(TEAM, 'C1'))?.digestTime).toBe('09:00');
+  });
+
+  it('posts a digest now, marked on demand, with the channel’s features', async () => {
+    await linkChannel();
+    await h.command('digest now');
+    expect(await replyText('Posted')).toContain('<#C1>');
+    const post = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'C1');
+    expect(post.body.metadata).toEqual({
+      event_type: DIGEST_EVENT_TYPE,
+      event_payload: expect.objectContaining({ channel: 'C1', on_demand: true }),
+    });
+    expect(JSON.stringify(post.body.blocks)).toContain('Planning: *1*');
+    expect(post.body.unfurl_links).toBe('false');
+    // Not the day's digest: no claim was used.
+    expect(await h.store.digests.lastPosted(TEAM, 'C1')).toBeUndefined();
+  });
+});
