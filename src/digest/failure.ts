@@ -4,6 +4,7 @@
  * whether a failed post may still have posted (its retry must wait for it to land, then look).
  */
 import { webApi } from '@slack/bolt';
+import { HttpAttemptError } from '../http/index.js';
 import { PostDeadlineError } from '../limits.js';
 import {
   AbortedError,
@@ -59,11 +60,20 @@ function isAbortOrTimeout(error: unknown): boolean {
 
 /**
  * Whether a failed chat.postMessage may have posted: the Slack sender could not confirm it after it
- * may have reached Slack (src/slack-api/). A Slack error answer (channel_not_found, a 429…), the
- * limiter's refusal before sending, and a connection that was never made all mean "not posted".
+ * may have reached Slack (src/slack-api/) — or, from a client without the sender, the request may
+ * have left and no answer from Slack said it did not. A Slack error answer (channel_not_found, a
+ * 429…), the limiter's refusal before sending, and a connection that was never made all mean "not
+ * posted".
  */
 export function postMayHaveLanded(error: unknown): boolean {
-  return unconfirmedCall(error) !== undefined;
+  if (unconfirmedCall(error)) return true;
+  if (error instanceof webApi.WebAPIHTTPError) return error.statusCode >= 500;
+  if (!(error instanceof webApi.WebAPIRequestError)) return false;
+  const original = error.original;
+  if (original instanceof PostDeadlineError) return false;
+  if ((original instanceof NetworkError || original instanceof HttpAttemptError) && original.notSent)
+    return false;
+  return true;
 }
 
 /**

@@ -70,7 +70,7 @@ export function peerGradeNotice(
 export type PeerGradeNotify = (
   slackUserId: string,
   body: { text: string },
-) => Promise<'sent' | 'muted' | 'held'>;
+) => Promise<'sent' | 'muted' | 'held' | 'unconfirmed'>;
 
 export interface PeerGradeSenderDeps {
   store: {

@@ -50,9 +50,8 @@ export async function postDigest(
 
 /**
  * The ts of the scheduled digest for `localDate` already in `channel` since `since`, if any: the
- * history is read with metadata, and only our event type for that date counts. chat:write.public
- * posts in a public channel without joining it, but reading its history takes membership: on
- * `not_in_channel` the bot joins (channels:join) and reads again.
+ * history is read with metadata, and only our event type for that date counts. (Reading a public
+ * channel the bot is not in, the Slack sender joins it first: src/slack-api/sender.ts.)
  */
 export async function findPostedDigest(
   client: WebClient,
@@ -71,14 +70,7 @@ export async function findPostedDigest(
       ...(after ? { cursor: after } : {}),
     });
   for (let page = 0; page < maxPages; page += 1) {
-    let result: Awaited<ReturnType<typeof read>>;
-    try {
-      result = await read(cursor);
-    } catch (error) {
-      if (page > 0 || slackErrorCode(error) !== 'not_in_channel') throw error;
-      await client.conversations.join({ channel });
-      result = await read(cursor);
-    }
+    const result = await read(cursor);
     const found = result.messages?.find((message) => {
       const metadata = message.metadata;
       if (metadata?.event_type !== DIGEST_EVENT_TYPE) return false;

@@ -9,6 +9,8 @@
  *   caller's posting deadline (`withPostDeadline`), longer than `maxRateLimitWaitMs` or beyond
  *   `rateLimitWaits` answers the 429, which the WebClient turns into `WebAPIRateLimitedError`;
  * - a failure before any connection was made is sent again, with backoff, whatever the method;
+ * - reading a public channel's history the bot is not in (`not_in_channel`: chat:write.public posts
+ *   without membership) joins it (channels:join) and reads again, once;
  * - a failure that may have reached Slack (a 5xx, a reset, a timeout) is sent again, with backoff,
  *   only for a `repeatable` method. A new message (`post`) is looked for in its channel or thread
  *   instead: found, it is the answer; not found (or the read fails), and any other call (`once`),
@@ -85,6 +87,25 @@ function fieldsOf(headers: Record<string, string>, body: string): CallFields {
   };
 }
 
+/** The headers of a call the sender makes on a caller's behalf (a read, a join), with its token. */
+function onBehalf(token: string | undefined): Record<string, string> {
+  return {
+    'content-type': 'application/x-www-form-urlencoded',
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
+}
+
+/** Whether Slack answered the call with `{ ok: false, error: code }` (the response stays readable). */
+async function refusedFor(response: Response, code: string): Promise<boolean> {
+  if (response.status !== 200) return false;
+  try {
+    const answer = (await response.clone().json()) as { ok?: boolean; error?: string };
+    return answer.ok === false && answer.error === code;
+  } catch {
+    return false;
+  }
+}
+
 /** Retry-After in ms (at least a second: Slack's unit). */
 function retryAfterMs(response: Response): number {
   const seconds = Number(response.headers.get('retry-after'));
@@ -142,10 +163,7 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
     try {
       const response = await send(url.replace(/chat\.postMessage$/, read), {
         method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          ...(sent.token ? { authorization: `Bearer ${sent.token}` } : {}),
-        },
+        headers: onBehalf(sent.token),
         body: query.toString(),
         ...(signal ? { signal } : {}),
       });
@@ -180,6 +198,7 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
         : undefined;
     const sentAt = now();
     const again = async (retries: number) => backoff.sleep(jitteredDelay(retries, backoff), signal);
+    let joined = false;
     for (let retries = 0, waits = 0; ; ) {
       if (turn) await limiter?.turn(turn.key, turn.channel, signal);
       let response: Response;
@@ -215,6 +234,21 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
           continue;
         }
         return response;
+      }
+      if (method === 'conversations.history' && !joined && (await refusedFor(response, 'not_in_channel'))) {
+        // A public channel's history takes membership (chat:write.public posts without it): the
+        // bot joins (channels:join) and reads again, once.
+        joined = true;
+        const reading = fieldsOf(headers, body);
+        if (reading.channel) {
+          await send(input.replace(/conversations\.history$/, 'conversations.join'), {
+            method: 'POST',
+            headers: onBehalf(reading.token),
+            body: new URLSearchParams({ channel: reading.channel }).toString(),
+            ...(signal ? { signal } : {}),
+          }).catch(() => undefined);
+          continue;
+        }
       }
       if (response.status >= 500) {
         if (policy === 'repeatable' && retries < maxRetries) {

@@ -12,6 +12,7 @@ import {
   postMayHaveLanded,
 } from '../../src/digest/failure.js';
 import { DigestSetupError } from '../../src/digest/scheduler.js';
+import { HttpAttemptError } from '../../src/http/index.js';
 import { PostDeadlineError } from '../../src/limits.js';
 import {
   AbortedError,
@@ -22,6 +23,7 @@ import {
   ServiceError,
   TimeoutError,
 } from '../../src/planning/index.js';
+import { SlackCallUnconfirmedError } from '../../src/slack-api/index.js';
 import { StoreUnavailableError } from '../../src/store/index.js';
 
 const context = { operation: 'features.list', method: 'GET' as const, path: '/features' };
@@ -84,5 +86,17 @@ describe('digest failures', () => {
     ];
     expect(mayHave.map(postMayHaveLanded)).toEqual(mayHave.map(() => true));
     expect(didNot.map(postMayHaveLanded)).toEqual(didNot.map(() => false));
+  });
+
+  it('a post the Slack sender could not confirm may have landed; one that never left did not', () => {
+    const cause = new Error('HTTP 502');
+    expect(
+      postMayHaveLanded(
+        new webApi.WebAPIRequestError(new SlackCallUnconfirmedError('chat.postMessage', cause)),
+      ),
+    ).toBe(true);
+    expect(
+      postMayHaveLanded(new webApi.WebAPIRequestError(new HttpAttemptError('network', 'ECONNREFUSED', true))),
+    ).toBe(false);
   });
 });

@@ -6,10 +6,11 @@
  */
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Clients, createClients } from '../../src/clients.js';
+import { type Clients, createClients, SLACK_CLIENT_OPTIONS } from '../../src/clients.js';
 import type { PostLimits } from '../../src/limits.js';
 import { type Bench, BOT_TOKEN, link, openBench, PLANNING_URL } from '../helpers/digest-bench.js';
 import { feature } from '../helpers/digest-builders.js';
+import { eventually } from '../helpers/slack-harness.js';
 
 describe('posting within Slack limits', () => {
   let bench: Bench;
@@ -58,6 +59,8 @@ describe('posting within Slack limits', () => {
       planningUrl: `${PLANNING_URL}/v1`,
       slackApiUrl: bench.slack.apiUrl,
       logger: bench.deps().logger,
+      // The 429s answered as they came, not waited out: what the limiter saves the app from.
+      slackSender: { rateLimitWaits: 0 },
     });
     const sent = Array.from({ length: 10 }, (_, i) =>
       clients.slack(BOT_TOKEN).chat.postMessage({ channel: `C${i}`, text: 'hello' }),
@@ -79,8 +82,8 @@ describe('posting within Slack limits', () => {
     // Bolt's clients (what cards and notifications post with) and the digest's, sharing the limiter.
     const bolt = new webApi.WebClient(BOT_TOKEN, {
       slackApiUrl: bench.slack.apiUrl,
+      ...SLACK_CLIENT_OPTIONS,
       fetch: clients.slackFetch,
-      retryConfig: { retries: 3 },
     });
     const first = await clients.slack(BOT_TOKEN).chat.postMessage({ channel: 'C1', text: 'card' });
     const [a, b] = await Promise.all([
@@ -102,16 +105,15 @@ describe('posting within Slack limits', () => {
     const clients = limited({ perWorkspacePerMinute: 6_000, channelIntervalMs: 1_000 });
     const bolt = new webApi.WebClient(BOT_TOKEN, {
       slackApiUrl: bench.slack.apiUrl,
+      ...SLACK_CLIENT_OPTIONS,
       fetch: clients.slackFetch,
-      retryConfig: { retries: 3 },
     });
     bench.slack.rateLimit('chat.postMessage', 1, 1);
     const refusedAt = bench.slack.waitFor('chat.postMessage', () => true, { refused: true });
-    // Emitted once the 429 reached the client, after the limiter saw it.
-    const seen = new Promise((resolve) => bolt.once(webApi.WebClientEvent.RATE_LIMITED, resolve));
     const one = bolt.chat.postMessage({ channel: 'C1', text: 'one' });
     const limitedAt = (await refusedAt).at;
-    await seen;
+    // Logged by the Slack sender once the 429 reached it, after the limiter saw it.
+    await eventually(() => bench.logLines.join('').includes('Slack rate limit'), 'the 429 to be waited out');
     // Another channel of the same workspace waits out the same Retry-After.
     const two = await clients.slack(BOT_TOKEN).chat.postMessage({ channel: 'C2', text: 'two' });
     expect((await one).ok).toBe(true);

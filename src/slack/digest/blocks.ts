@@ -47,15 +47,17 @@ export function digestSettingsMessage(view: DigestSettingsView): Reply {
 
 /** `/plan digest now` answers. */
 export function digestNowMessage(
-  result: { status: 'posted'; unchanged: boolean } | { status: 'busy' },
+  result: { status: 'posted'; unchanged: boolean } | { status: 'busy' } | { status: 'unconfirmed' },
   slackChannelId: string,
 ): Reply {
   const channel = channelMention(slackChannelId);
   const text =
     result.status === 'busy'
       ? md`A digest is already being posted in ${channel}; it will be there in a moment.`
-      : result.unchanged
-        ? md`Posted in ${channel}: nothing changed since the last digest.`
-        : md`Posted the digest in ${channel}.`;
+      : result.status === 'unconfirmed'
+        ? md`The digest may have been posted in ${channel}: Slack did not confirm it, and it was not posted twice. Look in the channel before asking again.`
+        : result.unchanged
+          ? md`Posted in ${channel}: nothing changed since the last digest.`
+          : md`Posted the digest in ${channel}.`;
   return message(text, [section(text)]);
 }

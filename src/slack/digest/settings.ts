@@ -4,6 +4,7 @@
  */
 import { md } from '../../blockkit/index.js';
 import { type DigestCommand, nextRun, parseDigestCommand, postDigestNow } from '../../digest/index.js';
+import { unconfirmedCall } from '../../slack-api/index.js';
 import type { ChannelLink, ChannelLinkPatch } from '../../store/index.js';
 import type { Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
@@ -47,7 +48,11 @@ export const digestSubcommand: Subcommand<Services> = {
         );
       // The factory's client (no blind resend of a post); the app's client if it has no token.
       const slack = ctx.client.token ? svc.deps.clients.slack(ctx.client.token) : ctx.client;
-      const result = await postDigestNow(link, { store, slack, planning: access });
+      const result = await postDigestNow(link, { store, slack, planning: access }).catch((error: unknown) => {
+        // It may be in the channel: said so, never "nothing was saved".
+        if (unconfirmedCall(error)) return { status: 'unconfirmed' as const };
+        throw error;
+      });
       return reply(digestNowMessage(result, link.slackChannelId));
     }
 

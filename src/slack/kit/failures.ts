@@ -14,6 +14,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../planning/index.js';
+import { unconfirmedCall } from '../../slack-api/index.js';
 import { StoreUnavailableError } from '../../store/index.js';
 import { adminTokenFor, type SlackDeps } from './deps.js';
 import {
@@ -92,6 +93,12 @@ export async function explainFailure(
       };
     }
     return { connect: 'invalid' };
+  }
+  if (unconfirmedCall(error)) {
+    deps.logger.warn(log, 'Slack did not confirm a message');
+    return {
+      text: md`Slack did not confirm the message, so it may have been posted; it was not sent twice. Look before trying again.`,
+    };
   }
   if (!isPlanningError(error)) {
     deps.logger.error(log, 'unexpected failure');

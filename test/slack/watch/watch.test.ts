@@ -436,12 +436,26 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(await h.store.cards.list(TEAM, 'feature', before.seen.id)).toHaveLength(1);
   });
 
-  it('a 429 on the card update: the feature is not done; the next pass finishes, the thread message posted once', async () => {
+  it('a 429 on the card update: waited out within the pass (Retry-After), the feature done, everything once', async () => {
     const before = await look();
     const { teamId, channelId, featureId } = coords();
     await owner.features.advance(teamId, channelId, featureId);
     const delta = await deltaSince(before);
     h.slack.rateLimit('chat.update', 1);
+    expect([...(await sink.apply(turn([delta])))]).toEqual([featureId]);
+    const updates = h.slack.called('chat.update').filter((c) => c.body.ts === featureCardTs);
+    expect(updates.map((c) => c.status)).toEqual([429, 200]);
+    expect(threadPosts(featureCardTs)).toHaveLength(1);
+    expect(dmsTo('U3')).toHaveLength(1);
+  });
+
+  it('a 429 longer than a pass should wait: the feature is not done; the next pass finishes, the thread message posted once', async () => {
+    const before = await look();
+    const { teamId, channelId, featureId } = coords();
+    await owner.features.advance(teamId, channelId, featureId);
+    const delta = await deltaSince(before);
+    // Past what the Slack sender waits for (a minute): the card is left for the next pass.
+    h.slack.rateLimit('chat.update', 120);
     expect([...(await sink.apply(turn([delta])))]).toEqual([]);
     expect([...(await sink.apply(turn([delta])))]).toEqual([featureId]);
     const updates = h.slack.called('chat.update').filter((c) => c.body.ts === featureCardTs);
