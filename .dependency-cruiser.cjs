@@ -148,6 +148,30 @@ module.exports = {
       to: { path: '^src/slack/[^/]+/', pathNot: '^src/slack/(kit|bolt)/' },
     },
     {
+      name: 'changes-reflected-only-by-the-funnel',
+      comment:
+        'What follows a change of a task or a feature — a card updated or retired, a DM about it, a line in a ' +
+        "card's thread — is done by the change funnel (kit/changes/) alone, so that every surface (a press, a " +
+        'form, a workflow step, the watch, a canvas next) reflects a change the same way. Others use its public ' +
+        'face, index.ts: describe the change and hand it over.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/slack/kit/changes/' },
+      to: { path: '^src/slack/kit/changes/', pathNot: '^src/slack/kit/changes/index[.]ts$' },
+    },
+    {
+      name: 'dms-through-the-funnel',
+      comment:
+        "A DM about a change is the change funnel's (its rules say who is told, once). Besides it, only the DMs " +
+        'that are no change of a task or feature send through kit/notify.ts: an invitation shared (admin/share-' +
+        'form.ts) and the daily peer-grade count with the held DMs of quiet hours (app/jobs.ts).',
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: ['^src/slack/kit/changes/', '^src/slack/admin/share-form[.]ts$', '^src/app/jobs[.]ts$'],
+      },
+      to: { path: '^src/slack/kit/notify[.]ts$' },
+    },
+    {
       name: 'topics-meet-through-their-index',
       comment:
         "A topic reaches another topic only through that topic's index.ts, which says what it offers; " +

@@ -8,6 +8,7 @@ import { planningAccessFor } from '../digest/index.js';
 import { createTokenRotation } from './bolt/rotation.js';
 import { registerRoutes } from './bolt/router.js';
 import { createSlackServer, type SlackServer } from './bolt/server.js';
+import { appChangeFunnel } from './changes.js';
 import { forgetHome, refreshHome } from './home/index.js';
 import { lapsedInstallNotice } from './install/index.js';
 import { accessPolicy } from './kit/access.js';
@@ -71,6 +72,7 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
       refresh: (client, planning, banner) => refreshHome(svc, client, planning, banner),
       forget: (workspaceId, slackUserId) => forgetHome(svc, workspaceId, slackUserId),
     },
+    changes: appChangeFunnel(deps),
   };
   registerRoutes(server.app, { svc, command: COMMAND, topics: TOPICS, policy: accessPolicy });
   return {

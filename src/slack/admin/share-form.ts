@@ -18,8 +18,9 @@ import {
 import { slackErrorCode } from '../../slack-api/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { toldText } from '../kit/dm-kinds.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
-import { notify, toldText } from '../kit/notify.js';
+import { notify } from '../kit/notify.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
 import { type FormMeta, formMetaOf, meta, metaField, problemBlocks } from './form-common.js';

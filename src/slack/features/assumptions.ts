@@ -7,9 +7,9 @@ import type { BlockAction, BlockSuggestion, ViewOutput } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { inline, type Mrkdwn, md, modal, section } from '../../blockkit/index.js';
-import { noteOf } from '../../watch/changes.js';
 import { type ActionArgs, actionValue, type OptionsArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import { type FormOutput, form, headingText, NO_CHOICE, read, type StateValues } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { headingInput } from '../kit/inputs.js';
@@ -29,7 +29,7 @@ import {
 import { assumptionOption, EvidenceMeta, EvidenceSubmission } from './evidence.js';
 import { openExperimentForm } from './experiments.js';
 import { FEATURE_VIEW } from './ids.js';
-import { gone, type Req, readOnly, refreshFeatureCards, refusedOnForm, request, stale } from './live.js';
+import { gone, type Req, readOnly, refusedOnForm, request, stale } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Assumption: add, edit, delete
@@ -147,13 +147,11 @@ async function run(svc: Services, data: AssumptionSubmission, args: SubmitArgs) 
       ? assumptions.update(teamId, channelId, featureId, assmId, { heading: data.heading })
       : assumptions.create(teamId, channelId, featureId, { heading: data.heading }),
   );
-  await refreshFeatureCards(
-    svc,
-    args.client,
-    acting,
-    coords,
-    assmId ? [] : [noteOf(featureId, { kind: 'assumptionAdded', assumptionId: saved.id })],
-  );
+  await svc.changes.changed({
+    ...madeFromSlack(acting, args.client, coords),
+    feature: true,
+    ...(assmId ? {} : { changes: [{ kind: 'assumptionAdded', assumptionId: saved.id }] }),
+  });
   return {
     title: ASSUMPTION_TITLE,
     text: assmId
@@ -186,9 +184,10 @@ async function runDelete(svc: Services, data: DeleteSubmission, args: SubmitArgs
   await refusedOnForm(
     acting.planning.assumptions.delete(coords.teamId, coords.channelId, coords.featureId, assmId),
   );
-  await refreshFeatureCards(svc, args.client, acting, coords, [
-    noteOf(coords.featureId, { kind: 'assumptionRemoved', assumptionId: assmId }),
-  ]);
+  await svc.changes.changed({
+    ...madeFromSlack(acting, args.client, coords),
+    changes: [{ kind: 'assumptionRemoved', assumptionId: assmId }],
+  });
   return { title: TITLE, text: md`:wastebasket: The assumption was deleted.` };
 }
 

@@ -12,6 +12,7 @@ import { NotFoundError } from '../../planning/index.js';
 import { type Assumption, LIMITS } from '../../planning/models.js';
 import type { MessageShortcutArgs, OptionsArgs, SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import { choice, type FormOutput, form, read, requiredText } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
 import { detailsInput } from '../kit/inputs.js';
@@ -23,7 +24,7 @@ import { prefillTask } from '../kit/slack-text.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { type CardLike, featureCoordsFrom } from './card.js';
 import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
-import { refreshFeatureCards, refusedOnForm } from './live.js';
+import { refusedOnForm } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Log as evidence
@@ -154,7 +155,8 @@ async function run(svc: Services, data: EvidenceSubmission, args: SubmitArgs) {
   await refusedOnForm(
     acting.planning.assumptions.experiment(teamId, channelId, featureId, assm.id, { details }),
   );
-  await refreshFeatureCards(svc, args.client, acting, coords);
+  // The experiment's details changed: its card shows them.
+  await svc.changes.changed({ ...madeFromSlack(acting, args.client, coords), feature: true });
   return {
     title: EVIDENCE_TITLE,
     text: md`:white_check_mark: Logged as evidence for *${inline(assm.heading ?? assm.id, 200)}* (${feature.heading ?? feature.id}).`,

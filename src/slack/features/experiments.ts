@@ -9,9 +9,9 @@ import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { inline, input, type Mrkdwn, md, modal, option, section } from '../../blockkit/index.js';
 import { EXPERIMENT_STATES, type ExperimentState, LIMITS } from '../../planning/models.js';
-import { noteOf } from '../../watch/changes.js';
 import type { SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import { detailsText, type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { detailsInput } from '../kit/inputs.js';
@@ -21,7 +21,7 @@ import { submission } from '../kit/submission.js';
 import type { FeatureCoords } from './card.js';
 import { AssumptionRef } from './card.js';
 import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
-import { gone, type Req, readFeatureView, readOnly, refreshFeatureCards, refusedOnForm } from './live.js';
+import { gone, type Req, readFeatureView, readOnly, refusedOnForm } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Experiment
@@ -166,9 +166,10 @@ async function run(svc: Services, data: ExperimentSubmission, args: SubmitArgs) 
     assmId,
     participants.map((p) => p.planningUserId),
   );
-  await refreshFeatureCards(svc, args.client, acting, coords, [
-    noteOf(coords.featureId, { kind: 'experiment', assumptionId: assmId, to: data.state }),
-  ]);
+  await svc.changes.changed({
+    ...madeFromSlack(acting, args.client, coords),
+    changes: [{ kind: 'experiment', assumptionId: assmId, to: data.state }],
+  });
   return { title: EXPERIMENT_TITLE, text: md`:white_check_mark: Experiment saved: *${data.state}*.` };
 }
 

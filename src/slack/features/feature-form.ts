@@ -18,10 +18,10 @@ import {
   option,
 } from '../../blockkit/index.js';
 import { type Channel, FEATURE_FOCI, type FeatureFocus, LIMITS, type Team } from '../../planning/models.js';
-import { noteOf } from '../../watch/changes.js';
 import type { Subcommand } from '../bolt/routes.js';
 import { type ActionArgs, actionValue, type GlobalShortcutArgs, type SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import { detailsText, type FormOutput, form, headingText, read } from '../kit/form.js';
 import { COMMAND, FIELD } from '../kit/ids.js';
 import {
@@ -41,15 +41,7 @@ import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { FeatureCoords, featureCard, focusOption, parseFeatureButton } from './card.js';
 import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
-import {
-  featureRef,
-  type Req,
-  readOnly,
-  refreshFeatureCards,
-  refusedOnForm,
-  request,
-  stale,
-} from './live.js';
+import { featureRef, type Req, readOnly, refusedOnForm, request, stale } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Feature: new or edit
@@ -219,9 +211,11 @@ async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
     await refusedOnForm(
       acting.planning.features.update(coords.teamId, coords.channelId, coords.featureId, fields),
     );
-    await refreshFeatureCards(svc, args.client, acting, coords, [
-      noteOf(coords.featureId, { kind: 'heading', to: data.heading }),
-    ]);
+    await svc.changes.changed({
+      ...madeFromSlack(acting, args.client, coords),
+      feature: true,
+      changes: [{ kind: 'heading', to: data.heading }],
+    });
     return { text: md`:white_check_mark: Feature *${data.heading}* saved.` };
   }
 

@@ -3,14 +3,14 @@ export { type FeatureCoords, featureCard, parseFeatureButton } from './card.js';
 export { FEATURE_ACTION } from './ids.js';
 export {
   advanceAs,
-  featureAdvancedDm,
+  featureCards,
+  featureOnCard,
   featureRef,
   postFeatureCard,
   pressAdvance,
   type Req,
   readFeatureView,
   readOnly,
-  refreshFeatureCards,
   request,
   stale,
 } from './live.js';

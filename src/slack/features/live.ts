@@ -1,29 +1,27 @@
 /**
  * Feature cards as live cards: read with the acting user's own client, rendered by the pure card
- * builder, updated in place after any change made from Slack, and pressed once (kit/press.ts).
- * Advance and Delete are presses; forms that change a feature refresh its cards afterwards.
+ * builder, as the change funnel reads them (kit/changes/), and pressed once (kit/press.ts). Advance
+ * and Delete are presses; forms that change a feature tell the funnel what they changed.
  */
 
 import type { Context } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { type Mrkdwn, md, mention, message, section } from '../../blockkit/index.js';
+import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
 import type { Feature } from '../../planning/models.js';
 import { STAGE_NAMES } from '../../planning/stages.js';
-import { noteOf } from '../../watch/changes.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
+import type { CardSources, FeatureFacts, OnCard } from '../kit/changes/index.js';
 import type { SlackDeps } from '../kit/deps.js';
 import { refusal } from '../kit/failures.js';
 import type { Acting, CardReader } from '../kit/identity.js';
-import { type CardRef, postCard, updateCards } from '../kit/live-cards.js';
+import { type CardRef, postCard } from '../kit/live-cards.js';
 import { notice } from '../kit/messages.js';
 import { type ModalRequest, modalRequest, noticeView } from '../kit/modal.js';
-import { notify } from '../kit/notify.js';
-import { peopleOf, profileActions, slackUserOf } from '../kit/people.js';
+import { peopleOf } from '../kit/people.js';
 import { applyPress, type LiveCard, type Press, pressCard, type Shown } from '../kit/press.js';
 import type { Services } from '../kit/services.js';
-import { noteFromSlack } from '../kit/slack-notes.js';
 import { FormProblem } from '../kit/submission.js';
 import { privateSurface } from '../kit/surfaces.js';
 import { openUrl } from '../kit/web-links.js';
@@ -52,9 +50,25 @@ export async function readFeatureView(
   return { coords, feature, people, participants, ...openUrl(svc.deps.config, 'feature', coords) };
 }
 
-/** The note of a feature's stage as Slack shows it after advancing it (src/watch/changes.ts). */
-export const stageNote = (feature: Pick<Feature, 'id' | 'stage'>): string =>
-  noteOf(feature.id, { kind: 'stage', from: feature.stage, to: feature.stage });
+/** The feature as the change funnel is given it: its card, and what the DM rules read of it. */
+export function featureOnCard(view: FeatureView): OnCard<FeatureFacts> {
+  const { feature } = view;
+  return {
+    body: featureCard(view),
+    facts: {
+      id: feature.id,
+      stage: feature.stage,
+      ...(feature.heading ? { heading: feature.heading } : {}),
+      ...(feature.authorUserId ? { authorUserId: feature.authorUserId } : {}),
+    },
+  };
+}
+
+/** How the change funnel reads a feature as its cards show it (given at composition, src/slack/changes.ts). */
+export const featureCards =
+  (deps: Pick<SlackDeps, 'store' | 'config'>): CardSources['feature'] =>
+  async (reader, place) =>
+    featureOnCard(await readFeatureView({ deps }, reader, place));
 
 export function featureLiveCard(
   svc: Services,
@@ -66,36 +80,11 @@ export function featureLiveCard(
     place: { teamId: coords.teamId, channelId: coords.channelId, featureId: coords.featureId },
     noun: 'feature',
     read: (acting) => readFeatureView(svc, acting, coords),
-    render: featureCard,
+    known: (view) => ({ feature: featureOnCard(view) }),
     shown: (view) => featureShown(view.feature),
     describe: (_before: Shown, after: Shown) =>
       md`it is now in *${STAGE_NAMES[after.stage as keyof typeof STAGE_NAMES] ?? after.stage ?? '?'}*`,
-    // An Advance pressed (or run by a workflow step): the stage it reached, made from Slack.
-    notes: (view) => [stageNote(view.feature)],
   };
-}
-
-/**
- * After a change made from Slack (a form, a task's press): every card of the feature shows it, and
- * `notes` — what the change was (src/watch/changes.ts `noteOf`) — are written so the watch does not
- * announce it again (kit/slack-notes.ts). Best effort — the change is made; a card that cannot be
- * refreshed is logged, never reported as a failure of the change.
- */
-export async function refreshFeatureCards(
-  svc: Services,
-  client: WebClient,
-  acting: Acting,
-  coords: FeatureCoords,
-  notes: readonly string[] = [],
-): Promise<void> {
-  const ref = featureRef(acting.workspaceId, coords.featureId);
-  await noteFromSlack(svc.deps, acting.workspaceId, notes);
-  try {
-    if ((await svc.deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId)).length === 0) return;
-    await updateCards(svc.deps, client, ref, featureCard(await readFeatureView(svc, acting, coords)));
-  } catch (error) {
-    svc.deps.logger.warn({ action: 'refresh feature cards', err: error }, 'could not refresh feature cards');
-  }
 }
 
 /**
@@ -134,9 +123,10 @@ export async function pressAdvance(
     ...(redraw ? { redraw } : {}),
     apply: async ({ feature }, acting) => {
       try {
-        const after = await advanceFeature(svc, args.client, acting, coords);
+        const after = await advance(acting, coords);
         return {
           said: md`:arrow_forward: *${after.heading ?? after.id}* is now in *${STAGE_NAMES[after.stage]}*.`,
+          changes: [{ kind: 'stage', from: feature.stage, to: after.stage }],
         };
       } catch (error) {
         if (error instanceof ForbiddenError) {
@@ -150,24 +140,9 @@ export async function pressAdvance(
   await pressCard(svc, args, featureLiveCard(svc, workspaceId, coords), press);
 }
 
-/** Advances the feature one stage and tells its author; the feature after. */
-async function advanceFeature(svc: Services, client: WebClient, acting: Acting, coords: FeatureCoords) {
-  const after = await acting.planning.features.advance(coords.teamId, coords.channelId, coords.featureId);
-  await tellAuthor(svc, client, acting, after.authorUserId, featureAdvancedDm(after, acting.slackUserId));
-  return after;
-}
-
-/**
- * The DM telling a feature's author it advanced: who advanced it from Slack, or (no one given) that
- * it was advanced outside Slack — seen by the watch of its channel (src/slack/watch/).
- */
-export function featureAdvancedDm(
-  feature: Pick<Feature, 'id' | 'heading' | 'stage'>,
-  actorSlackId: string | undefined,
-): Mrkdwn {
-  const by = actorSlackId ? md`advanced by ${mention(actorSlackId)}` : md`advanced outside Slack`;
-  return md`:arrow_forward: Your feature *${feature.heading ?? feature.id}* moved to *${STAGE_NAMES[feature.stage]}* (${by}).`;
-}
+/** Advances the feature one stage (its author hears it from the change funnel); the feature after. */
+const advance = (acting: Acting, coords: FeatureCoords) =>
+  acting.planning.features.advance(coords.teamId, coords.channelId, coords.featureId);
 
 /**
  * Advance from a workflow step, as `planning`'s person: a press on the feature without a button —
@@ -187,9 +162,9 @@ export async function advanceAs(
     { planning, client, replacePressed: async () => false },
     featureLiveCard(svc, planning.workspaceId, coords),
     {
-      apply: async (_view, acting) => {
-        advanced = await advanceFeature(svc, client, acting, coords);
-        return {};
+      apply: async ({ feature }, acting) => {
+        advanced = await advance(acting, coords);
+        return { changes: [{ kind: 'stage', from: feature.stage, to: advanced.stage }] };
       },
     },
   );
@@ -254,31 +229,6 @@ export async function pressDelete(
     },
   };
   await pressCard(svc, args, featureLiveCard(svc, workspaceId, coords), press);
-}
-
-/** The feature's author hears that it advanced, unless they advanced it themselves. Best effort. */
-async function tellAuthor(
-  svc: Services,
-  client: WebClient,
-  acting: Acting,
-  authorUserId: string | undefined,
-  text: Mrkdwn,
-) {
-  if (!authorUserId || authorUserId === acting.identity.planningUserId) return;
-  try {
-    const author = await slackUserOf(svc.deps, acting.workspaceId, authorUserId);
-    if (!author) return;
-    await notify(
-      svc.deps,
-      client,
-      { workspaceId: acting.workspaceId, slackUserId: author },
-      'featureAdvanced',
-      // The DM names who advanced it: their planning profile is one press away.
-      message(text, [section(text), ...profileActions(acting.slackUserId)]),
-    );
-  } catch (error) {
-    svc.deps.logger.warn({ action: 'feature advanced DM', err: error }, 'could not tell the author');
-  }
 }
 
 export type Req = ModalRequest & { context: Context };

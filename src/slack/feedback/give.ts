@@ -8,23 +8,16 @@ import type { Context } from '@slack/bolt';
 import { z } from 'zod';
 import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { FEEDBACK_ISSUES } from '../../planning/index.js';
-import { minuteNote } from '../../watch/changes.js';
 import { type ActionArgs, actionValue, type MessageShortcutArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
+import { toldText } from '../kit/dm-kinds.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { type ModalRequest, modalRequest, noticeView, openModal } from '../kit/modal.js';
-import { notify, toldText } from '../kit/notify.js';
-import { slackUserOf } from '../kit/people.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { connectBeforeForm, viewSurface } from '../kit/surfaces.js';
-import {
-  type CardLike,
-  parseCoords,
-  refreshTaskCards,
-  TaskCoords,
-  taskCoordsFromMessage,
-} from '../tasks/index.js';
+import { type CardLike, parseCoords, TaskCoords, taskCoordsFromMessage } from '../tasks/index.js';
 import { FEEDBACK_STALE, FEEDBACK_TITLE, feedbackDm, feedbackModal, NOT_A_CARD } from './blocks.js';
 import { FEEDBACK_FIELD } from './ids.js';
 
@@ -70,31 +63,30 @@ export const feedbackSubmission = submission<FeedbackForm>({
     });
     // The feedback exists now: the task's cards count it, and telling the assignee is best
     // effort and reported, never fatal. The watch does not post it in the card's thread again.
-    await refreshTaskCards(svc.deps, args.client, acting, c, [minuteNote(feedback.id)]);
-    let told: Mrkdwn = md`The task has no assignee connected in Slack, so nobody was notified.`;
-    try {
-      const task = await service.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId);
-      const assignee = await slackUserOf(svc.deps, planning.workspaceId, task.assigneeUserId);
-      if (assignee && assignee !== planning.slackUserId) {
-        const outcome = await notify(
-          svc.deps,
-          args.client,
-          { workspaceId: planning.workspaceId, slackUserId: assignee },
-          'feedback',
-          feedbackDm({
-            ref: { ...c, feedbackId: feedback.id },
-            authorSlackId: planning.slackUserId,
-            taskHeading: task.heading,
-            issue,
-            message,
-          }),
-        );
-        told = toldText(assignee, outcome, md`was told and can reply`);
-      }
-    } catch (error) {
-      svc.deps.logger.warn({ action: 'feedback notify', err: error }, 'could not notify the assignee');
-      told = md`The assignee could not be notified.`;
-    }
+    const reflected = await svc.changes.changed({
+      ...madeFromSlack(acting, args.client, c),
+      tasks: [c.taskId],
+      minutes: [{ taskId: c.taskId, id: feedback.id }],
+      dms: (tasks) => {
+        const assignee = tasks.get(c.taskId)?.assigneeSlackId;
+        if (!assignee || assignee === planning.slackUserId) return [];
+        const body = feedbackDm({
+          ref: { ...c, feedbackId: feedback.id },
+          authorSlackId: planning.slackUserId,
+          taskHeading: tasks.get(c.taskId)?.heading,
+          issue,
+          message,
+        });
+        return [{ to: assignee, kind: 'feedback', body }];
+      },
+    });
+    const sent = reflected.dms.find((dm) => dm.kind === 'feedback');
+    const told: Mrkdwn =
+      !reflected.tasks.has(c.taskId) || sent?.outcome === 'failed'
+        ? md`The assignee could not be notified.`
+        : sent
+          ? toldText(sent.to, sent.outcome, md`was told and can reply`)
+          : md`The task has no assignee connected in Slack, so nobody was notified.`;
     return { text: md`:white_check_mark: Feedback sent. ${told}` };
   },
 });

@@ -5,14 +5,14 @@
 import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
+import { toldText } from '../kit/dm-kinds.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { modalRequest, noticeView, openModal } from '../kit/modal.js';
-import { notify, toldText } from '../kit/notify.js';
 import { slackUserOf } from '../kit/people.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
-import { refreshTaskCards } from '../tasks/index.js';
 import { FEEDBACK_STALE, FeedbackRef, replyDm, replyModal } from './blocks.js';
 import { FEEDBACK_FIELD } from './ids.js';
 
@@ -40,28 +40,40 @@ export const replySubmission = submission<ReplyForm>({
       ref.feedbackId,
       { reply },
     );
-    // Recorded: the task's cards show one more answered feedback (best effort).
-    await refreshTaskCards(svc.deps, args.client, acting, ref);
-    let told: Mrkdwn = md`The feedback's author is not connected in Slack, so nobody was notified.`;
-    try {
-      const author = await slackUserOf(svc.deps, planning.workspaceId, feedback.authorUserId);
-      if (author && author !== planning.slackUserId) {
-        const task = await service.tasks
-          .read(ref.teamId, ref.channelId, ref.featureId, ref.taskId)
-          .catch(() => undefined);
-        const outcome = await notify(
-          svc.deps,
-          args.client,
-          { workspaceId: planning.workspaceId, slackUserId: author },
-          'reply',
-          replyDm({ replierSlackId: planning.slackUserId, reply, taskHeading: task?.heading }),
-        );
-        told = toldText(author, outcome, md`was told`);
-      }
-    } catch (error) {
-      svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');
-      told = md`The feedback's author could not be notified.`;
-    }
+    // Recorded: the task's cards show one more answered feedback, and the feedback's author is told
+    // (best effort).
+    // null: not known whether the author is here (the store failed), so nobody could be told.
+    const author = await slackUserOf(svc.deps, planning.workspaceId, feedback.authorUserId).catch(
+      (error: unknown) => {
+        svc.deps.logger.warn({ action: 'reply notify', err: error }, 'could not notify the author');
+        return null;
+      },
+    );
+    const reflected = await svc.changes.changed({
+      ...madeFromSlack(acting, args.client, ref),
+      tasks: [ref.taskId],
+      dms: (tasks) =>
+        author && author !== planning.slackUserId
+          ? [
+              {
+                to: author,
+                kind: 'reply',
+                body: replyDm({
+                  replierSlackId: planning.slackUserId,
+                  reply,
+                  taskHeading: tasks.get(ref.taskId)?.heading,
+                }),
+              },
+            ]
+          : [],
+    });
+    const sent = reflected.dms.find((dm) => dm.kind === 'reply');
+    const told: Mrkdwn =
+      author === null || sent?.outcome === 'failed'
+        ? md`The feedback's author could not be notified.`
+        : sent
+          ? toldText(sent.to, sent.outcome, md`was told`)
+          : md`The feedback's author is not connected in Slack, so nobody was notified.`;
     return { text: md`:white_check_mark: Reply recorded. ${told}` };
   },
 });

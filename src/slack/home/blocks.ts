@@ -34,9 +34,9 @@ import { closeAccountButton, disconnectButton, followProfileBlocks } from '../ac
 import { ADMIN_ACTION } from '../admin/index.js';
 import { FEEDBACK_ACTION, FeedbackRef } from '../feedback/index.js';
 import { GRADES_PRIVACY } from '../grades/index.js';
+import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from '../kit/dm-kinds.js';
 import { experiencePhrase } from '../kit/experience.js';
 import { ACTION, COMMAND } from '../kit/ids.js';
-import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from '../kit/notify.js';
 import { HOME_ACTION } from './ids.js';
 import type { ActivityLine, HomeFeature, HomeSnapshot, HomeTask, Part } from './snapshot.js';
 

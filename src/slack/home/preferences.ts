@@ -7,7 +7,7 @@ import type { WebClient } from '@slack/web-api';
 import { md } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { NOTIFICATION_KINDS } from '../kit/notify.js';
+import { NOTIFICATION_KINDS } from '../kit/dm-kinds.js';
 import type { Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
 import { privateSurface, showFailure } from '../kit/surfaces.js';

@@ -1,58 +1,24 @@
 /**
  * Every direct message the app sends a person about their planning goes through here, named by
- * what it is about, so that what reaches a person is decided in one place: their notification
- * preferences (each kind on or off) and quiet hours in their time zone. A DM due in quiet hours is
+ * what it is about (dm-kinds.ts), so that what reaches a person is decided in one place: their
+ * notification preferences (each kind on or off) and quiet hours in their time zone. DMs about a
+ * change of a task or a feature are sent by the change funnel (kit/changes/) alone; the others (an
+ * invitation shared, the daily peer-grade count) by their own flows. A DM due in quiet hours is
  * kept in the store's outbox and sent when they end by {@link deliverHeld}, which the app's minute
  * tick runs (src/app/jobs.ts); the outbox id taken as a once key makes each
  * held DM go out once even when several replicas tick together.
  */
-import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
-import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
+import { unconfirmedCall } from '../../slack-api/index.js';
 import { type NotificationsRepo, ONCE_TTL, type OnceRepo } from '../../store/index.js';
+import type { NotificationKind, NotifyBody, NotifyOutcome } from './dm-kinds.js';
 import { quietUntil } from './quiet-hours.js';
 import { directMessage } from './surfaces.js';
-
-/** What a DM is about. */
-export const NOTIFICATION_KINDS = [
-  /** Someone else assigned me a task. */
-  'assigned',
-  /** My task moved to review, or was done. */
-  'taskMoved',
-  /** Feedback on my task. */
-  'feedback',
-  /** A reply to my feedback. */
-  'reply',
-  /** The daily count of new peer grades. */
-  'peerGrades',
-  /** A feature I authored advanced. */
-  'featureAdvanced',
-  /** An admin shared an invitation to join the organization with me. */
-  'invitation',
-] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-/** How each kind is named where a person chooses (the Home tab). */
-export const NOTIFICATION_LABELS: Record<NotificationKind, string> = {
-  assigned: 'A task is assigned to me',
-  taskMoved: 'My task moved to review or done',
-  feedback: 'Feedback on my tasks',
-  reply: 'Replies to my feedback',
-  peerGrades: 'Daily count of new peer grades',
-  featureAdvanced: 'A feature I authored advanced',
-  invitation: 'An invitation shared with me',
-};
 
 export interface Recipient {
   workspaceId: string;
   slackUserId: string;
-}
-
-/** A DM's content: the notification text and, usually, its blocks. */
-export interface NotifyBody {
-  text: string;
-  blocks?: KnownBlock[];
 }
 
 export interface NotifyDeps {
@@ -60,9 +26,6 @@ export interface NotifyDeps {
   /** Epoch ms (tests move it). Default Date.now. */
   now?: () => number;
 }
-
-/** What became of a DM: sent now, turned off by the person, or held until their quiet hours end. */
-export type NotifyOutcome = 'sent' | 'muted' | 'held';
 
 /**
  * Sends `body` to the person's DM with the app, unless they turned `kind` off (dropped) or are in
@@ -88,15 +51,13 @@ export async function notify(
     });
     return 'held';
   }
-  await directMessage(client, to.slackUserId, body);
+  try {
+    await directMessage(client, to.slackUserId, body);
+  } catch (error) {
+    if (!unconfirmedCall(error)) throw error;
+    return 'unconfirmed';
+  }
   return 'sent';
-}
-
-/** What the sender is told about a DM: "@ana was told", or why not yet / not at all. */
-export function toldText(slackUserId: string, outcome: NotifyOutcome, sent: Mrkdwn): Mrkdwn {
-  if (outcome === 'held') return md`${mention(slackUserId)} will be told when their quiet hours end.`;
-  if (outcome === 'muted') return md`${mention(slackUserId)} turned these notifications off.`;
-  return md`${mention(slackUserId)} ${sent}.`;
 }
 
 export interface DeliverDeps {
@@ -147,7 +108,16 @@ export async function deliverHeld(
           }
           const slack = await deps.slackFor(item.workspaceId);
           if (!slack) throw new Error('no Slack bot token for this workspace');
-          await directMessage(slack, item.slackUserId, body.data as NotifyBody);
+          try {
+            await directMessage(slack, item.slackUserId, body.data as NotifyBody);
+          } catch (error) {
+            // It may have reached them: never sent twice.
+            if (!unconfirmedCall(error)) throw error;
+            deps.logger.warn(
+              { workspaceId: item.workspaceId, kind: item.kind },
+              'held DM not confirmed by Slack',
+            );
+          }
           await notifications.remove(item.id);
           report.sent += 1;
           return 'sent';

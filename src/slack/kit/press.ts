@@ -14,21 +14,23 @@
  *   place recorded for the card, read by someone of the card's organization. A 404 that proves
  *   nothing about any card — no card recorded with a place — is said as it is: not found in the
  *   presser's organization, nothing changed.
- * After a change every card of the entity is updated in place. A refusal (a role, a stage rule) is
- * explained in one private sentence and the card stays as it was.
+ * After a change the change funnel (kit/changes/) updates every card of the entity, notes it for the
+ * watch and DMs whom it concerns. A refusal (a role, a stage rule) is explained in one private
+ * sentence and the card stays as it was.
  */
 
 import type { WebClient } from '@slack/web-api';
 import { type MessageBody, type Mrkdwn, md } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
 import { type CardPlace, LOCK_LEASE, type PostedCard } from '../../store/index.js';
+import type { FeatureChange } from '../../watch/changes.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from './acting.js';
+import { madeFromSlack, type PlanningChange } from './changes/index.js';
 import type { Acting } from './identity.js';
-import { type CardBody, type CardRef, retireCards, updateCards } from './live-cards.js';
+import type { CardRef } from './live-cards.js';
 import { notice } from './messages.js';
 import type { Services } from './services.js';
-import { noteFromSlack } from './slack-notes.js';
 import { privateSurface, showFailure } from './surfaces.js';
 
 /** The facts a card shows that a press depends on, carried in its buttons' values (short strings). */
@@ -45,16 +47,12 @@ export interface LiveCard<T> {
   noun: string;
   /** The entity as it is now, read with the acting user's own client; undefined when it is gone. */
   read(acting: Acting): Promise<T | undefined>;
-  render(entity: T): CardBody;
+  /** The entity as the change funnel is given it: its cards show it without reading it again. */
+  known(entity: T): NonNullable<PlanningChange['known']>;
   /** What a card of `entity` shows (see {@link Shown}). */
   shown(entity: T): Shown;
   /** One phrase saying what changed between two shown states ("it is now *in review*"). */
   describe(before: Shown, after: Shown): Mrkdwn;
-  /**
-   * The notes of what a press changed (src/watch/changes.ts), written once its cards show it so the
-   * watch of linked channels does not announce the change again (kit/slack-notes.ts).
-   */
-  notes?(entity: T): readonly string[];
 }
 
 export interface Press<T> {
@@ -63,8 +61,14 @@ export interface Press<T> {
    * change applies to the entity as it is when the lock is taken.
    */
   shown?: Shown;
-  /** Makes the change. Returns what to tell the presser, and the entity after it when known. */
-  apply(entity: T, acting: Acting): Promise<{ after?: T | 'deleted'; said?: Mrkdwn }>;
+  /**
+   * Makes the change. Returns what to tell the presser, the entity after it when known, and what
+   * changed (the change funnel's notes and DMs are read off it).
+   */
+  apply(
+    entity: T,
+    acting: Acting,
+  ): Promise<{ after?: T | 'deleted'; said?: Mrkdwn; changes?: readonly FeatureChange[] }>;
   /**
    * The pressed message again, when it is not a remembered card (an ephemeral list answers through
    * its response_url): given the entity after the change, or undefined once it is gone.
@@ -78,9 +82,6 @@ export interface Press<T> {
    */
   redraw?(after: T | undefined): Promise<void>;
 }
-
-/** The one line a card of a deleted entity becomes (a press that found it gone, the watch). */
-export const deletedLine = (noun: string): Mrkdwn => md`:wastebasket: This ${noun} was deleted.`;
 
 /** Shown states are the same when every fact is. */
 export function sameShown(a: Shown, b: Shown): boolean {
@@ -212,6 +213,17 @@ export async function applyPress<T>(
   const { ref, noun } = card;
   const lock = `${PRESS_LOCK_PREFIX}${ref.workspaceId}:${ref.kind}:${ref.entityId}`;
 
+  /** Where the press is reflected: the entity's feature, read and posted as the presser. */
+  const reflected = (acting: Acting) => ({
+    ...madeFromSlack(
+      { workspaceId: ref.workspaceId, slackUserId: planning.slackUserId, planning: acting.planning },
+      client,
+      card.place,
+    ),
+    ...(ref.kind === 'task' ? { tasks: [ref.entityId] } : { feature: true }),
+  });
+  const away = ref.kind === 'task' ? { tasks: [ref.entityId] } : { feature: true };
+
   /** The press under the entity's lock; returns what to tell the presser. */
   const underLock = async (): Promise<Mrkdwn | undefined> => {
     const acting = await planning.acting();
@@ -238,11 +250,14 @@ export async function applyPress<T>(
      * what the service said — not found in their organization — and nothing else happens.
      */
     const notFound = async (): Promise<Mrkdwn> => {
-      const all = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
-      if (!all.some((c) => c.place !== undefined)) {
+      const { retired } = await svc.changes.changed({
+        ...reflected(acting),
+        origin: { from: 'catch-up' },
+        gone: away,
+      });
+      if (!retired) {
         return md`This ${noun} was not found in your organization in the planning service, so nothing was changed.`;
       }
-      await retireCards(deps, client, all, deletedLine(noun));
       await replacePressed(undefined);
       return md`This ${noun} no longer exists: it was deleted.`;
     };
@@ -254,7 +269,13 @@ export async function applyPress<T>(
     }
     const now = card.shown(current);
     if (press.shown && !sameShown(now, press.shown)) {
-      await updateCards(deps, client, ref, card.render(current));
+      // Changed by someone else (or the first click of a double click): the cards catch up, and the
+      // watch tells the change itself.
+      await svc.changes.changed({
+        ...reflected(acting),
+        origin: { from: 'catch-up' },
+        known: card.known(current),
+      });
       const redrawn = (await replacePressed(current)) || pressedOn?.entityId === ref.entityId;
       const changed = card.describe(press.shown, now);
       // Said only where it is true: what was pressed was redrawn, or is one of the cards just updated.
@@ -262,11 +283,10 @@ export async function applyPress<T>(
         ? md`This button was out of date: ${changed}. Nothing was changed, and where you pressed it now shows the ${noun} as it is.`
         : md`This button was out of date: ${changed}. Nothing was changed.`;
     }
-    const { after, said } = await press.apply(current, acting);
+    const { after, said, changes } = await press.apply(current, acting);
     if (after === 'deleted') {
       // Deleted by this press: every card of the entity goes (their place was just read).
-      const all = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
-      await retireCards(deps, client, all, deletedLine(noun));
+      await svc.changes.changed({ ...reflected(acting), ...(changes ? { changes } : {}), deleted: away });
       await replacePressed(undefined);
       return said;
     }
@@ -275,8 +295,11 @@ export async function applyPress<T>(
       const gone = await notFound();
       return said ?? gone;
     }
-    await updateCards(deps, client, ref, card.render(next));
-    if (card.notes) await noteFromSlack(deps, ref.workspaceId, card.notes(next));
+    await svc.changes.changed({
+      ...reflected(acting),
+      ...(changes ? { changes } : {}),
+      known: card.known(next),
+    });
     await replacePressed(next);
     return said;
   };

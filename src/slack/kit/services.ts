@@ -5,6 +5,7 @@ import type { Mrkdwn } from '../../blockkit/index.js';
 import type { PlanningAccess } from '../../digest/index.js';
 import type { ChannelLink } from '../../store/index.js';
 import type { PlanningContext } from './acting.js';
+import type { ChangeFunnel } from './changes/index.js';
 import type { SlackDeps } from './deps.js';
 import type { Identities } from './identity.js';
 
@@ -15,6 +16,11 @@ export interface Services {
   digestAccess(link: ChannelLink): Promise<PlanningAccess | undefined>;
   /** The Home tab, for topics whose buttons it shows (given by the home topic at composition). */
   home: HomeTab;
+  /**
+   * What follows a change of a task or a feature — its cards, the watch's notes, the DMs — in one
+   * place (kit/changes/): every flow that changes one calls it (composed with the topics' cards).
+   */
+  changes: ChangeFunnel;
 }
 
 /** What other topics may do to a person's Home tab. */

@@ -20,6 +20,7 @@ import { type Candidate, LIMITS, type Notion } from '../../planning/models.js';
 import { slackErrorCode } from '../../slack-api/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { formProblem, withoutFormProblem } from '../kit/modal.js';
 import { peopleOf } from '../kit/people.js';
@@ -29,7 +30,7 @@ import { FormProblem, submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
 import { type CandidateExperience, EXPLAINED, fitBlocks, fitLabel, readCandidateExperience } from './fit.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
-import { notifyTaskChange, openTaskModal, refreshTaskCards } from './live.js';
+import { openTaskModal } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Assign…
@@ -239,24 +240,26 @@ export const taskAssignSubmission = submission<AssignForm>({
   run: async (svc, { coords: c, candidate, member }, args) => {
     const planning = planningOf(args.context);
     const acting = await planning.acting();
-    const assign = (assignee: string) =>
-      acting.planning.tasks.assign(c.teamId, c.channelId, c.featureId, c.taskId, assignee);
+    const assign = async (assignee: string) => {
+      await acting.planning.tasks.assign(c.teamId, c.channelId, c.featureId, c.taskId, assignee);
+      return assignee;
+    };
     // Someone picked in the workspace may need an account: made for this assignment only, and
     // closed when the service refuses it (the task was deleted, or its feature reached deep
     // context, while the form was open) — nothing read first would say so for sure.
+    let assignee: string;
     if (member) {
       const named = await planning.named([member]);
-      await named.apply(([person]) => assign(person.planningUserId));
-    } else if (candidate === ASSIGN_ME) await assign(acting.identity.planningUserId);
-    else if (candidate && candidate !== ASSIGN_SOMEONE) await assign(candidate);
+      assignee = await named.apply(([person]) => assign(person.planningUserId));
+    } else if (candidate === ASSIGN_ME) assignee = await assign(acting.identity.planningUserId);
+    else if (candidate && candidate !== ASSIGN_SOMEONE) assignee = await assign(candidate);
     else throw new FormProblem(md`${PICK_ONE}`);
-    // Assigned: from here, cards and DMs are best effort.
-    const after = await refreshTaskCards(svc.deps, args.client, acting, c);
-    if (after) {
-      await notifyTaskChange(svc.deps, args.client, planning.workspaceId, planning.slackUserId, after, {
-        kind: 'assigned',
-      });
-    }
+    // Assigned: from here, its cards and the assignee's DM are best effort (the change funnel).
+    const reflected = await svc.changes.changed({
+      ...madeFromSlack(acting, args.client, c),
+      changes: [{ kind: 'taskAssignee', taskId: c.taskId, to: assignee }],
+    });
+    const after = reflected.tasks.get(c.taskId);
     const who = after?.assigneeSlackId ? mention(after.assigneeSlackId) : md`them`;
     const heading = after?.heading ?? 'the task';
     return { text: md`:white_check_mark: *${heading}* is assigned to ${who}.` };

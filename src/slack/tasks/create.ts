@@ -10,7 +10,7 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import { context, input, joinMd, type Mrkdwn, md, mention, modal, option } from '../../blockkit/index.js';
 import type { Channel, Team } from '../../planning/models.js';
-import { noteOf } from '../../watch/changes.js';
+import { unconfirmedCall } from '../../slack-api/index.js';
 import {
   type ActionArgs,
   actionValue,
@@ -23,11 +23,11 @@ import {
   parseFeatureButton,
   type Req,
   readOnly,
-  refreshFeatureCards,
   request,
   stale,
 } from '../features/index.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import { explainFailure } from '../kit/failures.js';
 import {
   detailsText,
@@ -270,7 +270,11 @@ export async function createTask(
     );
   } catch (error) {
     svc.deps.logger.warn({ action: 'create-task card', err: error }, 'could not post the task card');
-    notes.push(md`Its card could not be posted in the thread (is the app in that channel?).`);
+    notes.push(
+      unconfirmedCall(error)
+        ? md`Slack did not confirm its card in the thread: it may be there (it was not posted twice), but it will not follow changes.`
+        : md`Its card could not be posted in the thread (is the app in that channel?).`,
+    );
   }
   // Who created it and from which thread: the service does not record it (Delete is the author's).
   try {
@@ -287,13 +291,10 @@ export async function createTask(
     svc.deps.logger.warn({ action: 'create-task origin', err: error }, 'could not record the task origin');
   }
   // The feature's cards list its tasks by state: they show the new one.
-  await refreshFeatureCards(
-    svc,
-    client,
-    acting,
-    { teamId: data.teamId, channelId: data.channelId, featureId: data.featureId },
-    [noteOf(data.featureId, { kind: 'taskAdded', taskId: coords.taskId })],
-  );
+  await svc.changes.changed({
+    ...madeFromSlack(acting, client, coords),
+    changes: [{ kind: 'taskAdded', taskId: coords.taskId, heading: task.heading ?? data.heading }],
+  });
   return { coords, ...(cardTs ? { card: { channel: where.channel, ts: cardTs } } : {}), notes };
 }
 

@@ -24,6 +24,7 @@ import {
 import { LIMITS, NotFoundError } from '../../planning/index.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import type { SlackDeps } from '../kit/deps.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
@@ -36,7 +37,7 @@ import { submission } from '../kit/submission.js';
 import { privateSurface, showFailure, viewSurface } from '../kit/surfaces.js';
 import { TaskCoords, type TaskView, taskFacts } from './card.js';
 import { TASK_ACTION, TASK_FIELD, TASK_VIEW } from './ids.js';
-import { openTaskModal, readTaskView, refreshTaskCards } from './live.js';
+import { openTaskModal, readTaskView } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Details: the task and its minutes
@@ -266,7 +267,10 @@ export async function minuteDeleteAction(svc: Services, args: ActionArgs) {
       const { details } = await readTaskDetails(svc.deps, acting, ref.coords);
       await args.client.views.update({ view_id: viewId, view: taskDetailsModal(details) });
     }
-    await refreshTaskCards(svc.deps, args.client, acting, ref.coords);
+    await svc.changes.changed({
+      ...madeFromSlack(acting, args.client, ref.coords),
+      tasks: [ref.coords.taskId],
+    });
   } catch (error) {
     await showFailure(svc.deps, surface, error, {
       action: 'minute delete',

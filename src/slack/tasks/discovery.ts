@@ -23,9 +23,9 @@ import {
   truncate,
 } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
-import { minuteNote } from '../../watch/changes.js';
 import type { ActionArgs, MessageShortcutArgs, OptionsArgs } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
+import { madeFromSlack, type TaskFacts } from '../kit/changes/index.js';
 import { type FormOutput, form, minuteText, read } from '../kit/form.js';
 import { COMMAND } from '../kit/ids.js';
 import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.js';
@@ -34,9 +34,9 @@ import { parseCarried, toCheckedWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { prefillDiscovery } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
-import { type CardLike, TaskCoords, type TaskView, taskCoordsFromMessage } from './card.js';
+import { type CardLike, TaskCoords, taskCoordsFromMessage } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
-import { openTaskModal, refreshTaskCards } from './live.js';
+import { openTaskModal } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Log discovery
@@ -137,7 +137,7 @@ export async function logDiscovery(
   client: WebClient,
   c: TaskCoords,
   text: string,
-): Promise<{ after: TaskView | undefined; confirmed: boolean }> {
+): Promise<{ after: TaskFacts | undefined; confirmed: boolean }> {
   const acting = await planning.acting();
   const discovery = await acting.planning.tasks.discoveryCreate(
     c.teamId,
@@ -149,7 +149,12 @@ export async function logDiscovery(
     },
   );
   // Logged: the cards and the thread's confirmation are best effort; the watch does not post it again.
-  const after = await refreshTaskCards(svc.deps, client, acting, c, [minuteNote(discovery.id)]);
+  const reflected = await svc.changes.changed({
+    ...madeFromSlack(acting, client, c),
+    tasks: [c.taskId],
+    minutes: [{ taskId: c.taskId, id: discovery.id }],
+  });
+  const after = reflected.tasks.get(c.taskId);
   const thread = await cardThread(svc, planning.workspaceId, c.taskId);
   if (!thread) return { after, confirmed: false };
   try {

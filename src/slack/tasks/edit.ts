@@ -5,9 +5,9 @@
 import type { ModalView } from '@slack/types';
 import { z } from 'zod';
 import { input, type Mrkdwn, md, modal, option, SLACK_LIMITS } from '../../blockkit/index.js';
-import { noteOf } from '../../watch/changes.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import { detailsText, type FormOutput, form, headingText, read } from '../kit/form.js';
 import { FIELD } from '../kit/ids.js';
 import { detailsInput, headingInput } from '../kit/inputs.js';
@@ -16,7 +16,7 @@ import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { TaskCoords } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
-import { openTaskModal, refreshTaskCards } from './live.js';
+import { openTaskModal } from './live.js';
 
 // ---------------------------------------------------------------------------------------------
 // Edit
@@ -100,9 +100,12 @@ export const taskEditSubmission = submission<EditForm>({
       ...(details ? { details } : {}),
       notionIds: notions.map((n) => n.id),
     });
-    await refreshTaskCards(svc.deps, args.client, acting, c, [
-      noteOf(c.featureId, { kind: 'taskHeading', taskId: c.taskId, to: heading }),
-    ]);
+    // Its details and notions change its card too, beyond its heading.
+    await svc.changes.changed({
+      ...madeFromSlack(acting, args.client, c),
+      tasks: [c.taskId],
+      changes: [{ kind: 'taskHeading', taskId: c.taskId, to: heading }],
+    });
     return { text: md`:white_check_mark: Task *${heading}* saved.` };
   },
 });

@@ -12,12 +12,5 @@ export { type CreatedTask, createTask, type NewTask } from './create.js';
 export { readTaskDetails, type TaskDetails } from './details.js';
 export { logDiscovery } from './discovery.js';
 export { TASK_ACTION } from './ids.js';
-export {
-  cardLink,
-  readTaskView,
-  refreshTaskCards,
-  taskChangeDm,
-  taskDm,
-  taskRef,
-} from './live.js';
+export { readTaskView, taskCards, taskOnCard, taskRef } from './live.js';
 export { taskRoutes } from './routes.js';

@@ -4,9 +4,7 @@
  * updated in place, and the assignee or author is told when the move concerns them.
  */
 import { md } from '../../blockkit/index.js';
-import { noteOf } from '../../watch/changes.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
-import { refreshFeatureCards } from '../features/index.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
@@ -16,7 +14,7 @@ import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { privateSurface } from '../kit/surfaces.js';
 import { liveTaskCard, TaskButton, type TaskView } from './card.js';
-import { notifyTaskChange, taskLiveCard } from './live.js';
+import { taskLiveCard } from './live.js';
 
 export const STALE_BUTTON = md`This button is out of date: use the task's card, or \`/plan tasks\` for fresh ones.`;
 
@@ -42,13 +40,11 @@ export async function taskStateAction(svc: Services, args: ActionArgs) {
         state: updated.state,
         ...(updated.heading ? { heading: updated.heading } : {}),
       };
-      await notifyTaskChange(svc.deps, args.client, planning.workspaceId, planning.slackUserId, after, {
-        kind: 'moved',
-        to,
-      });
-      // The feature's cards count its tasks by state (and say whether it can advance).
-      await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId });
-      return { after };
+      // The feature's cards count its tasks by state; the assignee or author hears of it (kit/changes).
+      return {
+        after,
+        changes: [{ kind: 'taskState', taskId, heading: after.heading, from: task.state, to: after.state }],
+      };
     },
     // Pressed in a `/plan tasks` list (the presser's alone): the task's card in its place, with the
     // buttons they may use.
@@ -98,10 +94,11 @@ export async function taskDeleteAction(svc: Services, args: ActionArgs) {
         .forget(acting.workspaceId, taskId)
         .catch((error: unknown) => svc.deps.logger.warn({ err: error }, 'could not forget a task origin'));
       // The feature's cards count its tasks by state.
-      await refreshFeatureCards(svc, args.client, acting, { teamId, channelId, featureId }, [
-        noteOf(featureId, { kind: 'taskRemoved', taskId }),
-      ]);
-      return { after: 'deleted' as const, said: md`:wastebasket: Task deleted.` };
+      return {
+        after: 'deleted' as const,
+        said: md`:wastebasket: Task deleted.`,
+        changes: [{ kind: 'taskRemoved', taskId, heading: task.heading }],
+      };
     },
     ...(press.inList ? { pressedMessage: () => notice(md`:wastebasket: This task was deleted.`) } : {}),
   });

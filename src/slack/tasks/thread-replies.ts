@@ -22,18 +22,16 @@ import type { WebClient } from '@slack/web-api';
 import { type Mrkdwn, md } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
 import { ONCE_TTL, type PostedCard, type ThreadDiscovery, workspaceIdFor } from '../../store/index.js';
-import { minuteNote } from '../../watch/changes.js';
 import type { EventArgs } from '../bolt/routes.js';
 import { connectedMemberRefusal } from '../kit/access.js';
 import { type PlanningContext, planningContextFor } from '../kit/acting.js';
+import { madeFromSlack } from '../kit/changes/index.js';
 import { explainFailure, STORE_UNAVAILABLE } from '../kit/failures.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
-import { noteFromSlack } from '../kit/slack-notes.js';
 import { prefillDiscovery, slackTextToPlain } from '../kit/slack-text.js';
 import type { TaskCoords } from './card.js';
-import { refreshTaskCards } from './live.js';
 
 /** The reaction that says a reply was recorded. */
 export const RECORDED_REACTION = 'memo';
@@ -311,27 +309,33 @@ async function replied(
       );
       return;
     }
-    // Shown in the thread already: the watch does not post it there again.
-    await noteFromSlack(r.svc.deps, r.workspaceId, [minuteNote(discoveryId)]);
-    await recorded(r, acting, c, reply, text.cut);
+    await recorded(r, acting, c, discoveryId, reply, text.cut);
   });
 }
 
-/** After a discovery is kept: the reaction, the cut told, the cards' counts (all best effort). */
+/**
+ * After a discovery is kept: the cards' counts — and, shown in the thread already, the watch never
+ * posts it there again — then the reaction and the cut told (all best effort).
+ */
 async function recorded(
   r: Reply,
   acting: Acting,
   c: TaskCoords,
+  discoveryId: string,
   reply: { user: string; ts: string; thread_ts: string },
   cut: boolean,
 ) {
+  await r.svc.changes.changed({
+    ...madeFromSlack(acting, r.client, c),
+    tasks: [c.taskId],
+    minutes: [{ taskId: c.taskId, id: discoveryId }],
+  });
   await r.client.reactions
     .add({ channel: r.channel, timestamp: reply.ts, name: RECORDED_REACTION })
     .catch((error: unknown) =>
       r.svc.deps.logger.warn({ ...r.log, err: error }, 'could not react to a thread reply'),
     );
   if (cut) await tellAuthor(r, reply.user, reply.thread_ts, CUT);
-  await refreshTaskCards(r.svc.deps, r.client, acting, c);
 }
 
 async function edited(
@@ -382,7 +386,11 @@ async function edited(
       );
       return;
     }
-    await noteFromSlack(r.svc.deps, r.workspaceId, [minuteNote(entry.discoveryId)]);
+    // Its card counts entries, not their text: only noted, so the watch does not post the change.
+    await r.svc.changes.changed({
+      ...madeFromSlack(acting, r.client, c),
+      minutes: [{ taskId: c.taskId, id: entry.discoveryId }],
+    });
     if (text.cut) await tellAuthor(r, entry.authorSlackId, entry.threadTs, CUT);
   });
 }
@@ -413,7 +421,10 @@ async function deleted(r: Reply, deletedTs: string | undefined) {
       }
     }
     await store.threadDiscoveries.forget(r.workspaceId, r.channel, entry.messageTs);
-    await noteFromSlack(r.svc.deps, r.workspaceId, [minuteNote(entry.discoveryId)]);
-    await refreshTaskCards(r.svc.deps, r.client, acting, c);
+    await r.svc.changes.changed({
+      ...madeFromSlack(acting, r.client, c),
+      tasks: [c.taskId],
+      minutes: [{ taskId: c.taskId, id: entry.discoveryId }],
+    });
   });
 }

@@ -1,49 +1,40 @@
 /**
  * The watch's Slack side (issue 24): given one linked channel's changed features (a `WatchTurn`
- * from the watch pass, src/watch/), it brings Slack up to date —
- * - every live card of a changed feature, and of each of its changed tasks, is updated in place
- *   with the same renderers the Slack flows use; a feature or task gone from the listing is read
- *   first, and only a 404 at the place its cards were recorded with turns them into one line;
- * - each card's thread gets ONE short message per pass with what changed outside Slack (and, for a
- *   task card, the discoveries and feedback added to the task since the last look), once per card
- *   and feature `updatedAt`, even after a crash or a partial failure;
- * - the people concerned are DMed through kit/notify.ts (preferences, quiet hours), once per change;
- * - what Slack did itself (a note in `store.slackNotes` since the last look) is neither echoed nor
- *   DMed: the Slack flows announced it already.
+ * from the watch pass, src/watch/), it works out what is new — the changes Slack did not make itself
+ * (a note in `store.slackNotes` since the last look), the carded tasks to read (bounded per turn),
+ * the minute entries added since — and hands each feature to the change funnel (kit/changes/),
+ * which updates the cards, posts one message per card in its thread and DMs the people concerned,
+ * each once per feature stamp. A feature or task gone from the listing is read first: only a 404
+ * where its cards were recorded turns them into one line.
  * A feature is returned as done only when all of that was done; otherwise the watch finds it again
  * next pass and every effect already made is skipped by its once key.
  */
 import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import type { Mrkdwn } from '../../blockkit/index.js';
-import { message, section } from '../../blockkit/index.js';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../logger.js';
-import { FEATURE_STAGES, NotFoundError, type TaskExpanded } from '../../planning/index.js';
-import { ONCE_TTL, type PostedCard, type Store } from '../../store/index.js';
-import { type FeatureChange, type FeatureDelta, minuteNote, noteOf } from '../../watch/changes.js';
+import { NotFoundError, type TaskExpanded } from '../../planning/index.js';
+import type { Store } from '../../store/index.js';
+import { type FeatureDelta, minuteNote, noteOf } from '../../watch/changes.js';
 import type { WatchSink, WatchTurn } from '../../watch/sink.js';
-import { featureAdvancedDm, featureCard, featureRef, readFeatureView } from '../features/index.js';
-import type { CardReader } from '../kit/identity.js';
-import { retireCards, updateCards } from '../kit/live-cards.js';
-import { type NotificationKind, type NotifyBody, notify } from '../kit/notify.js';
-import { peopleOf } from '../kit/people.js';
-import { deletedLine } from '../kit/press.js';
+import { appChangeFunnel } from '../changes.js';
 import {
-  cardLink,
-  liveTaskCard,
-  readTaskView,
-  type TaskView,
-  taskChangeDm,
-  taskDm,
-  taskRef,
-} from '../tasks/index.js';
-import { activityLine, activityMessage, minuteLine, type Who, whoFrom } from './activity.js';
+  type ChangeFunnel,
+  type MinuteEntry,
+  type OnCard,
+  type TaskFacts,
+  whoFrom,
+} from '../kit/changes/index.js';
+import type { CardReader } from '../kit/identity.js';
+import { peopleOf } from '../kit/people.js';
+import { readTaskView, taskOnCard } from '../tasks/index.js';
 
 export interface WatchSlackDeps {
   store: Store;
   logger: Logger;
   config: Config;
+  /** What follows a change, as every Slack flow reflects one. Default: the app's (src/slack/changes.ts). */
+  changes?: ChangeFunnel;
   /** The bot's client in a workspace (its token through `clients.slack`); undefined without a bot token. */
   slackFor(workspaceId: string): Promise<WebClient | undefined>;
   /** Tasks read per turn at most, for their cards and minutes; the rest wait for the next pass. Default 20. */
@@ -60,48 +51,10 @@ interface Place {
   featureId: string;
 }
 
-type Entry = Parameters<typeof minuteLine>[0] & { id: string };
-
 export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
   const { store, logger } = deps;
   const log = logger.child({ component: 'watch-slack' });
-
-  /**
-   * Does `work` once for `key` in the workspace: a durable mark (a Slack note, kept as long as
-   * notes are) says it was done; a short claim keeps two replicas from doing it together. Whether
-   * it is done (by now, or before); false when another one holds it.
-   */
-  async function once(workspaceId: string, key: string, work: () => Promise<void>): Promise<boolean> {
-    const mark = `watch:${key}`;
-    if ((await store.slackNotes.since(workspaceId, [mark], 0)).size > 0) return true;
-    const done = await store.once.run(`watch:${workspaceId}:${key}`, ONCE_TTL.watchEffect, async () => {
-      await work();
-      return 'done';
-    });
-    if (done.state === 'pending') return false;
-    await store.slackNotes.note(workspaceId, [mark]);
-    return true;
-  }
-
-  /** The cards of an entity whose recorded place is this one (or unknown, recorded before places were). */
-  const atPlace = (cards: readonly PostedCard[], place: Place) =>
-    cards.filter(
-      (c) =>
-        !c.place ||
-        (c.place.teamId === place.teamId &&
-          c.place.channelId === place.channelId &&
-          c.place.featureId === place.featureId),
-    );
-
-  /**
-   * The entity is gone from where its cards say it lives (a 404 there): its cards become one line.
-   * As a press does, only when a card was recorded with this very place — a 404 proves nothing
-   * about cards recorded elsewhere (a feature moved to another channel keeps them).
-   */
-  async function retire(slack: WebClient, cards: readonly PostedCard[], place: Place, noun: string) {
-    if (!cards.some((c) => c.place !== undefined && atPlace([c], place).length === 1)) return;
-    await retireCards(deps, slack, atPlace(cards, place), deletedLine(noun));
-  }
+  const changes = deps.changes ?? appChangeFunnel(deps);
 
   async function apply(turn: WatchTurn): Promise<ReadonlySet<string>> {
     const { link, planning } = turn;
@@ -122,11 +75,16 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
       }
-      await retire(slack, await store.cards.list(workspaceId, 'feature', delta.featureId), place, 'feature');
-      for (const task of delta.before?.tasks ?? []) {
-        await retire(slack, await store.cards.list(workspaceId, 'task', task.id), place, 'task');
-      }
-      return true;
+      const { complete } = await changes.changed({
+        workspaceId,
+        place,
+        origin: { from: 'catch-up' },
+        gone: { feature: true },
+        ...(delta.before ? { seen: delta.before } : {}),
+        reader,
+        slack,
+      });
+      return complete;
     }
 
     /** One feature's changes; whether everything it called for is done. */
@@ -152,72 +110,48 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
         delta.changes.flatMap((c) => ('taskId' in c && c.kind !== 'taskAdded' ? [c.taskId] : [])),
       );
 
-      // The feature's own cards show its stage, assumptions and its tasks by state.
-      const featureCards = await store.cards.list(workspaceId, 'feature', delta.featureId);
-      if (delta.changes.length > 0 && featureCards.length > 0) {
-        const view = await readFeatureView({ deps }, reader, place);
-        const failed: PostedCard[] = [];
-        await updateCards(deps, slack, featureRef(workspaceId, delta.featureId), featureCard(view), {
-          cards: featureCards,
-          failed,
-        });
-        if (failed.length > 0) complete = false;
-      }
-
       // Carded tasks: read (bounded) for their cards and their minutes' new entries. A task whose
       // work for this stamp was done in an earlier pass (the bound, a failure elsewhere) is not read
       // again, so the bound moves on to the others.
       const taskIds = [...new Set([...after.tasks.map((t) => t.id), ...removed])];
-      const carded: { taskId: string; cards: PostedCard[] }[] = [];
+      const carded: string[] = [];
       for (const taskId of taskIds) {
-        const cards = await store.cards.list(workspaceId, 'task', taskId);
-        if (cards.length > 0) carded.push({ taskId, cards });
+        if ((await store.cards.list(workspaceId, 'task', taskId)).length > 0) carded.push(taskId);
       }
       const taskMark = (taskId: string) => `watch:task:${taskId}:${stamp}`;
       const handled =
         carded.length > 0
-          ? await store.slackNotes.since(
-              workspaceId,
-              carded.map((t) => taskMark(t.taskId)),
-              0,
-            )
+          ? await store.slackNotes.since(workspaceId, carded.map(taskMark), 0)
           : new Set<string>();
-      const tasks = new Map<
-        string,
-        { cards: PostedCard[]; view: TaskView; entries: Entry[]; updated: boolean }
-      >();
-      for (const { taskId, cards } of carded) {
+      const read = new Map<string, OnCard<TaskFacts>>();
+      const vanished: string[] = [];
+      const entries: MinuteEntry[] = [];
+      for (const taskId of carded) {
         if (handled.has(taskMark(taskId))) continue;
         if (reads <= 0) {
           complete = false;
           continue;
         }
         reads -= 1;
-        let view: TaskView & { task: TaskExpanded };
         try {
-          view = await readTaskView(deps, reader, { ...place, taskId });
+          const view = await readTaskView(deps, reader, { ...place, taskId });
+          read.set(taskId, taskOnCard(view));
+          entries.push(...(await newEntries(taskId, view.task, seenAt)));
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error;
-          await retire(slack, cards, place, 'task');
-          continue;
+          vanished.push(taskId);
         }
-        const entries = await newEntries(view.task, seenAt);
-        // The card shows the task's state, assignee and heading, and counts its minute's entries.
-        let updated = true;
-        if (changedTasks.has(taskId) || entries.length > 0) {
-          const failed: PostedCard[] = [];
-          await updateCards(deps, slack, taskRef(workspaceId, taskId), liveTaskCard(view), { cards, failed });
-          updated = failed.length === 0;
-          if (!updated) complete = false;
-        }
-        tasks.set(taskId, { cards, view, entries, updated });
       }
+      // The cards show a task's state, assignee and heading, and count its minute's entries.
+      const showing = [...read.keys()].filter(
+        (id) => changedTasks.has(id) || entries.some((e) => e.taskId === id),
+      );
 
       // People named: connected ones are mentioned and DMed; the others are named as the service
       // names them (the channel's members, read once per turn and only when a line needs them).
       const named = [
         ...fresh.flatMap((c) => (c.kind === 'taskAssignee' ? [c.to] : [])),
-        ...[...tasks.values()].flatMap((t) => t.entries.map((e) => e.entry.authorUserId)),
+        ...entries.map((e) => e.said?.entry.authorUserId),
       ];
       const people = await peopleOf(deps, workspaceId, [
         after.authorUserId,
@@ -227,33 +161,23 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
       const unconnected = named.filter((id): id is string => !!id && !people.slackUserOf(id));
       const who = whoFrom(people.slackUserOf, unconnected.length > 0 ? await memberNames() : undefined);
 
-      // One message per card per pass in its thread.
-      const featureLines = lines(fresh, who, false);
-      for (const card of featureCards) {
-        if (!(await post(card, featureLines, stamp))) complete = false;
-      }
-      for (const [taskId, task] of tasks) {
-        const own = fresh.filter((c) => 'taskId' in c && c.taskId === taskId);
-        const all = [...lines(own, who, true), ...task.entries.map((e) => minuteLine(e, who))];
-        let posted = true;
-        for (const card of task.cards) if (!(await post(card, all, stamp))) posted = false;
-        if (!posted) {
-          complete = false;
-          continue;
-        }
-        // Each entry is posted once, ever: noted once every card has it; and the task is done for
-        // this stamp once its cards show it too.
-        await store.slackNotes.note(workspaceId, [
-          ...task.entries.map((e) => minuteNote(e.id)),
-          ...(task.updated ? [taskMark(taskId)] : []),
-        ]);
-      }
-
-      // The people concerned, once per change.
-      for (const change of fresh) {
-        if (!(await dm(delta, change, people.slackUserOf, tasks, stamp))) complete = false;
-      }
-      return complete;
+      const reflected = await changes.changed({
+        workspaceId,
+        place,
+        origin: { from: 'elsewhere', stamp, who, now: turn.now },
+        changes: fresh,
+        // Its cards show every change, Slack's own included (they may not have been shown yet).
+        feature: delta.changes.length > 0,
+        tasks: showing,
+        known: { tasks: new Map(showing.map((id) => [id, read.get(id)!])) },
+        gone: { tasks: vanished },
+        minutes: entries,
+        seen: after,
+        handled: [...read.keys()],
+        reader,
+        slack,
+      });
+      return complete && reflected.complete;
     }
 
     /**
@@ -280,14 +204,22 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
     }
 
     /** The minute's entries added since the last look and never posted nor made from Slack. */
-    async function newEntries(task: TaskExpanded, seenAt: number): Promise<Entry[]> {
+    async function newEntries(taskId: string, task: TaskExpanded, seenAt: number): Promise<MinuteEntry[]> {
       const minute = task.minute;
       if (!minute || seenAt === 0) return [];
       const since = Math.floor(seenAt / 1000);
-      const entries: Entry[] = [
-        ...minute.discoveries.map((entry) => ({ kind: 'discovery' as const, entry, id: entry.id })),
-        ...minute.feedback.map((entry) => ({ kind: 'feedback' as const, entry, id: entry.id })),
-      ].filter((e) => (e.entry.iat ?? 0) >= since);
+      const entries: MinuteEntry[] = [
+        ...minute.discoveries.map((entry) => ({
+          taskId,
+          id: entry.id,
+          said: { kind: 'discovery' as const, entry },
+        })),
+        ...minute.feedback.map((entry) => ({
+          taskId,
+          id: entry.id,
+          said: { kind: 'feedback' as const, entry },
+        })),
+      ].filter((e) => (e.said.entry.iat ?? 0) >= since);
       if (entries.length === 0) return [];
       const noted = await store.slackNotes.since(
         workspaceId,
@@ -295,95 +227,6 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
         0,
       );
       return entries.filter((e) => !noted.has(minuteNote(e.id)));
-    }
-
-    /** Posts a card's lines in its thread, once per card and feature stamp; whether it is done. */
-    async function post(card: PostedCard, lines: readonly Mrkdwn[], stamp: string): Promise<boolean> {
-      if (lines.length === 0) return true;
-      try {
-        return await once(
-          workspaceId,
-          `posted:${card.slackChannelId}:${card.messageTs}:${stamp}`,
-          async () => {
-            await slack.chat.postMessage({
-              channel: card.slackChannelId,
-              thread_ts: card.messageTs,
-              ...activityMessage(lines),
-              unfurl_links: false,
-              unfurl_media: false,
-            });
-          },
-        );
-      } catch (error) {
-        log.warn({ workspaceId, kind: card.kind, err: error }, 'could not post activity in a card thread');
-        return false;
-      }
-    }
-
-    /** The DM a change calls for, once per (workspace, change, feature stamp); whether it is done. */
-    async function dm(
-      delta: FeatureDelta,
-      change: FeatureChange,
-      slackUserOf: (id: string | undefined) => string | undefined,
-      tasks: ReadonlyMap<string, { view: TaskView }>,
-      stamp: string,
-    ): Promise<boolean> {
-      const message = await dmFor(delta, change, slackUserOf, tasks);
-      if (!message) return true;
-      try {
-        return await once(workspaceId, `dm:${noteOf(delta.featureId, change)}:${stamp}`, async () => {
-          await notify(
-            { store, now: () => turn.now.getTime() },
-            slack,
-            { workspaceId, slackUserId: message.to },
-            message.kind,
-            message.body,
-          );
-        });
-      } catch (error) {
-        log.warn({ workspaceId, kind: message.kind, err: error }, 'could not send a watch DM');
-        return false;
-      }
-    }
-
-    async function dmFor(
-      delta: FeatureDelta,
-      change: FeatureChange,
-      slackUserOf: (id: string | undefined) => string | undefined,
-      tasks: ReadonlyMap<string, { view: TaskView }>,
-    ): Promise<{ to: string; kind: NotificationKind; body: NotifyBody } | undefined> {
-      const after = delta.after!;
-      if (change.kind === 'stage') {
-        const advanced = FEATURE_STAGES.indexOf(change.to) > FEATURE_STAGES.indexOf(change.from);
-        const author = slackUserOf(after.authorUserId);
-        if (!advanced || !author) return undefined;
-        const text = featureAdvancedDm({ id: after.id, heading: after.heading, stage: change.to }, undefined);
-        return { to: author, kind: 'featureAdvanced', body: message(text, [section(text)]) };
-      }
-      if (change.kind !== 'taskAssignee' && change.kind !== 'taskState') return undefined;
-      const task = after.tasks.find((t) => t.id === change.taskId);
-      const heading = task?.heading ?? tasks.get(change.taskId)?.view.heading ?? 'Untitled task';
-      const assigneeSlackId = slackUserOf(task?.assigneeUserId);
-      const view = {
-        heading,
-        ...(assigneeSlackId ? { assigneeSlackId } : {}),
-      };
-      let dm: ReturnType<typeof taskChangeDm>;
-      if (change.kind === 'taskAssignee') {
-        if (!change.to) return undefined;
-        dm = taskChangeDm(undefined, view, { kind: 'assigned' });
-      } else {
-        const origin =
-          change.to === 'done' ? await store.taskOrigins.get(workspaceId, change.taskId) : undefined;
-        dm = taskChangeDm(
-          undefined,
-          { ...view, ...(origin ? { authorSlackId: origin.authorSlackId } : {}) },
-          { kind: 'moved', to: change.to },
-        );
-      }
-      if (!dm) return undefined;
-      const permalink = await cardLink(deps, slack, workspaceId, change.taskId);
-      return { to: dm.to, kind: dm.kind, body: taskDm(dm.text, permalink) };
     }
 
     const failures: unknown[] = [];
@@ -404,11 +247,4 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
   }
 
   return { apply };
-}
-
-function lines(changes: readonly FeatureChange[], who: Who, onTaskCard: boolean): Mrkdwn[] {
-  return changes.flatMap((c) => {
-    const line = activityLine(c, who, onTaskCard);
-    return line ? [line] : [];
-  });
 }

@@ -11,7 +11,9 @@ import { createLogger } from '../../../src/logger.js';
 import { ForbiddenError, NotFoundError } from '../../../src/planning/index.js';
 import { type FakeSlack, startFakeSlack } from '../../../src/playground/fake-slack.js';
 import type { ActionArgs } from '../../../src/slack/bolt/routes.js';
-import { postCard, updateCards } from '../../../src/slack/kit/live-cards.js';
+import { updateCards } from '../../../src/slack/kit/changes/cards.js';
+import { createChangeFunnel, type OnCard, type TaskFacts } from '../../../src/slack/kit/changes/index.js';
+import { postCard } from '../../../src/slack/kit/live-cards.js';
 import { type LiveCard, PRESS_LOCK_PREFIX, pressCard, type Shown } from '../../../src/slack/kit/press.js';
 import type { Services } from '../../../src/slack/kit/services.js';
 import { createKeyring, openStore, type Store } from '../../../src/store/index.js';
@@ -47,12 +49,30 @@ beforeEach(async () => {
   for (const id of ['C1', 'C2']) slack.workspace.addChannel({ id });
   client = new WebClient(TOKEN, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
   const logger = createLogger({ level: 'debug', destination: { write: (l: string) => logs.push(l) } });
-  svc = { deps: { store, logger } } as unknown as Services;
+  const deps = { store, logger };
+  // The funnel reads the thing as its cards show it (the topics' card sources, in the app).
+  const changes = createChangeFunnel(deps, {
+    task: async (_reader, at) => {
+      const found = things.get(at.taskId);
+      if (!found) throw notFound();
+      return onCard(found);
+    },
+    feature: async () => Promise.reject(new Error('no features here')),
+  });
+  svc = { deps, changes } as unknown as Services;
   things = new Map([['x1', { id: 'x1', state: 'idle' }]]);
 });
 afterEach(async () => {
   await store.close();
   await slack.close();
+});
+
+const notFound = () =>
+  new NotFoundError('gone', { operation: 'tasks.read', method: 'GET', path: '/x', status: 404 });
+const render = (t: Thing) => message(md`Thing is ${t.state}`, [section(md`Thing is ${t.state}`)]);
+const onCard = (t: Thing): OnCard<TaskFacts> => ({
+  body: render(t),
+  facts: { heading: t.id, state: t.state as TaskFacts['state'] },
 });
 
 const card: LiveCard<Thing> = {
@@ -61,11 +81,10 @@ const card: LiveCard<Thing> = {
   noun: 'thing',
   read: async () => {
     const found = things.get('x1');
-    if (!found)
-      throw new NotFoundError('gone', { operation: 'tasks.read', method: 'GET', path: '/x', status: 404 });
+    if (!found) throw notFound();
     return { ...found };
   },
-  render: (t) => message(md`Thing is ${t.state}`, [section(md`Thing is ${t.state}`)]),
+  known: (t) => ({ tasks: new Map([[t.id, onCard(t)]]) }),
   shown: (t) => ({ state: t.state }),
   describe: (before, after) => md`it is now *${after.state ?? '?'}* (was *${before.state ?? '?'}*)`,
 };
@@ -100,21 +119,16 @@ const advance = (shown: Shown, to: string) => ({
 
 describe('remembered cards', () => {
   it('are updated in place after a change, and forgotten when their message is gone', async () => {
-    await postCard(
-      svc.deps,
-      client,
-      posted,
-      { channel: 'C1', threadTs: '9.9' },
-      card.render(things.get('x1')!),
-    );
-    await postCard(svc.deps, client, posted, { channel: 'C2' }, card.render(things.get('x1')!));
+    await postCard(svc.deps, client, posted, { channel: 'C1', threadTs: '9.9' }, render(things.get('x1')!));
+    await postCard(svc.deps, client, posted, { channel: 'C2' }, render(things.get('x1')!));
     expect(sent('chat.postMessage')[0]).toMatchObject({ channel: 'C1', thread_ts: '9.9' });
     expect(await store.cards.list('T1', 'task', 'x1')).toHaveLength(2);
     const [inC1, inC2] = slack.called('chat.postMessage').map((c) => String(c.answer?.ts));
 
     // Someone deletes the copy in C2.
     slack.workspace.remove(slack.workspace.find('C2', inC2!)!);
-    expect(await updateCards(svc.deps, client, ref, card.render({ id: 'x1', state: 'done' }))).toBe(1);
+    const cards = await store.cards.list('T1', 'task', 'x1');
+    expect((await updateCards(svc.deps, client, cards, render({ id: 'x1', state: 'done' }))).updated).toBe(1);
     expect(updates().map((u) => [u.channel, u.ts, u.text])).toEqual([
       ['C1', inC1, 'Thing is done'],
       ['C2', inC2, 'Thing is done'],
@@ -126,7 +140,7 @@ describe('remembered cards', () => {
 
 describe('a press on a live card', () => {
   beforeEach(async () => {
-    await postCard(svc.deps, client, posted, { channel: 'C1' }, card.render(things.get('x1')!));
+    await postCard(svc.deps, client, posted, { channel: 'C1' }, render(things.get('x1')!));
   });
 
   it('applies the change once and updates every card', async () => {
@@ -182,7 +196,8 @@ describe('a press on a live card', () => {
     things.delete('x1');
     const p = pressArgs();
     await pressCard(svc, p.args, card, advance({ state: 'idle' }, 'started'));
-    expect(updates().map((u) => u.text)).toEqual([':wastebasket: This thing was deleted.']);
+    // The line names the card's kind (a task's here: the thing's cards are recorded as a task's).
+    expect(updates().map((u) => u.text)).toEqual([':wastebasket: This task was deleted.']);
     expect(await store.cards.list('T1', 'task', 'x1')).toEqual([]);
     expect(p.text()).toContain('no longer exists');
   });

@@ -18,7 +18,6 @@ import {
 import { type MinuteEntry, taskDetailsModal } from '../../../src/slack/tasks/details.js';
 import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
 import { parseTaskFilter, TASKS_PAGE_SIZE, tasksListMessage } from '../../../src/slack/tasks/list.js';
-import { taskChangeDm } from '../../../src/slack/tasks/live.js';
 
 const coords = { teamId: 'team1', channelId: 'chan1', featureId: 'feat1', taskId: 'task1' };
 const task = (over: Partial<TaskView> = {}): TaskView => ({
@@ -208,24 +207,6 @@ describe('/plan tasks', () => {
     expect(json(last.blocks)).not.toContain(TASK_ACTION.more);
     expect(json(last.blocks)).toContain('t94');
     expect(tasksListMessage([], { kind: 'review' }, 1, 'review').text).toBe('*Tasks in review*: none.');
-  });
-});
-
-describe('the DMs a change sends', () => {
-  const t = { heading: 'Ship', assigneeSlackId: 'U2', authorSlackId: 'U1' };
-  it('tell the assignee of an assignment or a move to review, the author of done, never the actor', () => {
-    expect(taskChangeDm('U3', t, { kind: 'assigned' })).toMatchObject({ to: 'U2', kind: 'assigned' });
-    expect(taskChangeDm('U2', t, { kind: 'assigned' })).toBeUndefined();
-    expect(taskChangeDm('U3', t, { kind: 'moved', to: 'in review' })).toMatchObject({
-      to: 'U2',
-      kind: 'taskMoved',
-    });
-    expect(taskChangeDm('U3', t, { kind: 'moved', to: 'done' })).toMatchObject({
-      to: 'U1',
-      kind: 'taskMoved',
-    });
-    expect(taskChangeDm('U1', t, { kind: 'moved', to: 'done' })).toBeUndefined();
-    expect(taskChangeDm('U3', t, { kind: 'moved', to: 'in progress' })).toBeUndefined();
   });
 });
 

@@ -3,8 +3,22 @@
  * message per card per pass with every line of that card — activity first, then the minute's new
  * entries — never one message per field. User text goes through `md`/`inline` (escaped, cut).
  */
-import { inline, joinMd, type Mrkdwn, md, mention, message, plural, section } from '../../../blockkit/index.js';
-import { FEATURE_STAGES, LIMITS, type MinuteDiscovery, type MinuteFeedback } from '../../../planning/index.js';
+import {
+  inline,
+  joinMd,
+  type Mrkdwn,
+  md,
+  mention,
+  message,
+  plural,
+  section,
+} from '../../../blockkit/index.js';
+import {
+  FEATURE_STAGES,
+  LIMITS,
+  type MinuteDiscovery,
+  type MinuteFeedback,
+} from '../../../planning/index.js';
 import { STAGE_NAMES } from '../../../planning/stages.js';
 import type { FeatureChange } from '../../../watch/changes.js';
 

@@ -1,7 +1,12 @@
 /** The activity lines a card's thread gets: one message per card, capped, user text escaped. */
 import { describe, expect, it } from 'vitest';
-import { md } from '../../../src/blockkit/index.js';
-import { activityLine, activityMessage, MAX_LINES, whoFrom } from '../../../src/slack/watch/activity.js';
+import { md } from '../../../../src/blockkit/index.js';
+import {
+  activityLine,
+  activityMessage,
+  MAX_LINES,
+  whoFrom,
+} from '../../../../src/slack/kit/changes/activity.js';
 
 const who = whoFrom((id) => (id === 'p1' ? 'U1' : undefined));
 
