@@ -1,8 +1,10 @@
 /**
  * Which way the code may depend, checked by `npm run lint` (so in CI) with dependency-cruiser.
  *
- * From the bottom up: planning/, blockkit/ and store/ (with the shared config.ts, logger.ts and
- * time.ts); digest/ and clients.ts; slack/; app/, the composition; bin/, the process entries.
+ * From the bottom up: http/ (pools, one attempt, backoff), the shared limits.ts, metrics.ts,
+ * logger.ts and time.ts; planning/, slack-api/ (the one Slack sender), blockkit/, config.ts and
+ * store/; clients.ts; digest/ and watch/; slack/ (topics over bolt/ and kit/, whose change funnel
+ * alone reflects a change); app/, the composition; bin/, the process entries.
  * playground/ (the local Slack) and sandbox/ (the local planning service) stand beside the app and
  * never get into what a deployment runs. See the README's Architecture section. Tests (test/) sit
  * beside their topic and take what they share from test/helpers/ only; nothing the app runs imports them.
@@ -72,6 +74,54 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/store/' },
       to: { path: '^src/', pathNot: ['^src/store/', '^src/(config|logger|time)[.]ts$'] },
+    },
+    {
+      name: 'watch-not-to-slack',
+      comment:
+        'The watch pass reads the service and hands what changed to a sink (src/watch/sink.ts) that the Slack ' +
+        'side implements, as the digest hands its DMs: it never imports Slack code, so it can be run, tested and ' +
+        'benchmarked without Bolt (and an import from it into slack/kit would make the two depend both ways).',
+      severity: 'error',
+      from: { path: '^src/watch/' },
+      to: { path: '^src/(slack|app|bin|playground|sandbox)/' },
+    },
+    {
+      name: 'shared-utilities-import-nothing',
+      comment:
+        'limits.ts (work per key, posting turns), metrics.ts, logger.ts and time.ts are used by every layer, ' +
+        'the store and the HTTP clients included; they use none of them.',
+      severity: 'error',
+      from: { path: '^src/(limits|metrics|logger|time)[.]ts$' },
+      to: { path: '^src/', pathNot: '^src/(limits|metrics|logger|time)[.]ts$' },
+    },
+    {
+      name: 'config-reads-only-what-it-validates-against',
+      comment:
+        'config.ts is read first, at start-up, by everything: it knows only the limits and the planning ' +
+        "service's link templates and connection default it checks values against — never a client, the store " +
+        'or Slack code.',
+      severity: 'error',
+      from: { path: '^src/config[.]ts$' },
+      to: {
+        path: '^src/',
+        pathNot: [
+          '^src/(limits|logger|time)[.]ts$',
+          '^src/planning/(transport|web-links)[.]ts$',
+          '^src/http/',
+        ],
+      },
+    },
+    {
+      name: 'clients-build-only-clients',
+      comment:
+        "clients.ts makes the process's API clients (planning, and Slack through the one sender) with their " +
+        'limits, logs and metrics; the layers that use them (digest, watch, slack/) and the store are above it.',
+      severity: 'error',
+      from: { path: '^src/clients[.]ts$' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/(planning|slack-api|http)/', '^src/(limits|logger|metrics|time)[.]ts$'],
+      },
     },
     {
       name: 'digest-not-to-slack',

@@ -3,23 +3,23 @@
  * manifest built from them: a command, shortcut or event a topic binds is declared to Slack by the
  * same line.
  */
-import { accountRoutes } from './account/index.js';
-import { adminRoutes } from './admin/index.js';
+import { accountRoutes } from './account/routes.js';
+import { adminRoutes } from './admin/routes.js';
 import { buildManifest, type ManifestTarget } from './bolt/manifest.js';
 import type { EventName, TopicRoutes } from './bolt/routes.js';
-import { digestRoutes } from './digest/index.js';
-import { featureRoutes } from './features/index.js';
-import { feedbackRoutes } from './feedback/index.js';
-import { gradeRoutes } from './grades/index.js';
-import { homeRoutes } from './home/index.js';
-import { installRoutes } from './install/index.js';
+import { digestRoutes } from './digest/routes.js';
+import { featureRoutes } from './features/routes.js';
+import { feedbackRoutes } from './feedback/routes.js';
+import { gradeRoutes } from './grades/routes.js';
+import { homeRoutes } from './home/routes.js';
+import { installRoutes } from './install/routes.js';
 import { COMMAND } from './kit/ids.js';
 import type { Services } from './kit/services.js';
-import { linkRoutes } from './link/index.js';
-import { peopleRoutes } from './people/index.js';
-import { taskRoutes } from './tasks/index.js';
-import { unfurlRoutes } from './unfurl/index.js';
-import { workflowRoutes } from './workflows/index.js';
+import { linkRoutes } from './link/routes.js';
+import { peopleRoutes } from './people/routes.js';
+import { taskRoutes } from './tasks/routes.js';
+import { unfurlRoutes } from './unfurl/routes.js';
+import { workflowRoutes } from './workflows/routes.js';
 
 export const TOPICS: readonly TopicRoutes<Services>[] = [
   accountRoutes,

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logger.js';
 import { FIELD } from '../../src/slack/kit/ids.js';
 import { TASK_ACTION, TASK_FIELD } from '../../src/slack/tasks/ids.js';
 import { createWatchSlackSide } from '../../src/slack/watch/index.js';
-import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/ids.js';
 import { changesBetween, seenOf } from '../../src/watch/changes.js';
 import {
   BOT_TOKEN,

@@ -61,7 +61,7 @@ import {
 } from '../../src/slack/tasks/ids.js';
 import { TasksMore } from '../../src/slack/tasks/list.js';
 import { appManifest, TOPICS } from '../../src/slack/topics.js';
-import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/index.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/ids.js';
 
 const values = (...tables: Record<string, string>[]) => tables.flatMap((t) => Object.values(t)).sort();
 

@@ -1,17 +1,17 @@
-/** What other topics use of the features topic: its routes, the feature card's ids and live cards. */
-export { type FeatureCoords, featureCard, parseFeatureButton } from './card.js';
+/**
+ * What other topics use of the features topic: the feature card's ids and coordinates, Advance as a
+ * press (the digest's button, a workflow step), a feature card posted (a step), the form helpers
+ * Add task shares, and how the change funnel reads a feature (src/slack/changes.ts).
+ */
+export { type FeatureCoords, parseFeatureButton } from './card.js';
 export { FEATURE_ACTION } from './ids.js';
 export {
   advanceAs,
   featureCards,
-  featureOnCard,
-  featureRef,
   postFeatureCard,
   pressAdvance,
   type Req,
-  readFeatureView,
   readOnly,
   request,
   stale,
 } from './live.js';
-export { featureRoutes } from './routes.js';

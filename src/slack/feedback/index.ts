@@ -1,4 +1,3 @@
-/** What other topics use of the feedback topic: its routes, the Reply button and what it carries. */
+/** What other topics use of the feedback topic (the Home tab): the Reply button and what it carries. */
 export { FeedbackRef } from './blocks.js';
 export { FEEDBACK_ACTION } from './ids.js';
-export { feedbackRoutes } from './routes.js';

@@ -1,10 +1,9 @@
 /**
- * What other topics use of the Home tab: its routes, refreshing or forgetting a person's tab, and
- * the reads a person's planning profile shares with it (people topic).
+ * What other topics and the composition use of the Home tab: refreshing or forgetting a person's
+ * tab, and the reads a person's planning profile shares with it (people topic).
  */
 export { activityBlocks, waitingBlocks } from './blocks.js';
 export { forgetHome, refreshHome } from './publish.js';
-export { homeRoutes } from './routes.js';
 export {
   type ActivityLine,
   describeAccount,

@@ -1,5 +1,2 @@
-/**
- * What the composition uses of the install topic: its routes, and the notice of a lapsed install.
- */
-export { lapsedInstallNotice, lapsedText } from './lapsed.js';
-export { installRoutes } from './routes.js';
+/** What the composition uses of the install topic: the notice of a lapsed install. */
+export { lapsedInstallNotice } from './lapsed.js';

@@ -11,7 +11,7 @@ import { GRADE_SHORTCUT } from '../../../src/slack/grades/ids.js';
 import { COMMAND } from '../../../src/slack/kit/ids.js';
 import { TASK_SHORTCUT } from '../../../src/slack/tasks/ids.js';
 import { appManifest } from '../../../src/slack/topics.js';
-import { WORKFLOW_STEP } from '../../../src/slack/workflows/index.js';
+import { WORKFLOW_STEP } from '../../../src/slack/workflows/ids.js';
 import { readSharedJson } from '../../helpers/shared.js';
 
 const schema = readSharedJson<object>('slack/manifest.schema.1.0.0.json');

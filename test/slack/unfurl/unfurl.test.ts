@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { webLink } from '../../../src/planning/web-links.js';
-import { MAX_LINKS } from '../../../src/slack/unfurl/index.js';
-import { STEP_PARAM, WORKFLOW_STEP } from '../../../src/slack/workflows/index.js';
+import { MAX_LINKS } from '../../../src/slack/unfurl/routes.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../../src/slack/workflows/ids.js';
 import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
 
 const FEATURE_URL = 'https://plan.example.test/t/{teamId}/c/{channelId}/f/{featureId}';

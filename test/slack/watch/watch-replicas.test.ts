@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createClients } from '../../../src/clients.js';
 import { createLogger } from '../../../src/logger.js';
-import { featureCard, readFeatureView } from '../../../src/slack/features/index.js';
+import { featureCard } from '../../../src/slack/features/card.js';
+import { readFeatureView } from '../../../src/slack/features/live.js';
 import { postCard } from '../../../src/slack/kit/live-cards.js';
 import { createWatchSlackSide } from '../../../src/slack/watch/index.js';
 import type { Store } from '../../../src/store/index.js';

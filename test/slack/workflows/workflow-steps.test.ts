@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PRESS_LOCK_PREFIX } from '../../../src/slack/kit/press.js';
-import { STEP_PARAM, WORKFLOW_STEP } from '../../../src/slack/workflows/index.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../../src/slack/workflows/ids.js';
 import { Harness, TEAM } from '../../helpers/slack-harness.js';
 
 let h: Harness;

@@ -1,2 +1,0 @@
-/** What other topics use of the people topic: its routes (its profile button is kit/people.ts's). */
-export { peopleRoutes } from './routes.js';
