@@ -41,7 +41,7 @@ export type TaskCoords = z.infer<typeof TaskCoords>;
 // Card
 // ---------------------------------------------------------------------------------------------
 
-// The card itself is built in ./task-card.ts (liveTaskCard); here: reading a card back.
+// The card itself is built below (liveTaskCard); here first: reading a card back.
 
 /** A message as Slack hands it to a shortcut or an action. */
 export interface CardLike {
