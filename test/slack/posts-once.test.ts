@@ -53,6 +53,19 @@ function botMessages(channel: string, thread?: string) {
     );
 }
 
+/** The *Create a task* workflow step run once, as U1, in C1. */
+const createTaskStep = (executionId: string) =>
+  h.stepExecuted(
+    WORKFLOW_STEP.createTask,
+    {
+      [STEP_PARAM.channel]: 'C1',
+      [STEP_PARAM.feature]: h.fixture.featureId,
+      [STEP_PARAM.heading]: 'Write the FAQ',
+      [STEP_PARAM.actAs]: 'U1',
+    },
+    executionId,
+  );
+
 /** The message at `ts` in C1 as Slack shows it now, to press its buttons. */
 function shownIn(ts: string) {
   const m = h.slack.message('C1', ts)!;
@@ -84,16 +97,7 @@ describe.each(FAILURES)('a post Slack accepted, then %s', (_, failure) => {
   it('a workflow step: its card once, and card_permalink names that card', async () => {
     await start();
     h.slack.failAfter('chat.postMessage', failure());
-    await h.stepExecuted(
-      WORKFLOW_STEP.createTask,
-      {
-        [STEP_PARAM.channel]: 'C1',
-        [STEP_PARAM.feature]: h.fixture.featureId,
-        [STEP_PARAM.heading]: 'Write the FAQ',
-        [STEP_PARAM.actAs]: 'U1',
-      },
-      'FxOnce',
-    );
+    await createTaskStep('FxOnce');
     const end = await h.slack.waitFor('functions.completeSuccess');
     const [card, ...more] = botMessages('C1');
     expect(more).toEqual([]);
@@ -182,16 +186,7 @@ describe('429 on every path: waited out, then posted once', () => {
     expect(botMessages('C1', SOURCE_TS).map((m) => m.ts)).toEqual([cardTs]);
 
     h.slack.rateLimit('chat.postMessage', 1);
-    await h.stepExecuted(
-      WORKFLOW_STEP.createTask,
-      {
-        [STEP_PARAM.channel]: 'C1',
-        [STEP_PARAM.feature]: h.fixture.featureId,
-        [STEP_PARAM.heading]: 'Write the FAQ',
-        [STEP_PARAM.actAs]: 'U1',
-      },
-      'Fx429',
-    );
+    await createTaskStep('Fx429');
     await h.slack.waitFor('functions.completeSuccess');
     expect(botMessages('C1')).toHaveLength(1);
 
