@@ -19,8 +19,7 @@
  */
 import { NotFoundError } from '../../../planning/index.js';
 import { unconfirmedCall } from '../../../slack-api/index.js';
-import type { PostedCard } from '../../../store/index.js';
-import { ONCE_TTL } from '../../../store/index.js';
+import { ONCE_TTL, type PostedCard } from '../../../store/index.js';
 import { type FeatureChange, minuteNote, noteOf, taskNotes } from '../../../watch/changes.js';
 import type { SlackDeps } from '../deps.js';
 import type { NotifyOutcome } from '../dm-kinds.js';
