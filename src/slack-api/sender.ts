@@ -188,13 +188,16 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
     if (!isPlainPost(input, init)) return attempt(input, init);
     const method = slackMethodOf(input);
     const policy = policyOf(method);
-    const headers = headersOf(init);
-    const body = init?.body as string;
     const signal = init?.signal ?? undefined;
-    const fields = POSTING_METHODS.has(method) || policy === 'post' ? fieldsOf(headers, body) : {};
+    // The body is read only when needed (a turn to take, a post to look for): most calls never are.
+    let read: CallFields | undefined;
+    const fields = () => {
+      read ??= fieldsOf(headersOf(init), init?.body as string);
+      return read;
+    };
     const turn =
       limiter && POSTING_METHODS.has(method)
-        ? { key: fields.token ?? '', channel: fields.channel ?? '' }
+        ? { key: fields().token ?? '', channel: fields().channel ?? '' }
         : undefined;
     const sentAt = now();
     const again = async (retries: number) => backoff.sleep(jitteredDelay(retries, backoff), signal);
@@ -203,7 +206,7 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
       if (turn) await limiter?.turn(turn.key, turn.channel, signal);
       let response: Response;
       try {
-        response = await attempt(input, { ...init, headers });
+        response = await attempt(input, init);
       } catch (error) {
         const notSent = error instanceof HttpAttemptError && error.notSent;
         const resendable = notSent || policy === 'repeatable';
@@ -216,7 +219,7 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
           continue;
         }
         if (resendable) throw error;
-        if (policy === 'post') return lookFor(input, fields, sentAt, error, signal);
+        if (policy === 'post') return lookFor(input, fields(), sentAt, error, signal);
         logger?.warn({ method, why: String(error) }, 'Slack call not confirmed: not sent again');
         throw new SlackCallUnconfirmedError(method, error);
       }
@@ -239,7 +242,7 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
         // A public channel's history takes membership (chat:write.public posts without it): the
         // bot joins (channels:join) and reads again, once.
         joined = true;
-        const reading = fieldsOf(headers, body);
+        const reading = fields();
         if (reading.channel) {
           await send(input.replace(/conversations\.history$/, 'conversations.join'), {
             method: 'POST',
@@ -256,7 +259,7 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
           continue;
         }
         const failed = new Error(`HTTP ${response.status}`);
-        if (policy === 'post') return lookFor(input, fields, sentAt, failed, signal);
+        if (policy === 'post') return lookFor(input, fields(), sentAt, failed, signal);
         if (policy === 'once') {
           logger?.warn({ method, why: failed.message }, 'Slack call not confirmed: not sent again');
           throw new SlackCallUnconfirmedError(method, failed);
