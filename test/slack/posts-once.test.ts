@@ -72,6 +72,32 @@ function shownIn(ts: string) {
   return { message: { ts: m.ts, user: m.user, text: m.text ?? '', blocks: m.blocks ?? [] } };
 }
 
+/**
+ * A task of U2's (the sandbox's admin: another account than U1's), created, started and sent to
+ * review by U1 — which DMs U2. `beforeTheDm` sets Slack up just before that last press.
+ */
+async function sendToReview(beforeTheDm: () => void) {
+  await h.connect('U2', 'admin');
+  const viewId = await h.createTaskForm({ user: 'U9', ts: SOURCE_TS, text: 'Fix the login' });
+  await h.submit(viewId, [
+    [TASK_FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
+    [FIELD.heading, text('Fix the login')],
+    [TASK_FIELD.assignee, user('U2')],
+  ]);
+  let cardTs = '';
+  await eventually(async () => {
+    const [task] = await h.tasksOfFeature();
+    cardTs = task ? ((await h.store.cards.list(TEAM, 'task', task.id))[0]?.messageTs ?? '') : '';
+    return cardTs !== '';
+  }, 'the card remembered');
+  await h.press(shownIn(cardTs), TASK_ACTION.stateForward);
+  await eventually(() => JSON.stringify(h.slack.message('C1', cardTs)).includes('Send to review'), 'started');
+  beforeTheDm();
+  await h.press(shownIn(cardTs), TASK_ACTION.stateForward);
+  await eventually(() => botMessages('DU2').length > 0, 'the DM');
+  await h.pressesSettled();
+}
+
 /** What the person was last shown in the modal `viewId`. */
 const shown = (viewId: string) => JSON.stringify(h.slack.views.get(viewId));
 
@@ -109,30 +135,7 @@ describe.each(FAILURES)('a post Slack accepted, then %s', (_, failure) => {
 
   it('a DM: once in the person’s DM with the app', async () => {
     await start();
-    // Another account than U1's: the sandbox's admin.
-    await h.connect('U2', 'admin');
-    const viewId = await h.createTaskForm({ user: 'U9', ts: SOURCE_TS, text: 'Fix the login' });
-    await h.submit(viewId, [
-      [TASK_FIELD.feature, external(h.fixture.featureId, h.fixture.featureHeading)],
-      [FIELD.heading, text('Fix the login')],
-      [TASK_FIELD.assignee, user('U2')],
-    ]);
-    let cardTs = '';
-    await eventually(async () => {
-      const [task] = await h.tasksOfFeature();
-      cardTs = task ? ((await h.store.cards.list(TEAM, 'task', task.id))[0]?.messageTs ?? '') : '';
-      return cardTs !== '';
-    }, 'the card remembered');
-    await h.press(shownIn(cardTs), TASK_ACTION.stateForward);
-    await eventually(
-      () => JSON.stringify(h.slack.message('C1', cardTs)).includes('Send to review'),
-      'started',
-    );
-    // U1 sends U2's task to review: U2 is told, in their DM.
-    h.slack.failAfter('chat.postMessage', failure());
-    await h.press(shownIn(cardTs), TASK_ACTION.stateForward);
-    await eventually(() => botMessages('DU2').length > 0, 'the DM');
-    await h.pressesSettled();
+    await sendToReview(() => h.slack.failAfter('chat.postMessage', failure()));
     expect(botMessages('DU2').map((m) => m.text)).toEqual([expect.stringContaining('to *in review*')]);
     expect(h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DU2')).toHaveLength(1);
   });
@@ -178,6 +181,14 @@ describe('a post Slack failed without it landing', () => {
 });
 
 describe('429 on every path: waited out, then posted once', () => {
+  it('a DM', async () => {
+    await start();
+    await sendToReview(() => h.slack.rateLimit('chat.postMessage', 1));
+    expect(botMessages('DU2')).toHaveLength(1);
+    const dms = h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DU2');
+    expect(dms.map((c) => c.status)).toEqual([429, 200]);
+  });
+
   it('Create task’s card, a step’s card and /plan digest now', async () => {
     await start();
     h.slack.workspace.addChannel({ id: 'C1', members: [h.slack.workspace.bot.userId] });
