@@ -62,6 +62,8 @@ interface Run {
   /** Whether the feature's cards show this change. */
   featureShows: boolean;
   feature?: OnCard<FeatureFacts>;
+  /** The feature's cards, when they were listed to decide whether to read it. */
+  featureCards?: PostedCard[];
   featureGone: boolean;
   /** Tasks whose cards Slack refused to update: not handled for this stamp. */
   unfinished: Set<string>;
@@ -107,7 +109,7 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
       }
     }
     if (run.featureShows && run.feature) {
-      const list = await cardsOf(run, 'feature', place.featureId);
+      const list = run.featureCards ?? (await cardsOf(run, 'feature', place.featureId));
       if ((await updateCards(deps, slack, list, run.feature.body)).left > 0) run.complete = false;
     }
     for (const taskId of deleted?.tasks ?? []) await retireDeleted(deps, slack, workspaceId, 'task', taskId);
@@ -132,14 +134,15 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
   const notes: Reflection = async (run) => {
     const { change } = run;
     if (change.origin.from !== 'slack') return;
-    const written = [
+    // A change's own note and what its task's card shows are often the same note: written once.
+    const written = new Set([
       ...(change.changes ?? []).map((c) => noteOf(change.place.featureId, c)),
       ...(change.minutes ?? []).map((m) => minuteNote(m.id)),
       ...[...run.tasks].flatMap(([id, shown]) => taskNotes({ id, ...shown.facts })),
-    ];
-    if (written.length === 0) return;
+    ]);
+    if (written.size === 0) return;
     try {
-      await store.slackNotes.note(change.workspaceId, written);
+      await store.slackNotes.note(change.workspaceId, [...written]);
     } catch (error) {
       log.warn({ workspaceId: change.workspaceId, err: error }, 'could not note a change made from Slack');
     }
@@ -343,7 +346,8 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
     run.feature = change.known?.feature;
     if (!run.feature && run.featureShows && !change.deleted?.feature && !change.gone?.feature) {
       // Read for its cards only: a feature without cards shows nothing to bring up to date.
-      if ((await store.cards.list(change.workspaceId, 'feature', place.featureId)).length > 0) {
+      run.featureCards = await store.cards.list(change.workspaceId, 'feature', place.featureId);
+      if (run.featureCards.length > 0) {
         try {
           run.feature = await sources.feature(reader, place);
         } catch (error) {
