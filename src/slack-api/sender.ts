@@ -106,6 +106,30 @@ async function refusedFor(response: Response, code: string): Promise<boolean> {
   }
 }
 
+/** A form field's value read straight off the body, without parsing the rest (blocks can be kilobytes). */
+function formField(body: string, name: string): string | undefined {
+  const found = new RegExp(`(?:^|&)${name}=([^&]*)`).exec(body)?.[1];
+  return found === undefined ? undefined : decodeURIComponent(found.replace(/\+/g, ' '));
+}
+
+/**
+ * Whose and which channel's turn a message takes in the posting limiter: the bot token (from the
+ * bearer header, as the WebClient sends it) and the channel — read off a form body at once, every
+ * other body parsed in full.
+ */
+function turnOf(init: RequestInit | undefined, fields: () => CallFields): { key: string; channel: string } {
+  const given = init?.headers;
+  if (given && !(given instanceof Headers) && !Array.isArray(given)) {
+    const headers = given as Record<string, string | undefined>;
+    const bearer = /^Bearer (.+)$/.exec(headers.Authorization ?? headers.authorization ?? '')?.[1];
+    const type = headers['Content-Type'] ?? headers['content-type'] ?? '';
+    if (bearer && type.includes('urlencoded')) {
+      return { key: bearer, channel: formField(init?.body as string, 'channel') ?? '' };
+    }
+  }
+  return { key: fields().token ?? '', channel: fields().channel ?? '' };
+}
+
 /** Retry-After in ms (at least a second: Slack's unit). */
 function retryAfterMs(response: Response): number {
   const seconds = Number(response.headers.get('retry-after'));
@@ -195,10 +219,7 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
       read ??= fieldsOf(headersOf(init), init?.body as string);
       return read;
     };
-    const turn =
-      limiter && POSTING_METHODS.has(method)
-        ? { key: fields().token ?? '', channel: fields().channel ?? '' }
-        : undefined;
+    const turn = limiter && POSTING_METHODS.has(method) ? turnOf(init, fields) : undefined;
     const sentAt = now();
     const again = async (retries: number) => backoff.sleep(jitteredDelay(retries, backoff), signal);
     let joined = false;
