@@ -6,6 +6,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { aad } from './aad.js';
+import { compiledStatement } from './compiled.js';
 import { fromFlag, type RepoContext, toFlag, touched } from './context.js';
 import { parseInput } from './errors.js';
 import type { ClosureReason, Database, IdentitiesTable, IdentityOrigin } from './schema.js';
@@ -124,6 +125,15 @@ const identityInput = z.object({
   followsProfile: z.boolean().optional(),
 });
 
+/** A person's identity: read on every request that acts (compiled once). */
+const identityOf = compiledStatement(2, (db, workspaceId: string, slackUserId: string) =>
+  db
+    .selectFrom('identities')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('slack_user_id', '=', slackUserId),
+);
+
 export function createIdentitiesRepo({ db, keyring, now }: RepoContext): IdentitiesRepo {
   const toIdentity = (row: Selectable<IdentitiesTable>): Identity => ({
     workspaceId: row.workspace_id,
@@ -160,12 +170,10 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
 
   const inWorkspace = (workspaceId: string) =>
     db.selectFrom('identities').selectAll().where('workspace_id', '=', workspaceId);
-  const one = (workspaceId: string, slackUserId: string) =>
-    inWorkspace(workspaceId).where('slack_user_id', '=', slackUserId);
 
   const repo: IdentitiesRepo = {
     async get(workspaceId, slackUserId) {
-      const row = await one(workspaceId, slackUserId).executeTakeFirst();
+      const [row] = (await identityOf.run(db, workspaceId, slackUserId)).rows;
       return row && toIdentity(row);
     },
 

@@ -7,6 +7,7 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
+import { compiledStatement } from './compiled.js';
 import { type RepoContext, touched } from './context.js';
 import { parseInput } from './errors.js';
 import type { CardKind, PostedCardsTable } from './schema.js';
@@ -88,6 +89,18 @@ export const placeColumns = (p: CardPlace) => ({
   feature_id: p.featureId,
 });
 
+/** Every card of an entity, oldest first: read on every press and every change (compiled once). */
+const cardsOfEntity = compiledStatement(3, (db, workspaceId: string, kind: CardKind, entityId: string) =>
+  db
+    .selectFrom('posted_cards')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .where('entity_id', '=', entityId)
+    .orderBy('created_at')
+    .orderBy('message_ts'),
+);
+
 export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo {
   return {
     async record(card) {
@@ -108,15 +121,7 @@ export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo
     },
 
     async list(workspaceId, kind, entityId) {
-      const rows = await db
-        .selectFrom('posted_cards')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('kind', '=', kind)
-        .where('entity_id', '=', entityId)
-        .orderBy('created_at')
-        .orderBy('message_ts')
-        .execute();
+      const { rows } = await cardsOfEntity.run(db, workspaceId, kind, entityId);
       return rows.map(fromRow);
     },
 

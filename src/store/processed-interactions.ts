@@ -24,6 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { compiledStatement } from './compiled.js';
 import { type RepoContext, touched } from './context.js';
 import { parseInput, StoreValidationError } from './errors.js';
 import { type StoreLogger, silentLogger } from './logger.js';
@@ -118,6 +119,26 @@ export interface LocksRepo {
 
 const takeInput = z.object({ key: z.string().min(1), ttlMs: z.number().int().positive() });
 
+/** A free key taken (a row inserted, its key returned), else nothing: every press and submission's first statement. */
+const takeFree = compiledStatement(
+  4,
+  (db, key: string, holder: string | null, expiresAt: number, createdAt: number) =>
+    db
+      .insertInto('processed_interactions')
+      .values({ key, state: 'pending', result: holder, expires_at: expiresAt, created_at: createdAt })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key'),
+);
+
+/** A lock given back: its row deleted only while it is still this holder's (fenced). */
+const releaseHeld = compiledStatement(2, (db, key: string, holder: string) =>
+  db
+    .deleteFrom('processed_interactions')
+    .where('key', '=', key)
+    .where('state', '=', 'pending')
+    .where('result', '=', holder),
+);
+
 /**
  * Takes `key` for `ttlMs` as every version of the app does (see the module's comment). A lock's
  * `holder` is kept in the pending row's result, which a pending once key leaves empty: versions
@@ -136,13 +157,7 @@ async function take(
   for (let round = 1; ; round++) {
     const at = now();
     const fresh = { state: 'pending' as const, result: holder, expires_at: at + ttlMs, created_at: at };
-    const inserted = await db
-      .insertInto('processed_interactions')
-      .values({ key, ...fresh })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (inserted) return { state: 'new' };
+    if ((await takeFree.run(db, key, holder, at + ttlMs, at)).rows.length > 0) return { state: 'new' };
 
     // An expired key counts as absent: take it over in place.
     const retaken = await db
@@ -245,13 +260,8 @@ export function createLocksRepo({ db, now }: RepoContext, logger: StoreLogger = 
     },
 
     async release(key, holder) {
-      const deleted = await db
-        .deleteFrom('processed_interactions')
-        .where('key', '=', key)
-        .where('state', '=', 'pending')
-        .where('result', '=', holder)
-        .executeTakeFirst();
-      return touched(deleted);
+      const { numAffectedRows } = await releaseHeld.run(db, key, holder);
+      return (numAffectedRows ?? 0n) > 0n;
     },
 
     async with(key, leaseMs, work) {

@@ -4,6 +4,7 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
+import { compiledStatement } from './compiled.js';
 import { type RepoContext, touched } from './context.js';
 import { parseInput } from './errors.js';
 import type { TaskOriginsTable } from './schema.js';
@@ -57,6 +58,15 @@ const fromRow = (r: Selectable<TaskOriginsTable>): TaskOrigin => ({
   threadTs: r.thread_ts,
 });
 
+/** Where a task came from: read for every change of a task that may DM its author (compiled once). */
+const originOf = compiledStatement(2, (db, workspaceId: string, taskId: string) =>
+  db
+    .selectFrom('task_origins')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('task_id', '=', taskId),
+);
+
 export function createTaskOriginsRepo({ db, now }: RepoContext): TaskOriginsRepo {
   return {
     async record(origin) {
@@ -79,12 +89,7 @@ export function createTaskOriginsRepo({ db, now }: RepoContext): TaskOriginsRepo
     },
 
     async get(workspaceId, taskId) {
-      const row = await db
-        .selectFrom('task_origins')
-        .selectAll()
-        .where('workspace_id', '=', workspaceId)
-        .where('task_id', '=', taskId)
-        .executeTakeFirst();
+      const [row] = (await originOf.run(db, workspaceId, taskId)).rows;
       return row ? fromRow(row) : undefined;
     },
 
