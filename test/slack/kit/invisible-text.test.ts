@@ -313,7 +313,7 @@ describe('a message, a reply, a command or a step input that shows nothing', () 
     expect(json(said.body)).not.toContain("I don't know");
 
     since = mark();
-    await h.command('grade \ufeff');
+    await h.command('grade \u00ad');
     await h.slack.waitFor('views.open', callbackIs(GRADE_VIEW.grade), { since });
     expect(h.slack.calls.slice(since).map((c) => c.method)).not.toContain('respond');
   });
