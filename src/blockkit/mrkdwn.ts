@@ -70,6 +70,38 @@ export function decodeSlackEntities(text: string): string {
 }
 
 /**
+ * A character that shows nothing: white space, a control character, Unicode's default-ignorable
+ * code points (zero-width space, non-joiner and joiner, word joiner, direction marks, embeddings,
+ * overrides and isolates, the BOM, the soft hyphen, variation selectors, fillers, tags…) and the
+ * blank Braille pattern.
+ */
+const BLANK = String.raw`[\p{White_Space}\p{Cc}\p{Default_Ignorable_Code_Point}\u2800]`;
+const BLANKS = new RegExp(BLANK, 'gu');
+/** A link labelled with blanks only (`<https://…|\u200b>`); a mention, a channel or `<!…>` shows a name. */
+const BLANK_LINK = new RegExp(String.raw`<(?![@#!])[^<>|]*\|${BLANK}+>`, 'gu');
+/** Bold, italic or strike around blanks that Slack reads as emphasis (`*\u200b*`; `* *` shows its stars). */
+const BLANK_EMPHASIS = new RegExp(
+  String.raw`([*_~])(?!\p{White_Space})(${BLANK}+?)(?<!\p{White_Space})\1`,
+  'gu',
+);
+
+/**
+ * Whether `text` shows nothing once Slack renders it: made only of characters that show nothing and
+ * of Slack's markup around them (a link labelled with blanks, emphasis of blanks). The one rule
+ * for text that comes in — form fields, command arguments, thread replies, workflow inputs,
+ * messages taken as evidence or a discovery: such text is no text. Text that shows something is kept
+ * as typed (a joiner inside an emoji or a name is real).
+ */
+export function showsNothing(text: string): boolean {
+  let rest = text.replace(BLANK_LINK, '');
+  for (let before = ''; before !== rest; ) {
+    before = rest;
+    rest = rest.replace(BLANK_EMPHASIS, '$2');
+  }
+  return rest.replace(BLANKS, '') === '';
+}
+
+/**
  * Tagged template for mrkdwn: the literal parts are trusted mrkdwn, interpolated values are escaped —
  * except {@link Mrkdwn} values, which are already safe (a mention, another `md`).
  * `md\`*${heading}* for ${mention(user)}\`` bolds a heading that cannot ping anyone.

@@ -764,23 +764,22 @@ export class Harness {
 
   /**
    * A task of the fixture's feature created from a message through the real form, as `user` (U1)
-   * in a linked C1: its coordinates and its card's ts, once the card is remembered.
+   * in a linked C1 (`details` typed when given): its coordinates and its card's ts, once the card is
+   * remembered.
    */
   async createTask(
     heading = 'Fix the login',
-    { message, user = 'U1' }: { message?: ShownMessage; user?: string } = {},
+    { message, user = 'U1', details }: { message?: ShownMessage; user?: string; details?: string } = {},
   ) {
     const viewId = await this.createTaskForm(message ?? { user: 'U9', ts: SOURCE_TS, text: heading }, {
       user,
     });
-    await this.submit(
-      viewId,
-      [
-        [TASK_FIELD.feature, external(this.fixture.featureId, this.fixture.featureHeading)],
-        [FIELD.heading, text(heading)],
-      ],
-      { user },
-    );
+    const values: [Field, ViewStateValue][] = [
+      [TASK_FIELD.feature, external(this.fixture.featureId, this.fixture.featureHeading)],
+      [FIELD.heading, text(heading)],
+    ];
+    if (details !== undefined) values.push([FIELD.details, text(details)]);
+    await this.submit(viewId, values, { user });
     const { teamId, channelId, featureId } = this.fixture;
     let taskId = '';
     await eventually(async () => {

@@ -3,11 +3,10 @@
  * description), an account renamed — and what saving each does.
  */
 import type { ModalView } from '@slack/types';
-import { z } from 'zod';
 import { input, type Mrkdwn, md, modal, section, textInput } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/index.js';
 import { planningOf } from '../kit/acting.js';
-import { type FormOutput, form, read, requiredText } from '../kit/form.js';
+import { type FormOutput, form, optionalText, read, requiredText } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { FormProblem, type SubmissionSpec } from '../kit/submission.js';
 import { done, type FormMeta, formMetaOf, meta, metaField, problemBlocks } from './form-common.js';
@@ -93,7 +92,7 @@ const NameInput = form(
       formMetaOf,
     ),
     name: read.value(ADMIN_FIELD.name, requiredText('Write a name.')),
-    description: read.value(ADMIN_FIELD.description, z.string().trim().max(LIMITS.channelDesc).optional()),
+    description: read.value(ADMIN_FIELD.description, optionalText(LIMITS.channelDesc)),
   },
   {
     // Each kind of name has its own length (a team's, a channel's, a notion's…).

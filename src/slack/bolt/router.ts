@@ -14,7 +14,7 @@
  * bound twice is refused at start-up.
  */
 import type { App } from '@slack/bolt';
-import { decodeSlackEntities } from '../../blockkit/index.js';
+import { decodeSlackEntities, showsNothing } from '../../blockkit/index.js';
 import { afterPendingAcks } from './ack.js';
 import type {
   Access,
@@ -213,8 +213,13 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     // Slack escapes what the person typed (`R&D` arrives as `R&amp;D`): decoded once, here, so every
     // subcommand matches, searches, sends and echoes what was typed (echoes escape it again, once).
     // Slack's own markup (`<@U…|name>`, `<#C…>`) is real brackets and stays as it came.
-    const text = decodeSlackEntities(args.command.text).trim();
-    const [word = '', ...rest] = text.split(/\s+/);
+    // A word that shows nothing (zero-width characters, a soft hyphen, a blank link) is no word:
+    // `/plan search` then a zero-width space is `/plan search`, and `/plan` then a soft hyphen the help.
+    const words = decodeSlackEntities(args.command.text)
+      .split(/\s+/)
+      .filter((w) => !showsNothing(w));
+    const text = words.join(' ');
+    const [word = '', ...rest] = words;
     const name = word.toLowerCase();
     const subArgs: SubcommandArgs = {
       ...args,

@@ -20,7 +20,7 @@ import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.j
 import { answerOptions, matches } from '../kit/options.js';
 import { parseCarried, parseJson } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { prefillTask } from '../kit/slack-text.js';
+import { messageShowsNothing, prefillTask } from '../kit/slack-text.js';
 import { FormProblem, submission } from '../kit/submission.js';
 import { type CardLike, featureCoordsFrom } from './card.js';
 import { FEATURE_FIELD, FEATURE_VIEW } from './ids.js';
@@ -183,6 +183,12 @@ export async function logEvidenceShortcut(svc: Services, args: MessageShortcutAr
     async ({ planning: service }) => {
       const channel = shortcut.channel.id;
       const msg = shortcut.message;
+      if (messageShowsNothing(msg)) {
+        return noticeView(
+          EVIDENCE_TITLE,
+          md`This message shows no text, so there is nothing to log as evidence: nothing was changed.`,
+        );
+      }
       const [link, permalink, parent] = await Promise.all([
         svc.deps.store.links.get(planning.workspaceId, channel),
         client.chat

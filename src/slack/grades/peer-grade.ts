@@ -4,11 +4,11 @@
  * confirmation, nobody else hears of it, and no log line pairs the grader with the peer or the grade.
  */
 import { z } from 'zod';
-import { joinMd, type Mrkdwn, md } from '../../blockkit/index.js';
+import { joinMd, type Mrkdwn, md, showsNothing } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/index.js';
 import type { GlobalShortcutArgs, Subcommand } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
-import { type FormOutput, form, isBlank, read, slackUserId } from '../kit/form.js';
+import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
@@ -81,8 +81,8 @@ export function parseGradeArgs(args: string): { peer: string; notion: string; gr
   const match = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>\s+(.+?)\s+(\S+)$/.exec(args.trim());
   if (!match) return undefined;
   const [, peer, notion, grade] = match as unknown as [string, string, string, string];
-  // A notion name of invisible characters only names nothing (kit/form.ts isBlank).
-  if (isBlank(notion)) return undefined;
+  // A notion name that shows nothing names nothing.
+  if (showsNothing(notion)) return undefined;
   return { peer, notion, grade };
 }
 

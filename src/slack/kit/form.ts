@@ -18,7 +18,7 @@
  */
 import type { ViewStateValue } from '@slack/bolt';
 import { z } from 'zod';
-import { SLACK_USER_ID } from '../../blockkit/index.js';
+import { SLACK_USER_ID, showsNothing } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/index.js';
 import type { Field } from './ids.js';
 import { parseJson } from './round-trip.js';
@@ -75,36 +75,28 @@ export const choice = (required: string) =>
     .min(1, required)
     .refine((v) => v !== NO_CHOICE, required);
 
-/**
- * Characters that show nothing: Unicode's default-ignorable code points — zero-width space,
- * non-joiner and joiner, word joiner, direction marks, embeddings, overrides and isolates, the BOM,
- * the soft hyphen, variation selectors, fillers, tags… — and white space.
- */
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{White_Space}]/gu;
-
-/**
- * Whether `text` shows nothing: empty once its invisible characters are removed. The one rule for
- * every heading, name or text a form or command requires — such text is an empty field. (The text
- * itself is kept as typed: a joiner inside an emoji or a name is real.)
- */
-export function isBlank(text: string): boolean {
-  return text.replace(INVISIBLE, '') === '';
-}
-
-/** Text that must show something: trimmed, and refused with `required` when blank ({@link isBlank}). */
+/** Text that must show something: trimmed, and refused with `required` when it shows nothing ({@link showsNothing}). */
 export const requiredText = (required: string) =>
   z
     .string({ error: required })
     .trim()
-    .refine((text) => !isBlank(text), required);
+    .refine((text) => !showsNothing(text), required);
 
 /** A heading (a task's, a feature's, an assumption's): required, within the service's limit. */
 export const headingText = (required: string) =>
   requiredText(required).max(LIMITS.heading, `At most ${LIMITS.heading} characters.`);
 
+/** Text that may be left out, within `max`: trimmed, and none when it shows nothing ({@link showsNothing}). */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `At most ${max} characters.`)
+    .optional()
+    .transform((text) => (text === undefined || showsNothing(text) ? undefined : text));
+
 /** Details: optional, within the service's limit. */
-export const detailsText = () =>
-  z.string().trim().max(LIMITS.details, `At most ${LIMITS.details} characters.`).optional();
+export const detailsText = () => optionalText(LIMITS.details);
 
 /** A minute entry (feedback, reply, discovery): 1 to 512 characters. */
 export const minuteText = (what: string) =>

@@ -2,7 +2,7 @@
  * Text taken from a Slack message into a form: Slack's markup made plain, a heading and details
  * prefilled from it, its permalink kept at the end.
  */
-import { decodeSlackEntities, truncate } from '../../blockkit/index.js';
+import { decodeSlackEntities, showsNothing, truncate } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/models.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -17,12 +17,17 @@ export function slackTextToPlain(text: string): string {
   return decodeSlackEntities(text.replace(/<([^<>|]+)\|([^<>]+)>/g, '$2').replace(/<([^<>]+)>/g, '$1'));
 }
 
+/** A message's text as plain text, trimmed: '' when it shows nothing (blockkit's `showsNothing`). */
+export function messagePlainText(text: string): string {
+  return showsNothing(text) ? '' : slackTextToPlain(text).trim();
+}
+
 /**
  * The heading (first non-empty line, cut to 200 with "…") and the details (the text, then the
  * permalink; cut to 2048 with the permalink always kept) of a task made from a message.
  */
 export function prefillTask(text: string, permalink?: string): { heading: string; details: string } {
-  const plain = slackTextToPlain(text).trim();
+  const plain = messagePlainText(text);
   const firstLine =
     plain
       .split('\n')
@@ -41,9 +46,17 @@ export function withoutEmphasis(line: string): string {
   return line.replace(/(^|[\s(“"'])([*_~`])(?=\S)(.+?)(?<=\S)\2(?=$|[\s)”"'.,!?:;])/g, '$1$3');
 }
 
+/**
+ * Whether a message taken into a form (as evidence, a discovery) has nothing to take: its text
+ * shows nothing and it carries no file (a file's message is taken as its link).
+ */
+export function messageShowsNothing(message: { text?: string; files?: unknown }): boolean {
+  return showsNothing(message.text ?? '') && !(Array.isArray(message.files) && message.files.length > 0);
+}
+
 /** A discovery made from a message: its text then its permalink, within the 512 characters of a minute. */
 export function prefillDiscovery(text: string, permalink?: string): string {
-  return withPermalink(slackTextToPlain(text).trim(), permalink, LIMITS.minuteText);
+  return withPermalink(messagePlainText(text), permalink, LIMITS.minuteText);
 }
 
 /** `plain` then the permalink, cut to `max` with the permalink always kept. */

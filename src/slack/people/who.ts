@@ -3,10 +3,9 @@
  * answers read with the asker's own account. Whoever has no profile to show here — an unknown
  * person, a guest, a bot, someone from another organization or not connected — is one sentence.
  */
-import { type Mrkdwn, md, modal } from '../../blockkit/index.js';
+import { type Mrkdwn, md, modal, showsNothing } from '../../blockkit/index.js';
 import { type ActionArgs, actionValue, type Subcommand } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
-import { isBlank } from '../kit/form.js';
 import type { Acting } from '../kit/identity.js';
 import { COMMAND, VIEW } from '../kit/ids.js';
 import { notice } from '../kit/messages.js';
@@ -28,7 +27,7 @@ export function parseWho(
   const knows = /^knows(?:\s+([\s\S]*))?$/i.exec(text.trim());
   if (knows) {
     const notion = (knows[1] ?? '').trim();
-    return isBlank(notion) ? undefined : { kind: 'knows', notion };
+    return showsNothing(notion) ? undefined : { kind: 'knows', notion };
   }
   return undefined;
 }

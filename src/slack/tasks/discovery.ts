@@ -32,7 +32,7 @@ import { formProblem, loadModal, modalRequest, noticeView } from '../kit/modal.j
 import { answerOptions, matches } from '../kit/options.js';
 import { parseCarried, toCheckedWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
-import { prefillDiscovery } from '../kit/slack-text.js';
+import { messageShowsNothing, prefillDiscovery } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
 import { type CardLike, TaskCoords, taskCoordsFromMessage } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
@@ -236,6 +236,8 @@ async function cardThread(svc: Services, workspaceId: string, taskId: string) {
 
 const NOT_LINKED = md`This channel is not linked to a planning channel, and this message is not in a task card's thread. Use *Log discovery* in a task card's thread, or ask a workspace admin to run \`${COMMAND} link\` here.`;
 
+const NO_TEXT = md`This message shows no text, so there is nothing to log as a discovery: nothing was recorded.`;
+
 export async function logDiscoveryShortcut(svc: Services, args: MessageShortcutArgs) {
   const { shortcut, client } = args;
   const planning = planningOf(args.context);
@@ -244,6 +246,7 @@ export async function logDiscoveryShortcut(svc: Services, args: MessageShortcutA
     async ({ planning: service }) => {
       const channel = shortcut.channel.id;
       const msg = shortcut.message;
+      if (messageShowsNothing(msg)) return noticeView(DISCOVERY_TITLE, NO_TEXT);
       const permalink = await client.chat
         .getPermalink({ channel, message_ts: msg.ts })
         .then((r) => r.permalink)

@@ -13,13 +13,16 @@
  *   (`minuteNote`), which then never posts it back into the thread.
  * - Its edit (`message_changed`) updates the discovery, its deletion (`message_deleted`) deletes it,
  *   with the author's account; an unrecorded message does nothing.
+ * - A reply whose text shows nothing (blanks, zero-width characters, a soft hyphen — blockkit's
+ *   `showsNothing`) is no text: not recorded, no reaction; edited to show nothing, its discovery
+ *   is left as it was.
  * - Every delivery is taken once (store.once, by channel and ts — and the edit's time for an edit):
  *   Slack's retry of an event never records twice.
  * - The task deleted (404): nothing recorded, nothing posted, logged at info. Any other refusal or
  *   the service down: nothing stored, the author told privately in one sentence.
  */
 import type { WebClient } from '@slack/web-api';
-import { type Mrkdwn, md } from '../../blockkit/index.js';
+import { type Mrkdwn, md, showsNothing } from '../../blockkit/index.js';
 import { NotFoundError } from '../../planning/index.js';
 import { ONCE_TTL, type PostedCard, type ThreadDiscovery, workspaceIdFor } from '../../store/index.js';
 import type { EventArgs } from '../bolt/routes.js';
@@ -30,7 +33,7 @@ import { explainFailure, STORE_UNAVAILABLE } from '../kit/failures.js';
 import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
-import { prefillDiscovery, slackTextToPlain } from '../kit/slack-text.js';
+import { messagePlainText, prefillDiscovery } from '../kit/slack-text.js';
 import type { TaskCoords } from './card.js';
 
 /** The reaction that says a reply was recorded. */
@@ -166,7 +169,7 @@ async function discoveryText(r: Reply, message: { text?: string; ts: string }) {
       r.svc.deps.logger.warn({ ...r.log, err: error }, 'no permalink for a thread reply');
       return undefined;
     });
-  const plain = slackTextToPlain(message.text ?? '').trim();
+  const plain = messagePlainText(message.text ?? '');
   const details = prefillDiscovery(message.text ?? '', permalink);
   const whole = permalink ? (plain ? `${plain}\n\n${permalink}` : permalink) : plain;
   return { plain, details, cut: details !== whole };
@@ -238,6 +241,10 @@ async function replied(
   reply: SlackMessage & { user: string; ts: string; thread_ts: string },
 ): Promise<void> {
   const { store, logger } = r.svc.deps;
+  if (showsNothing(reply.text ?? '')) {
+    logger.info({ ...r.log, reason: 'its text shows nothing' }, 'thread reply not recorded');
+    return;
+  }
   const link = await store.links.get(r.workspaceId, r.channel);
   if (!link?.threadDiscoveries) {
     logger.debug({ ...r.log, reason: 'off for this channel' }, 'thread reply not recorded');
@@ -350,6 +357,11 @@ async function edited(
   if (!message.thread_ts || message.thread_ts === message.ts) return;
   // Slack also sends a change when a link in the message unfurls: the text is what counts.
   if (previous && previous.text === message.text) return;
+  // Edited to show nothing, it is no text: the discovery keeps what the reply said before.
+  if (showsNothing(message.text ?? '')) {
+    logger.info({ ...r.log, reason: 'its text shows nothing' }, 'thread discovery not changed');
+    return;
+  }
   const entry = await store.threadDiscoveries.get(r.workspaceId, r.channel, message.ts);
   // Only the author edits their message; anything else is not a change of the discovery.
   if (!entry || entry.authorSlackId !== message.user) return;

@@ -10,7 +10,7 @@
  *   one sentence for the workflow's builder (kit/failures.ts), never an execution left hanging.
  */
 import type { WebClient } from '@slack/web-api';
-import { type Mrkdwn, md, mention } from '../../blockkit/index.js';
+import { type Mrkdwn, md, mention, showsNothing } from '../../blockkit/index.js';
 import { ONCE_TTL, workspaceIdFor } from '../../store/index.js';
 import type { Handler, StepArgs } from '../bolt/routes.js';
 import { connectedMemberRefusal } from '../kit/access.js';
@@ -44,18 +44,23 @@ export function userInput(inputs: Step['inputs'], name: string): string | undefi
   return typeof value === 'string' && /^[UW][A-Z0-9]+$/.test(value) ? value : undefined;
 }
 
-/** A text input, trimmed; undefined when empty. */
+/** A text input, trimmed; undefined when it shows nothing (blockkit's `showsNothing`): no text. */
 export function textInput(inputs: Step['inputs'], name: string): string | undefined {
   const value = inputs[name];
   const text = typeof value === 'string' ? value.trim() : '';
-  return text === '' ? undefined : text;
+  return showsNothing(text) ? undefined : text;
 }
 
 /** A required text input. @throws {StepProblem} */
 export function requiredText(inputs: Step['inputs'], name: string, what: string): string {
   const text = textInput(inputs, name);
-  if (!text) throw new StepProblem(md`The step needs ${what}.`);
-  return text;
+  if (text) return text;
+  const given = inputs[name];
+  throw new StepProblem(
+    typeof given === 'string' && given !== ''
+      ? md`The step needs ${what}: the text it was given shows nothing (only blanks or invisible characters).`
+      : md`The step needs ${what}.`,
+  );
 }
 
 /** A step's handler: its work gives the step's outputs, or throws what it ends with. */

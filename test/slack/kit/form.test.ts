@@ -7,14 +7,7 @@
 import type { ViewStateValue } from '@slack/bolt';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type FormOutput,
-  form,
-  headingText,
-  isBlank,
-  read,
-  type StateValues,
-} from '../../../src/slack/kit/form.js';
+import { type FormOutput, form, headingText, read, type StateValues } from '../../../src/slack/kit/form.js';
 import { field } from '../../../src/slack/kit/ids.js';
 import { parseCarried, parseJson } from '../../../src/slack/kit/round-trip.js';
 
@@ -289,22 +282,6 @@ describe('types flow from the declaration', () => {
 });
 
 describe('required text that shows nothing', () => {
-  it('is blank: invisible characters and white space only', () => {
-    for (const text of [
-      '',
-      '  \n',
-      '\u200b\u200c\u200d',
-      '\u2060\ufeff\u00ad',
-      '\u200e\u200f\u061c',
-      '\u202a\u202b\u202c\u202d\u202e',
-      '\u2066\u2067\u2068\u2069',
-      '\u3164\ufe0f\u180e',
-    ]) {
-      expect(isBlank(text), JSON.stringify(text)).toBe(true);
-    }
-    for (const text of ['a', '\u200ba', '❤️', '👩\u200d💻', '\u0640']) expect(isBlank(text)).toBe(false);
-  });
-
   it('is refused as a heading; real text with such characters inside is kept as typed', () => {
     const heading = headingText('Write a heading.');
     expect(heading.safeParse('\u200b\u200b\u200b').error?.issues[0]?.message).toBe('Write a heading.');

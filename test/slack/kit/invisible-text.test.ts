@@ -10,12 +10,28 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_FIELD } from '../../../src/slack/account/ids.js';
 import { FormRequest, formActionId } from '../../../src/slack/admin/common.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../../src/slack/admin/ids.js';
-import { FEATURE_CARD_EVENT, FEATURE_FIELD, FEATURE_VIEW } from '../../../src/slack/features/ids.js';
+import {
+  FEATURE_CARD_EVENT,
+  FEATURE_FIELD,
+  FEATURE_SHORTCUT,
+  FEATURE_VIEW,
+} from '../../../src/slack/features/ids.js';
 import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../../src/slack/feedback/ids.js';
+import { GRADE_VIEW } from '../../../src/slack/grades/ids.js';
 import { FIELD, type Field } from '../../../src/slack/kit/ids.js';
 import { toWire } from '../../../src/slack/kit/round-trip.js';
-import { TASK_ACTION, TASK_FIELD } from '../../../src/slack/tasks/ids.js';
-import { choice, eventually, external, Harness, TEAM, text, viewIdOf } from '../../helpers/slack-harness.js';
+import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT } from '../../../src/slack/tasks/ids.js';
+import { STEP_PARAM, WORKFLOW_STEP } from '../../../src/slack/workflows/ids.js';
+import {
+  choice,
+  eventually,
+  external,
+  Harness,
+  SOURCE_TS,
+  TEAM,
+  text,
+  viewIdOf,
+} from '../../helpers/slack-harness.js';
 
 /** Each shows nothing on its own. */
 const INVISIBLE = [
@@ -179,5 +195,171 @@ describe('a name of invisible characters only', () => {
       errors: { [ACCOUNT_FIELD.token.block]: 'Paste a token.' },
     });
     expect(await h.store.identities.get(TEAM, 'U7')).toBeUndefined();
+  });
+});
+
+/** Slack's markup that renders nothing: a link labelled with blanks, emphasis of blanks. */
+const SHOWS_NOTHING = [...INVISIBLE, '\u2800', '*\u200b*', '_~\u2060~_', '<https://x.test|\u200b>'];
+
+describe('a message, a reply, a command or a step input that shows nothing', () => {
+  /** The owner's task made with *Create task*, its card in C1 whose thread records replies. */
+  async function taskWithThread() {
+    await h.store.links.update(TEAM, 'C1', { threadDiscoveries: true });
+    const made = await h.createTask('Fix the login');
+    const discoveries = async () => {
+      const { teamId, channelId, featureId, taskId } = made.coords;
+      return (await h.owner().tasks.read(teamId, channelId, featureId, taskId)).minute?.discoveries ?? [];
+    };
+    return { ...made, discoveries };
+  }
+
+  /** U1's reply in the card's thread, posted in Slack and then sent as Slack's `message` event. */
+  function reply(threadTs: string, text: string) {
+    const ts = h.slack.workspace.post({ channel: 'C1', user: 'U1', text, threadTs }).ts;
+    const event = { type: 'message', channel: 'C1', channel_type: 'channel', user: 'U1', text, ts };
+    return { ts, event: { ...event, thread_ts: threadTs, event_ts: ts } };
+  }
+
+  const reactionsOn = (ts: string) => h.slack.message('C1', ts)?.reactions ?? [];
+  const linesSaying = (line: string) => h.logs.filter((l) => l.includes(line)).length;
+
+  it('is no thread reply: nothing recorded in the sandbox or the store, no :memo:, nothing said', async () => {
+    const { cardTs, discoveries } = await taskWithThread();
+    const since = mark();
+    for (const typed of SHOWS_NOTHING) {
+      const seen = linesSaying('its text shows nothing');
+      const r = reply(cardTs, typed);
+      expect((await h.event(r.event)).status).toBe(200);
+      await eventually(
+        async () => linesSaying('its text shows nothing') > seen || (await discoveries()).length > 0,
+        `the reply ${json(typed)} handled`,
+      );
+      expect(await discoveries(), json(typed)).toEqual([]);
+      expect(await h.store.threadDiscoveries.get(TEAM, 'C1', r.ts)).toBeUndefined();
+      expect(reactionsOn(r.ts)).toEqual([]);
+    }
+    expect(h.sandbox.requests.count('taskDiscoveryCreate')).toBe(0);
+    expect(h.slack.calls.slice(since).map((c) => c.method)).not.toContain('chat.postEphemeral');
+
+    // A reply that shows something is recorded; edited to show nothing, its discovery stays as it was.
+    const real = reply(cardTs, 'Safari\u00ad drops the cookie');
+    await h.event(real.event);
+    await eventually(async () => (await discoveries()).length === 1, 'the real reply recorded');
+    const before = (await discoveries())[0]!.details;
+    expect(before).toContain('Safari\u00ad drops the cookie');
+    const seen = linesSaying('its text shows nothing');
+    const edited = { ...real.event, text: '\u200b\u00ad' };
+    await h.event({
+      type: 'message',
+      subtype: 'message_changed',
+      channel: 'C1',
+      event_ts: `${real.ts}1`,
+      message: edited,
+      previous_message: real.event,
+    });
+    await eventually(() => linesSaying('its text shows nothing') > seen, 'the edit handled');
+    expect((await discoveries()).map((d) => d.details)).toEqual([before]);
+    expect(h.sandbox.requests.count('taskDiscoveryUpdate')).toBe(0);
+  });
+
+  it('is no message to log as a discovery or as evidence: a sentence, nothing stored', async () => {
+    const { coords, discoveries } = await taskWithThread();
+    for (const [i, typed] of ['\u200b\u00ad', '<https://x.test|\u2060>'].entries()) {
+      const since = mark();
+      await h.shortcut(TASK_SHORTCUT.logDiscovery, {
+        message: {
+          type: 'message',
+          user: 'U5',
+          ts: `1700000100.00020${i}`,
+          thread_ts: SOURCE_TS,
+          text: typed,
+        },
+      });
+      const said = await h.slack.waitFor('views.update', (b) => json(b.view).includes('shows no text'), {
+        since,
+      });
+      expect(json(said.body.view)).toContain('nothing to log as a discovery');
+      expect(h.slack.calls.slice(since).map((c) => c.method)).not.toContain('chat.getPermalink');
+    }
+    expect(await discoveries()).toEqual([]);
+
+    const since = mark();
+    await h.shortcut(FEATURE_SHORTCUT.logEvidence, {
+      message: { type: 'message', user: 'U5', ts: '1700000200.000300', text: '*\u200b*' },
+    });
+    const said = await h.slack.waitFor('views.update', (b) => json(b.view).includes('shows no text'), {
+      since,
+    });
+    expect(json(said.body.view)).toContain('nothing to log as evidence');
+    const { teamId, channelId, featureId } = coords;
+    const feature = await h.owner().features.read(teamId, channelId, featureId);
+    expect(feature.assumptions.map((a) => a.experiment?.details ?? '')).not.toContainEqual(
+      expect.stringContaining('1700000200000300'),
+    );
+    expect(h.sandbox.requests.count('taskDiscoveryCreate')).toBe(0);
+  });
+
+  it('is no command argument: `/plan search` asks what to look for, `/plan` alone is the help, `/plan grade` the form', async () => {
+    let since = mark();
+    await h.command('search \u200b\u00ad *\u200b*');
+    let said = await h.slack.waitFor('respond', undefined, { since });
+    expect(json(said.body)).toContain('What should I look for?');
+    expect(h.sandbox.requests.count('deepContextSearch')).toBe(0);
+
+    since = mark();
+    await h.command('\u2060\u200b');
+    said = await h.slack.waitFor('respond', undefined, { since });
+    expect(json(said.body)).toContain('what you can do');
+    expect(json(said.body)).not.toContain("I don't know");
+
+    since = mark();
+    await h.command('grade \u00ad');
+    await h.slack.waitFor('views.open', callbackIs(GRADE_VIEW.grade), { since });
+    expect(h.slack.calls.slice(since).map((c) => c.method)).not.toContain('respond');
+  });
+
+  it('is no workflow step input: the step fails with a sentence and nothing is created or logged', async () => {
+    const { coords, discoveries } = await taskWithThread();
+    const ended = (id: string) => {
+      const ofIt = (b: Record<string, unknown>) => b.function_execution_id === id;
+      return Promise.race([
+        h.slack.waitFor('functions.completeSuccess', ofIt),
+        h.slack.waitFor('functions.completeError', ofIt),
+      ]);
+    };
+    const place = {
+      [STEP_PARAM.channel]: 'C1',
+      [STEP_PARAM.feature]: coords.featureId,
+      [STEP_PARAM.actAs]: 'U1',
+    };
+    const tasksBefore = h.sandbox.requests.count('taskCreate');
+
+    await h.stepExecuted(
+      WORKFLOW_STEP.createTask,
+      { ...place, [STEP_PARAM.heading]: '\u200b\u00ad' },
+      'FxBlank1',
+    );
+    expect((await ended('FxBlank1')).body.error).toBe(
+      'The step needs a heading for the task: the text it was given shows nothing (only blanks or invisible characters).',
+    );
+    expect(h.sandbox.requests.count('taskCreate')).toBe(tasksBefore);
+    expect((await h.tasksOfFeature()).map((t) => t.heading)).toEqual(['Fix the login']);
+
+    await h.stepExecuted(
+      WORKFLOW_STEP.logDiscovery,
+      { ...place, [STEP_PARAM.taskId]: coords.taskId, [STEP_PARAM.discovery]: '*\u200b* \u2800' },
+      'FxBlank2',
+    );
+    expect((await ended('FxBlank2')).body.error).toBe(
+      'The step needs the discovery to log: the text it was given shows nothing (only blanks or invisible characters).',
+    );
+    expect(await discoveries()).toEqual([]);
+    expect(h.sandbox.requests.count('taskDiscoveryCreate')).toBe(0);
+  });
+
+  it('is no details in a form: the task is created without them', async () => {
+    const { coords } = await h.createTask('Fix the export', { details: '\u200b\u00ad\u2060' });
+    const { teamId, channelId, featureId, taskId } = coords;
+    expect((await h.owner().tasks.read(teamId, channelId, featureId, taskId)).details ?? '').toBe('');
   });
 });
