@@ -17,7 +17,12 @@ import { bearerMatches, type Metrics, metricsRoute } from '../../metrics.js';
 import { InFlight } from './in-flight.js';
 import { renderInstallPage } from './install-page.js';
 import { botScopes, PATHS } from './manifest.js';
-import { createGuardedReceiver, newRequestId, slackRequestKind } from './receiver.js';
+import {
+  createGuardedReceiver,
+  createGuardedSocketReceiver,
+  newRequestId,
+  slackRequestKind,
+} from './receiver.js';
 
 /** /healthz answers within this, whatever the database does (a probe must not hang). */
 export const HEALTH_TIMEOUT_MS = 2_000;
@@ -174,6 +179,26 @@ export function createSlackServer({
     });
   } else {
     options.token = config.SLACK_BOT_TOKEN;
+  }
+  if (mode.transport === 'socket') {
+    // Our receiver, built as App would build its own, checking each envelope as HTTP checks a body.
+    const boltLogger = options.logger as NonNullable<AppOptions['logger']>;
+    options.receiver = createGuardedSocketReceiver({
+      appToken: config.SLACK_APP_TOKEN ?? '',
+      logger: boltLogger,
+      logLevel: boltLogger.getLevel(),
+      installerOptions: { clientOptions: options.clientOptions, ...options.installerOptions },
+      ...(mode.install === 'oauth'
+        ? {
+            clientId: options.clientId,
+            clientSecret: options.clientSecret,
+            stateSecret: options.stateSecret,
+            scopes: options.scopes,
+            installationStore: options.installationStore,
+          }
+        : {}),
+      ...(metrics ? { observe: { metrics } } : {}),
+    });
   }
   if (mode.transport === 'http') {
     // Our receiver, not the one App would build: it checks each signed body before Bolt reads it
