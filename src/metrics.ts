@@ -202,8 +202,8 @@ export function observedSlackFetch(fetcher: typeof fetch, metrics: Metrics | und
   };
 }
 
-/** Whether `header` is `Bearer <token>`, compared in constant time. */
-function bearerMatches(header: string | undefined, token: string): boolean {
+/** Whether `header` is `Bearer <token>`, compared in constant time (`/metrics`, `/healthz`'s details). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   if (!match) return false;
   // Hashes of equal length: timingSafeEqual needs them, and the token's length stays unknown.

@@ -11,13 +11,20 @@
  * method's answer can be replaced for fault injection: Slack's `{ ok: false, error }`, an HTTP
  * failure (a 500) or a 429 with Retry-After. Slack's posting limits can be enforced
  * (`enforcePostLimits`): a message too soon in a channel or past the workspace's rate gets 429.
+ *
+ * Socket Mode too, on the same loopback port: `apps.connections.open` (an app token only) answers a
+ * `ws://` URL with a ticket that works once; the app connects there, is greeted with Slack's
+ * `hello`, and a test sends envelopes on its connection (`envelope`, or any text with
+ * `socketSend`) and reads the app's acks.
  */
 
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { pino } from 'pino';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { createLogger, type Logger } from '../logger.js';
 import {
   type Answer,
@@ -145,6 +152,15 @@ export interface FakePostLimits {
   retryAfterSeconds?: number;
 }
 
+/** The app's answer to a Socket Mode envelope, as it came over the connection. */
+export interface SocketAck {
+  envelope_id: string;
+  payload?: Record<string, unknown>;
+}
+
+/** How long a test waits for the app's connection or its ack before failing (a busy machine's margin). */
+const SOCKET_WAIT_MS = 10_000;
+
 /** Methods Slack limits as posting. */
 const POSTING_METHODS = new Set(['chat.postMessage', 'chat.update']);
 
@@ -215,6 +231,11 @@ export class FakeSlack implements Triggers {
   private readonly expiries = new Map<string, number>();
   private server?: Server;
   private origin = '';
+  /** Socket Mode: tickets `apps.connections.open` issued and not yet used, the app's connections, acks awaited. */
+  private readonly socketTickets = new Set<string>();
+  private socketServer?: WebSocketServer;
+  private readonly sockets = new Set<WebSocket>();
+  private readonly socketEvents = new EventEmitter();
 
   constructor(options: FakeSlackOptions = {}) {
     this.workspace = options.workspace ?? new Workspace();
@@ -225,6 +246,7 @@ export class FakeSlack implements Triggers {
     this.logger =
       options.logger ?? createLogger({ level: 'warn', destination: pino.destination({ fd: 2, sync: true }) });
     this.answered.setMaxListeners(0);
+    this.socketEvents.setMaxListeners(0);
     this.callApi = createWebApi({
       workspace: this.workspace,
       triggers: this,
@@ -622,7 +644,110 @@ export class FakeSlack implements Triggers {
     const expires = this.expiries.get(token);
     if (expires !== undefined && this.workspace.now() >= expires)
       return { ok: false, error: 'token_expired' };
+    if (method === 'apps.connections.open') return this.openSocket(token);
     return this.callApi(method, args);
+  }
+
+  // -- Socket Mode ------------------------------------------------------------------------
+
+  /** `apps.connections.open`: a `ws://` URL on this fake, for an app token only (Slack's rule). */
+  private openSocket(token: string): Answer {
+    if (!token.startsWith('xapp-')) return { ok: false, error: 'not_allowed_token_type' };
+    const ticket = randomBytes(8).toString('hex');
+    this.socketTickets.add(ticket);
+    return { ok: true, url: `${this.origin.replace(/^http/, 'ws')}/link/?ticket=${ticket}` };
+  }
+
+  /** The app connecting with a ticket it was given: greeted with Slack's `hello`; anything else is cut. */
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const url = new URL(req.url ?? '/', 'http://fake-slack');
+    const ticket = url.searchParams.get('ticket') ?? '';
+    if (url.pathname !== '/link/' || !this.socketTickets.delete(ticket)) {
+      socket.destroy();
+      return;
+    }
+    // Loaded only when an app connects over Socket Mode — the tests and benchmarks, never the
+    // playground, whose app runs over HTTP: a development dependency is enough.
+    // biome-ignore lint/correctness/noUndeclaredDependencies: a devDependency, imported only on a Socket Mode connection.
+    const { WebSocketServer } = await import('ws');
+    this.socketServer ??= new WebSocketServer({ noServer: true });
+    this.socketServer.handleUpgrade(req, socket, head, (ws) => {
+      this.sockets.add(ws);
+      ws.on('close', () => this.sockets.delete(ws));
+      ws.on('message', (data) => {
+        let message: unknown;
+        try {
+          message = JSON.parse(String(data));
+        } catch {
+          this.logger.warn('fake Slack: a Socket Mode message that is not JSON');
+          return;
+        }
+        const id = (message as { envelope_id?: unknown } | null)?.envelope_id;
+        if (typeof id === 'string') this.socketEvents.emit(`ack:${id}`, message);
+      });
+      ws.send(
+        JSON.stringify({
+          type: 'hello',
+          num_connections: this.sockets.size,
+          debug_info: { host: 'fake-slack', approximate_connection_time: 3600 },
+          connection_info: { app_id: this.workspace.bot.appId },
+        }),
+      );
+      this.socketEvents.emit('connected');
+    });
+  }
+
+  /** Resolves once an app holds a Socket Mode connection (greeted); rejects after a while. */
+  socketConnected(): Promise<void> {
+    if (this.sockets.size > 0) return Promise.resolve();
+    return this.waitSocket('connected', 'an app to connect over Socket Mode').then(() => undefined);
+  }
+
+  /**
+   * Sends an envelope on the app's connection, as Slack does (`events_api`, `interactive`,
+   * `slash_commands`, with `retry_attempt` when it retries), and resolves with the app's ack.
+   */
+  envelope(type: string, payload: unknown, extra: Record<string, unknown> = {}): Promise<SocketAck> {
+    const envelopeId = `env-${randomBytes(6).toString('hex')}`;
+    const text = JSON.stringify({
+      envelope_id: envelopeId,
+      type,
+      payload,
+      accepts_response_payload: type !== 'events_api',
+      ...(type === 'events_api' ? { retry_attempt: 0, retry_reason: '' } : {}),
+      ...extra,
+    });
+    return this.socketSend(text, envelopeId) as Promise<SocketAck>;
+  }
+
+  /**
+   * Sends `text` as it is on the app's connection (what Slack would never send, too); given the
+   * envelope id it carries, resolves with the app's ack of it.
+   */
+  async socketSend(text: string, envelopeId?: string): Promise<SocketAck | undefined> {
+    await this.socketConnected();
+    const acked = envelopeId
+      ? (this.waitSocket(`ack:${envelopeId}`, `the ack of envelope ${envelopeId}`) as Promise<SocketAck>)
+      : undefined;
+    for (const ws of this.sockets) {
+      ws.send(text);
+      break;
+    }
+    return acked;
+  }
+
+  private waitSocket(event: string, what: string): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.socketEvents.off(event, done);
+        reject(new Error(`timed out waiting for ${what}`));
+      }, SOCKET_WAIT_MS);
+      const done = (value: unknown) => {
+        clearTimeout(timer);
+        resolve(value);
+      };
+      this.socketEvents.once(event, done);
+    });
   }
 
   private begin(method: string, body: Args, token?: string): SlackCall {
@@ -724,6 +849,12 @@ export class FakeSlack implements Triggers {
         if (!served) send(res, 404, { ok: false, error: 'not_found' });
       });
     });
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.upgrade(req, socket, head).catch((error: unknown) => {
+        this.logger.error({ err: error }, 'fake Slack: Socket Mode connection failed');
+        socket.destroy();
+      });
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve());
@@ -736,6 +867,9 @@ export class FakeSlack implements Triggers {
   async close(): Promise<void> {
     const server = this.server;
     this.server = undefined;
+    for (const ws of this.sockets) ws.terminate();
+    this.sockets.clear();
+    this.socketServer?.close();
     if (!server) return;
     await new Promise<void>((resolve) => {
       server.close(() => resolve());

@@ -88,29 +88,22 @@ describe('the Slack app over HTTP', () => {
     expect(h.sandbox.requests.entries.slice(before.service)).toEqual([]);
   });
 
-  it('answers /healthz with the store and planning status', async () => {
-    const res = await request(`${h.url}/healthz`);
-    expect(res.statusCode).toBe(200);
-    const body = (await res.body.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ status: 'ok', store: 'ok', mode: { transport: 'http', install: 'single' } });
-    expect(body.planning).toMatchObject({ lastCall: null });
-    expect(JSON.stringify(body)).not.toContain('xoxb');
-
-    // After a command that calls the service, the health check shows how that call went.
+  it('answers /healthz to anyone with a status alone: no mode, store detail or planning service', async () => {
+    // A call to the service first: before, its address and last operation were shown to anyone.
     await h.command('whoami', 'U1');
     await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('You act as'));
-    const after = (await (await request(`${h.url}/healthz`)).body.json()) as { planning: unknown };
-    expect(after.planning).toMatchObject({
-      lastCall: { operation: 'account.read', outcome: 'ok', status: 200 },
-    });
-    expect(JSON.stringify(after)).not.toContain(h.sandbox.memberToken);
+    for (const authorization of [undefined, 'Bearer not-the-metrics-token-at-all']) {
+      const res = await request(`${h.url}/healthz`, authorization ? { headers: { authorization } } : {});
+      expect(res.statusCode).toBe(200);
+      expect(await res.body.json()).toEqual({ status: 'ok' });
+    }
   });
 
   it('answers /healthz with 503 when the store is unreachable', async () => {
     await h.store.close();
     const res = await request(`${h.url}/healthz`);
     expect(res.statusCode).toBe(503);
-    expect(await res.body.json()).toMatchObject({ status: 'degraded', store: 'error' });
+    expect(await res.body.json()).toEqual({ status: 'degraded' });
   });
 
   it('keeps workspaces apart: a user connected in one is not connected in another', async () => {
@@ -179,5 +172,45 @@ describe('the Slack app over HTTP', () => {
     await eventually(() => h.sandbox.requests.count('account.read') > 0, 'whoami at the service');
     await h.app.stop({ drainMs: 50 });
     expect(h.logs.join('')).toContain('stopped with listeners still working');
+  });
+});
+
+describe('/healthz details behind METRICS_TOKEN', () => {
+  const METRICS_TOKEN = 'health-details-token-0123456789';
+  let h: Harness;
+  beforeEach(async () => {
+    h = await Harness.start({ env: { METRICS_TOKEN } });
+    await h.connect('U1', 'member');
+  });
+  afterEach(() => h.close());
+
+  const health = async (token: string) => {
+    const res = await request(`${h.url}/healthz`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
+  };
+
+  it('shows the mode, the store and what the planning service last did, with the token only', async () => {
+    const first = await health(METRICS_TOKEN);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      status: 'ok',
+      store: 'ok',
+      mode: { transport: 'http', install: 'single' },
+    });
+    expect(first.body.planning).toMatchObject({ lastCall: null });
+
+    // After a command that calls the service, the health check shows how that call went.
+    await h.command('whoami', 'U1');
+    await h.slack.waitFor('respond', (b) => JSON.stringify(b).includes('You act as'));
+    const after = await health(METRICS_TOKEN);
+    expect(after.body.planning).toMatchObject({
+      lastCall: { operation: 'account.read', outcome: 'ok', status: 200 },
+    });
+    expect(JSON.stringify(after.body)).not.toContain(h.sandbox.memberToken);
+    expect(JSON.stringify(after.body)).not.toContain('xoxb');
+    // Anyone else, a wrong token included, still gets the status alone.
+    expect((await health(`${METRICS_TOKEN}x`)).body).toEqual({ status: 'ok' });
+    const open = await request(`${h.url}/healthz`);
+    expect(await open.body.json()).toEqual({ status: 'ok' });
   });
 });

@@ -11,6 +11,11 @@
  * with its own check turned off (it used to verify every request a second time). So nothing reaches
  * Bolt's event endpoint but through this guard: an unsigned or stale request is answered 401 here,
  * as Bolt answered it, and any other method on the endpoint 404.
+ *
+ * Socket Mode gets the same checks by the same functions (`createGuardedSocketReceiver`): each
+ * envelope is read before the Socket Mode client hands it to Bolt — over the same size limit,
+ * judged by the same `judgeBody`, logged and counted by the same `admitBody` — and one Bolt must
+ * not see is acked over the socket (there is no status to answer), never left for Slack to resend.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -20,6 +25,8 @@ import {
   HTTPReceiver,
   type HTTPReceiverOptions,
   type Logger,
+  SocketModeReceiver,
+  type SocketModeReceiverOptions,
 } from '@slack/bolt';
 import { z } from 'zod';
 import { type Logger as PinoLogger, withLogContext } from '../../logger.js';
@@ -92,6 +99,33 @@ export function judgeBody(body: unknown, interaction: boolean): BodyVerdict {
   return { kind: 'reject', why: 'the body is neither an interaction, a slash command nor an event' };
 }
 
+/** The largest body either mode reads (Bolt's own limit for HTTP: 4 MB). */
+export const BODY_LIMIT = HTTPModuleFunctions.defaultBodyLimit;
+
+/** Counts a request by its kind and outcome. */
+type Count = (outcome: SlackRequestOutcome, body?: unknown) => void;
+
+/**
+ * The one check of a parsed body, in both modes: judged by {@link judgeBody}, anything Bolt must
+ * not see told on one line (`refused` says how: "a signed request (400)"), and counted.
+ */
+export function admitBody(
+  body: unknown,
+  interaction: boolean,
+  { logger, count, refused }: { logger: Logger; count: Count; refused: string },
+): BodyVerdict['kind'] {
+  const verdict = judgeBody(body, interaction);
+  if (verdict.kind === 'pass') count('handled', body);
+  else if (verdict.kind === 'ack') {
+    count('ignored', body);
+    logger.info(`Acknowledged without handling: ${verdict.why}`);
+  } else {
+    count('malformed', body);
+    logger.warn(`Refused ${refused}: ${verdict.why}`);
+  }
+  return verdict.kind;
+}
+
 /** A request's id in the log: its ack line and every line of its work carry it. */
 export function newRequestId(): string {
   return randomUUID();
@@ -137,7 +171,7 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
   const receiver = new HTTPReceiver({ ...options, signatureVerification: false });
   const bolt = receiver.requestListener;
   const { logger, signingSecret, endpoints, observe } = options;
-  const bodyLimit = options.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit;
+  const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
 
   /**
    * Counts the request and, once its answer is sent, times it and writes its ack line — with the
@@ -189,21 +223,13 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
       HTTPModuleFunctions.buildNoBodyResponse(res, 400);
       return;
     }
-    const verdict = judgeBody(body, isInteractionForm(buffered));
-    if (verdict.kind === 'pass') {
-      ended('handled', body);
-      bolt(buffered, res);
-      return;
-    }
-    if (verdict.kind === 'ack') {
-      ended('ignored', body);
-      logger.info(`Acknowledged without handling: ${verdict.why}`);
-      HTTPModuleFunctions.buildNoBodyResponse(res, 200);
-      return;
-    }
-    ended('malformed', body);
-    logger.warn(`Refused a signed request (400): ${verdict.why}`);
-    HTTPModuleFunctions.buildNoBodyResponse(res, 400);
+    const verdict = admitBody(body, isInteractionForm(buffered), {
+      logger,
+      count: ended,
+      refused: 'a signed request (400)',
+    });
+    if (verdict === 'pass') bolt(buffered, res);
+    else HTTPModuleFunctions.buildNoBodyResponse(res, verdict === 'ack' ? 200 : 400);
   };
 
   receiver.requestListener = (req, res) => {
@@ -225,5 +251,92 @@ export function createGuardedReceiver(options: GuardedReceiverOptions): HTTPRece
       if (!res.headersSent) HTTPModuleFunctions.buildNoBodyResponse(res, 500);
     });
   };
+  return receiver;
+}
+
+/** The envelopes Slack sends an app over Socket Mode, and which of them carry an interaction. */
+const ENVELOPE_TYPES: ReadonlySet<string> = new Set(['events_api', 'interactive', 'slash_commands']);
+
+export interface GuardedSocketReceiverOptions extends SocketModeReceiverOptions {
+  logger: Logger;
+  /** The largest envelope read (default {@link BODY_LIMIT}, as over HTTP). */
+  bodyLimit?: number;
+  /** What counts the envelopes (as `/slack/events` requests are counted). */
+  observe?: { metrics?: Metrics };
+}
+
+/**
+ * Bolt's Socket Mode receiver, with each envelope checked as `/slack/events` checks a body, before
+ * the Socket Mode client hands it to Bolt: its size, then its payload by {@link admitBody}. Slack's
+ * own messages (`hello`, `disconnect`) go through as they are.
+ */
+export function createGuardedSocketReceiver(options: GuardedSocketReceiverOptions): SocketModeReceiver {
+  const receiver = new SocketModeReceiver(options);
+  const { client } = receiver;
+  const { logger, observe } = options;
+  const bodyLimit = options.bodyLimit ?? BODY_LIMIT;
+  // The client reads each message in one listener: the guard takes its place and calls it.
+  const readers = client.listeners('ws_message');
+  if (readers.length !== 1)
+    throw new Error(
+      'The Socket Mode client no longer reads its messages in one listener: the guard cannot stand in front of it',
+    );
+  const read = readers[0] as (data: string, isBinary: boolean) => Promise<void>;
+  client.removeAllListeners('ws_message');
+
+  const count: Count = (outcome, body) =>
+    observe?.metrics?.slackRequests.inc({ kind: slackRequestKind(body), outcome });
+  const refused = 'a Socket Mode envelope (acked, not handled)';
+
+  const guard = async (data: unknown, isBinary: boolean) => {
+    if (isBinary || (typeof data !== 'string' && !(data instanceof ArrayBuffer))) {
+      logger.warn('Refused a Socket Mode message: not text');
+      count('malformed');
+      return;
+    }
+    const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      logger.warn(`Refused a Socket Mode message: ${(error as Error).message}`);
+      count('malformed');
+      return;
+    }
+    // Slack's own messages to the client (hello, disconnect): no envelope to check or ack.
+    if (!isObject(message) || typeof message.envelope_id !== 'string') return read(text, false);
+    const envelopeType = String(message.type);
+    let verdict: BodyVerdict['kind'];
+    const size = Buffer.byteLength(text);
+    if (size > bodyLimit) {
+      count('too_large', message.payload);
+      logger.warn(`Refused ${refused}: ${size} bytes, over the ${bodyLimit}-byte limit`);
+      verdict = 'reject';
+    } else if (!ENVELOPE_TYPES.has(envelopeType)) {
+      count('ignored');
+      logger.info(
+        `Acknowledged without handling: no listener handles Socket Mode envelopes of type ${envelopeType.slice(0, 40)}`,
+      );
+      verdict = 'ack';
+    } else {
+      verdict = admitBody(message.payload, envelopeType === 'interactive', { logger, count, refused });
+    }
+    if (verdict === 'pass') return read(text, false);
+    try {
+      // The client's own ack (`send`, private in its types only): the envelope id and no payload.
+      await (client as unknown as { send(envelopeId: string): Promise<void> }).send(message.envelope_id);
+    } catch (error) {
+      logger.warn(`Could not ack a Socket Mode envelope: ${(error as Error).message}`);
+    }
+  };
+
+  client.on('ws_message', (data: unknown, isBinary: boolean) => {
+    // Bolt and every listener run inside the envelope's log context, as a request's over HTTP.
+    const reqId = newRequestId();
+    withLogContext({ reqId }, () => guard(data, isBinary)).catch((error: unknown) => {
+      // Nothing above should throw; if it does, the envelope is lost, never the process.
+      logger.error(`Socket Mode guard failed: ${(error as Error).message}`);
+    });
+  });
   return receiver;
 }

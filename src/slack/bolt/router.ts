@@ -9,12 +9,14 @@
  * route decides from the submission alone, and its work runs after the gate; only a searchable
  * select waits for its gate and its list before its ack, which carries the list.
  *
- * An id no route binds (a button or form from an older version, a retired shortcut) is acked at
- * once: left to Bolt, it answered 404 after 3 seconds and Slack showed the user an error. An id
- * bound twice is refused at start-up.
+ * An id no route binds (a button or form from an older version, a retired shortcut, another slash
+ * command, an event the app does not follow) is acked at once and logged on one line: left to
+ * Bolt, a command or a step answered 404 after 3 seconds and Slack showed the user an error. A
+ * Workflow Builder step the app no longer has (removed or renamed while workflows still use it) is
+ * acked and its run failed with a sentence saying so. An id bound twice is refused at start-up.
  */
-import type { App } from '@slack/bolt';
-import { decodeSlackEntities, showsNothing } from '../../blockkit/index.js';
+import type { App, Logger } from '@slack/bolt';
+import { decodeSlackEntities, md, showsNothing } from '../../blockkit/index.js';
 import { afterPendingAcks } from './ack.js';
 import type {
   Access,
@@ -186,6 +188,15 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
   return { subcommands, shortcuts, actions, views, options, events, steps, boundIds, helpEntries };
 }
 
+/** What a workflow's run is told when its step is one the app no longer has. */
+export const STEP_GONE = md`This step no longer exists in the app (it was removed or renamed): edit the workflow to remove it or pick one of the app's current steps.`;
+
+/** One line for a request no route binds, acked without handling (the id cut short: it is what Slack sent). */
+function unbound(logger: Logger, kind: string, id: unknown) {
+  const shown = typeof id === 'string' ? JSON.stringify(id.slice(0, 100)) : 'without an id';
+  logger.info(`Acknowledged without handling: no route binds the ${kind} ${shown}`);
+}
+
 /** Who may run a subcommand given what follows its name. */
 function subcommandGate<S>(sub: Subcommand<S>, topicGate: Gate, command: string, text: string): Gate {
   const access: Access =
@@ -208,8 +219,12 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
 
   const entries = compiled.helpEntries;
 
-  app.command(command, async (args: CommandArgs) => {
+  app.command(/.*/, async (args: CommandArgs) => {
     await args.ack();
+    if (args.command.command !== command) {
+      unbound(args.logger, 'slash command', args.command.command);
+      return;
+    }
     // Slack escapes what the person typed (`R&D` arrives as `R&amp;D`): decoded once, here, so every
     // subcommand matches, searches, sends and echoes what was typed (echoes escape it again, once).
     // Slack's own markup (`<@U…|name>`, `<#C…>`) is real brackets and stays as it came.
@@ -247,7 +262,10 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     await args.ack();
     const bound = compiled.shortcuts.get(args.shortcut.callback_id);
     const wanted = args.shortcut.type === 'message_action' ? 'message' : 'global';
-    if (!bound || bound.shortcut.type !== wanted) return;
+    if (!bound || bound.shortcut.type !== wanted) {
+      unbound(args.logger, `${wanted} shortcut`, args.shortcut.callback_id);
+      return;
+    }
     await afterPendingAcks();
     if (!(await allowed(bound.gate, { kind: 'shortcut', args }))) return;
     // The shortcut's type picked the route, and so makes the route's narrower argument type hold.
@@ -262,7 +280,10 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     const bound =
       candidates?.find((c) => c.inView !== undefined && c.inView === inView) ??
       candidates?.find((c) => c.inView === undefined);
-    if (!bound) return;
+    if (!bound) {
+      unbound(args.logger, 'action', args.action.action_id);
+      return;
+    }
     await afterPendingAcks();
     if (!(await allowed(bound.gate, { kind: 'action', args }))) return;
     await bound.run(svc, args);
@@ -273,6 +294,7 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     // Loading and result modals have no submit button: anything that still arrives is acked.
     if (!bound) {
       await args.ack();
+      unbound(args.logger, 'form', args.view.callback_id);
       return;
     }
     const answer = bound.run(svc, args);
@@ -288,6 +310,7 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     const bound = compiled.options.get(id);
     if (!bound) {
       await args.ack({ options: [] });
+      unbound(args.logger, 'options source', id);
       return;
     }
     // The ack carries the list: the gate is checked first, and a refusal is the only option.
@@ -305,5 +328,28 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
   for (const [name, { run }] of compiled.events.entries()) {
     app.event(name as EventName, (args) => run(svc, args as never));
   }
+
+  // Every event is acked by Bolt before its listeners but a step's run, which waits for its step's
+  // ack: a step the app no longer has is acked here and its run ends at once, with a sentence for
+  // the workflow's builder. Any other event no route binds gets its one line.
+  app.event(/.*/, async (args) => {
+    const { event, logger } = args;
+    if (event.type !== 'function_executed') {
+      if (!compiled.events.get(event.type)) unbound(logger, 'event', event.type);
+      return;
+    }
+    const step = (args as unknown as StepArgs).event.function?.callback_id;
+    if (compiled.steps.get(step)) return;
+    const { ack, fail } = args as unknown as StepArgs & { ack(): Promise<void> };
+    await ack();
+    unbound(logger, 'workflow step', step);
+    try {
+      await fail({ error: STEP_GONE.text });
+    } catch (error) {
+      logger.warn(
+        `Could not fail the run of a workflow step the app no longer has: ${(error as Error).message}`,
+      );
+    }
+  });
   return compiled.boundIds;
 }

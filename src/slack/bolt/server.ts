@@ -13,11 +13,16 @@ import { App, type AppOptions, type InstallationStore } from '@slack/bolt';
 import { SLACK_CLIENT_OPTIONS } from '../../clients.js';
 import { type Config, slackMode, webLinkTemplates } from '../../config.js';
 import { type Logger, logContext, toSlackLogger, withLogContext } from '../../logger.js';
-import { type Metrics, metricsRoute } from '../../metrics.js';
+import { bearerMatches, type Metrics, metricsRoute } from '../../metrics.js';
 import { InFlight } from './in-flight.js';
 import { renderInstallPage } from './install-page.js';
 import { botScopes, PATHS } from './manifest.js';
-import { createGuardedReceiver, newRequestId, slackRequestKind } from './receiver.js';
+import {
+  createGuardedReceiver,
+  createGuardedSocketReceiver,
+  newRequestId,
+  slackRequestKind,
+} from './receiver.js';
 
 /** /healthz answers within this, whatever the database does (a probe must not hang). */
 export const HEALTH_TIMEOUT_MS = 2_000;
@@ -46,7 +51,10 @@ export interface ServerOptions {
   installationStore: InstallationStore;
   /** The one Slack sender (Clients.slackFetch): Bolt's clients, respond() and the OAuth installer use it. */
   slackFetch: NonNullable<NonNullable<AppOptions['clientOptions']>['fetch']>;
-  /** /healthz: a query proving the store answers, and what the planning service last did. */
+  /**
+   * /healthz: a query proving the store answers, and what the planning service last did — the
+   * latter (the service's address, its last operation) shown only to whoever sends METRICS_TOKEN.
+   */
   health: { store(): Promise<unknown>; planning(): Record<string, unknown> };
   /** What the requests are counted in; `/metrics` on the Slack port wants `config.METRICS_TOKEN`. */
   metrics?: Metrics;
@@ -83,7 +91,12 @@ export function createSlackServer({
   /** Readiness: false until started, false again from the moment a stop begins. */
   let accepting = false;
 
-  const healthRoute = async (_req: IncomingMessage, res: ServerResponse) => {
+  /**
+   * /healthz: liveness, answered to anyone with a status alone (the port is the one Slack reaches);
+   * the details — the mode, the store, the planning service's address and last operation — only
+   * with `Authorization: Bearer $METRICS_TOKEN`, as /metrics. Without a token configured, never.
+   */
+  const healthRoute = async (req: IncomingMessage, res: ServerResponse) => {
     let store: 'ok' | 'error' = 'ok';
     try {
       await withinHealthBound(health.store());
@@ -91,15 +104,14 @@ export function createSlackServer({
       store = 'error';
       logger.error({ err: error }, 'health check: store unreachable');
     }
-    res.writeHead(store === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify({
-        status: store === 'ok' ? 'ok' : 'degraded',
-        mode,
-        store,
-        planning: health.planning(),
-      }),
-    );
+    const status = store === 'ok' ? 'ok' : 'degraded';
+    const token = config.METRICS_TOKEN;
+    const detailed = token !== undefined && bearerMatches(req.headers.authorization, token);
+    res.writeHead(store === 'ok' ? 200 : 503, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+    });
+    res.end(JSON.stringify(detailed ? { status, mode, store, planning: health.planning() } : { status }));
   };
 
   /**
@@ -167,6 +179,26 @@ export function createSlackServer({
     });
   } else {
     options.token = config.SLACK_BOT_TOKEN;
+  }
+  if (mode.transport === 'socket') {
+    // Our receiver, built as App would build its own, checking each envelope as HTTP checks a body.
+    const boltLogger = options.logger as NonNullable<AppOptions['logger']>;
+    options.receiver = createGuardedSocketReceiver({
+      appToken: config.SLACK_APP_TOKEN ?? '',
+      logger: boltLogger,
+      logLevel: boltLogger.getLevel(),
+      installerOptions: { clientOptions: options.clientOptions, ...options.installerOptions },
+      ...(mode.install === 'oauth'
+        ? {
+            clientId: options.clientId,
+            clientSecret: options.clientSecret,
+            stateSecret: options.stateSecret,
+            scopes: options.scopes,
+            installationStore: options.installationStore,
+          }
+        : {}),
+      ...(metrics ? { observe: { metrics } } : {}),
+    });
   }
   if (mode.transport === 'http') {
     // Our receiver, not the one App would build: it checks each signed body before Bolt reads it

@@ -78,6 +78,7 @@ const base = {
   respond: async () => {},
   context: {},
   client: {},
+  logger: { info() {}, warn() {} },
 };
 const requests: Record<string, Record<string, unknown>> = {
   command: { ...base, command: { text: 'thing', command: '/x' } },
@@ -126,8 +127,8 @@ describe('the router', () => {
     const { app, listeners } = fakeApp();
     const { policy: p, seen } = policy(() => false);
     registerRoutes(app, { svc: null, command: '/x', topics: [topic([])], policy: p });
-    await listeners.command!({ ...base, command: { text: 'nope please' } });
-    await listeners.command!({ ...base, command: { text: '' } });
+    await listeners.command!({ ...base, command: { text: 'nope please', command: '/x' } });
+    await listeners.command!({ ...base, command: { text: '', command: '/x' } });
     expect(seen.help).toEqual(['nope please', undefined]);
     acked.length = 0;
     await listeners.view!({ ...base, view: { callback_id: 'retired_form' } });
