@@ -6,7 +6,6 @@ import {
   mayHaveChanged,
   noteOf,
   seenOf,
-  taskNotes,
 } from '../../src/watch/changes.js';
 
 const feature = (patch: Record<string, unknown> = {}) =>
@@ -70,10 +69,5 @@ describe('what the watch keeps and compares', () => {
     expect(noteOf('f1', { kind: 'taskState', taskId: 't2', from: 'idle', to: 'done' })).toBe(
       'task:t2:state:done',
     );
-    expect(taskNotes({ id: 't2', state: 'done', assigneeUserId: 'u2' })).toEqual([
-      'task:t2:state:done',
-      'task:t2:assignee:u2',
-    ]);
-    expect(taskNotes({ id: 't2', state: 'idle' })).toEqual(['task:t2:state:idle', 'task:t2:assignee:none']);
   });
 });

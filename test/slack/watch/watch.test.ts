@@ -238,6 +238,47 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     ).toHaveLength(dmsBefore);
   });
 
+  it('an assignment made elsewhere just before a press on the same task still reaches the assignee: Slack notes only what it changed', async () => {
+    const { teamId, channelId, featureId } = coords();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Both at once' });
+    const taskCardTs = await postTaskCardNow(task.id);
+    const before = await look();
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    const startOn = () =>
+      (h.slack.message('C1', taskCardTs)!.blocks as { elements?: { action_id?: string; value?: string }[] }[])
+        .flatMap((b) => b.elements ?? [])
+        .find((e) => e.action_id === TASK_ACTION.stateForward)!;
+    // The card still shows the task unassigned: the first press only brings it up to date, the
+    // second one (on the card as it now is) starts the task.
+    await h.press({ message: taskCardTs }, startOn(), { user: 'U3' });
+    await h.pressesSettled();
+    await eventually(
+      () => JSON.stringify(h.slack.message('C1', taskCardTs)?.blocks).includes('<@U1>'),
+      'the card caught up with the assignment',
+    );
+    await h.press({ message: taskCardTs }, startOn(), { user: 'U3' });
+    await eventually(
+      async () => (await owner.tasks.read(teamId, channelId, featureId, task.id)).state === 'in progress',
+      'the task started from Slack',
+    );
+    await h.pressesSettled();
+    // What Slack noted is its own change (the state), not the assignment it merely showed.
+    const notes = [`task:${task.id}:state:in progress`, `task:${task.id}:assignee:${h.sandbox.memberId}`];
+    expect(await h.store.slackNotes.since(TEAM, notes, 0)).toEqual(new Set([notes[0]]));
+
+    const delta = await deltaSince(before);
+    expect(delta.changes.map((c) => c.kind).sort()).toEqual(['taskAssignee', 'taskState']);
+    expect([...(await sink.apply(turn([delta])))]).toEqual([featureId]);
+    const assigned = dmsTo('U1').filter((c) => json(c.body).includes('You were assigned the task'));
+    expect(assigned).toHaveLength(1);
+    expect(json(assigned[0]!.body)).toContain('*Both at once* (outside Slack)');
+    // The thread tells the assignment, not the start Slack made itself.
+    const posts = threadPosts(taskCardTs);
+    expect(posts).toHaveLength(1);
+    expect(json(posts[0]!.body.blocks)).toContain('Assigned to <@U1>');
+    expect(json(posts[0]!.body.blocks)).not.toContain('in progress');
+  });
+
   it('a feature advanced from its card in Slack: its author told once (by the press), the watch adds nothing', async () => {
     const before = await look();
     const card = h.slack.message('C1', featureCardTs)!;
