@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FeatureLite } from '../../src/planning/index.js';
-import {
-  changesBetween,
-  FeatureSeen,
-  mayHaveChanged,
-  noteOf,
-  seenOf,
-} from '../../src/watch/changes.js';
+import { changesBetween, FeatureSeen, mayHaveChanged, noteOf, seenOf } from '../../src/watch/changes.js';
 
 const feature = (patch: Record<string, unknown> = {}) =>
   FeatureLite.parse({
