@@ -101,14 +101,14 @@ async function postFeatureCardNow(): Promise<string> {
   );
 }
 
-/** Posts a task's card in C1 as the app does, remembered with its place. */
-async function postTaskCardNow(taskId: string): Promise<string> {
+/** Posts a task's card in C1 as the app does (in a thread when `threadTs` is given), remembered with its place. */
+async function postTaskCardNow(taskId: string, threadTs?: string): Promise<string> {
   const view = await readTaskView({ store: h.store, config }, reader(), { ...coords(), taskId });
   return postCard(
     { store: h.store },
     slackClient(),
     { workspaceId: TEAM, kind: 'task', entityId: taskId, place: { orgId: h.sandbox.orgId, ...coords() } },
-    { channel: 'C1' },
+    { channel: 'C1', ...(threadTs ? { threadTs } : {}) },
     liveTaskCard(view),
   );
 }
@@ -180,6 +180,28 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(posts).toHaveLength(1);
     expect(json(posts[0]!.body.blocks)).toContain(`Assigned to *${name}*`);
     expect(dmsTo('U1')).toHaveLength(0);
+  });
+
+  it("a card posted in a thread has its activity in that thread's root, never under the reply", async () => {
+    const { teamId, channelId, featureId } = coords();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'In a thread' });
+    // As Add task on a feature card posts it: in the feature card's thread.
+    const taskCardTs = await postTaskCardNow(task.id, featureCardTs);
+    expect(await h.store.cards.find(TEAM, 'C1', taskCardTs)).toMatchObject({ threadTs: featureCardTs });
+    const before = await look();
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    expect([...(await sink.apply(turn([await deltaSince(before)])))]).toEqual([featureId]);
+
+    expect(threadPosts(taskCardTs)).toHaveLength(0);
+    const inRoot = threadPosts(featureCardTs)
+      .filter((c) => c.answer?.ts !== taskCardTs)
+      .map((c) => json(c.body.blocks));
+    // The feature card's own line and the task card's, both in the one thread.
+    expect(inRoot).toHaveLength(2);
+    expect(inRoot.filter((t) => t.includes('Assigned to <@U1>'))).toHaveLength(1);
+    expect(inRoot.filter((t) => t.includes('Task *In a thread* assigned to <@U1>'))).toHaveLength(1);
+    // The card itself is still updated in place.
+    expect(h.slack.called('chat.update').filter((c) => c.body.ts === taskCardTs)).toHaveLength(1);
   });
 
   it('five changes in one pass make one message in the card thread', async () => {

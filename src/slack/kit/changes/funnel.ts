@@ -251,7 +251,8 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
             try {
               await slack.chat.postMessage({
                 channel: card.slackChannelId,
-                thread_ts: card.messageTs,
+                // A card posted as a reply: its thread's root (a reply's ts starts no thread).
+                thread_ts: card.threadTs ?? card.messageTs,
                 ...activityMessage(said),
                 unfurl_links: false,
                 unfurl_media: false,
