@@ -11,8 +11,10 @@
  * - **watch**: the app's watch with its Slack side, built by the app's jobs (src/app/jobs.ts
  *   `appJobs`, its clients counting every call through `createMetrics()`). Before the first pass, a
  *   feature card and a task card are posted (src/slack/kit/live-cards.ts `postCard`, the flows'
- *   renderers) for the feature of each channel that will change. Pass 1 is the baseline (every
- *   link's first look), pass 2 finds nothing changed; then `--changed` of the channels (1%) have
+ *   renderers) for the feature of each channel that will change. A first tick (not measured) gives
+ *   each link, made before the watch ran, its first look at its own slot over the interval (a first
+ *   deploy spreads the baselines); pass 1 is the baseline (every link's first look), pass 2 finds
+ *   nothing changed; then `--changed` of the channels (1%) have
  *   that feature changed through the sandbox's API as another tool would (its task assigned to the
  *   member, moved to done, the feature advanced) and pass 3 finds them. Each pass is one tick of
  *   the watch with its own clock (store and watch) moved on two intervals, so every link is due in
@@ -337,6 +339,11 @@ async function runWatch(services: Services, store: Store): Promise<PassResult[]>
       clockShiftMs += 2 * INTERVAL_MS;
       return { watch: (await watchJob.run(new Date(now()))) as WatchReport };
     });
+  // A first deploy: the links predate the watch, so its first tick only gives each its first look at
+  // its own slot over the interval (not measured); two intervals on, pass 1 finds every one due.
+  const deploy = (await watchJob.run(new Date(now()))) as WatchReport;
+  if (deploy.seen + deploy.notClaimed !== CHANNELS)
+    throw new Error(`the first tick placed ${deploy.seen + deploy.notClaimed} of ${CHANNELS} links`);
   const baseline = await pass('watch pass 1: baseline');
   const unchanged = await pass('watch pass 2: nothing changed');
 

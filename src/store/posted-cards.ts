@@ -28,6 +28,8 @@ export interface PostedCard {
   entityId: string;
   slackChannelId: string;
   messageTs: string;
+  /** The root of the thread the card was posted in as a reply (absent: a message of its own). */
+  threadTs?: string;
   /** Absent for a card recorded before places were (migration 0006), until a press reads its entity. */
   place?: CardPlace;
 }
@@ -60,6 +62,7 @@ const cardInput = z.object({
   entityId: id,
   slackChannelId: id,
   messageTs: id,
+  threadTs: id.optional(),
   place: placeInput.optional(),
 });
 
@@ -77,6 +80,7 @@ const fromRow = (r: Selectable<PostedCardsTable>): PostedCard => {
     entityId: r.entity_id,
     slackChannelId: r.slack_channel_id,
     messageTs: r.message_ts,
+    ...(r.thread_ts && r.thread_ts !== r.message_ts ? { threadTs: r.thread_ts } : {}),
     ...(place ? { place } : {}),
   };
 };
@@ -114,6 +118,7 @@ export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo
           kind: c.kind,
           entity_id: c.entityId,
           created_at: now(),
+          ...(c.threadTs && c.threadTs !== c.messageTs ? { thread_ts: c.threadTs } : {}),
           ...(c.place ? placeColumns(c.place) : {}),
         })
         .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'message_ts']).doNothing())

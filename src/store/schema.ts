@@ -141,6 +141,8 @@ export interface PostedCardsTable {
   team_id: string | null;
   channel_id: string | null;
   feature_id: string | null;
+  /** The thread's root when the card was posted as a reply (migration 0014); null: not in a thread, or recorded before. */
+  thread_ts: string | null;
 }
 
 /** Where and by whom a task was created from Slack (migration 0004). */

@@ -3,7 +3,7 @@
  * is next due (`watch_links`), and what the watch last saw of each feature (`watch_features`).
  *
  * Claims work as digest claims do: each decision is one atomic statement — insert-if-absent (a link
- * never looked at is due now), then a conditional update that takes the links both due and free of
+ * never looked at is due from its `firstAt`, else now), then a conditional update that takes the links both due and free of
  * a live lease — never read-then-write; rows are read afterwards only to learn which were won and
  * when the others come due. A lease whose owner died runs out and the link is claimed again.
  *
@@ -24,6 +24,11 @@ import type { Database } from './schema.js';
 export interface WatchKey {
   workspaceId: string;
   slackChannelId: string;
+}
+
+/** A link to claim: `firstAt` is when a link never looked at is first due (epoch ms; default now). */
+export interface WatchClaimKey extends WatchKey {
+  firstAt?: number;
 }
 
 export type WatchClaim =
@@ -85,7 +90,7 @@ export interface WatchRepo {
    * Claims the links that are due and not held, each decision atomic. Results are in the order of
    * `keys`; a key given twice is claimed once. At most {@link MAX_WATCH_CLAIM_BATCH} keys.
    */
-  claim(keys: readonly WatchKey[], options: WatchClaimOptions): Promise<WatchClaim[]>;
+  claim(keys: readonly WatchClaimKey[], options: WatchClaimOptions): Promise<WatchClaim[]>;
   /**
    * Records what the pass saw and releases the lease, in one transaction, only if `owner` still
    * holds the link: false (nothing written) when it lost it.
@@ -99,11 +104,11 @@ export interface WatchRepo {
 
 const id = z.string().min(1);
 const watchKey = z.object({ workspaceId: id, slackChannelId: id });
+const epoch = z.number().int().nonnegative();
 const claimInput = z.object({
-  keys: z.array(watchKey).max(MAX_WATCH_CLAIM_BATCH),
+  keys: z.array(watchKey.extend({ firstAt: epoch.optional() })).max(MAX_WATCH_CLAIM_BATCH),
   options: z.object({ owner: id, leaseMs: z.number().int().positive() }),
 });
-const epoch = z.number().int().nonnegative();
 const completionInput = z.object({
   key: watchKey,
   owner: id,
@@ -140,7 +145,7 @@ export function createWatchRepo({ db, now }: RepoContext): WatchRepo {
               unique.map((k) => ({
                 workspace_id: k.workspaceId,
                 slack_channel_id: k.slackChannelId,
-                next_at: at,
+                next_at: k.firstAt ?? at,
                 updated_at: at,
               })),
             )

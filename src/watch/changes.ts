@@ -166,13 +166,5 @@ export function noteOf(featureId: string, change: FeatureChange): string {
   }
 }
 
-/** Notes for what a task card shows after a change made from Slack (its state and assignee). */
-export function taskNotes(task: { id: string; state: TaskState; assigneeUserId?: string }): string[] {
-  return [
-    noteOf('', { kind: 'taskState', taskId: task.id, from: task.state, to: task.state }),
-    noteOf('', { kind: 'taskAssignee', taskId: task.id, to: task.assigneeUserId }),
-  ];
-}
-
 /** The note of a discovery or a feedback entry shown in (or recorded from) a card's thread. */
 export const minuteNote = (entryId: string): string => `minute:${entryId}`;

@@ -18,7 +18,12 @@
  * pass, and a link whose outcome could not be recorded comes back once its lease runs out.
  *
  * Links come due at a stable offset within the interval (a hash of the link), so 2,000 links are
- * spread over it rather than all due in the same minute. Reads are bounded per planning
+ * spread over it rather than all due in the same minute: each is read by the first tick at or after
+ * its slot, and is due again at its next slot after that tick (`nextDue`), so it is read once per
+ * interval, give or take a tick — never one interval in two. A link never looked at is read at
+ * once when it was just linked (or rebound, or its watch turned on); links older than an interval
+ * that were never looked at (a first deploy of the watch) have their baselines at their own slots
+ * over the coming interval, not all in the first tick. Reads are bounded per planning
  * organization (`perOrganization`), links in progress per workspace (`perWorkspace`, workspaces
  * taking turns: src/limits.ts `createPassQueue`, as the digest's) and per pass (`maxInFlight`); links
  * are read from the store in keyset pages only as far ahead as the runs have room for (`readAhead`).
@@ -68,6 +73,8 @@ export interface WatchDeps {
   logger: Logger;
   /** How often each link is looked at, ms. */
   intervalMs: number;
+  /** How often a pass runs (the app's jobs tick every minute), ms. Default 60 000. */
+  tickMs?: number;
   /** Current time. Default `() => new Date()`. */
   clock?: () => Date;
   /** Unique per process. Default `host:pid:random`. */
@@ -140,7 +147,9 @@ export function createWatch(deps: WatchDeps): Watch {
   const pageSize = deps.pageSize ?? WATCH_PAGE_SIZE;
   const maxFeatures = deps.maxFeatures ?? MAX_WATCHED_FEATURES;
   const { intervalMs } = deps;
+  const tickMs = deps.tickMs ?? 60_000;
   for (const [name, value] of Object.entries({
+    tickMs,
     maxInFlight,
     perWorkspace,
     readAhead,
@@ -230,7 +239,13 @@ export function createWatch(deps: WatchDeps): Watch {
       let claims: WatchClaim[];
       try {
         claims = await deps.store.watch.claim(
-          batch.map((l) => ({ workspaceId: l.workspaceId, slackChannelId: l.slackChannelId })),
+          batch.map((l) => ({
+            workspaceId: l.workspaceId,
+            slackChannelId: l.slackChannelId,
+            // Never looked at: a link made (rebound, turned on) within the interval now; one that
+            // predates the watch (a first deploy) at its own slot, so baselines are spread too.
+            firstAt: at - l.updatedAt.getTime() < intervalMs ? at : slotAfter(l, at, intervalMs),
+          })),
           { owner, leaseMs },
         );
       } catch (error) {
@@ -268,7 +283,9 @@ export function createWatch(deps: WatchDeps): Watch {
      */
     async function runLink(link: ChannelLink, lastSeenAt: number | undefined, leaseEnd: number) {
       const key = { workspaceId: link.workspaceId, slackChannelId: link.slackChannelId };
-      const nextAt = nextDue(link, clock().getTime(), intervalMs);
+      // From the tick that found it due, not from when its turn came: a link read late in a long
+      // pass keeps its slot.
+      const nextAt = nextDue(link, at, intervalMs, tickMs);
       const giveBack = async (error: string, outcome: 'failed' | 'skipped' = 'failed') => {
         await deps.store.watch.fail(key, owner, { nextAt, error });
         report[outcome] += 1;
@@ -475,17 +492,31 @@ export function compare(
 }
 
 /**
- * When a link is next due after `now`: at its own offset within the interval (a hash of the link),
- * at least half an interval on, so links spread over the interval and each keeps its rhythm.
+ * When a link read by the tick at `now` is next due: its next slot (its own offset within the
+ * interval, a hash of the link), so links spread over the interval and each keeps its rhythm. A
+ * tick reads a link at or after its slot, up to one tick late (half a tick more for a tick that
+ * wakes late): the next slot is the first one more than the interval less one and a half ticks on,
+ * which is the slot one interval after the one just read — read by the tick one interval later,
+ * never one interval in two. A link read later than that (a baseline, a store or process down)
+ * goes back to its slot, at least that long after.
  */
 export function nextDue(
   link: Pick<ChannelLink, 'workspaceId' | 'slackChannelId'>,
   now: number,
   intervalMs: number,
+  tickMs = 60_000,
+): number {
+  return slotAfter(link, now + Math.max(0, intervalMs - 1.5 * tickMs), intervalMs);
+}
+
+/** The link's first slot strictly after `time`: its own offset within the interval (a hash of the link). */
+function slotAfter(
+  link: Pick<ChannelLink, 'workspaceId' | 'slackChannelId'>,
+  time: number,
+  intervalMs: number,
 ): number {
   const offset = createHash('sha256').update(linkKey(link)).digest().readUIntBE(0, 6) % intervalMs;
-  const from = now + intervalMs / 2;
-  return Math.floor((from - offset) / intervalMs + 1) * intervalMs + offset;
+  return Math.floor((time - offset) / intervalMs + 1) * intervalMs + offset;
 }
 
 function linkKey(link: Pick<ChannelLink, 'workspaceId' | 'slackChannelId'>): string {

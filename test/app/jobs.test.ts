@@ -140,8 +140,9 @@ describe("the app's jobs: the watch", () => {
 
   /** One pass of the app's jobs with these watch settings; the deltas the sink was handed. */
   async function onePass(options: { sink: boolean; intervalMs?: number }) {
-    await link(bench, 'C1');
+    // Linked just now: its first look is at once (a link older than the interval waits for its slot).
     bench.clock.set('2026-03-10T07:00:00Z');
+    await link(bench, 'C1');
     const { logger, clock } = bench.deps();
     const turns: string[] = [];
     const jobs = appJobs({

@@ -60,6 +60,27 @@ forEachBackend('posted cards', (backend) => {
     );
   });
 
+  it('keeps the thread a card was posted in as a reply; a card of its own, or of an older replica, has none', async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const card = (ts: string, threadTs?: string) => ({
+      workspaceId: 'T1',
+      kind: 'task' as const,
+      entityId: 't1',
+      slackChannelId: 'C1',
+      messageTs: ts,
+      ...(threadTs ? { threadTs } : {}),
+    });
+    await store.cards.record(card('2.1', '1.1'));
+    await store.cards.record(card('3.1'));
+    await store.cards.record(card('4.1', '4.1'));
+    expect((await store.cards.list('T1', 'task', 't1')).map((c) => c.threadTs)).toEqual([
+      '1.1',
+      undefined,
+      undefined,
+    ]);
+    expect(await store.cards.find('T1', 'C1', '2.1')).toMatchObject({ threadTs: '1.1' });
+  });
+
   it('refuses a card without its ids, naming the field', async () => {
     const store = await backend.open({ keyring: newKeyring() });
     await expect(

@@ -26,6 +26,33 @@ forEachBackend('watch store', (backend) => {
     return { clock, store, watch: store.watch };
   }
 
+  it('a link never looked at is first due at its firstAt when given (a first deploy spreads baselines); a link looked at keeps its own time', async () => {
+    const { clock, store, watch } = await open();
+    const firstAt = clock.t + 120_000;
+    expect(await watch.claim([{ ...L1, firstAt }, L2], { owner: 'a', leaseMs: LEASE })).toEqual([
+      { claimed: false, dueAt: firstAt },
+      { claimed: true },
+    ]);
+    // Asked again with another first time: the row made first decides.
+    expect(await watch.claim([{ ...L1, firstAt: clock.t }], { owner: 'b', leaseMs: LEASE })).toEqual([
+      { claimed: false, dueAt: firstAt },
+    ]);
+    const row = await store.db
+      .selectFrom('watch_links')
+      .select(['next_at', 'seen_at', 'owner'])
+      .where('slack_channel_id', '=', 'C1')
+      .executeTakeFirstOrThrow();
+    expect({ ...row, next_at: Number(row.next_at) }).toEqual({
+      next_at: firstAt,
+      seen_at: null,
+      owner: null,
+    });
+    clock.advance(120_000);
+    expect(await watch.claim([{ ...L1, firstAt: clock.t + 1 }], { owner: 'b', leaseMs: LEASE })).toEqual([
+      { claimed: true },
+    ]);
+  });
+
   it('a link never looked at is due now; one owner wins; completing records and releases', async () => {
     const { clock, watch } = await open();
     expect(await watch.claim([L1], { owner: 'a', leaseMs: LEASE })).toEqual([{ claimed: true }]);

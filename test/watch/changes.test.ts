@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FeatureLite } from '../../src/planning/index.js';
-import {
-  changesBetween,
-  FeatureSeen,
-  mayHaveChanged,
-  noteOf,
-  seenOf,
-  taskNotes,
-} from '../../src/watch/changes.js';
+import { changesBetween, FeatureSeen, mayHaveChanged, noteOf, seenOf } from '../../src/watch/changes.js';
 
 const feature = (patch: Record<string, unknown> = {}) =>
   FeatureLite.parse({
@@ -70,10 +63,5 @@ describe('what the watch keeps and compares', () => {
     expect(noteOf('f1', { kind: 'taskState', taskId: 't2', from: 'idle', to: 'done' })).toBe(
       'task:t2:state:done',
     );
-    expect(taskNotes({ id: 't2', state: 'done', assigneeUserId: 'u2' })).toEqual([
-      'task:t2:state:done',
-      'task:t2:assignee:u2',
-    ]);
-    expect(taskNotes({ id: 't2', state: 'idle' })).toEqual(['task:t2:state:idle', 'task:t2:assignee:none']);
   });
 });

@@ -127,6 +127,34 @@ describe('the watch, as the app runs it', () => {
     expect(dmsTo(h, 'U3')).toHaveLength(1);
   });
 
+  it('a 429 on the card update is waited out (Retry-After) within the pass that found the change: the feature recorded as seen in that pass', async () => {
+    const cardTs = await postFeatureCard(h, owner);
+    expect((await tick(watch)).seen).toBe(1);
+    const { teamId, channelId, featureId } = h.fixture;
+    await owner.features.advance(teamId, channelId, featureId);
+    h.slack.rateLimit('chat.update', 1);
+    let found: WatchReport | undefined;
+    await eventually(
+      async () => {
+        const report = await tick(watch);
+        if (report.changed > 0) found = report;
+        return found !== undefined;
+      },
+      'the pass that finds the change',
+      10_000,
+    );
+    // That very pass waited Retry-After and updated the card: nothing failed, nothing left for later.
+    expect(found).toMatchObject({ seen: 1, changed: 1, failed: 0 });
+    const updates = h.slack.called('chat.update').filter((c) => c.body.ts === cardTs);
+    expect(updates.map((c) => c.status)).toEqual([429, 200]);
+    expect(threadPosts(h, cardTs)).toHaveLength(1);
+    // In the store: the feature is recorded as seen at its new stage, the link without an error.
+    const seen = await h.store.watch.features(TEAM, 'C1');
+    expect(seen.get(featureId)?.seen).toMatchObject({ stage: 'validation' });
+    const row = await h.store.db.selectFrom('watch_links').select(['error', 'owner']).executeTakeFirst();
+    expect(row).toEqual({ error: null, owner: null });
+  });
+
   it('a task assigned in the service DMs the assignee once, and nothing when they turned that DM off', async () => {
     const { teamId, channelId, featureId } = h.fixture;
     const first = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Write the copy' });

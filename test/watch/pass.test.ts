@@ -15,8 +15,8 @@ import {
   type WatchBench,
 } from '../helpers/watch-bench.js';
 
-/** Far enough for any link to be due again (its next time is within 1.5 intervals). */
-const AGAIN = INTERVAL * 1.5;
+/** Far enough for any link to be due again (its next time is within 2 intervals less 1.5 ticks). */
+const AGAIN = INTERVAL * 2;
 
 describe('the watch pass', () => {
   let bench: WatchBench;
@@ -308,16 +308,100 @@ describe('the watch pass', () => {
     expect((await stored('C2')).get(login.id)?.seen.stage).toBe('validation');
   });
 
+  /** When each link's last completed look began, by Slack channel, as the store has it. */
+  const looks = async () =>
+    new Map(
+      (await bench.store.db.selectFrom('watch_links').select(['slack_channel_id', 'seen_at']).execute()).map(
+        (r) => [r.slack_channel_id, r.seen_at === null ? undefined : Number(r.seen_at)],
+      ),
+    );
+  const CHANNELS = Array.from({ length: 12 }, (_, i) => `C${i + 1}`);
+
+  it('with a one-minute interval and the minute tick, every link is read at every tick, wherever its slot falls', async () => {
+    for (const c of CHANNELS) await bench.link(c);
+    await bench.feature('Login');
+    const watch = bench.watch(new RecordingSink(), { intervalMs: 60_000, tickMs: 60_000 });
+    const start = bench.clock.t;
+    for (let k = 0; k < 10; k += 1) {
+      // The tick wakes a little late, and the watch's turn in it comes after the digest's.
+      const tickAt = start + k * 60_000 + 250;
+      bench.clock.t = tickAt + 4_000;
+      expect(await watch.tick(new Date(tickAt)), `tick ${k}`).toMatchObject({ seen: 12, failed: 0 });
+      expect([...(await looks()).values()], `tick ${k}`).toEqual(Array(12).fill(bench.clock.t));
+    }
+    expect(bench.listCalls()).toBe(120);
+  });
+
+  it('with the minute tick, every link is read once per interval: one tick in five for five minutes', async () => {
+    for (const c of CHANNELS) await bench.link(c);
+    const watch = bench.watch(new RecordingSink());
+    const start = bench.clock.t;
+    const readAt = new Map<string, number[]>();
+    for (let k = 0; k < 22; k += 1) {
+      bench.clock.t = start + k * 60_000 + 250;
+      await watch.tick();
+      for (const [channel, at] of await looks())
+        if (at === bench.clock.t) readAt.set(channel, [...(readAt.get(channel) ?? []), k]);
+    }
+    for (const channel of CHANNELS) {
+      const ticks = readAt.get(channel) ?? [];
+      // The baseline at once (a new link), then its own slot: every fifth tick from there on.
+      expect(ticks[0], channel).toBe(0);
+      const gaps = ticks.slice(2).map((t, i) => t - ticks[i + 1]!);
+      expect(gaps, channel).toEqual(Array(gaps.length).fill(5));
+      expect(ticks.length, channel).toBeGreaterThanOrEqual(4);
+    }
+  });
+
+  it('a first deploy spreads the baselines of links made before it over the interval; a link made now is read at once', async () => {
+    for (const c of CHANNELS) await bench.link(c);
+    await bench.feature('Login');
+    // The links were made long before the watch first runs.
+    bench.clock.advance(2 * INTERVAL);
+    const watch = bench.watch(new RecordingSink());
+    const start = bench.clock.t;
+    const first = await watch.tick();
+    expect(first.seen).toBeLessThan(6);
+    // Each link has its first due time at its own slot within the coming interval, in the store.
+    const due = await bench.store.db
+      .selectFrom('watch_links')
+      .select(['slack_channel_id', 'next_at'])
+      .execute();
+    expect(due).toHaveLength(12);
+    for (const row of due) {
+      expect(Number(row.next_at)).toBeGreaterThan(start);
+      expect(Number(row.next_at)).toBeLessThanOrEqual(start + INTERVAL);
+    }
+    const perTick = [first.seen];
+    for (let k = 1; k <= 5; k += 1) {
+      bench.clock.t = start + k * 60_000;
+      perTick.push((await watch.tick()).seen);
+    }
+    // Over the interval (and the tick closing it), each link's baseline once, never most in one tick.
+    expect(perTick.reduce((a, b) => a + b)).toBe(12);
+    expect(Math.max(...perTick)).toBeLessThan(6);
+    expect([...(await looks()).values()].every((at) => at !== undefined)).toBe(true);
+    expect(bench.sandbox.requests.count('featureList')).toBe(12);
+
+    // A channel linked now is followed at once.
+    await bench.link('C99');
+    bench.clock.advance(1_000);
+    expect(await watch.tick()).toMatchObject({ seen: 1 });
+    expect((await stored('C99')).size).toBe(1);
+  });
+
   it('spreads links over the interval, each at a steady rhythm', () => {
     const now = Date.parse('2026-05-04T09:00:00Z');
     const perMinute = new Map<number, number>();
     for (let i = 0; i < 2_000; i += 1) {
       const link = { workspaceId: `T${i % 7}`, slackChannelId: `C${i}` };
       const next = nextDue(link, now, INTERVAL);
-      expect(next).toBeGreaterThanOrEqual(now + INTERVAL / 2);
-      expect(next).toBeLessThan(now + INTERVAL * 1.5);
-      // Passing it a little late keeps its slot: exactly one interval later.
-      expect(nextDue(link, next + 30_000, INTERVAL)).toBe(next + INTERVAL);
+      // At least the interval less one and a half ticks on (a minute's tick), at most one more interval.
+      expect(next).toBeGreaterThan(now + INTERVAL - 90_000);
+      expect(next).toBeLessThanOrEqual(now + 2 * INTERVAL - 90_000);
+      // Read up to a tick late (and half a tick more), it keeps its slot: exactly one interval later.
+      for (const late of [0, 30_000, 60_000, 89_999])
+        expect(nextDue(link, next + late, INTERVAL)).toBe(next + INTERVAL);
       const minute = Math.floor((next - now) / 60_000);
       perMinute.set(minute, (perMinute.get(minute) ?? 0) + 1);
     }

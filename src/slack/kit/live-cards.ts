@@ -24,7 +24,7 @@ export type CardBody = MessageBody & { metadata?: MessageMetadata };
 
 /**
  * Posts a card (in a thread when `threadTs` is given) and remembers it with its entity's place —
- * the one the app just addressed it with; returns its ts.
+ * the one the app just addressed it with — and the thread it is in; returns its ts.
  */
 export async function postCard(
   deps: Pick<SlackDeps, 'store'>,
@@ -42,6 +42,12 @@ export async function postCard(
   });
   const ts = posted.ts;
   if (!ts) throw new Error('chat.postMessage answered without a ts');
-  await deps.store.cards.record({ ...ref, slackChannelId: posted.channel ?? where.channel, messageTs: ts });
+  await deps.store.cards.record({
+    ...ref,
+    slackChannelId: posted.channel ?? where.channel,
+    messageTs: ts,
+    // A reply's own ts is no thread: the card's activity goes to the root it was posted under.
+    ...(where.threadTs ? { threadTs: where.threadTs } : {}),
+  });
   return ts;
 }

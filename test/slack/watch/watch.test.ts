@@ -101,14 +101,14 @@ async function postFeatureCardNow(): Promise<string> {
   );
 }
 
-/** Posts a task's card in C1 as the app does, remembered with its place. */
-async function postTaskCardNow(taskId: string): Promise<string> {
+/** Posts a task's card in C1 as the app does (in a thread when `threadTs` is given), remembered with its place. */
+async function postTaskCardNow(taskId: string, threadTs?: string): Promise<string> {
   const view = await readTaskView({ store: h.store, config }, reader(), { ...coords(), taskId });
   return postCard(
     { store: h.store },
     slackClient(),
     { workspaceId: TEAM, kind: 'task', entityId: taskId, place: { orgId: h.sandbox.orgId, ...coords() } },
-    { channel: 'C1' },
+    { channel: 'C1', ...(threadTs ? { threadTs } : {}) },
     liveTaskCard(view),
   );
 }
@@ -182,6 +182,28 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(dmsTo('U1')).toHaveLength(0);
   });
 
+  it("a card posted in a thread has its activity in that thread's root, never under the reply", async () => {
+    const { teamId, channelId, featureId } = coords();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'In a thread' });
+    // As Add task on a feature card posts it: in the feature card's thread.
+    const taskCardTs = await postTaskCardNow(task.id, featureCardTs);
+    expect(await h.store.cards.find(TEAM, 'C1', taskCardTs)).toMatchObject({ threadTs: featureCardTs });
+    const before = await look();
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    expect([...(await sink.apply(turn([await deltaSince(before)])))]).toEqual([featureId]);
+
+    expect(threadPosts(taskCardTs)).toHaveLength(0);
+    const inRoot = threadPosts(featureCardTs)
+      .filter((c) => c.answer?.ts !== taskCardTs)
+      .map((c) => json(c.body.blocks));
+    // The feature card's own line and the task card's, both in the one thread.
+    expect(inRoot).toHaveLength(2);
+    expect(inRoot.filter((t) => t.includes('Assigned to <@U1>'))).toHaveLength(1);
+    expect(inRoot.filter((t) => t.includes('Task *In a thread* assigned to <@U1>'))).toHaveLength(1);
+    // The card itself is still updated in place.
+    expect(h.slack.called('chat.update').filter((c) => c.body.ts === taskCardTs)).toHaveLength(1);
+  });
+
   it('five changes in one pass make one message in the card thread', async () => {
     const { teamId, channelId, featureId } = coords();
     const a = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Alpha' });
@@ -236,6 +258,47 @@ describe('the watch brings changes made elsewhere to Slack', () => {
     expect(
       h.slack.called('chat.postMessage').filter((c) => String(c.body.channel).startsWith('D')),
     ).toHaveLength(dmsBefore);
+  });
+
+  it('an assignment made elsewhere just before a press on the same task still reaches the assignee: Slack notes only what it changed', async () => {
+    const { teamId, channelId, featureId } = coords();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Both at once' });
+    const taskCardTs = await postTaskCardNow(task.id);
+    const before = await look();
+    await owner.tasks.assign(teamId, channelId, featureId, task.id, h.sandbox.memberId);
+    const startOn = () =>
+      (h.slack.message('C1', taskCardTs)!.blocks as { elements?: { action_id?: string; value?: string }[] }[])
+        .flatMap((b) => b.elements ?? [])
+        .find((e) => e.action_id === TASK_ACTION.stateForward)!;
+    // The card still shows the task unassigned: the first press only brings it up to date, the
+    // second one (on the card as it now is) starts the task.
+    await h.press({ message: taskCardTs }, startOn(), { user: 'U3' });
+    await h.pressesSettled();
+    await eventually(
+      () => JSON.stringify(h.slack.message('C1', taskCardTs)?.blocks).includes('<@U1>'),
+      'the card caught up with the assignment',
+    );
+    await h.press({ message: taskCardTs }, startOn(), { user: 'U3' });
+    await eventually(
+      async () => (await owner.tasks.read(teamId, channelId, featureId, task.id)).state === 'in progress',
+      'the task started from Slack',
+    );
+    await h.pressesSettled();
+    // What Slack noted is its own change (the state), not the assignment it merely showed.
+    const notes = [`task:${task.id}:state:in progress`, `task:${task.id}:assignee:${h.sandbox.memberId}`];
+    expect(await h.store.slackNotes.since(TEAM, notes, 0)).toEqual(new Set([notes[0]]));
+
+    const delta = await deltaSince(before);
+    expect(delta.changes.map((c) => c.kind).sort()).toEqual(['taskAssignee', 'taskState']);
+    expect([...(await sink.apply(turn([delta])))]).toEqual([featureId]);
+    const assigned = dmsTo('U1').filter((c) => json(c.body).includes('You were assigned the task'));
+    expect(assigned).toHaveLength(1);
+    expect(json(assigned[0]!.body)).toContain('*Both at once* (outside Slack)');
+    // The thread tells the assignment, not the start Slack made itself.
+    const posts = threadPosts(taskCardTs);
+    expect(posts).toHaveLength(1);
+    expect(json(posts[0]!.body.blocks)).toContain('Assigned to <@U1>');
+    expect(json(posts[0]!.body.blocks)).not.toContain('in progress');
   });
 
   it('a feature advanced from its card in Slack: its author told once (by the press), the watch adds nothing', async () => {

@@ -20,7 +20,7 @@
 import { NotFoundError } from '../../../planning/index.js';
 import { unconfirmedCall } from '../../../slack-api/index.js';
 import { ONCE_TTL, type PostedCard } from '../../../store/index.js';
-import { type FeatureChange, minuteNote, noteOf, taskNotes } from '../../../watch/changes.js';
+import { type FeatureChange, minuteNote, noteOf } from '../../../watch/changes.js';
 import type { SlackDeps } from '../deps.js';
 import type { NotifyOutcome } from '../dm-kinds.js';
 import { notify } from '../notify.js';
@@ -127,18 +127,17 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
   };
 
   /**
-   * 2. Made from Slack: what it changed, the minute entries it made and what each task's cards now
-   * show are noted, so the watch does not announce them again. A note that cannot be written is
-   * logged: the change is made and told already.
+   * 2. Made from Slack: what it changed and the minute entries it made are noted, so the watch does
+   * not announce them again. Only what Slack itself changed: what a card now shows may include a
+   * change made elsewhere just before (an assignment), which the watch must still tell. A note that
+   * cannot be written is logged: the change is made and told already.
    */
   const notes: Reflection = async (run) => {
     const { change } = run;
     if (change.origin.from !== 'slack') return;
-    // A change's own note and what its task's card shows are often the same note: written once.
     const written = new Set([
       ...(change.changes ?? []).map((c) => noteOf(change.place.featureId, c)),
       ...(change.minutes ?? []).map((m) => minuteNote(m.id)),
-      ...[...run.tasks].flatMap(([id, shown]) => taskNotes({ id, ...shown.facts })),
     ]);
     if (written.size === 0) return;
     try {
@@ -252,7 +251,8 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
             try {
               await slack.chat.postMessage({
                 channel: card.slackChannelId,
-                thread_ts: card.messageTs,
+                // A card posted as a reply: its thread's root (a reply's ts starts no thread).
+                thread_ts: card.threadTs ?? card.messageTs,
                 ...activityMessage(said),
                 unfurl_links: false,
                 unfurl_media: false,
