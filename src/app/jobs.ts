@@ -50,6 +50,9 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
+/** How often the jobs run: the watch places each link's next look from it. */
+export const TICK_MS = 60_000;
+
 /** Starts the tick: the first pass runs one interval after the start. */
 export function startJobs(options: JobsOptions): Jobs {
   const clock = options.clock ?? (() => new Date());
@@ -79,7 +82,7 @@ export function startJobs(options: JobsOptions): Jobs {
     }
     void pass();
   };
-  const interval = options.intervalMs ?? 60_000;
+  const interval = options.intervalMs ?? TICK_MS;
   const cancel = options.setTimer
     ? options.setTimer(wake, interval)
     : (() => {
@@ -160,6 +163,7 @@ export function appJobs(deps: AppJobsDeps): Job[] {
           logger,
           planningAccessFor: deps.planningAccessFor,
           sink: watchSink,
+          tickMs: TICK_MS,
           ...deps.watch,
           intervalMs: watchIntervalMs,
         })
