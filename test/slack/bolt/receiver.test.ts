@@ -134,23 +134,23 @@ describe('signed interactions the app cannot act on are answered at once', () =>
     ...extra,
   });
 
-  /** Sends `payload` and says how it was answered, how fast, and what the log said of it. */
+  /**
+   * Sends `payload` and says how it was answered and what the log said of it. "At once" is the answer
+   * itself: left to Bolt, an unhandled request is answered 404 after its 3-second wait, not 400 or 200.
+   */
   async function answered(payload: Record<string, unknown>) {
     const before = h.logs.length;
-    const started = Date.now();
     const res = await h.interact(payload);
-    const ms = Date.now() - started;
     // The refusal's own line: every request also gets its answer line (with its kind), apart.
     const lines = h.logs
       .slice(before)
       .filter((l) => l.includes(String(payload.type)) && !l.includes('"slack request answered"'));
-    return { status: res.status, body: res.body, ms, lines };
+    return { status: res.status, body: res.body, lines };
   }
 
   it('a view_submission whose view has no state → 400 at once, one log line', async () => {
-    const { status, ms, lines } = await answered({ type: 'view_submission', view: view() });
+    const { status, lines } = await answered({ type: 'view_submission', view: view() });
     expect(status).toBe(400);
-    expect(ms).toBeLessThan(1_500);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('view_submission');
     expect(h.logs.join('')).not.toContain('TypeError');
@@ -158,14 +158,13 @@ describe('signed interactions the app cannot act on are answered at once', () =>
   });
 
   it('a view_closed (the app never asks for one) → an empty 200 at once, one log line', async () => {
-    const { status, body, ms, lines } = await answered({
+    const { status, body, lines } = await answered({
       type: 'view_closed',
       view: view({ state: { values: {} } }),
       is_cleared: false,
     });
     expect(status).toBe(200);
     expect(body).toBe('');
-    expect(ms).toBeLessThan(1_500);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('view_closed');
     expect((await h.command('help')).status).toBe(200);
