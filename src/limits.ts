@@ -194,15 +194,32 @@ export function postDeadline(): number | undefined {
   return deadlines.getStore();
 }
 
+/** Says that the message a turn was taken for has gone: its call is over (answered, or failed). */
+export type PostWent = () => void;
+
 export interface PostLimiter {
   /**
    * Resolves when a message to `channel` of the workspace `key` may be sent; the turn is taken in
-   * order of asking. Rejects when `signal` aborts, or with `PostDeadlineError` (taking nothing) when
-   * the turn is past the deadline of `withPostDeadline`.
+   * order of asking. The caller calls the function it resolves with once the message's call is over
+   * (answered or failed): the channel's next message waits for that, then for the interval. Rejects
+   * when `signal` aborts, or with `PostDeadlineError` (taking nothing) when the turn is past the
+   * deadline of `withPostDeadline`.
    */
-  turn(key: string, channel: string, signal?: AbortSignal): Promise<void>;
+  turn(key: string, channel: string, signal?: AbortSignal): Promise<PostWent>;
   /** Slack answered 429: nothing more is sent for the workspace `key` for `ms`. */
   pause(key: string, ms: number): void;
+}
+
+/** One channel's messages, one after another. */
+interface ChannelTurns {
+  /** When its last message went (its call was over). */
+  wentAt: number;
+  /** When its next message is expected to go, as far as the turns handed out say (deadlines). */
+  nextAt: number;
+  /** The channel's queue: each message waits for the one before it to have gone. */
+  tail: Promise<void>;
+  /** Turns taken whose message has not gone yet. */
+  queued: number;
 }
 
 interface WorkspaceTurns {
@@ -216,8 +233,8 @@ interface WorkspaceTurns {
   tail: Promise<void>;
   /** Messages waiting in the queue. */
   queued: number;
-  /** When the next message of each channel may go. */
-  channels: Map<string, number>;
+  /** Each channel's turns. */
+  channels: Map<string, ChannelTurns>;
 }
 
 const SWEEP_EVERY_MS = 10_000;
@@ -228,6 +245,7 @@ export function createPostLimiter(
 ): PostLimiter {
   if (!(limits.perWorkspacePerMinute > 0)) throw new RangeError('perWorkspacePerMinute must be > 0');
   const spacingMs = 60_000 / limits.perWorkspacePerMinute;
+  const intervalMs = limits.channelIntervalMs;
   const workspaces = new Map<string, WorkspaceTurns>();
   let sweptAt = now();
 
@@ -246,16 +264,31 @@ export function createPostLimiter(
     }
     return state;
   };
+  const channelOf = (state: WorkspaceTurns, channel: string) => {
+    let turns = state.channels.get(channel);
+    if (!turns) {
+      turns = { wentAt: 0, nextAt: 0, tail: Promise.resolve(), queued: 0 };
+      state.channels.set(channel, turns);
+    }
+    return turns;
+  };
   /** Forgets turns already past: a workspace or channel that posts no more costs nothing. */
   const sweep = (at: number) => {
     if (at - sweptAt < SWEEP_EVERY_MS) return;
     sweptAt = at;
     for (const [key, state] of workspaces) {
-      for (const [channel, nextAt] of state.channels) if (nextAt <= at) state.channels.delete(channel);
+      for (const [channel, turns] of state.channels)
+        if (turns.queued === 0 && turns.nextAt <= at && turns.wentAt + intervalMs <= at)
+          state.channels.delete(channel);
       const idle = state.queued === 0 && state.channels.size === 0;
       if (idle && state.nextAt <= at && state.pausedUntil <= at && state.sentAt + spacingMs <= at)
         workspaces.delete(key);
     }
+  };
+  /** Throws past the deadline of `withPostDeadline` (nothing sent). */
+  const inTime = (at: number) => {
+    const deadline = postDeadline();
+    if (deadline !== undefined && at > deadline) throw new PostDeadlineError(at);
   };
 
   return {
@@ -264,30 +297,69 @@ export function createPostLimiter(
       const at = now();
       sweep(at);
       const state = stateOf(key);
-      const channelAt = Math.max(at, state.channels.get(channel) ?? 0);
+      const turns = intervalMs > 0 ? channelOf(state, channel) : undefined;
+      const channelAt = turns ? Math.max(at, turns.nextAt, turns.wentAt + intervalMs) : at;
       const expectedAt = Math.max(channelAt, state.nextAt, state.pausedUntil, state.sentAt + spacingMs);
-      const deadline = postDeadline();
-      if (deadline !== undefined && expectedAt > deadline) throw new PostDeadlineError(expectedAt);
+      inTime(expectedAt);
       state.nextAt = expectedAt + spacingMs;
-      if (limits.channelIntervalMs > 0) state.channels.set(channel, channelAt + limits.channelIntervalMs);
-      // The channel's turn first, outside the workspace's queue: a busy channel holds up no other.
-      if (channelAt > at) await wait(channelAt - at, signal);
-      // Then the workspace's queue, in order: spacing measured from when the previous message
-      // actually went (a late timer never bunches two up), and a 429 holding up every one after it.
-      state.queued += 1;
-      const mine = state.tail.then(async () => {
-        for (;;) {
-          if (signal?.aborted) return;
-          const gap = Math.max(state.sentAt + spacingMs, state.pausedUntil) - now();
-          if (gap <= 0) break;
-          await wait(gap).catch(() => undefined);
+
+      // The channel's queue: this message goes once the one before it has gone (its call is over)
+      // and the interval has passed since — whatever posted either, however long each took.
+      let gone: () => void = () => {};
+      const goneP = new Promise<void>((resolve) => {
+        gone = resolve;
+      });
+      let before: Promise<void> = Promise.resolve();
+      if (turns) {
+        turns.nextAt = channelAt + intervalMs;
+        turns.queued += 1;
+        before = turns.tail;
+        turns.tail = Promise.all([before, goneP]).then(() => undefined);
+      }
+      let over = false;
+      /** The message went (`sent`), or nothing was sent: the channel's next one waits for nothing of it. */
+      const end = (sent: boolean) => {
+        if (over) return;
+        over = true;
+        if (turns) {
+          if (sent) turns.wentAt = Math.max(turns.wentAt, now());
+          turns.queued -= 1;
         }
-        state.sentAt = now();
-      });
-      state.tail = mine.finally(() => {
-        state.queued -= 1;
-      });
-      await (signal ? Promise.race([mine, aborted(signal)]) : mine);
+        gone();
+      };
+      try {
+        if (turns) {
+          await (signal ? Promise.race([before, aborted(signal)]) : before);
+          // The channel's turn first, outside the workspace's queue: a busy channel holds up no other.
+          for (;;) {
+            const gap = turns.wentAt + intervalMs - now();
+            if (gap <= 0) break;
+            await wait(gap, signal);
+          }
+        }
+        // Then the workspace's queue, in order: spacing measured from when the previous message
+        // actually went (a late timer never bunches two up), and a 429 holding up every one after it.
+        state.queued += 1;
+        const mine = state.tail.then(async () => {
+          for (;;) {
+            if (signal?.aborted) return;
+            const gap = Math.max(state.sentAt + spacingMs, state.pausedUntil) - now();
+            if (gap <= 0) break;
+            await wait(gap).catch(() => undefined);
+          }
+          state.sentAt = now();
+        });
+        state.tail = mine.finally(() => {
+          state.queued -= 1;
+        });
+        await (signal ? Promise.race([mine, aborted(signal)]) : mine);
+        // Waiting for the message before it in the channel may have taken it past its deadline.
+        inTime(now());
+      } catch (error) {
+        end(false);
+        throw error;
+      }
+      return () => end(true);
     },
     pause(key, ms) {
       const state = stateOf(key);

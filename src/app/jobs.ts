@@ -1,6 +1,6 @@
 /**
  * The process's minute tick, in one place. Each pass runs the app's jobs one after another, in
- * order: the digest pass, the peer-grade notices (after it: the digest pass tells which workspaces'
+ * order: the rotating Slack tokens due refreshed ahead of expiry (OAuth), the digest pass, the peer-grade notices (after it: the digest pass tells which workspaces'
  * day has begun), the watch of linked channels (src/watch/: when the app has its Slack side and
  * WATCH_INTERVAL_MS is not 0), the DMs held back by quiet hours, the provisioned accounts of
  * forgotten people still to close.
@@ -106,6 +106,8 @@ export interface AppJobsDeps {
   logger: Logger;
   /** A workspace's bot token: the configured one, or its installation's (OAuth). */
   botTokenFor(workspaceId: string): Promise<string | undefined>;
+  /** Refreshes the rotating Slack tokens due, ahead of expiry (the Slack app's `refreshTokens`). */
+  refreshTokens?: () => Promise<unknown>;
   /** The planning client that reads a channel's digest data (`planningAccessFor`). */
   planningAccessFor(link: ChannelLink): Promise<PlanningAccess | undefined>;
   /** Scheduler settings tests and benchmarks change (limits, clock). */
@@ -168,7 +170,10 @@ export function appJobs(deps: AppJobsDeps): Job[] {
           intervalMs: watchIntervalMs,
         })
       : undefined;
+  const refreshTokens = deps.refreshTokens;
   return [
+    // First, so the digest and the rest post with fresh tokens; no request waits for Slack's OAuth.
+    ...(refreshTokens ? [{ name: 'token refresh', run: () => refreshTokens() }] : []),
     { name: 'digest', run: (now) => digest.tick(now) },
     { name: 'peer grades', run: (now) => peerGrades.run(now) },
     // Each link is read once per interval (its own due time, claimed across replicas), not per tick.

@@ -115,6 +115,7 @@ export async function startApp(env: NodeJS.ProcessEnv = process.env): Promise<Ru
       clients,
       logger,
       botTokenFor: (workspaceId) => slack.botToken(workspaceId),
+      refreshTokens: () => slack.refreshTokens(),
       planningAccessFor: planningAccessFor({
         store,
         clients,

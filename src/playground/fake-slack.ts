@@ -53,6 +53,8 @@ export interface SlackCall {
   token?: string;
   /** `performance.now()` when it arrived. */
   at: number;
+  /** `performance.now()` when it was answered (a message is in its channel from then); undefined until then. */
+  answeredAt?: number;
   /** The HTTP status answered; undefined until answered. */
   status?: number;
   /** The JSON answered (a Web API answer); undefined until answered, or when the answer was not JSON. */
@@ -758,6 +760,7 @@ export class FakeSlack implements Triggers {
   }
 
   private finish(res: ServerResponse, call: SlackCall, reply: Reply) {
+    call.answeredAt = performance.now();
     if (isReset(reply)) {
       call.status = 0;
       res.socket?.resetAndDestroy();

@@ -224,10 +224,11 @@ export function slackSender(options: SlackSenderOptions): typeof fetch {
     const again = async (retries: number) => backoff.sleep(jitteredDelay(retries, backoff), signal);
     let joined = false;
     for (let retries = 0, waits = 0; ; ) {
-      if (turn) await limiter?.turn(turn.key, turn.channel, signal);
+      // The channel's next message counts its interval from when this call is over, however it ends.
+      const went = turn ? await limiter?.turn(turn.key, turn.channel, signal) : undefined;
       let response: Response;
       try {
-        response = await attempt(input, init);
+        response = await attempt(input, init).finally(went);
       } catch (error) {
         const notSent = error instanceof HttpAttemptError && error.notSent;
         const resendable = notSent || policy === 'repeatable';

@@ -27,6 +27,8 @@ export type SlackApp = Pick<SlackServer, 'app' | 'start' | 'stop'> & {
    * refreshed first when token rotation says it is due — for work outside a request (the digest).
    */
   botToken(workspaceId: string): Promise<string | undefined>;
+  /** OAuth with token rotation: refreshes the installations due, ahead of expiry (the jobs' tick). */
+  refreshTokens(): Promise<void>;
 };
 
 export function createSlackApp(deps: SlackDeps): SlackApp {
@@ -81,5 +83,6 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
     stop: (drainMs) => server.stop(drainMs),
     botToken: async (workspaceId) =>
       rotation ? rotation.botToken(workspaceId) : deps.config.SLACK_BOT_TOKEN,
+    refreshTokens: async () => rotation?.refreshDue(),
   };
 }

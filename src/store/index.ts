@@ -21,6 +21,7 @@ import {
   createExperimentParticipantsRepo,
   type ExperimentParticipantsRepo,
 } from './experiment-participants.js';
+import { createHomePublicationsRepo, type HomePublicationsRepo } from './home-publications.js';
 import { createIdentitiesRepo, type IdentitiesRepo } from './identities.js';
 import { createInstallationsRepo, type InstallationsRepo } from './installations.js';
 import { type StoreLogger, silentLogger } from './logger.js';
@@ -43,6 +44,7 @@ export type { Backend } from './database.js';
 export * from './digest-claims.js';
 export { StoreNotWritableError, StoreUnavailableError, StoreValidationError } from './errors.js';
 export * from './experiment-participants.js';
+export * from './home-publications.js';
 export * from './housekeeping.js';
 export * from './identities.js';
 export * from './installations.js';
@@ -97,6 +99,8 @@ export interface Store {
   threadDiscoveries: ThreadDiscoveriesRepo;
   /** The watch of linked channels: its lease and due time per link, what it saw per feature. */
   watch: WatchRepo;
+  /** Per person, the newest Home tab snapshot published (no replica publishes an older one). */
+  homes: HomePublicationsRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -138,6 +142,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     slackNotes: createSlackNotesRepo(context),
     threadDiscoveries: createThreadDiscoveriesRepo(context),
     watch: createWatchRepo(context),
+    homes: createHomePublicationsRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

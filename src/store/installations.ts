@@ -15,7 +15,7 @@
  * a lease (`claimRefresh`) makes one replica at a time spend the single-use refresh token.
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { aad } from './aad.js';
 import { type RepoContext, touched } from './context.js';
 import { type Forgotten, forgetIdentities, type RemovedIdentity } from './identities.js';
@@ -32,6 +32,8 @@ export interface StoredInstallation {
   installation: Installation;
   /** Slack refused to refresh its tokens: it must be reinstalled. */
   lapsed?: { at: Date; reason: string };
+  /** Refreshes that failed for a passing reason, in a row, and when the next may be tried. */
+  refresh?: { failures: number; retryAt: Date };
 }
 
 export interface InstallationsRepo {
@@ -55,8 +57,18 @@ export interface InstallationsRepo {
    * (false otherwise: a newer install or another claimant came first, and this one is not saved).
    */
   saveRefreshed(installationKey: string, owner: string, installation: Installation): Promise<boolean>;
-  /** Gives the claim up without change (the refresh failed in a way worth trying again). */
+  /** Gives the claim up without change (nothing was tried: another replica refreshed first). */
   releaseRefresh(installationKey: string, owner: string): Promise<void>;
+  /**
+   * The refresh failed for a passing reason (Slack unavailable, a 5xx, a timeout): gives the claim
+   * up, counts the failure and lets no replica claim again before `retryAt` (epoch ms).
+   */
+  deferRefresh(installationKey: string, owner: string, retryAt: number): Promise<void>;
+  /**
+   * Installations whose bot token expires before `before` (epoch ms), not lapsed, not claimed and
+   * not waiting for a retry: what to refresh ahead of time (at most `limit`, soonest first).
+   */
+  dueForRefresh(before: number, limit: number): Promise<string[]>;
   /** Slack refused the refresh: the installation needs reinstalling (cleared by the next install). */
   markLapsed(installationKey: string, owner: string, reason: string): Promise<void>;
   /**
@@ -138,6 +150,7 @@ const WORKSPACE_TABLES = [
   'watch_links',
   'watch_features',
   'slack_notes',
+  'home_publications',
 ] as const;
 
 /**
@@ -168,6 +181,12 @@ function installationKeyOf(installation: Installation): string {
 }
 
 type UserGrant = Installation['user'];
+
+/** The bot token's expiry in epoch ms (Bolt keeps seconds), when it rotates. */
+function expiryOf(installation: Installation): number | null {
+  const { refreshToken, expiresAt } = installation.bot ?? {};
+  return refreshToken && expiresAt !== undefined ? expiresAt * 1000 : null;
+}
 
 /** The user part without its tokens: what is left of a grant once revoked. */
 function withoutUserTokens(user: UserGrant): UserGrant {
@@ -226,6 +245,9 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         refresh_until: null,
         lapsed_at: null,
         lapsed_reason: null,
+        refresh_retry_at: null,
+        refresh_failures: null,
+        bot_expires_at: expiryOf(installation),
       };
       await db.transaction().execute(async (trx) => {
         await trx
@@ -310,7 +332,7 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
     async read(key) {
       const row = await db
         .selectFrom('installations')
-        .select(['data', 'lapsed_at', 'lapsed_reason'])
+        .select(['data', 'lapsed_at', 'lapsed_reason', 'refresh_failures', 'refresh_retry_at'])
         .where('workspace_id', '=', key)
         .executeTakeFirst();
       if (!row) return undefined;
@@ -319,6 +341,14 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         ...(row.lapsed_at === null
           ? {}
           : { lapsed: { at: new Date(Number(row.lapsed_at)), reason: row.lapsed_reason ?? 'refused' } }),
+        ...(row.refresh_retry_at === null
+          ? {}
+          : {
+              refresh: {
+                failures: Number(row.refresh_failures ?? 0),
+                retryAt: new Date(Number(row.refresh_retry_at)),
+              },
+            }),
       };
     },
 
@@ -330,13 +360,48 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
         .where('workspace_id', '=', key)
         .where('lapsed_at', 'is', null)
         .where((eb) => eb.or([eb('refresh_until', 'is', null), eb('refresh_until', '<=', at)]))
+        .where((eb) => eb.or([eb('refresh_retry_at', 'is', null), eb('refresh_retry_at', '<=', at)]))
         .executeTakeFirst();
       return touched(result);
     },
 
+    async deferRefresh(key, owner, retryAt) {
+      await claimedBy(key, owner)
+        .set({
+          refresh_owner: null,
+          refresh_until: null,
+          refresh_retry_at: retryAt,
+          refresh_failures: sql<number>`coalesce(refresh_failures, 0) + 1`,
+        })
+        .execute();
+    },
+
+    async dueForRefresh(before, limit) {
+      const at = now();
+      const rows = await db
+        .selectFrom('installations')
+        .select('workspace_id')
+        .where('bot_expires_at', '<', before)
+        .where('lapsed_at', 'is', null)
+        .where((eb) => eb.or([eb('refresh_until', 'is', null), eb('refresh_until', '<=', at)]))
+        .where((eb) => eb.or([eb('refresh_retry_at', 'is', null), eb('refresh_retry_at', '<=', at)]))
+        .orderBy('bot_expires_at')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => row.workspace_id);
+    },
+
     async saveRefreshed(key, owner, installation) {
       const result = await claimedBy(key, owner)
-        .set({ data: seal(key, installation), updated_at: now(), refresh_owner: null, refresh_until: null })
+        .set({
+          data: seal(key, installation),
+          updated_at: now(),
+          refresh_owner: null,
+          refresh_until: null,
+          refresh_retry_at: null,
+          refresh_failures: null,
+          bot_expires_at: expiryOf(installation),
+        })
         .executeTakeFirst();
       return touched(result);
     },
@@ -347,7 +412,14 @@ export function createInstallationsRepo({ db, keyring, now }: RepoContext): Inst
 
     async markLapsed(key, owner, reason) {
       await claimedBy(key, owner)
-        .set({ refresh_owner: null, refresh_until: null, lapsed_at: now(), lapsed_reason: reason })
+        .set({
+          refresh_owner: null,
+          refresh_until: null,
+          refresh_retry_at: null,
+          refresh_failures: null,
+          lapsed_at: now(),
+          lapsed_reason: reason,
+        })
         .execute();
     },
 

@@ -25,6 +25,7 @@ import * as m0010 from './migrations/0010_watch.js';
 import * as m0011 from './migrations/0011_digest_transient_failures.js';
 import * as m0012 from './migrations/0012_thread_discoveries.js';
 import * as m0014 from './migrations/0014_posted_card_threads.js';
+import * as m0015 from './migrations/0015_refresh_retry_and_home_versions.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0011_digest_transient_failures': m0011,
   '0012_thread_discoveries': m0012,
   '0014_posted_card_threads': m0014,
+  '0015_refresh_retry_and_home_versions': m0015,
 };
 
 /**

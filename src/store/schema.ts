@@ -27,6 +27,12 @@ export interface InstallationsTable {
   /** When Slack refused a refresh (the installation needs reinstalling), and Slack's error. */
   lapsed_at: number | null;
   lapsed_reason: string | null;
+  /** A refresh that failed for a passing reason is not tried again before this (ms; migration 0015). */
+  refresh_retry_at: number | null;
+  /** Such failures in a row (the backoff doubles with each). */
+  refresh_failures: number | null;
+  /** The bot token's expiry (ms), for finding what to refresh ahead of time; null: no rotation. */
+  bot_expires_at: number | null;
 }
 
 /** Each user's own OAuth grant (user token) in a workspace, beside the latest installation. */
@@ -265,6 +271,14 @@ export interface ThreadDiscoveriesTable {
   created_at: number;
 }
 
+/** Per person, when the newest Home tab snapshot published was read (migration 0015). */
+export interface HomePublicationsTable {
+  workspace_id: string;
+  slack_user_id: string;
+  snapshot_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -283,4 +297,5 @@ export interface Database {
   watch_features: WatchFeaturesTable;
   slack_notes: SlackNotesTable;
   thread_discoveries: ThreadDiscoveriesTable;
+  home_publications: HomePublicationsTable;
 }

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ViewStateValue } from '@slack/bolt';
 import { request } from 'undici';
-import { createClients } from '../../src/clients.js';
+import { type Clients, createClients } from '../../src/clients.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { closePlanningPools, createPlanningClient, type PlanningClient } from '../../src/planning/index.js';
@@ -215,6 +215,11 @@ export interface HarnessOptions {
   postgres?: { url: string; schema: string };
   /** More environment for the app (e.g. the web app's link templates). */
   env?: Record<string, string>;
+  /**
+   * The posting limiter as the process has it (src/app/start-app.ts), from SLACK_POSTS_PER_MINUTE and
+   * SLACK_CHANNEL_POST_INTERVAL_MS (`env`); off by default, so other tests are not spaced.
+   */
+  postLimits?: boolean;
 }
 
 /** What a harness's replicas share with it: the same service, the same Slack, the same database. */
@@ -245,6 +250,8 @@ export class Harness {
     readonly logs: string[],
     /** The app's configuration (what a job or a renderer outside the app takes). */
     readonly config: Config,
+    /** The app's clients (what the process's jobs share with it: the posting limiter). */
+    readonly clients: Clients,
     private readonly dir: string,
     private readonly shared: Shared,
     /** A replica closes its own app and store only: the rest belongs to the harness it came from. */
@@ -315,21 +322,43 @@ export class Harness {
       level: 'debug',
       destination: { write: (line: string) => logs.push(line) },
     });
+    const clients = createClients({
+      planningUrl: sandbox.url,
+      slackApiUrl: config.SLACK_API_URL,
+      logger,
+      planningOptions: { timeoutMs: options.planningTimeoutMs ?? 1_000, retries: options.retries ?? 0 },
+      ...(options.postLimits
+        ? {
+            postLimits: {
+              perWorkspacePerMinute: config.SLACK_POSTS_PER_MINUTE,
+              channelIntervalMs: config.SLACK_CHANNEL_POST_INTERVAL_MS,
+            },
+          }
+        : {}),
+    });
     const app = createSlackApp({
       config,
       store,
       logger,
-      clients: createClients({
-        planningUrl: sandbox.url,
-        slackApiUrl: config.SLACK_API_URL,
-        logger,
-        planningOptions: { timeoutMs: options.planningTimeoutMs ?? 1_000, retries: options.retries ?? 0 },
-      }),
+      clients,
       envAdminToken: options.provisioning ? sandbox.ownerToken : undefined,
     });
     const { port } = await app.start();
     const url = `http://127.0.0.1:${port}`;
-    return new Harness(slack, sandbox, store, app, url, fixture, logs, config, dir, shared, isReplica);
+    return new Harness(
+      slack,
+      sandbox,
+      store,
+      app,
+      url,
+      fixture,
+      logs,
+      config,
+      clients,
+      dir,
+      shared,
+      isReplica,
+    );
   }
 
   /** A task of the fixture's feature, created by the owner and assigned to the sandbox's member. */

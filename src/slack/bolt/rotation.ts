@@ -4,18 +4,22 @@
  * InstallationStore so that an installation is refreshed before its token expires, by exactly one
  * replica at a time:
  *
- * - A fetch (Bolt's authorize, or the digest's `botToken`) of an installation whose bot token
- *   expires within {@link REFRESH_WITHIN_MS} claims it in the store (a lease, one conditional
- *   UPDATE); only the claimant reads the refresh token again, under its claim, and spends it. The
- *   lease outlasts the refresh call's timeout, so no second replica can take over while a call is
- *   still in flight — a refresh token is never sent twice.
- * - Another replica meanwhile serves the current token, still valid for hours; only a token
- *   already expired (nobody used the app for 12 hours) makes it wait for the claimant.
+ * - The jobs' minute tick ({@link TokenRotation.refreshDue}) and any fetch (Bolt's authorize, the
+ *   digest's `botToken`) of an installation whose bot token expires within {@link REFRESH_WITHIN_MS}
+ *   start its refresh in the background and serve the current token, still valid for hours: no
+ *   request's ack waits for Slack's OAuth. Only a token already expired makes a fetch wait.
+ * - The refresh claims the installation in the store (a lease, one conditional UPDATE); only the
+ *   claimant reads the refresh token again, under its claim, and spends it. The lease outlasts the
+ *   refresh call's timeout, so no second replica can take over while a call is still in flight — a
+ *   refresh token is never sent twice.
  * - Bolt is never handed the refresh token: its own authorize would refresh unclaimed, in every
  *   replica at once, and swallow a refusal.
- * - Slack refusing the refresh (`invalid_refresh_token`, a revoked app…) marks the installation as
- *   lapsed: it needs reinstalling, which `lapsed()` tells the app's users (see install/lapsed.ts).
- *   A failure that is not Slack's answer (network, 5xx) releases the claim; the next use tries again.
+ * - Slack refusing the refresh ({@link REFUSALS}: `invalid_refresh_token`, a revoked app…) marks
+ *   the installation as lapsed: it needs reinstalling, which `lapsed()` tells the app's users (see
+ *   install/lapsed.ts). Any other failure is passing (`service_unavailable`, `ratelimited`, a 5xx, a
+ *   timeout, a reset): the claim is given up and no replica tries again before a backoff, stored
+ *   with the installation ({@link retryDelayMs}: 30 s doubling to 10 minutes, so a 3-hour window
+ *   holds many attempts before the token expires).
  *
  * Only bot tokens are refreshed: the app asks for no user scope, so no user token rotates.
  */
@@ -35,6 +39,30 @@ const REFRESH_TIMEOUT_MS = 10_000;
 const LEASE_MS = 6 * REFRESH_TIMEOUT_MS;
 /** How long a fetch of an expired token waits for the replica refreshing it. */
 const WAIT_MS = 15_000;
+/** Installations the jobs refresh per tick at most (the rest on the next). */
+const DUE_PER_TICK = 100;
+
+/**
+ * Slack's answers to a refresh that mean the app must be reinstalled: the refresh token, the app's
+ * credentials or the grant itself are no longer good. Anything else is passing and tried again.
+ */
+export const REFUSALS: ReadonlySet<string> = new Set([
+  'invalid_refresh_token',
+  'invalid_client_id',
+  'bad_client_secret',
+  'invalid_client',
+  'invalid_grant_type',
+  'token_revoked',
+  'app_uninstalled',
+  'account_inactive',
+  'team_disabled',
+  'org_login_required',
+]);
+
+/** Before the next attempt after `failures` passing failures in a row (the first: 30 s). */
+export function retryDelayMs(failures: number): number {
+  return Math.min(10 * 60_000, 30_000 * 2 ** Math.max(0, failures));
+}
 
 export interface Lapse {
   at: Date;
@@ -45,7 +73,14 @@ export interface Lapse {
 export interface TokenRotationOptions {
   repo: Pick<
     InstallationsRepo,
-    'installationStore' | 'read' | 'claimRefresh' | 'saveRefreshed' | 'releaseRefresh' | 'markLapsed'
+    | 'installationStore'
+    | 'read'
+    | 'claimRefresh'
+    | 'saveRefreshed'
+    | 'releaseRefresh'
+    | 'deferRefresh'
+    | 'dueForRefresh'
+    | 'markLapsed'
   >;
   clientId: string;
   clientSecret: string;
@@ -66,8 +101,13 @@ export interface TokenRotation {
   readonly installationStore: InstallationStore;
   /** The bot token serving a workspace id (refreshed when due), for work outside a request. */
   botToken(workspaceId: string): Promise<string | undefined>;
-  /** Whether the installation lapsed (Slack refused a refresh), as this replica last saw it. */
-  lapsed(installationKey: string): Lapse | undefined;
+  /**
+   * Whether the installation lapsed (Slack refused a refresh), as this replica last saw it — once
+   * the refresh it is running in the background for it, if any, is over (call it after the ack).
+   */
+  lapsed(installationKey: string): Promise<Lapse | undefined>;
+  /** The jobs' tick: refreshes every installation due (one replica each), ahead of expiry. */
+  refreshDue(): Promise<void>;
 }
 
 /** The installation as Bolt may see it: no refresh token, no expiry (so it never refreshes itself). */
@@ -109,8 +149,9 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
 
   /** Spends the refresh token of `key`, holding its claim; the claim ends on every path. */
   async function refreshClaimed(key: string) {
-    let installation: Installation;
+    let installation: Installation | undefined;
     let answer: Awaited<ReturnType<WebClient['oauth']['v2']['access']>>;
+    let failures = 0;
     try {
       const stored = await repo.read(key);
       // Another replica may have refreshed between our look and our claim: nothing left to do.
@@ -119,6 +160,7 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
         return;
       }
       installation = stored.installation;
+      failures = stored.refresh?.failures ?? 0;
       answer = await slack.oauth.v2.access({
         client_id: options.clientId,
         client_secret: options.clientSecret,
@@ -126,28 +168,36 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
         refresh_token: stored.installation.bot.refreshToken,
       });
     } catch (error) {
-      if (isPlatformError(error)) {
-        const reason = error.data.error;
+      const reason = isPlatformError(error) ? error.data.error : undefined;
+      if (reason !== undefined && REFUSALS.has(reason)) {
         await repo.markLapsed(key, owner, reason);
         lapses.set(key, { at: new Date(now()), reason });
         logger.error(
           { installationKey: key, reason },
           'Slack refused to refresh the installation’s token: it must be reinstalled',
         );
-      } else {
-        await repo.releaseRefresh(key, owner);
-        logger.warn({ installationKey: key, err: error }, 'token refresh failed; the next use tries again');
+        return;
       }
+      // Passing (Slack unavailable or rate limiting, a 5xx, a timeout, a reset): tried again later,
+      // by whichever replica comes first once the backoff has passed.
+      const retryAt = now() + retryDelayMs(failures);
+      await repo.deferRefresh(key, owner, retryAt);
+      const expiresAt = (installation?.bot?.expiresAt ?? Number.POSITIVE_INFINITY) * 1000;
+      const log = { installationKey: key, reason: reason ?? String(error), failures: failures + 1, retryAt };
+      if (expiresAt <= retryAt)
+        logger.error(log, 'token refresh failed and the token expires before the next try');
+      else logger.warn(log, 'token refresh failed for a passing reason; trying again after a backoff');
       return;
     }
-    const bot = installation.bot as NonNullable<Installation['bot']>;
+    const current = installation as Installation;
+    const bot = current.bot as NonNullable<Installation['bot']>;
     if (!answer.access_token || !answer.refresh_token || answer.expires_in === undefined) {
       await repo.releaseRefresh(key, owner);
       logger.error({ installationKey: key }, 'oauth.v2.access answered a refresh without tokens');
       return;
     }
     const refreshed: Installation = {
-      ...installation,
+      ...current,
       bot: {
         ...bot,
         token: answer.access_token,
@@ -174,6 +224,8 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
         lapses.set(key, stored.lapsed);
         return;
       }
+      // A passing failure's backoff: nobody is refreshing it until then.
+      if (stored.refresh && stored.refresh.retryAt.getTime() > now()) return;
       const ms = left(stored.installation);
       // Still valid: serve it while the other replica refreshes. Expired: wait for it, a while.
       if (ms === undefined || ms > 0 || !due(stored.installation) || now() >= deadline) return;
@@ -181,19 +233,51 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
     }
   }
 
-  /** The stored installation answering `query`, refreshed first when due. */
-  async function fetchFresh(query: InstallationQuery<boolean>): Promise<Installation> {
-    const key = installationKeyFor(query);
-    let installation = await base.fetchInstallation(query);
-    if (left(installation) === undefined) {
+  /** Refreshes started in the background by this replica, by installation key (one at a time each). */
+  const inBackground = new Map<string, Promise<void>>();
+  /** Starts `key`'s refresh without anyone waiting for it; failures are logged, never thrown. */
+  function refreshInBackground(key: string): Promise<void> {
+    let running = inBackground.get(key);
+    if (!running) {
+      running = ensureFresh(key)
+        .catch((error: unknown) => {
+          logger.warn({ installationKey: key, err: error }, 'token refresh could not run; tried again later');
+        })
+        .finally(() => inBackground.delete(key));
+      inBackground.set(key, running);
+    }
+    return running;
+  }
+
+  /** The installation's token, fresh enough to serve: expired, it waits for the refresh; due, it starts it. */
+  async function serveable(
+    key: string,
+    installation: Installation,
+    again: () => Promise<Installation | undefined>,
+  ) {
+    const ms = left(installation);
+    if (ms === undefined) {
       lapses.delete(key);
       return installation;
     }
-    if (due(installation)) {
-      await ensureFresh(key);
-      installation = await base.fetchInstallation(query);
-    } else lapses.delete(key);
-    return installation;
+    if (!due(installation)) {
+      lapses.delete(key);
+      return installation;
+    }
+    if (ms > 0) {
+      // Still valid for a while: served now, refreshed meanwhile (no ack waits for Slack's OAuth).
+      void refreshInBackground(key);
+      return installation;
+    }
+    await refreshInBackground(key);
+    return (await again()) ?? installation;
+  }
+
+  /** The stored installation answering `query`, refreshed when due (waiting only once expired). */
+  async function fetchFresh(query: InstallationQuery<boolean>): Promise<Installation> {
+    const key = installationKeyFor(query);
+    const installation = await base.fetchInstallation(query);
+    return serveable(key, installation, () => base.fetchInstallation(query));
   }
 
   const installationStore: InstallationStore = {
@@ -217,11 +301,21 @@ export function createTokenRotation(options: TokenRotationOptions): TokenRotatio
       const key = installationKeyOfWorkspace(workspaceId);
       const stored = await repo.read(key);
       if (!stored) return undefined;
-      if (left(stored.installation) === undefined || !due(stored.installation))
-        return stored.installation.bot?.token;
-      await ensureFresh(key);
-      return (await repo.read(key))?.installation.bot?.token;
+      if (stored.lapsed) lapses.set(key, stored.lapsed);
+      const installation = await serveable(
+        key,
+        stored.installation,
+        async () => (await repo.read(key))?.installation,
+      );
+      return installation.bot?.token;
     },
-    lapsed: (key) => lapses.get(key),
+    async lapsed(key) {
+      await inBackground.get(key);
+      return lapses.get(key);
+    },
+    async refreshDue() {
+      const keys = await repo.dueForRefresh(now() + REFRESH_WITHIN_MS, DUE_PER_TICK);
+      for (const key of keys) await refreshInBackground(key);
+    },
   };
 }

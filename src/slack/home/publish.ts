@@ -4,6 +4,10 @@
  * part still out by then shows one line ("slow") and is cached when it lands, so the next opening
  * has it. Every read is made with the person's own token; publishing is keyed on the first
  * publish's hash, so an older fill never overwrites a newer tab.
+ *
+ * Across replicas (each with its own cache), the store keeps when the newest snapshot published was
+ * read (`store.homes`): a filled snapshot is published only once claimed there as the newest, and a
+ * cached one older than it is never shown — the skeleton is, as on a replica with nothing cached.
  */
 
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
@@ -74,8 +78,16 @@ export async function publishHome(
   const { deps } = svc;
   const cache = cacheOf(svc).snapshots;
   const who = `${planning.workspaceId}:${planning.slackUserId}`;
-  const identity = await deps.store.identities.get(planning.workspaceId, planning.slackUserId);
-  const cached = identity ? cache.get(who) : undefined;
+  const [identity, newest] = await Promise.all([
+    deps.store.identities.get(planning.workspaceId, planning.slackUserId),
+    deps.store.homes.newest(planning.workspaceId, planning.slackUserId),
+  ]);
+  let cached = identity ? cache.get(who) : undefined;
+  if (cached && newest !== undefined && cached.at < newest) {
+    // Another replica published a newer one since: this cache is stale, never shown.
+    cache.delete(who);
+    cached = undefined;
+  }
   const skeleton: HomeSnapshot = cached ?? {
     connection: identity
       ? { state: 'connected', origin: identity.origin, followsProfile: identity.followsProfile }
@@ -105,17 +117,27 @@ export async function publishHome(
   const hash = first.view?.hash;
 
   const filled = await fill(svc, client, planning, skeleton, options.fillMs ?? FILL_MS);
+  // Only the newest snapshot read is published, by whichever replica read it.
+  if (!(await deps.store.homes.claim(planning.workspaceId, planning.slackUserId, filled.at))) {
+    cache.delete(who);
+    return;
+  }
   if (filled.connection.state === 'connected') remember(cache, who, filled);
   else cache.delete(who);
-  try {
-    await client.views.publish({
+  const publishFilled = (keyed: boolean) =>
+    client.views.publish({
       user_id: planning.slackUserId,
       view: render(filled, false),
-      ...(hash ? { hash } : {}),
+      ...(keyed && hash ? { hash } : {}),
+    });
+  try {
+    await publishFilled(true).catch(async (error: unknown) => {
+      if ((error as { data?: { error?: string } }).data?.error !== 'hash_conflict') throw error;
+      // Another publish came between: a skeleton or an older snapshot, unless a newer one was claimed.
+      if ((await deps.store.homes.newest(planning.workspaceId, planning.slackUserId)) !== filled.at) return;
+      await publishFilled(false);
     });
   } catch (error) {
-    // A newer publish (another opening, a button) won: this one is stale.
-    if ((error as { data?: { error?: string } }).data?.error === 'hash_conflict') return;
     if (!filled.chartFileId) throw error;
     // Slack may refuse an image it has not finished processing: the tab goes out without it.
     deps.logger.warn({ err: error }, 'home: publish with the chart refused; publishing without it');

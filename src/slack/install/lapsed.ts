@@ -19,14 +19,16 @@ export function lapsedText(lapse: Lapse): string {
 }
 
 /** A global middleware: after the request's own work, the lapse notice at its response_url. */
-export function lapsedInstallNotice(lapsed: (installationKey: string) => Lapse | undefined) {
+export function lapsedInstallNotice(lapsed: (installationKey: string) => Promise<Lapse | undefined>) {
   const middleware: Middleware<AnyMiddlewareArgs> = async (args) => {
     await args.next();
     const { context } = args;
     if (!context.teamId && !context.enterpriseId) return;
-    const lapse = lapsed(installationKeyFor(context));
     const respond = (args as { respond?: RespondFn }).respond;
-    if (!lapse || !respond) return;
+    if (!respond) return;
+    // After the request's own work and its ack: a refresh running meanwhile may have just lapsed.
+    const lapse = await lapsed(installationKeyFor(context));
+    if (!lapse) return;
     await respond({ response_type: 'ephemeral', replace_original: false, text: lapsedText(lapse) });
   };
   return middleware;
