@@ -138,6 +138,7 @@ const WORKSPACE_TABLES = [
   'watch_links',
   'watch_features',
   'slack_notes',
+  'workflow_consents',
 ] as const;
 
 /**

@@ -263,6 +263,13 @@ export interface ThreadDiscoveriesTable {
   created_at: number;
 }
 
+/** A person who let Workflow Builder steps act for them in a workspace (migration 0013). */
+export interface WorkflowConsentsTable {
+  workspace_id: string;
+  slack_user_id: string;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -281,4 +288,5 @@ export interface Database {
   watch_features: WatchFeaturesTable;
   slack_notes: SlackNotesTable;
   thread_discoveries: ThreadDiscoveriesTable;
+  workflow_consents: WorkflowConsentsTable;
 }
