@@ -7,8 +7,8 @@ import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Identity } from '../../store/index.js';
 import { workspaceIdFor } from '../../store/index.js';
-import type { Acting, Identities, NamedPeople } from './identity.js';
-import type { Home } from './membership.js';
+import { type Acting, type Identities, type NamedPeople, NotAMemberError } from './identity.js';
+import { type Home, type NotAMember, notAMember } from './membership.js';
 import { type SlackUser, slackUserOf } from './slack-user.js';
 
 const KEY = 'planning';
@@ -28,7 +28,17 @@ export interface PlanningContext {
    * read here can be out of date when `acting()` uses it.
    */
   stored(): Promise<Identity | undefined>;
-  /** The acting user's identity and client. @throws {NotConnectedError} {NotAMemberError} */
+  /**
+   * Why the user is not a full member of this workspace (or of its Grid organization) now, as Slack
+   * says, or undefined when they are; 'unknown' when Slack did not answer. The one rule every
+   * surface applies before serving planning data to a person (kit/membership.ts `notAMember`),
+   * whatever they connected.
+   */
+  notAFullMember(): Promise<NotAMember | 'unknown' | undefined>;
+  /**
+   * The acting user's identity and client — only for a full member: a guest's, an outsider's or a
+   * bot's own connection is not used. @throws {NotConnectedError} {NotAMemberError}
+   */
   acting(): Promise<Acting>;
   /**
    * The people a form names (an assignee, participants, a peer, someone added to a team), checked
@@ -90,8 +100,24 @@ export function planningContextFor(
       });
       return stored;
     },
+    notAFullMember: async () => {
+      try {
+        return notAMember(await planning.slackUser(), home);
+      } catch {
+        return 'unknown';
+      }
+    },
     acting: () => {
-      resolved ??= identities.acting(workspaceId, userId, slack, home, planning.stored());
+      resolved ??= (async () => {
+        const stored = await planning.stored();
+        // Someone without an identity is checked by provisioning itself (kit/identity.ts).
+        if (stored) {
+          // Slack not answering fails the request: nobody is served without its word.
+          const reason = notAMember(await planning.slackUser(), home);
+          if (reason) throw new NotAMemberError(userId, reason, true);
+        }
+        return identities.acting(workspaceId, userId, slack, home, Promise.resolve(stored));
+      })();
       return resolved;
     },
     named: (slackUserIds) => identities.named(workspaceId, slackUserIds, slack, home),
