@@ -170,7 +170,17 @@ async function fill(
       ? { links: await deps.store.links.listByWorkspace(planning.workspaceId) }
       : undefined;
     const prefs = await deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
-    return { timeZone, at: Date.now(), ...(admin ? { admin } : {}), ...(prefs ? { prefs } : {}) };
+    const workflowActFor = await deps.store.workflowConsents.allows(
+      planning.workspaceId,
+      planning.slackUserId,
+    );
+    return {
+      timeZone,
+      at: Date.now(),
+      workflowActFor,
+      ...(admin ? { admin } : {}),
+      ...(prefs ? { prefs } : {}),
+    };
   })();
   const none = async (): Promise<Omit<HomeSnapshot, 'connection'>> => ({
     ...(await baseP),

@@ -193,12 +193,15 @@ describe.each(Object.keys(SURFACES))('on the %s surface', (name) => {
     expect(await outcome(SURFACES[name]!())).toBe('served');
   });
 
-  it.each(KINDS)('%s, connected with a token of their own, is refused and nothing is read for them', async (_, kind) => {
-    h.slack.users.set(X, { id: X, name: 'someone', ...kind });
-    await h.connect(X, 'member');
-    const reads = h.sandbox.requests.count();
-    expect(await outcome(SURFACES[name]!())).toBe('refused');
-    expect(h.sandbox.requests.count()).toBe(reads);
-    expect(json(h.slack.calls)).not.toContain('Fix login"');
-  });
+  it.each(KINDS)(
+    '%s, connected with a token of their own, is refused and nothing is read for them',
+    async (_, kind) => {
+      h.slack.users.set(X, { id: X, name: 'someone', ...kind });
+      await h.connect(X, 'member');
+      const reads = h.sandbox.requests.count();
+      expect(await outcome(SURFACES[name]!())).toBe('refused');
+      expect(h.sandbox.requests.count()).toBe(reads);
+      expect(json(h.slack.calls)).not.toContain('Fix login"');
+    },
+  );
 });
