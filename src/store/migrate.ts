@@ -25,6 +25,7 @@ import * as m0010 from './migrations/0010_watch.js';
 import * as m0011 from './migrations/0011_digest_transient_failures.js';
 import * as m0012 from './migrations/0012_thread_discoveries.js';
 import * as m0013 from './migrations/0013_workflow_consents.js';
+import * as m0016 from './migrations/0016_member_confirmations.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0011_digest_transient_failures': m0011,
   '0012_thread_discoveries': m0012,
   '0013_workflow_consents': m0013,
+  '0016_member_confirmations': m0016,
 };
 
 /**

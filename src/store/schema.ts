@@ -65,6 +65,8 @@ export interface IdentitiesTable {
   follows_profile: number | null;
   created_at: number;
   updated_at: number;
+  /** When Slack last confirmed the person a full member (epoch ms); NULL: not lately (0016). */
+  member_confirmed_at: number | null;
 }
 
 export interface ChannelLinksTable {
