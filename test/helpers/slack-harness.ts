@@ -624,6 +624,13 @@ export class Harness {
     const profile = (changed.profile ?? {}) as Record<string, unknown>;
     if (typeof changed.tz === 'string') known.tz = changed.tz;
     if (typeof changed.deleted === 'boolean') known.deleted = changed.deleted;
+    // Who counts as a full member: a guest (and which kind), a bot, another organization's person.
+    if (typeof changed.is_restricted === 'boolean') {
+      const single = changed.is_ultra_restricted === true;
+      known.guest = single ? 'single-channel' : changed.is_restricted ? 'multi-channel' : false;
+    }
+    if (typeof changed.is_bot === 'boolean') known.isBot = changed.is_bot;
+    if (typeof changed.team_id === 'string') known.teamId = changed.team_id;
     if (typeof profile.display_name === 'string') known.displayName = profile.display_name;
     if (typeof profile.real_name === 'string') known.realName = profile.real_name;
     if (typeof profile.image_original === 'string') known.photo = profile.image_original;

@@ -5,12 +5,15 @@
  * answering users.info with the kind's flags and the sandbox over its socket. A full member is
  * served; guests (multi- and single-channel), Slack Connect outsiders, strangers, bots and
  * deactivated users are refused, and the service is asked nothing on their behalf.
+ * Slack's word is remembered for MEMBER_CONFIRMATION_TTL, and forgotten at once when `user_change`
+ * says the person is no longer a full member.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webLink } from '../../../src/planning/web-links.js';
 import { GRADE_SHORTCUT } from '../../../src/slack/grades/ids.js';
 import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
 import { STEP_PARAM, WORKFLOW_STEP } from '../../../src/slack/workflows/ids.js';
+import { MEMBER_CONFIRMATION_TTL } from '../../../src/store/index.js';
 import { eventually, type FakeUser, Harness, TEAM } from '../../helpers/slack-harness.js';
 
 const TASK_URL = 'https://plan.example.test/t/{teamId}/c/{channelId}/f/{featureId}/tasks/{taskId}';
@@ -204,4 +207,51 @@ describe.each(Object.keys(SURFACES))('on the %s surface', (name) => {
       expect(json(h.slack.calls)).not.toContain('Fix login"');
     },
   );
+});
+
+describe('how often Slack is asked', () => {
+  const asked = (since = 0) => callsSince(since, 'users.info').filter((c) => c.body.user === X).length;
+  const confirmedAt = async () => (await h.store.identities.get(TEAM, X))?.memberConfirmedAt;
+
+  beforeEach(async () => {
+    h.slack.users.set(X, { id: X, name: 'full' });
+    await h.connect(X, 'member');
+  });
+
+  it('a connected member commanding and pressing within the period makes Slack answer once', async () => {
+    const before = Date.now();
+    for (const name of ['command', 'button', 'command', 'button', 'preview']) {
+      expect(await outcome(SURFACES[name]!())).toBe('served');
+    }
+    expect(asked()).toBe(1);
+    expect((await confirmedAt())?.getTime()).toBeGreaterThanOrEqual(before);
+  });
+
+  it('once the period is over, Slack is asked again: a member is confirmed anew, a guest refused', async () => {
+    expect(await outcome(SURFACES.command!())).toBe('served');
+    const long = new Date(Date.now() - MEMBER_CONFIRMATION_TTL - 1000);
+    await h.store.identities.confirmMember(TEAM, X, long);
+    const since = h.slack.calls.length;
+    expect(await outcome(SURFACES.button!())).toBe('served');
+    expect(asked(since)).toBe(1);
+    expect((await confirmedAt())!.getTime()).toBeGreaterThan(long.getTime());
+
+    // Became a guest while nobody was told: refused once the period is over, and not confirmed.
+    h.slack.users.set(X, { id: X, name: 'full', guest: 'multi-channel' });
+    await h.store.identities.confirmMember(TEAM, X, long);
+    expect(await outcome(SURFACES.command!())).toBe('refused');
+    expect(await confirmedAt()).toBeUndefined();
+  });
+
+  it('user_change making them a guest: the very next request is refused', async () => {
+    expect(await outcome(SURFACES.command!())).toBe('served');
+    expect(await confirmedAt()).toBeDefined();
+    await h.event({
+      type: 'user_change',
+      user: { id: X, team_id: TEAM, name: 'full', deleted: false, is_restricted: true, is_bot: false },
+    });
+    await eventually(async () => (await confirmedAt()) === undefined, 'the confirmation cleared');
+    expect(await outcome(SURFACES.button!())).toBe('refused');
+    expect(await outcome(SURFACES.command!())).toBe('refused');
+  });
 });
