@@ -31,6 +31,11 @@ export interface Identity {
   /** False once the service refused the token (401): the user must reconnect. */
   valid: boolean;
   invalidReason?: string;
+  /**
+   * When Slack last confirmed that the person is a full member of the workspace (kit/acting.ts asks
+   * again once it is older than MEMBER_CONFIRMATION_TTL); absent: not lately, or no longer one.
+   */
+  memberConfirmedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,7 +50,7 @@ export interface PlanningUserLink {
 /** An identity the store forgot, without its token. */
 export type RemovedIdentity = Omit<
   Identity,
-  'token' | 'valid' | 'invalidReason' | 'createdAt' | 'updatedAt' | 'followsProfile'
+  'token' | 'valid' | 'invalidReason' | 'createdAt' | 'updatedAt' | 'followsProfile' | 'memberConfirmedAt'
 >;
 
 /** How forgotten people's provisioned accounts are to be closed. */
@@ -99,6 +104,11 @@ export interface IdentitiesRepo {
   setFollowsProfile(workspaceId: string, slackUserId: string, follows: boolean): Promise<boolean>;
   /** Marks the token refused, keeping the row so the user can be led to reconnect. */
   markInvalid(workspaceId: string, slackUserId: string, reason?: string): Promise<boolean>;
+  /**
+   * Records when Slack confirmed that the person is a full member (`at`), or clears it (undefined:
+   * Slack said they are not one); the identity is otherwise untouched. False when there is no identity.
+   */
+  confirmMember(workspaceId: string, slackUserId: string, at: Date | undefined): Promise<boolean>;
   delete(workspaceId: string, slackUserId: string): Promise<boolean>;
   /**
    * Forgets the person (a deactivated user): their identity goes and, when the app provisioned its
@@ -149,6 +159,7 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
         : fromFlag(row.follows_profile),
     valid: fromFlag(row.valid),
     ...(row.invalid_reason === null ? {} : { invalidReason: row.invalid_reason }),
+    ...(row.member_confirmed_at === null ? {} : { memberConfirmedAt: new Date(row.member_confirmed_at) }),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   });
@@ -256,6 +267,16 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
       const result = await db
         .updateTable('identities')
         .set({ valid: toFlag(false), invalid_reason: reason ?? null, updated_at: now() })
+        .where((eb) => eb.and({ workspace_id: workspaceId, slack_user_id: slackUserId }))
+        .executeTakeFirst();
+      return touched(result);
+    },
+
+    async confirmMember(workspaceId, slackUserId, at) {
+      parseInput(z.date().optional(), at, 'confirmation time');
+      const result = await db
+        .updateTable('identities')
+        .set({ member_confirmed_at: at === undefined ? null : at.getTime() })
         .where((eb) => eb.and({ workspace_id: workspaceId, slack_user_id: slackUserId }))
         .executeTakeFirst();
       return touched(result);

@@ -35,6 +35,7 @@ import { createSlackNotesRepo, type SlackNotesRepo } from './slack-notes.js';
 import { createTaskOriginsRepo, type TaskOriginsRepo } from './task-origins.js';
 import { createThreadDiscoveriesRepo, type ThreadDiscoveriesRepo } from './thread-discoveries.js';
 import { createWatchRepo, type WatchRepo } from './watch.js';
+import { createWorkflowConsentsRepo, type WorkflowConsentsRepo } from './workflow-consents.js';
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
 
 export * from './account-closures.js';
@@ -60,6 +61,7 @@ export * from './slack-notes.js';
 export * from './task-origins.js';
 export * from './thread-discoveries.js';
 export * from './watch.js';
+export * from './workflow-consents.js';
 export * from './workspaces.js';
 
 export interface StoreOptions extends DatabaseOptions {
@@ -97,6 +99,7 @@ export interface Store {
   slackNotes: SlackNotesRepo;
   /** Replies in task card threads recorded as discoveries, so their edits and deletions follow. */
   threadDiscoveries: ThreadDiscoveriesRepo;
+  workflowConsents: WorkflowConsentsRepo;
   /** The watch of linked channels: its lease and due time per link, what it saw per feature. */
   watch: WatchRepo;
   /** Per person, the newest Home tab snapshot published (no replica publishes an older one). */
@@ -141,6 +144,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     closures: createAccountClosuresRepo(context),
     slackNotes: createSlackNotesRepo(context),
     threadDiscoveries: createThreadDiscoveriesRepo(context),
+    workflowConsents: createWorkflowConsentsRepo(context),
     watch: createWatchRepo(context),
     homes: createHomePublicationsRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),

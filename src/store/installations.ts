@@ -151,6 +151,7 @@ const WORKSPACE_TABLES = [
   'watch_features',
   'slack_notes',
   'home_publications',
+  'workflow_consents',
 ] as const;
 
 /**

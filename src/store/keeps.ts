@@ -1,6 +1,7 @@
 /**
  * How long each use of once keys (`store.once.run`) and locks (`store.locks.with`) keeps its key,
- * with why — in one table, so that they can be compared and none is chosen in passing.
+ * and how long Slack's word that someone is a full member is taken, with why — in one place, so
+ * that they can be compared and none is chosen in passing.
  */
 
 const MINUTE = 60_000;
@@ -42,3 +43,13 @@ export const LOCK_LEASE = {
    */
   provisioning: MINUTE,
 } as const;
+
+/**
+ * How long Slack's word that a connected person is a full member of the workspace (users.info,
+ * recorded on their identity) is taken without asking again (kit/acting.ts). Asking on every
+ * request would cost a Slack round trip each time and exhaust users.info's per-workspace rate limit
+ * (Tier 4) in a busy workspace; a person who becomes a guest, a bot or someone of another
+ * organization is told by `user_change`, which clears the confirmation at once, so this only bounds
+ * how stale it can be when that event is lost. Deactivation forgets the identity itself.
+ */
+export const MEMBER_CONFIRMATION_TTL = 10 * MINUTE;

@@ -24,8 +24,10 @@ import * as m0009 from './migrations/0009_token_rotation.js';
 import * as m0010 from './migrations/0010_watch.js';
 import * as m0011 from './migrations/0011_digest_transient_failures.js';
 import * as m0012 from './migrations/0012_thread_discoveries.js';
+import * as m0013 from './migrations/0013_workflow_consents.js';
 import * as m0014 from './migrations/0014_posted_card_threads.js';
 import * as m0015 from './migrations/0015_refresh_retry_and_home_versions.js';
+import * as m0016 from './migrations/0016_member_confirmations.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -42,8 +44,10 @@ export const migrations: Record<string, Migration> = {
   '0010_watch': m0010,
   '0011_digest_transient_failures': m0011,
   '0012_thread_discoveries': m0012,
+  '0013_workflow_consents': m0013,
   '0014_posted_card_threads': m0014,
   '0015_refresh_retry_and_home_versions': m0015,
+  '0016_member_confirmations': m0016,
 };
 
 /**

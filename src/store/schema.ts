@@ -71,6 +71,8 @@ export interface IdentitiesTable {
   follows_profile: number | null;
   created_at: number;
   updated_at: number;
+  /** When Slack last confirmed the person a full member (epoch ms); NULL: not lately (0016). */
+  member_confirmed_at: number | null;
 }
 
 export interface ChannelLinksTable {
@@ -279,6 +281,13 @@ export interface HomePublicationsTable {
   updated_at: number;
 }
 
+/** A person who let Workflow Builder steps act for them in a workspace (migration 0013). */
+export interface WorkflowConsentsTable {
+  workspace_id: string;
+  slack_user_id: string;
+  created_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -298,4 +307,5 @@ export interface Database {
   slack_notes: SlackNotesTable;
   thread_discoveries: ThreadDiscoveriesTable;
   home_publications: HomePublicationsTable;
+  workflow_consents: WorkflowConsentsTable;
 }

@@ -47,6 +47,12 @@ export const BOT_TOKEN = 'xoxb-test-bot-token';
 /** Slack's trigger ids live 3 s; a busy CI machine may take longer between a request and the app's views.open. */
 const TRIGGER_TTL_MS = 60_000;
 
+/** Slack's interactivity input of a workflow run by `slackUserId` (what the trigger gives a step). */
+export const ranBy = (slackUserId: string) => ({
+  interactor: { id: slackUserId, secret: `secret-${slackUserId}` },
+  interactivity_pointer: `ptr-${slackUserId}`,
+});
+
 /** A Slack person: what users.info says of them (default: a full member of TEAM in Paris). */
 export interface FakeUser {
   id: string;
@@ -602,8 +608,15 @@ export class Harness {
    * delivers it — with the execution's own bot token (the fake accepts it) — and, given the same
    * `executionId` again, as Slack retries it (same event id, `x-slack-retry-num`).
    */
-  stepExecuted(callbackId: string, inputs: Record<string, unknown>, executionId: string, retry = 0) {
+  stepExecuted(callbackId: string, given: Record<string, unknown>, executionId: string, retry = 0) {
     const token = `xwfp-${executionId}`;
+    // Run by the person it acts as, unless the inputs say who ran it (`interactivity: undefined`: a
+    // scheduled run, nobody): Slack fills the interactivity input from the trigger.
+    const runner = given.act_as;
+    const inputs =
+      'interactivity' in given || typeof runner !== 'string'
+        ? given
+        : { ...given, interactivity: ranBy(runner) };
     this.slack.acceptToken(token);
     const body = JSON.stringify({
       token: 'legacy',
@@ -640,6 +653,13 @@ export class Harness {
     const profile = (changed.profile ?? {}) as Record<string, unknown>;
     if (typeof changed.tz === 'string') known.tz = changed.tz;
     if (typeof changed.deleted === 'boolean') known.deleted = changed.deleted;
+    // Who counts as a full member: a guest (and which kind), a bot, another organization's person.
+    if (typeof changed.is_restricted === 'boolean') {
+      const single = changed.is_ultra_restricted === true;
+      known.guest = single ? 'single-channel' : changed.is_restricted ? 'multi-channel' : false;
+    }
+    if (typeof changed.is_bot === 'boolean') known.isBot = changed.is_bot;
+    if (typeof changed.team_id === 'string') known.teamId = changed.team_id;
     if (typeof profile.display_name === 'string') known.displayName = profile.display_name;
     if (typeof profile.real_name === 'string') known.realName = profile.real_name;
     if (typeof profile.image_original === 'string') known.photo = profile.image_original;

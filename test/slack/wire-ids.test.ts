@@ -369,6 +369,7 @@ const FROZEN_IDS = {
     'tasks_more',
     'team_picked',
     'who_knows',
+    'workflow_act_for',
   ],
   fields: [
     'admin_search/admin_search_input',
@@ -444,6 +445,7 @@ const FROZEN_IDS = {
     'discovery',
     'feature',
     'heading',
+    'interactivity',
     'planning_channel_id',
     'planning_team_id',
     'stage',

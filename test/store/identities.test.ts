@@ -151,6 +151,33 @@ forEachBackend('identities', (backend) => {
     expect(bare?.invalidReason).toBeUndefined();
   });
 
+  it('records when Slack confirmed a full member, clears it, and touches nothing else', async () => {
+    const clock = manualClock();
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    const saved = await store.identities.save(input('T1', 'U1'));
+    await store.identities.save(input('T1', 'U2'));
+    expect(saved.memberConfirmedAt).toBeUndefined();
+
+    clock.advance(60_000);
+    const at = new Date(clock.t - 5);
+    expect(await store.identities.confirmMember('T1', 'U1', at)).toBe(true);
+    expect(await store.identities.get('T1', 'U1')).toEqual({ ...saved, memberConfirmedAt: at });
+    expect((await store.identities.get('T1', 'U2'))?.memberConfirmedAt).toBeUndefined();
+    expect(await store.identities.confirmMember('T1', 'U9', at)).toBe(false);
+    expect(await store.identities.get('T1', 'U9')).toBeUndefined();
+    // A new token for the same Slack user: Slack's word about the person stands.
+    const replaced = await store.identities.save(input('T1', 'U1', { token: 'new-token' }));
+    expect(replaced.memberConfirmedAt).toEqual(at);
+    expect((await store.identities.listByWorkspace('T1'))[0]?.memberConfirmedAt).toEqual(at);
+
+    expect(await store.identities.confirmMember('T1', 'U1', undefined)).toBe(true);
+    expect(await store.identities.get('T1', 'U1')).toEqual({ ...replaced, memberConfirmedAt: undefined });
+    expect((await store.identities.get('T1', 'U1'))?.memberConfirmedAt).toBeUndefined();
+    await expect(store.identities.confirmMember('T1', 'U1', new Date(Number.NaN))).rejects.toBeInstanceOf(
+      StoreValidationError,
+    );
+  });
+
   it('finds by planning user, lists and deletes — within one workspace only', async () => {
     const store = await backend.open({ keyring: newKeyring() });
     await store.identities.save(input('T1', 'U2'));

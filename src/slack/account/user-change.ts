@@ -1,8 +1,10 @@
 /**
  * `user_change`: a person deactivated in the workspace loses what the app kept for them — their
  * provisioned service account is closed and their identity removed (a pasted token is forgotten).
- * For anyone else, a changed display name or photo is carried to their service account, and a
- * changed time zone to their quiet hours.
+ * Someone who is no longer a full member (now a guest, a bot, of another organization) loses
+ * Slack's recorded confirmation at once, so that their next request on any replica asks Slack and
+ * is refused (kit/acting.ts). For anyone else, a changed display name or photo is carried to their
+ * service account, and a changed time zone to their quiet hours.
  * Once: the identity is forgotten and its closure recorded in one transaction, so of two deliveries
  * at once (or a retry) only one finds it; the closure itself is taken under a once key (closures.ts),
  * so neither it nor the minute tick on another replica closes the account twice.
@@ -10,6 +12,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { workspaceIdFor } from '../../store/index.js';
 import { environmentAdminToken } from '../kit/deps.js';
+import { notAMember } from '../kit/membership.js';
 import { followSlackProfile } from '../kit/profile.js';
 import type { Services } from '../kit/services.js';
 import { closeForgottenAccounts } from './closures.js';
@@ -20,6 +23,10 @@ export async function userChangeEvent(
 ) {
   const workspaceId = workspaceIdFor(context);
   if (!event.user.deleted) {
+    const home = { teamId: context.teamId, enterpriseId: context.enterpriseId };
+    if (notAMember(event.user, home)) {
+      await svc.deps.store.identities.confirmMember(workspaceId, event.user.id, undefined);
+    }
     // Quiet hours are read in the person's Slack time zone: a move follows it.
     const prefs = await svc.deps.store.notifications.prefs(workspaceId, event.user.id);
     if (prefs && event.user.tz && prefs.timeZone !== event.user.tz) {

@@ -122,7 +122,11 @@ export type ViewHandler<S> = (svc: S, args: SubmitArgs) => Answer;
 export type ViewRoute<S> = ViewHandler<S> | ({ run: ViewHandler<S> } & Partial<Gate>);
 
 /** A Workflow Builder parameter's type: Slack's own types, or a plain string. */
-export type StepParameterType = 'string' | 'slack#/types/user_id' | 'slack#/types/channel_id';
+export type StepParameterType =
+  | 'string'
+  | 'slack#/types/user_id'
+  | 'slack#/types/channel_id'
+  | 'slack#/types/interactivity';
 
 /** One input or output of a step, as Workflow Builder shows it to the workflow's builder. */
 export interface StepParameter {

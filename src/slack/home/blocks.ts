@@ -368,8 +368,30 @@ function prefsBlocks(s: HomeSnapshot, picked: QuietPicked | undefined): KnownBlo
     context(
       md`In your Slack time zone (${inline(s.prefs?.timeZone ?? s.timeZone, 60)}). Nothing is sent twice.`,
     ),
+    ...workflowBlocks(s),
   ];
 }
+
+/** Whether workflow steps someone else runs may act as the person: off unless they turn it on. */
+function workflowBlocks(s: HomeSnapshot): KnownBlock[] {
+  const allow = option(WORKFLOW_ACT_FOR_LABEL, 'on');
+  const box: Checkboxes = {
+    type: 'checkboxes',
+    action_id: HOME_ACTION.workflowActFor,
+    options: [allow],
+    ...(s.workflowActFor ? { initial_options: [allow] } : {}),
+  };
+  return [
+    header('Workflows'),
+    actions(undefined, box),
+    context(
+      md`A workflow step always acts as whoever runs the workflow. With this on, a step someone else runs (or a scheduled one) may name you in *Act as* and create tasks or advance features in your name.`,
+    ),
+  ];
+}
+
+/** The Home's checkbox label (Slack's limit is 75 characters). */
+export const WORKFLOW_ACT_FOR_LABEL = 'Let workflow steps act for me';
 
 function adminBlocks(s: HomeSnapshot): KnownBlock[] {
   if (!s.admin) return [];

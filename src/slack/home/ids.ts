@@ -5,4 +5,6 @@ export const HOME_ACTION = {
   /** Quiet hours (selects). */
   quietStart: 'quiet_start',
   quietEnd: 'quiet_end',
+  /** “Let workflow steps act for me” (a checkbox, off by default). */
+  workflowActFor: 'workflow_act_for',
 } as const;

@@ -81,3 +81,27 @@ export async function notifyPrefsAction(svc: Services, args: ActionArgs) {
     );
   }
 }
+
+/**
+ * “Let workflow steps act for me”, ticked or not: saved for the person in this workspace as the
+ * checkbox now shows it (Slack sends the box's selected options with the action).
+ */
+export async function workflowActForAction(svc: Services, args: ActionArgs) {
+  const planning = planningOf(args.context);
+  const action = args.action as { selected_options?: { value?: string }[] };
+  const on = (action.selected_options ?? []).some((o) => o.value === 'on');
+  try {
+    await svc.deps.store.workflowConsents.set(planning.workspaceId, planning.slackUserId, on);
+    svc.deps.logger.info(
+      { workspaceId: planning.workspaceId, on },
+      'workflow steps acting for a person: preference saved',
+    );
+  } catch (error) {
+    await showFailure(
+      svc.deps,
+      privateSurface({ client: args.client as WebClient }, planning.slackUserId),
+      error,
+      { action: 'workflow preference', workspaceId: planning.workspaceId, slackUserId: planning.slackUserId },
+    );
+  }
+}

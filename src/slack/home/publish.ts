@@ -17,7 +17,7 @@ import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { adminTokenFor } from '../kit/deps.js';
 import { NotAMemberError, NotConnectedError } from '../kit/identity.js';
 import type { Services } from '../kit/services.js';
-import { slackUserFacts } from '../kit/slack-user.js';
+import { factsOf } from '../kit/slack-user.js';
 import { taskStateButtons } from '../tasks/index.js';
 import { homeTab, type QuietPicked, type TaskControls } from './blocks.js';
 import { chartKey, renderChart, uploadPng } from './chart.js';
@@ -185,15 +185,24 @@ async function fill(
 
   // Slack facts (admin? time zone?) are read beside the service, not before it.
   const baseP = (async () => {
-    const facts = await slackUserFacts(client, planning.slackUserId).catch(
-      () => ({ isAdmin: false }) as const,
-    );
+    // The request's one users.info, which also says whether they are a full member (acting()).
+    const facts = await planning.slackUser().then(factsOf, () => ({ isAdmin: false }) as const);
     const timeZone = ('timeZone' in facts && facts.timeZone) || 'UTC';
     const admin = facts.isAdmin
       ? { links: await deps.store.links.listByWorkspace(planning.workspaceId) }
       : undefined;
     const prefs = await deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
-    return { timeZone, at: Date.now(), ...(admin ? { admin } : {}), ...(prefs ? { prefs } : {}) };
+    const workflowActFor = await deps.store.workflowConsents.allows(
+      planning.workspaceId,
+      planning.slackUserId,
+    );
+    return {
+      timeZone,
+      at: Date.now(),
+      workflowActFor,
+      ...(admin ? { admin } : {}),
+      ...(prefs ? { prefs } : {}),
+    };
   })();
   const none = async (): Promise<Omit<HomeSnapshot, 'connection'>> => ({
     ...(await baseP),

@@ -97,6 +97,8 @@ export interface HomeSnapshot {
   /** Present for workspace admins only. */
   admin?: { links: ChannelLink[] };
   prefs?: NotificationPrefs;
+  /** Whether they let workflow steps act for them (off unless they turned it on). */
+  workflowActFor?: boolean;
   /** The person's Slack time zone (quiet hours are read in it). */
   timeZone: string;
   /** When the data was read (epoch ms). */

@@ -16,7 +16,7 @@ import { type PlanningContext, planningOf } from './acting.js';
 import { notAMemberSentence } from './failures.js';
 import { NO_CHOICE } from './form.js';
 import { helpMessage } from './help.js';
-import { type NotAMember, notAMember } from './membership.js';
+import type { NotAMember } from './membership.js';
 import { notice } from './messages.js';
 import { noticeView } from './modal.js';
 import type { Services } from './services.js';
@@ -30,7 +30,7 @@ export interface Refusal {
   reason?: NotAMember;
 }
 
-/** Slack's answer about the person; a failed read refuses an admin route and lets a member route on. */
+/** Slack's answer about the person; a failed read refuses an admin route. */
 async function slackUser(planning: PlanningContext): Promise<SlackUser | undefined | 'unknown'> {
   try {
     return await planning.slackUser();
@@ -53,15 +53,20 @@ async function checkAdmin(gate: Gate, request: GatedRequest): Promise<Refusal | 
 
 /**
  * The `member` gate for a person: undefined when they may act (a request's sender, someone pasting
- * a link to preview), else why not.
+ * a link to preview), else why not. A full member of this workspace acts (connected, or they can
+ * get an account); anyone else is refused, whatever they connected.
  */
 export async function memberRefusal(planning: PlanningContext): Promise<Refusal | undefined> {
-  // Connected (valid or not: an expired token leads to Reconnect, not to a refusal).
-  if (await planning.stored()) return undefined;
-  const user = await slackUser(planning);
-  // Slack did not answer: the handler's own provisioning asks again and explains a failure.
-  if (user === 'unknown') return undefined;
-  const reason = notAMember(user, planning.home);
+  const reason = await planning.notAFullMember();
+  if (reason === 'unknown') {
+    // Slack did not answer. Someone not connected goes on: provisioning asks again and explains a
+    // failure. A connection is not used without Slack's word.
+    if (!(await planning.stored())) return undefined;
+    return {
+      text: md`I could not check with Slack that you are a member of this workspace; nothing was done — try again in a minute.`,
+      why: 'Slack did not say whether they are a full member',
+    };
+  }
   return reason ? { text: notAMemberSentence(reason), why: 'not a full member', reason } : undefined;
 }
 
@@ -78,9 +83,7 @@ export async function connectedMemberRefusal(
   planning: PlanningContext,
 ): Promise<NotConnectedMember | undefined> {
   if (!(await planning.stored())) return 'not connected';
-  const user = await slackUser(planning);
-  if (user === 'unknown') return 'unknown';
-  return notAMember(user, planning.home);
+  return planning.notAFullMember();
 }
 
 /** The `/plan help` entry itself, first in the list. */

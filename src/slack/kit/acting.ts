@@ -6,9 +6,9 @@
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Identity } from '../../store/index.js';
-import { workspaceIdFor } from '../../store/index.js';
-import type { Acting, Identities, NamedPeople } from './identity.js';
-import type { Home } from './membership.js';
+import { MEMBER_CONFIRMATION_TTL, workspaceIdFor } from '../../store/index.js';
+import { type Acting, type Identities, type NamedPeople, NotAMemberError } from './identity.js';
+import { type Home, type NotAMember, notAMember } from './membership.js';
 import { type SlackUser, slackUserOf } from './slack-user.js';
 
 const KEY = 'planning';
@@ -28,7 +28,19 @@ export interface PlanningContext {
    * read here can be out of date when `acting()` uses it.
    */
   stored(): Promise<Identity | undefined>;
-  /** The acting user's identity and client. @throws {NotConnectedError} {NotAMemberError} */
+  /**
+   * Why the user is not a full member of this workspace (or of its Grid organization) now, as Slack
+   * says, or undefined when they are; 'unknown' when Slack did not answer. The one rule every
+   * surface applies before serving planning data to a person (kit/membership.ts `notAMember`),
+   * whatever they connected. A connected person Slack confirmed within MEMBER_CONFIRMATION_TTL
+   * (store/keeps.ts) is taken as one without asking; otherwise Slack is asked once per request and
+   * its answer recorded on their identity (a confirmation, or its clearing).
+   */
+  notAFullMember(): Promise<NotAMember | 'unknown' | undefined>;
+  /**
+   * The acting user's identity and client — only for a full member: a guest's, an outsider's or a
+   * bot's own connection is not used. @throws {NotConnectedError} {NotAMemberError}
+   */
   acting(): Promise<Acting>;
   /**
    * The people a form names (an assignee, participants, a peer, someone added to a team), checked
@@ -70,6 +82,33 @@ export function planningContextFor(
   let resolved: Promise<Acting> | undefined;
   let user: Promise<SlackUser | undefined> | undefined;
   let stored: Promise<Identity | undefined> | undefined;
+  let member: Promise<NotAMember | undefined> | undefined;
+  /** notAFullMember's answer, once per request; rejects when Slack did not answer (not kept). */
+  const membership = () => {
+    member ??= confirmedMembership();
+    member.catch(() => {
+      member = undefined;
+    });
+    return member;
+  };
+  const confirmedMembership = async (): Promise<NotAMember | undefined> => {
+    // A failed store read only means Slack is asked.
+    const identity = await planning.stored().catch(() => undefined);
+    const confirmedAt = identity?.memberConfirmedAt?.getTime();
+    const now = Date.now();
+    // A confirmation stamped ahead of this replica's clock is not taken for a fresh one.
+    const age = confirmedAt === undefined ? undefined : now - confirmedAt;
+    if (age !== undefined && age >= 0 && age < MEMBER_CONFIRMATION_TTL) return undefined;
+    const reason = notAMember(await planning.slackUser(), home);
+    // One write per person per period at most; a guest never confirmed is not written for. A
+    // failed write only means Slack is asked again next time.
+    if (identity && (!reason || confirmedAt !== undefined)) {
+      await identities
+        .confirmMember(workspaceId, userId, reason ? undefined : new Date(now))
+        .catch(() => undefined);
+    }
+    return reason;
+  };
   const planning: PlanningContext = {
     workspaceId,
     slackUserId: userId,
@@ -90,8 +129,18 @@ export function planningContextFor(
       });
       return stored;
     },
+    notAFullMember: () => membership().catch(() => 'unknown' as const),
     acting: () => {
-      resolved ??= identities.acting(workspaceId, userId, slack, home, planning.stored());
+      resolved ??= (async () => {
+        const stored = await planning.stored();
+        // Someone without an identity is checked by provisioning itself (kit/identity.ts).
+        if (stored) {
+          // Slack not answering fails the request: nobody is served without its word.
+          const reason = await membership();
+          if (reason) throw new NotAMemberError(userId, reason, true);
+        }
+        return identities.acting(workspaceId, userId, slack, home, Promise.resolve(stored));
+      })();
       return resolved;
     },
     named: (slackUserIds) => identities.named(workspaceId, slackUserIds, slack, home),

@@ -44,7 +44,7 @@ export interface FailureContext {
 
 /** Why the acting person gets no planning account from the app, and what they can do instead. */
 export function notAMemberSentence(reason: NotAMember): Mrkdwn {
-  return md`Only full members of this workspace get a planning account from the app, and you are ${NOT_A_MEMBER_PHRASE[reason]}. If your organization gave you a service-account token, connect it with \`${COMMAND} connect\`.`;
+  return md`Only full members of this workspace get a planning account from the app or can use one here, and you are ${NOT_A_MEMBER_PHRASE[reason]}.`;
 }
 
 /** Classifies a failure, marks a refused token invalid, logs the details. */

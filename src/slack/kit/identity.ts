@@ -439,6 +439,9 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     },
     /** The user's identity as the store holds it (no provisioning, no renewal). */
     stored: (workspaceId: string, slackUserId: string) => store.identities.get(workspaceId, slackUserId),
+    /** Records when Slack confirmed the person a full member, or clears it (kit/acting.ts). */
+    confirmMember: (workspaceId: string, slackUserId: string, at: Date | undefined) =>
+      store.identities.confirmMember(workspaceId, slackUserId, at),
     named,
   };
 }

@@ -19,6 +19,8 @@ export const STEP_PARAM = {
   details: 'details',
   assignee: 'assignee',
   actAs: 'act_as',
+  /** Who ran the workflow, as Slack gives it from the trigger (`interactor.id`). */
+  interactivity: 'interactivity',
   taskId: 'task_id',
   discovery: 'discovery',
   permalink: 'card_permalink',

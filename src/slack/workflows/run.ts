@@ -4,12 +4,15 @@
  * - Slack retries `function_executed` it did not see acked; the execution id is taken once
  *   (`store.once`, as a form submission is): a retry does no work again, it only repeats the outcome
  *   the first delivery recorded (or nothing while the first one is still working).
- * - The person named in the step's "act as" input must be a connected full member of the workspace
- *   (never provisioned by a step), and acts with their own planning account (kit/acting.ts).
+ * - The person named in the step's "act as" input must be the person who ran the workflow (Slack's
+ *   interactivity input, from the trigger), or have turned on “Let workflow steps act for me” on the
+ *   app's Home; and a connected full member of the workspace (never provisioned by a step), acting
+ *   with their own planning account (kit/acting.ts).
  * - Any failure — a refusal, the service's 5xx or timeout, our store — ends the step with `fail` and
  *   one sentence for the workflow's builder (kit/failures.ts), never an execution left hanging.
  */
 import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
 import { type Mrkdwn, md, mention, showsNothing } from '../../blockkit/index.js';
 import { ONCE_TTL, workspaceIdFor } from '../../store/index.js';
 import type { Handler, StepArgs } from '../bolt/routes.js';
@@ -42,6 +45,15 @@ type Outcome = { outputs: Record<string, string> } | { error: string };
 export function userInput(inputs: Step['inputs'], name: string): string | undefined {
   const value = inputs[name];
   return typeof value === 'string' && /^[UW][A-Z0-9]+$/.test(value) ? value : undefined;
+}
+
+/** Slack's interactivity input: who ran the workflow, given by the trigger (a builder cannot set it). */
+const Interactivity = z.object({ interactor: z.object({ id: z.string().regex(/^[UW][A-Z0-9]+$/) }) });
+
+/** The Slack user who ran the workflow, when its trigger says (a scheduled workflow has nobody). */
+export function ranBy(inputs: Step['inputs']): string | undefined {
+  const parsed = Interactivity.safeParse(inputs[STEP_PARAM.interactivity]);
+  return parsed.success ? parsed.data.interactor.id : undefined;
 }
 
 /** A text input, trimmed; undefined when it shows nothing (blockkit's `showsNothing`): no text. */
@@ -123,6 +135,14 @@ async function notConnectedFullMember(
   };
 }
 
+/** Why a step may not act as someone other than whoever ran the workflow. */
+function noConsent(actAs: string, runner: string | undefined): Mrkdwn {
+  const who = runner
+    ? md`the person who ran the workflow (${mention(runner)})`
+    : md`the person who ran the workflow`;
+  return md`This step acts only as ${who}, or as ${mention(actAs)} if they turn on “Let workflow steps act for me” on the app's Home; they have not, so nothing was done.`;
+}
+
 /** The step's work as the person it names, its failure in one sentence. */
 async function attempt(
   svc: Services,
@@ -138,6 +158,12 @@ async function attempt(
   const client = args.client as WebClient;
   const planning = planningContextFor(svc.identities, client, workspaceId, home, actAs);
   try {
+    // Anyone but the person who ran the workflow only with their consent (a Home preference).
+    const runner = ranBy(inputs);
+    if (actAs !== runner && !(await svc.deps.store.workflowConsents.allows(workspaceId, actAs))) {
+      svc.deps.logger.info({ action, workspaceId, reason: 'no consent' }, 'workflow step refused');
+      return { error: noConsent(actAs, runner).text };
+    }
     const refused = await notConnectedFullMember(planning, actAs);
     if (refused) {
       svc.deps.logger.info({ action, workspaceId, reason: refused.why }, 'workflow step refused');

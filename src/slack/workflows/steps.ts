@@ -121,8 +121,14 @@ const actAsInput = {
   type: 'slack#/types/user_id',
   title: 'Act as',
   description:
-    'Whose planning account does it: a connected full member (e.g. the person who ran the workflow)',
+    "Whose planning account does it: the person who ran the workflow, or someone who turned on “Let workflow steps act for me” on the app's Home",
   required: true,
+} as const;
+/** Who ran the workflow, from its trigger: the step may act as them without their Home consent. */
+const ranByInput = {
+  type: 'slack#/types/interactivity',
+  title: 'Who ran it',
+  description: "The workflow's interactivity: the person who ran it (from the trigger)",
 } as const;
 const permalinkOutput = {
   type: 'string',
@@ -154,6 +160,7 @@ export const WORKFLOW_STEPS: Readonly<Record<string, WorkflowStep<Services>>> = 
         description: 'Who does it (optional)',
       },
       [STEP_PARAM.actAs]: actAsInput,
+      [STEP_PARAM.interactivity]: ranByInput,
     },
     outputs: {
       [STEP_PARAM.taskId]: { type: 'string', title: 'Task id', description: "The new task's id" },
@@ -209,6 +216,7 @@ export const WORKFLOW_STEPS: Readonly<Record<string, WorkflowStep<Services>>> = 
         required: true,
       },
       [STEP_PARAM.actAs]: actAsInput,
+      [STEP_PARAM.interactivity]: ranByInput,
     },
     outputs: {},
     run: workflowStep('workflow log discovery', async (svc, step) => {
@@ -233,6 +241,7 @@ export const WORKFLOW_STEPS: Readonly<Record<string, WorkflowStep<Services>>> = 
       ...placeInputs,
       [STEP_PARAM.feature]: featureInput,
       [STEP_PARAM.actAs]: actAsInput,
+      [STEP_PARAM.interactivity]: ranByInput,
     },
     outputs: { [STEP_PARAM.permalink]: permalinkOutput },
     run: workflowStep('workflow feature status', async (svc, step) => {
@@ -255,6 +264,7 @@ export const WORKFLOW_STEPS: Readonly<Record<string, WorkflowStep<Services>>> = 
       ...placeInputs,
       [STEP_PARAM.feature]: featureInput,
       [STEP_PARAM.actAs]: actAsInput,
+      [STEP_PARAM.interactivity]: ranByInput,
     },
     outputs: { [STEP_PARAM.stage]: { type: 'string', title: 'Stage', description: 'The stage it moved to' } },
     run: workflowStep('workflow advance feature', async (svc, step) => {
