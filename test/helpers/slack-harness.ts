@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ViewStateValue } from '@slack/bolt';
 import { request } from 'undici';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { type Clients, createClients } from '../../src/clients.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/logger.js';
@@ -35,6 +36,7 @@ import { ACTION, FIELD, type Field } from '../../src/slack/kit/ids.js';
 import { PRESS_LOCK_PREFIX } from '../../src/slack/kit/press.js';
 import { TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from '../../src/slack/tasks/ids.js';
 import { createKeyring, openStore, type Store, type StoreOptions } from '../../src/store/index.js';
+import { type PgSchema, withPgSchema } from './postgres.js';
 
 export type { SlackCall };
 
@@ -812,6 +814,26 @@ export class Harness {
   }
 
   /**
+   * A task of the fixture's feature made in the service (by the owner) whose card the app posted in
+   * `channel` and remembers with its place — a thread reply's target, without the form's round trip.
+   */
+  async taskWithCard(heading = 'Fix login', channel = 'C1') {
+    const { teamId, channelId, featureId } = this.fixture;
+    const created = await this.owner().tasks.create(teamId, channelId, featureId, { heading });
+    const task = { teamId, channelId, featureId, taskId: created.id };
+    const cardTs = this.slack.postAsBot(channel, { text: `Task: ${heading}` });
+    await this.store.cards.record({
+      workspaceId: TEAM,
+      kind: 'task',
+      entityId: task.taskId,
+      slackChannelId: channel,
+      messageTs: cardTs,
+      place: { orgId: this.sandbox.orgId, teamId, channelId, featureId },
+    });
+    return { task, cardTs };
+  }
+
+  /**
    * A task of the fixture's feature created from a message through the real form, as `user` (U1)
    * in a linked C1 (`details` typed when given): its coordinates and its card's ts, once the card is
    * remembered.
@@ -1068,4 +1090,35 @@ export function profilesOffered(blocks: unknown): string[] {
     .flatMap((b) => [...(b.elements ?? []), ...(b.accessory ? [b.accessory] : [])])
     .filter((e) => e.action_id === ACTION.profileOpen)
     .map((e) => e.value ?? '');
+}
+
+/**
+ * Two replicas of the app on one PostgreSQL schema, as two processes behind one load balancer: the
+ * schema made once for the calling describe block (a `describeWithPostgres`) and dropped after it;
+ * before each test the first replica started with `options` and the second beside it, both closed
+ * after it. `use` is handed the two each time (`(r) => ({ a, b } = r)`).
+ */
+export function onTwoReplicas(
+  schemaName: string,
+  options: Omit<HarnessOptions, 'postgres'>,
+  use: (replicas: { a: Harness; b: Harness }) => void,
+): void {
+  let pg: PgSchema | undefined;
+  let started: { a?: Harness; b?: Harness } = {};
+  beforeAll(async () => {
+    pg = await withPgSchema(schemaName);
+  });
+  afterAll(() => pg?.drop());
+  beforeEach(async () => {
+    const a = await Harness.start({ ...options, postgres: pg! });
+    started = { a };
+    const b = await a.replica();
+    started = { a, b };
+    use({ a, b });
+  });
+  afterEach(async () => {
+    await started.b?.close();
+    await started.a?.close();
+    started = {};
+  });
 }

@@ -5,7 +5,7 @@
  * runs with a one-second interval, so "within one interval" is a condition waited for, not a sleep.
  * On PostgreSQL, two replicas' jobs tick together and each activity line is posted once.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appJobs, type Job } from '../../src/app/jobs.js';
 import { createClients } from '../../src/clients.js';
 import { planningAccessFor } from '../../src/digest/access.js';
@@ -16,8 +16,15 @@ import { readFeatureView } from '../../src/slack/features/live.js';
 import { postCard } from '../../src/slack/kit/live-cards.js';
 import type { Store } from '../../src/store/index.js';
 import type { WatchReport } from '../../src/watch/index.js';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../helpers/postgres.js';
-import { BOT_TOKEN, eventually, Harness, type SlackCall, TEAM } from '../helpers/slack-harness.js';
+import { describeWithPostgres } from '../helpers/postgres.js';
+import {
+  BOT_TOKEN,
+  eventually,
+  Harness,
+  onTwoReplicas,
+  type SlackCall,
+  TEAM,
+} from '../helpers/slack-harness.js';
 
 const INTERVAL_MS = 1_000;
 const json = (v: unknown) => JSON.stringify(v);
@@ -184,21 +191,9 @@ describe('the watch, as the app runs it', () => {
 });
 
 describeWithPostgres('the watch on two replicas, as the app runs it (PostgreSQL)', () => {
-  let pg: PgSchema;
   let a: Harness;
   let b: Harness;
-  beforeAll(async () => {
-    pg = await withPgSchema('watch_e2e');
-  });
-  afterAll(() => pg?.drop());
-  beforeEach(async () => {
-    a = await Harness.start({ postgres: pg });
-    b = await a.replica();
-  });
-  afterEach(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  onTwoReplicas('watch_e2e', {}, (r) => ({ a, b } = r));
 
   it('both replicas ticking together post each activity line once', async () => {
     const owner = a.owner();

@@ -7,11 +7,11 @@
  * and the jobs refresh ahead of expiry without any request.
  */
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Reply, SlackCall } from '../../../src/playground/fake-slack.js';
 import { REFUSALS } from '../../../src/slack/bolt/rotation.js';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
-import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
+import { describeWithPostgres } from '../../helpers/postgres.js';
+import { eventually, type Harness, onTwoReplicas, TEAM } from '../../helpers/slack-harness.js';
 
 /** An hour left: inside the refresh window (bolt/rotation.ts), not yet expired. */
 const HOUR_S = 3_600;
@@ -26,22 +26,9 @@ const PASSING: [string, Reply][] = [
 ];
 
 describeWithPostgres('token rotation with Slack failing, two replicas (PostgreSQL)', () => {
-  let pg: PgSchema;
   let a: Harness;
   let b: Harness;
-
-  beforeAll(async () => {
-    pg = await withPgSchema('rotation');
-  });
-  afterAll(() => pg?.drop());
-  beforeEach(async () => {
-    a = await Harness.start({ oauth: true, postgres: pg });
-    b = await a.replica();
-  });
-  afterEach(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  onTwoReplicas('rotation', { oauth: true }, (r) => ({ a, b } = r));
 
   async function install(expiresInSeconds: number) {
     const redirect = await a.install({ team: { id: TEAM, name: 'Test' }, user: 'UADMIN', expiresInSeconds });

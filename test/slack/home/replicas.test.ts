@@ -3,27 +3,14 @@
  * each with its own cache of Home snapshots. A tab one replica published is never overwritten by
  * another replica publishing from an older cache; the store keeps the newest snapshot published.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
-import { Harness, TEAM } from '../../helpers/slack-harness.js';
+import { expect, it } from 'vitest';
+import { describeWithPostgres } from '../../helpers/postgres.js';
+import { type Harness, onTwoReplicas, TEAM } from '../../helpers/slack-harness.js';
 
 describeWithPostgres('Home tab on two replicas (PostgreSQL)', () => {
-  let pg: PgSchema;
   let a: Harness;
   let b: Harness;
-
-  beforeAll(async () => {
-    pg = await withPgSchema('home');
-  });
-  afterAll(() => pg?.drop());
-  beforeEach(async () => {
-    a = await Harness.start({ postgres: pg });
-    b = await a.replica();
-  });
-  afterEach(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  onTwoReplicas('home', {}, (r) => ({ a, b } = r));
 
   const open = (h: Harness) =>
     h.event({ type: 'app_home_opened', user: 'UMEM', channel: 'DUMEM', tab: 'home' });

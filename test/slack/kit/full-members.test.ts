@@ -34,19 +34,8 @@ beforeEach(async () => {
   await h.connect('U1', 'owner');
   await h.link('C1', 'U1');
   await h.store.links.update(TEAM, 'C1', { threadDiscoveries: true });
-  const { teamId, channelId, featureId } = h.fixture;
-  const created = await h.owner().tasks.create(teamId, channelId, featureId, { heading: 'Fix login' });
-  task = { teamId, channelId, featureId, taskId: created.id };
   // The task's card, as the app posted it and remembered it with its place.
-  cardTs = h.slack.postAsBot('C1', { text: 'Task: Fix login' });
-  await h.store.cards.record({
-    workspaceId: TEAM,
-    kind: 'task',
-    entityId: task.taskId,
-    slackChannelId: 'C1',
-    messageTs: cardTs,
-    place: { orgId: h.sandbox.orgId, teamId, channelId, featureId },
-  });
+  ({ task, cardTs } = await h.taskWithCard());
 });
 afterEach(() => h.close());
 

@@ -3,29 +3,16 @@
  * the same Slack, each with its own store connection, clients and in-process state. A new person's
  * first command delivered to both at once (Slack's retry, a double submit) makes one account.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
-import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
+import { expect, it } from 'vitest';
+import { describeWithPostgres } from '../../helpers/postgres.js';
+import { eventually, type Harness, onTwoReplicas, TEAM } from '../../helpers/slack-harness.js';
 
 const PEOPLE = Array.from({ length: 10 }, (_, i) => `UNEW${i}`);
 
 describeWithPostgres('two replicas provisioning new people (PostgreSQL)', () => {
-  let pg: PgSchema;
   let a: Harness;
   let b: Harness;
-
-  beforeAll(async () => {
-    pg = await withPgSchema('replicas');
-  });
-  afterAll(() => pg?.drop());
-  beforeEach(async () => {
-    a = await Harness.start({ provisioning: true, postgres: pg });
-    b = await a.replica();
-  });
-  afterEach(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  onTwoReplicas('replicas', { provisioning: true }, (r) => ({ a, b } = r));
 
   it('ten new people, each first command on both replicas at once: ten accounts, each the one stored, none unheld', async () => {
     for (const id of PEOPLE) a.slack.users.set(id, { id, name: `person-${id}` });

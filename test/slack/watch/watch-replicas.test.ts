@@ -3,7 +3,7 @@
  * by both at once (a claim that expired under a slow pass, a replica dying mid-pass) posts each
  * activity message once and DMs each person once.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createClients } from '../../../src/clients.js';
 import { createLogger } from '../../../src/logger.js';
 import { featureCard } from '../../../src/slack/features/card.js';
@@ -12,26 +12,13 @@ import { postCard } from '../../../src/slack/kit/live-cards.js';
 import { createWatchSlackSide } from '../../../src/slack/watch/index.js';
 import type { Store } from '../../../src/store/index.js';
 import { changesBetween, type FeatureDelta, seenOf } from '../../../src/watch/changes.js';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
-import { BOT_TOKEN, Harness, TEAM } from '../../helpers/slack-harness.js';
+import { describeWithPostgres } from '../../helpers/postgres.js';
+import { BOT_TOKEN, type Harness, onTwoReplicas, TEAM } from '../../helpers/slack-harness.js';
 
 describeWithPostgres('the watch Slack side on two replicas (PostgreSQL)', () => {
-  let pg: PgSchema;
   let a: Harness;
   let b: Harness;
-
-  beforeAll(async () => {
-    pg = await withPgSchema('watch_replicas');
-  });
-  afterAll(() => pg?.drop());
-  beforeEach(async () => {
-    a = await Harness.start({ postgres: pg });
-    b = await a.replica();
-  });
-  afterEach(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  onTwoReplicas('watch_replicas', {}, (r) => ({ a, b } = r));
 
   it('one turn applied by both replicas at once, three times: one thread message, one DM', async () => {
     const logger = createLogger({ level: 'warn', destination: { write: () => undefined } });
