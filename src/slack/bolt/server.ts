@@ -180,6 +180,17 @@ export function createSlackServer({
   } else {
     options.token = config.SLACK_BOT_TOKEN;
   }
+  // What App would hand its own receiver for the OAuth flow; either receiver of ours takes it.
+  const oauthOptions =
+    mode.install === 'oauth'
+      ? {
+          clientId: options.clientId,
+          clientSecret: options.clientSecret,
+          stateSecret: options.stateSecret,
+          scopes: options.scopes,
+          installationStore: options.installationStore,
+        }
+      : {};
   if (mode.transport === 'socket') {
     // Our receiver, built as App would build its own, checking each envelope as HTTP checks a body.
     const boltLogger = options.logger as NonNullable<AppOptions['logger']>;
@@ -188,15 +199,7 @@ export function createSlackServer({
       logger: boltLogger,
       logLevel: boltLogger.getLevel(),
       installerOptions: { clientOptions: options.clientOptions, ...options.installerOptions },
-      ...(mode.install === 'oauth'
-        ? {
-            clientId: options.clientId,
-            clientSecret: options.clientSecret,
-            stateSecret: options.stateSecret,
-            scopes: options.scopes,
-            installationStore: options.installationStore,
-          }
-        : {}),
+      ...oauthOptions,
       ...(metrics ? { observe: { metrics } } : {}),
     });
   }
@@ -223,16 +226,8 @@ export function createSlackServer({
       processBeforeResponse: false,
       logger: options.logger as NonNullable<AppOptions['logger']>,
       observe: { logger, ...(metrics ? { metrics } : {}) },
-      ...(mode.install === 'oauth'
-        ? {
-            clientId: options.clientId,
-            clientSecret: options.clientSecret,
-            stateSecret: options.stateSecret,
-            scopes: options.scopes,
-            installationStore: options.installationStore,
-            installerOptions: options.installerOptions,
-          }
-        : {}),
+      ...oauthOptions,
+      ...(mode.install === 'oauth' ? { installerOptions: options.installerOptions } : {}),
     });
   }
 
