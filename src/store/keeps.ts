@@ -42,6 +42,8 @@ export const LOCK_LEASE = {
    * the account stored first stands and a later one is closed: a race never leaves an account open.
    */
   provisioning: MINUTE,
+  /** A reply to one feedback: a task read and the reply, each bounded by the planning client's timeout. */
+  feedbackReply: MINUTE,
 } as const;
 
 /**

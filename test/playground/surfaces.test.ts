@@ -295,15 +295,18 @@ describeWithBrowser('playground surfaces in a browser', () => {
     await shot('s17-task-details');
     await closeModal(details);
 
+    // Delete on the shared card has no dialog of its own: the app asks Ada, the task's author.
     await card.getByRole('button', { name: 'Delete' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete this task?' });
-    await confirm.getByRole('button', { name: /Delete/ }).click();
-    // The card itself becomes one line, and the presser is told privately.
+    const confirm = modal('Delete task');
+    await confirm.getByText('Delete this task?').waitFor();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    // The card itself becomes one line, and the presser is told in the confirmation.
     await page
       .locator('#thread-messages .msg:not(.ephemeral)', { hasText: 'This task was deleted.' })
       .waitFor();
-    await page.locator('#thread-messages .msg.ephemeral', { hasText: 'Task deleted.' }).waitFor();
+    await confirm.getByText('Task deleted.').waitFor();
     await shot('s17-task-deleted');
+    await dismiss(confirm);
   }, 120_000);
 
   it('features and experiments: /plan feature new, its card, an assumption, an experiment with participants as chips; evidence from a message; search', async () => {

@@ -90,11 +90,13 @@ async function sendToReview(beforeTheDm: () => void) {
     cardTs = task ? ((await h.store.cards.list(TEAM, 'task', task.id))[0]?.messageTs ?? '') : '';
     return cardTs !== '';
   }, 'the card remembered');
+  // Assigned in the form: U2 is told first of that.
+  await eventually(() => botMessages('DU2').length === 1, 'the assignment DM');
   await h.press(shownIn(cardTs), TASK_ACTION.stateForward);
   await eventually(() => JSON.stringify(h.slack.message('C1', cardTs)).includes('Send to review'), 'started');
   beforeTheDm();
   await h.press(shownIn(cardTs), TASK_ACTION.stateForward);
-  await eventually(() => botMessages('DU2').length > 0, 'the DM');
+  await eventually(() => botMessages('DU2').length > 1, 'the DM');
   await h.pressesSettled();
 }
 
@@ -136,8 +138,11 @@ describe.each(FAILURES)('a post Slack accepted, then %s', (_, failure) => {
   it('a DM: once in the person’s DM with the app', async () => {
     await start();
     await sendToReview(() => h.slack.failAfter('chat.postMessage', failure()));
-    expect(botMessages('DU2').map((m) => m.text)).toEqual([expect.stringContaining('to *in review*')]);
-    expect(h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DU2')).toHaveLength(1);
+    expect(botMessages('DU2').map((m) => m.text)).toEqual([
+      expect.stringContaining('assigned you'),
+      expect.stringContaining('to *in review*'),
+    ]);
+    expect(h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DU2')).toHaveLength(2);
   });
 
   it('/plan digest now: posted once, and the person told it was posted', async () => {
@@ -184,9 +189,10 @@ describe('429 on every path: waited out, then posted once', () => {
   it('a DM', async () => {
     await start();
     await sendToReview(() => h.slack.rateLimit('chat.postMessage', 1));
-    expect(botMessages('DU2')).toHaveLength(1);
+    expect(botMessages('DU2')).toHaveLength(2);
     const dms = h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DU2');
-    expect(dms.map((c) => c.status)).toEqual([429, 200]);
+    // The assignment's DM, then the move's: limited once, waited out, posted.
+    expect(dms.map((c) => c.status)).toEqual([200, 429, 200]);
   });
 
   it('Create task’s card, a step’s card and /plan digest now', async () => {

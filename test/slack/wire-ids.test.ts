@@ -32,7 +32,7 @@ import {
   FEATURE_SHORTCUT,
   FEATURE_VIEW,
 } from '../../src/slack/features/ids.js';
-import { FeedbackRef } from '../../src/slack/feedback/blocks.js';
+import { FeedbackRef, ReplyMeta } from '../../src/slack/feedback/blocks.js';
 import {
   FEEDBACK_ACTION,
   FEEDBACK_FIELD,
@@ -60,6 +60,7 @@ import {
   TASK_VIEW,
 } from '../../src/slack/tasks/ids.js';
 import { TasksMore } from '../../src/slack/tasks/list.js';
+import { DeleteConfirmMeta } from '../../src/slack/tasks/state.js';
 import { appManifest, TOPICS } from '../../src/slack/topics.js';
 import { STEP_PARAM, WORKFLOW_STEP } from '../../src/slack/workflows/ids.js';
 
@@ -141,6 +142,8 @@ const CARRIED = {
   DiscoveryMeta,
   MinuteRef,
   FeedbackRef,
+  ReplyMeta,
+  DeleteConfirmMeta,
   AdvanceButtonValue,
   TaskCoords,
   FeatureCoords,
@@ -290,6 +293,7 @@ const FROZEN_IDS = {
     'minute_edit',
     'reply',
     'task_assign',
+    'task_delete_confirm',
     'task_details',
     'task_edit',
   ],
@@ -358,9 +362,11 @@ const FROZEN_IDS = {
     'person_profile',
     'quiet_end',
     'quiet_start',
+    'reply_change_open',
     'reply_open',
     'task_assign_open',
     'task_delete',
+    'task_delete_ask',
     'task_details_open',
     'task_discovery_open',
     'task_edit_open',
@@ -586,6 +592,18 @@ const FROZEN_VALUES = {
     featureId: 'string',
     taskId: 'string',
     feedbackId: 'string',
+  },
+  ReplyMeta: {
+    teamId: 'string',
+    channelId: 'string',
+    featureId: 'string',
+    taskId: 'string',
+    feedbackId: 'string',
+    'dm?': { channel: 'string', ts: 'string' },
+  },
+  DeleteConfirmMeta: {
+    press: 'string',
+    'on?': { channel: 'string', ts: 'string' },
   },
   AdvanceButtonValue: {
     teamId: 'string',

@@ -29,7 +29,7 @@ import { ADMIN_ACTION, ADMIN_VIEW } from './ids.js';
 
 const go = placeValue;
 
-/** Why a default channel cannot go: said in the confirmation and when the service refuses. */
+/** Why a default channel cannot go: said under it (it has no Delete) and when the service refuses. */
 export const DEFAULT_CHANNEL_RULE = md`A team's default channel cannot be deleted or left without the team: delete the team instead, or delete another channel.`;
 
 export function teamsView(
@@ -104,19 +104,23 @@ export function teamView(place: AdminPlace, team: TeamExpanded, flash?: Flash): 
           channelId: channel.id,
           name: channelName,
         }),
-        button('Delete', ADMIN_ACTION.deleteChannel, {
-          value: targetValue({ id: channel.id, teamId: team.id, name: channelName }),
-          style: 'danger',
-          confirm: {
-            title: 'Delete the channel?',
-            text: channel.isDefault
-              ? DEFAULT_CHANNEL_RULE
-              : md`*${channelName || channel.id}* and its features are deleted.`,
-            confirm: 'Delete channel',
-            style: 'danger',
-          },
-        }),
+        // The service refuses to delete a default channel: it is not offered, and the line below says why.
+        ...(channel.isDefault
+          ? []
+          : [
+              button('Delete', ADMIN_ACTION.deleteChannel, {
+                value: targetValue({ id: channel.id, teamId: team.id, name: channelName }),
+                style: 'danger',
+                confirm: {
+                  title: 'Delete the channel?',
+                  text: md`*${channelName || channel.id}* and its features are deleted.`,
+                  confirm: 'Delete channel',
+                  style: 'danger',
+                },
+              }),
+            ]),
       ),
+      ...(channel.isDefault ? [context(DEFAULT_CHANNEL_RULE)] : []),
     );
   }
   if (team.channels.length > 40) blocks.push(context(md`…and ${team.channels.length - 40} more channels.`));

@@ -27,6 +27,16 @@ import { FEEDBACK_ACTION, FEEDBACK_FIELD, FEEDBACK_VIEW } from './ids.js';
 export const FeedbackRef = TaskCoords.extend({ feedbackId: z.string().min(1) });
 export type FeedbackRef = z.infer<typeof FeedbackRef>;
 
+/**
+ * What the reply modal carries: the feedback, and the DM its Reply was pressed in (`dm`: channel and
+ * ts), whose button becomes *Change reply* once the reply is recorded. Absent from the Home tab, and
+ * from modals opened before it existed.
+ */
+export const ReplyMeta = FeedbackRef.extend({
+  dm: z.object({ channel: z.string().min(1), ts: z.string().min(1) }).optional(),
+});
+export type ReplyMeta = z.infer<typeof ReplyMeta>;
+
 const ISSUE_LABEL: Record<FeedbackIssue, string> = {
   value: 'Value',
   complexity: 'Complexity',
@@ -93,9 +103,11 @@ export interface FeedbackNotice {
   taskHeading?: string;
   issue?: FeedbackIssue;
   message: string;
+  /** Answered already: the button changes the reply, and says so. */
+  replied?: boolean;
 }
 
-/** The DM to the task's assignee, with a Reply button. */
+/** The DM to the task's assignee, with a Reply button (*Change reply* once they replied). */
 export function feedbackDm(n: FeedbackNotice) {
   const task = n.taskHeading ? md`your task *${inline(n.taskHeading, LIMITS.heading)}*` : md`your task`;
   const issue = n.issue ? md` (${ISSUE_LABEL[n.issue]})` : md``;
@@ -103,55 +115,83 @@ export function feedbackDm(n: FeedbackNotice) {
   return message(md`${author} gave feedback on ${task}${issue}`, [
     section(md`:speech_balloon: ${author} gave feedback on ${task}${issue}:`),
     section(quote(n.message)),
+    ...(n.replied ? [context(md`:white_check_mark: You replied. *Change reply* replaces your reply.`)] : []),
     actions(
       undefined,
-      button('Reply', FEEDBACK_ACTION.replyOpen, { value: JSON.stringify(FeedbackRef.parse(n.ref)) }),
+      n.replied
+        ? button('Change reply', FEEDBACK_ACTION.replyChange, {
+            value: JSON.stringify(FeedbackRef.parse(n.ref)),
+          })
+        : button('Reply', FEEDBACK_ACTION.replyOpen, { value: JSON.stringify(FeedbackRef.parse(n.ref)) }),
       ...profileButton(n.authorSlackId),
     ),
   ]);
 }
 
+export const REPLY_TITLE = 'Reply to feedback';
+export const CHANGE_REPLY_TITLE = 'Change your reply';
+
+/**
+ * The reply form. With `earlier` (the feedback is answered already) it says, before anything is
+ * typed, that the reply replaces that one, and starts from it.
+ */
 export function replyModal({
-  ref,
+  meta,
   problem,
   reply,
+  earlier,
 }: {
-  ref: FeedbackRef;
+  meta: ReplyMeta;
   problem?: Mrkdwn;
   reply?: string;
+  earlier?: string;
 }): ModalView {
   return modal({
     callbackId: FEEDBACK_VIEW.reply,
-    title: 'Reply to feedback',
-    submit: 'Reply',
+    title: earlier === undefined ? REPLY_TITLE : CHANGE_REPLY_TITLE,
+    submit: earlier === undefined ? 'Reply' : 'Replace reply',
     close: 'Cancel',
-    privateMetadata: JSON.stringify(FeedbackRef.parse(ref)),
+    privateMetadata: JSON.stringify(ReplyMeta.parse(meta)),
     blocks: [
+      ...(earlier === undefined
+        ? []
+        : [section(md`This replaces the reply already given:`), section(quote(earlier))]),
       input(
-        'Your reply',
+        earlier === undefined ? 'Your reply' : 'Your new reply',
         FEEDBACK_FIELD.reply.block,
-        textInput(FEEDBACK_FIELD.reply.action, { multiline: true, max: LIMITS.minuteText, value: reply }),
+        textInput(FEEDBACK_FIELD.reply.action, {
+          multiline: true,
+          max: LIMITS.minuteText,
+          value: reply ?? earlier,
+        }),
       ),
-      context(md`The feedback's author is told of your reply.`),
+      context(
+        earlier === undefined
+          ? md`The feedback's author is told of your reply.`
+          : md`The feedback's author is told that your reply changed.`,
+      ),
       ...(problem ? [formProblem(problem)] : []),
     ],
   });
 }
 
-/** The DM to the feedback's author once the assignee replied. */
+/** The DM to the feedback's author once the assignee replied, or (`changed`) replaced their reply. */
 export function replyDm({
   replierSlackId,
   reply,
   taskHeading,
+  changed,
 }: {
   replierSlackId: string;
   reply: string;
   taskHeading?: string;
+  changed?: boolean;
 }) {
   const on = taskHeading ? md` on *${inline(taskHeading, LIMITS.heading)}*` : md``;
   const replier = mention(replierSlackId);
-  return message(md`${replier} replied to your feedback${on}`, [
-    section(md`:leftwards_arrow_with_hook: ${replier} replied to your feedback${on}:`),
+  const did = changed ? md`changed their reply to your feedback${on}` : md`replied to your feedback${on}`;
+  return message(md`${replier} ${did}`, [
+    section(md`:leftwards_arrow_with_hook: ${replier} ${did}:`),
     section(quote(reply)),
     ...profileActions(replierSlackId),
   ]);

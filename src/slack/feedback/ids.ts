@@ -8,6 +8,8 @@ export const FEEDBACK_VIEW = { feedback: 'feedback', reply: 'reply' } as const;
 export const FEEDBACK_ACTION = {
   /** Reply, in the assignee's DM about a feedback (and on the Home tab). */
   replyOpen: 'reply_open',
+  /** Change reply, in the same DM once the assignee replied: the reply form, saying it replaces. */
+  replyChange: 'reply_change_open',
 } as const;
 
 export const FEEDBACK_FIELD = {

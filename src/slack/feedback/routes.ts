@@ -21,6 +21,7 @@ export const feedbackRoutes: TopicRoutes<Services> = {
     // The task card's Give feedback button (the card belongs to the tasks topic).
     [TASK_ACTION.feedbackOpen]: feedbackOpenAction,
     [FEEDBACK_ACTION.replyOpen]: replyOpenAction,
+    [FEEDBACK_ACTION.replyChange]: replyOpenAction,
   },
   views: {
     [FEEDBACK_VIEW.feedback]: feedbackSubmission,

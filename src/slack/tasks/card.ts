@@ -255,8 +255,8 @@ function minutesLine(m: NonNullable<TaskView['minutes']>): Mrkdwn {
   return md`${plural(m.discoveries, 'discovery', 'discoveries')} · ${plural(feedback, 'feedback', 'feedback')}${split}`;
 }
 
-/** The delete confirmation, shown by Slack before the press is sent. */
-const DELETE_CONFIRM = {
+/** The delete confirmation, shown by Slack before the press is sent, or by the app (state.ts). */
+export const DELETE_CONFIRM = {
   title: 'Delete this task?',
   text: md`The task, its discoveries and its feedback are deleted in the planning service for everyone. This cannot be undone.`,
   confirm: 'Delete',
@@ -266,7 +266,9 @@ const DELETE_CONFIRM = {
 /**
  * The live card: heading, feature, facts, counts, and every button of the task. `deletes` is given
  * where the card is one person's (an ephemeral list's row turned into the card): false leaves out
- * the Delete the app would refuse them. A shared card keeps it; a press by someone else is told why.
+ * the Delete the app would refuse them, true offers it with Slack's confirmation. A shared card
+ * shows Delete to everyone without a dialog: a press by someone who may not delete is told why at
+ * once, and only who may gets the confirmation (state.ts).
  */
 export function liveTaskCard(task: TaskView, viewer: { deletes?: boolean } = {}) {
   const coords = TaskCoords.parse(task.coords);
@@ -289,9 +291,11 @@ export function liveTaskCard(task: TaskView, viewer: { deletes?: boolean } = {})
       button('Log discovery', TASK_ACTION.discoveryOpen, { value }),
       button('Details', TASK_ACTION.detailsOpen, { value }),
       button('Edit', TASK_ACTION.editOpen, { value }),
-      ...(viewer.deletes === false
-        ? []
-        : [button('Delete', TASK_ACTION.delete, { value, confirm: DELETE_CONFIRM })]),
+      ...(viewer.deletes === undefined
+        ? [button('Delete', TASK_ACTION.deleteAsk, { value })]
+        : viewer.deletes
+          ? [button('Delete', TASK_ACTION.delete, { value, confirm: DELETE_CONFIRM })]
+          : []),
       // The assignee's planning profile (people topic), when they are someone in Slack.
       ...profileButton(task.assigneeSlackId),
     ),

@@ -56,8 +56,9 @@ import type { Services } from '../kit/services.js';
 import { prefillTask } from '../kit/slack-text.js';
 import { submission } from '../kit/submission.js';
 import { openUrl } from '../kit/web-links.js';
-import { liveTaskCard, type TaskCoords } from './card.js';
+import { liveTaskCard, type TaskCoords, type TaskView } from './card.js';
 import { TASK_FIELD, TASK_VIEW } from './ids.js';
+import { taskOnCard } from './live.js';
 
 /** What the create-task modal remembers between its steps (ids only, never user text). */
 export const TaskModalMeta = z.object({
@@ -237,6 +238,16 @@ export async function createTask(
       notes.push(md`It could not be assigned to ${mention(data.assignee)}: ${reason}`);
     }
   }
+  const shown: TaskView = {
+    coords,
+    heading: task.heading ?? data.heading,
+    ...(data.featureHeading ? { featureHeading: data.featureHeading } : {}),
+    state: task.state,
+    ...(assigned ? { assigneeSlackId: assigned.slackUserId, assigneeUserId: assigned.planningUserId } : {}),
+    authorSlackId: planning.slackUserId,
+    minutes: { discoveries: 0, answered: 0, waiting: 0 },
+    ...openUrl(svc.deps.config, 'task', coords),
+  };
   let cardTs: string | undefined;
   try {
     cardTs = await postCard(
@@ -255,18 +266,7 @@ export async function createTask(
         },
       },
       where,
-      liveTaskCard({
-        coords,
-        heading: task.heading ?? data.heading,
-        featureHeading: data.featureHeading,
-        state: task.state,
-        ...(assigned
-          ? { assigneeSlackId: assigned.slackUserId, assigneeUserId: assigned.planningUserId }
-          : {}),
-        authorSlackId: planning.slackUserId,
-        minutes: { discoveries: 0, answered: 0, waiting: 0 },
-        ...openUrl(svc.deps.config, 'task', coords),
-      }),
+      liveTaskCard(shown),
     );
   } catch (error) {
     svc.deps.logger.warn({ action: 'create-task card', err: error }, 'could not post the task card');
@@ -290,10 +290,27 @@ export async function createTask(
   } catch (error) {
     svc.deps.logger.warn({ action: 'create-task origin', err: error }, 'could not record the task origin');
   }
-  // The feature's cards list its tasks by state: they show the new one.
+  // The feature's cards list its tasks by state: they show the new one. Assigned, the assignee hears
+  // of it as from any other surface — once (a retried submission or workflow step does not run this
+  // again), through their preferences and quiet hours — and the watch does not tell it again.
   await svc.changes.changed({
     ...madeFromSlack(acting, client, coords),
-    changes: [{ kind: 'taskAdded', taskId: coords.taskId, heading: task.heading ?? data.heading }],
+    changes: [
+      { kind: 'taskAdded', taskId: coords.taskId, heading: shown.heading },
+      ...(assigned
+        ? [
+            {
+              kind: 'taskAssignee' as const,
+              taskId: coords.taskId,
+              heading: shown.heading,
+              to: assigned.planningUserId,
+            },
+          ]
+        : []),
+    ],
+    known: { tasks: new Map([[coords.taskId, taskOnCard(shown)]]) },
+    // Its card was just posted as it is: not updated again.
+    posted: [coords.taskId],
   });
   return { coords, ...(cardTs ? { card: { channel: where.channel, ts: cardTs } } : {}), notes };
 }

@@ -16,6 +16,8 @@ export const TASK_VIEW = {
   details: 'task_details',
   edit: 'task_edit',
   minuteEdit: 'minute_edit',
+  /** Delete's confirmation, opened only for who may delete the task. */
+  deleteConfirm: 'task_delete_confirm',
 } as const;
 
 /** The live task card's buttons (two state buttons need two ids in one block), and its lists'. */
@@ -26,7 +28,10 @@ export const TASK_ACTION = {
   discoveryOpen: 'task_discovery_open',
   detailsOpen: 'task_details_open',
   editOpen: 'task_edit_open',
+  /** Delete with Slack's confirmation dialog: where the card is one person's (a list), and on cards posted before. */
   delete: 'task_delete',
+  /** Delete on a shared card, without a dialog: who may not delete is told why, who may gets the confirmation. */
+  deleteAsk: 'task_delete_ask',
   /** Give feedback, on the card (the feedback topic answers it). */
   feedbackOpen: 'feedback_open',
   /** Edit / Delete on one's own discovery or feedback in the Details modal. */

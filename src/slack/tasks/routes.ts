@@ -30,7 +30,12 @@ import {
 import { taskEditOpenAction, taskEditSubmission } from './edit.js';
 import { TASK_ACTION, TASK_FIELD, TASK_SHORTCUT, TASK_VIEW } from './ids.js';
 import { tasksMoreAction, tasksSubcommand } from './list.js';
-import { taskDeleteAction, taskStateAction } from './state.js';
+import {
+  taskDeleteAction,
+  taskDeleteAskAction,
+  taskDeleteConfirmSubmission,
+  taskStateAction,
+} from './state.js';
 import { threadMessage } from './thread-replies.js';
 
 export const taskRoutes: TopicRoutes<Services> = {
@@ -59,6 +64,7 @@ export const taskRoutes: TopicRoutes<Services> = {
     [TASK_ACTION.detailsOpen]: taskDetailsOpenAction,
     [TASK_ACTION.editOpen]: taskEditOpenAction,
     [TASK_ACTION.delete]: taskDeleteAction,
+    [TASK_ACTION.deleteAsk]: taskDeleteAskAction,
     [TASK_ACTION.minuteEditOpen]: minuteEditOpenAction,
     [TASK_ACTION.minuteDelete]: minuteDeleteAction,
     [TASK_ACTION.more]: tasksMoreAction,
@@ -74,6 +80,7 @@ export const taskRoutes: TopicRoutes<Services> = {
     [TASK_VIEW.discovery]: discoverySubmission,
     [TASK_VIEW.edit]: taskEditSubmission,
     [TASK_VIEW.minuteEdit]: minuteEditSubmission,
+    [TASK_VIEW.deleteConfirm]: taskDeleteConfirmSubmission,
   },
   options: {
     [TASK_FIELD.feature.action]: featureOptions,

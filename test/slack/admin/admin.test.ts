@@ -31,6 +31,16 @@ async function updated(h: Harness, viewId: string, match: (view: View) => boolea
   return call.body.view as View;
 }
 
+/** The channels a team's view offers Delete for (their ids, from the buttons' values). */
+function deletableChannels(view: View): string[] {
+  const blocks = (view.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[];
+  return blocks.flatMap((b) =>
+    (b.elements ?? [])
+      .filter((e) => e.action_id === ADMIN_ACTION.deleteChannel)
+      .map((e) => (JSON.parse(e.value ?? '{}') as { id?: string }).id ?? ''),
+  );
+}
+
 async function openAdmin(h: Harness, as = ADMIN) {
   expect((await h.command('admin', as)).status).toBe(200);
   const open = await h.slack.waitFor('views.open');
@@ -470,7 +480,11 @@ describe('Administering from Slack', () => {
     await updated(h, sectionId, (v) => json(v).includes('Platform'));
 
     await h.press({ view: sectionId }, ADMIN_ACTION.open, { value: json({ s: 'team', p: 1, t: team!.id }) });
-    await updated(h, sectionId, (v) => json(v).includes('(default)'));
+    const teamShown = await updated(h, sectionId, (v) => json(v).includes('(default)'));
+    // The default channel is not offered for deletion, and says why; another channel is.
+    const defaultId = (await h.owner().teams.read(team!.id)).channels.find((c) => c.isDefault)!.id;
+    expect(deletableChannels(teamShown)).not.toContain(defaultId);
+    expect(json(teamShown)).toContain('default channel cannot be deleted');
     const newChannel = await openAdminForm(
       h,
       sectionId,
@@ -484,6 +498,9 @@ describe('Administering from Slack', () => {
     await updated(h, newChannel, (v) => json(v).includes('is created'));
     const read = await h.owner().teams.read(team!.id);
     expect(read.channels.map((c) => c.channelName)).toContain('Infra');
+    const infra = read.channels.find((c) => c.channelName === 'Infra')!;
+    const withInfra = await updated(h, sectionId, (v) => json(v).includes('Infra'));
+    expect(deletableChannels(withInfra)).toEqual([infra.id]);
 
     const add = await openAdminForm(
       h,

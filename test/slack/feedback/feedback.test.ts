@@ -14,6 +14,7 @@ import {
   Harness,
   profilesOffered,
   type ShownMessage,
+  submitted,
   TEAM,
   text,
   viewIdOf,
@@ -72,13 +73,9 @@ describe('Give feedback on a task card, and reply', () => {
     const button = (dm.body.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
       .flatMap((b) => b.elements ?? [])
       .find((e) => e.action_id === FEEDBACK_ACTION.replyOpen)!;
-    await h.press({}, button, { user: 'UASSIGNEE' });
-    const replyForm = await h.slack.waitFor(
-      'views.open',
-      (b) => (b.view as { callback_id: string }).callback_id === FEEDBACK_VIEW.reply,
-    );
-    expect(replyForm).toBeDefined();
-    await h.submit(viewIdOf(replyForm), [[FEEDBACK_FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
+    const replyForm = await h.openForm(() => h.press({}, button, { user: 'UASSIGNEE' }), FEEDBACK_VIEW.reply);
+    expect(JSON.stringify(h.slack.views.get(replyForm))).not.toContain('replaces');
+    await h.submit(replyForm, [[FEEDBACK_FIELD.reply, text('Added them')]], { user: 'UASSIGNEE' });
     const told = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DUAUTHOR');
     expect(JSON.stringify(told.body.blocks)).toContain('Added them');
     expect(profilesOffered(told.body.blocks)).toEqual(['UASSIGNEE']);
@@ -86,6 +83,133 @@ describe('Give feedback on a task card, and reply', () => {
       .owner()
       .tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId);
     expect(after.minute?.feedback[0]?.reply).toBe('Added them');
+  });
+
+  /** Feedback given by UAUTHOR through the form; the assignee's DM about it (its ts and blocks). */
+  async function feedbackGiven() {
+    await onMessage(card());
+    const viewId = viewIdOf(await h.slack.waitFor('views.open'));
+    await h.submit(
+      viewId,
+      [
+        [FEEDBACK_FIELD.issue, choice('testing', 'Testing')],
+        [FEEDBACK_FIELD.message, text('Needs tests')],
+      ],
+      { user: 'UAUTHOR' },
+    );
+    const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DUASSIGNEE');
+    return { ts: String(dm.answer?.ts), blocks: dm.body.blocks as unknown[] };
+  }
+
+  /** The reply form opened from the DM at `ts` with `button`, submitted with `reply`; its view id. */
+  async function replyFrom(ts: string, button: string, reply: string, submits = 1) {
+    const viewId = await h.openForm(() => {
+      // The DM as Slack shows it now (updated in place after a reply).
+      const shown = h.slack.message('DUASSIGNEE', ts) as unknown as ShownMessage;
+      return h.press({ message: shown, channel: 'DUASSIGNEE' }, button, { user: 'UASSIGNEE' });
+    }, FEEDBACK_VIEW.reply);
+    const shown = structuredClone(h.slack.views.get(viewId)!);
+    const form = JSON.stringify(shown);
+    const values: Parameters<Harness['submit']>[1] = [[FEEDBACK_FIELD.reply, text(reply)]];
+    await Promise.all(Array.from({ length: submits }, () => h.submit(viewId, values, { user: 'UASSIGNEE' })));
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes(':white_check_mark: Reply'),
+    );
+    return { viewId, form, shown };
+  }
+
+  const toAuthor = () => h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DUAUTHOR');
+  const readReply = async () =>
+    (await h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId)).minute
+      ?.feedback[0]?.reply;
+
+  it('after a reply, its DM offers Change reply, whose form says it replaces the first; the author is told it changed, once', async () => {
+    const dm = await feedbackGiven();
+    await replyFrom(dm.ts, FEEDBACK_ACTION.replyOpen, 'First answer');
+    expect(toAuthor()).toHaveLength(1);
+    expect(JSON.stringify(toAuthor()[0]!.body)).toContain('replied to your feedback');
+
+    // The DM the Reply was pressed in now offers to change it, not to reply again.
+    const redrawn = await h.slack.waitFor('chat.update', (b) => b.channel === 'DUASSIGNEE' && b.ts === dm.ts);
+    const dmNow = JSON.stringify(redrawn.body.blocks);
+    expect(dmNow).toContain(FEEDBACK_ACTION.replyChange);
+    expect(dmNow).not.toContain(`"${FEEDBACK_ACTION.replyOpen}"`);
+    expect(dmNow).toContain('Needs tests');
+
+    // Change reply: the form says, before anything is typed, that it replaces the first reply.
+    const { viewId, form, shown } = await replyFrom(dm.ts, FEEDBACK_ACTION.replyChange, 'Second answer', 2);
+    expect(form).toContain('This replaces the reply already given');
+    expect(form).toContain('First answer');
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes('replaces your earlier one'),
+    );
+    // Slack retries the submission: nothing is recorded or told again.
+    const since = h.slack.calls.length;
+    await h.interact(
+      {
+        type: 'view_submission',
+        view: submitted(viewId, shown, [[FEEDBACK_FIELD.reply, text('Second answer')]]),
+      },
+      'UASSIGNEE',
+      { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
+    );
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes('replaces your earlier one'),
+      { since },
+    );
+    expect(await readReply()).toBe('Second answer');
+    expect(h.sandbox.requests.count('taskFeedbackReply')).toBe(2);
+    const told = toAuthor();
+    expect(told).toHaveLength(2);
+    expect(JSON.stringify(told[1]!.body)).toContain('<@UASSIGNEE> changed their reply to your feedback');
+    expect(JSON.stringify(told[1]!.body)).toContain('Second answer');
+  });
+
+  it('a Reply pressed on a DM still showing it, after the feedback was answered, says it replaces that answer', async () => {
+    const dm = await feedbackGiven();
+    // Answered elsewhere (the service's web app).
+    await h
+      .owner()
+      .tasks.feedbackReply(
+        coords.teamId,
+        coords.channelId,
+        coords.featureId,
+        coords.taskId,
+        (await h.owner().tasks.read(coords.teamId, coords.channelId, coords.featureId, coords.taskId)).minute!
+          .feedback[0]!.id,
+        { reply: 'From the web' },
+      );
+    const { form } = await replyFrom(dm.ts, FEEDBACK_ACTION.replyOpen, 'From Slack');
+    expect(form).toContain('This replaces the reply already given');
+    expect(form).toContain('From the web');
+    expect(await readReply()).toBe('From Slack');
+    expect(JSON.stringify(toAuthor().at(-1)?.body)).toContain('changed their reply');
+  });
+
+  it('a refused change of reply shows the form again as it was — saying what it replaces — with the text typed', async () => {
+    const dm = await feedbackGiven();
+    await replyFrom(dm.ts, FEEDBACK_ACTION.replyOpen, 'First answer');
+    h.sandbox.inject({ operationId: 'taskFeedbackReply', status: 503 });
+    const viewId = await h.openForm(() => {
+      const shown = h.slack.message('DUASSIGNEE', dm.ts) as unknown as ShownMessage;
+      return h.press({ message: shown, channel: 'DUASSIGNEE' }, FEEDBACK_ACTION.replyChange, {
+        user: 'UASSIGNEE',
+      });
+    }, FEEDBACK_VIEW.reply);
+    await h.submit(viewId, [[FEEDBACK_FIELD.reply, text('Typed again')]], { user: 'UASSIGNEE' });
+    const again = await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes('nothing was saved'),
+    );
+    const shown = JSON.stringify(again.body.view);
+    expect(shown).toContain('Change your reply');
+    expect(shown).toContain('This replaces the reply already given');
+    expect(shown).toContain('"initial_value":"Typed again"');
+    expect(await readReply()).toBe('First answer');
+    expect(toAuthor()).toHaveLength(1);
   });
 
   it.each<[FaultRule, string]>([

@@ -158,7 +158,14 @@ describe('user text never reaches Slack as markup', () => {
       [FEEDBACK_FIELD.issue, choice('value', 'Value')],
       [FEEDBACK_FIELD.message, text('<!here> look')],
     ]);
-    const dm = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU2');
+    // The assignee was told of the assignment first (made in the form): that DM escapes the heading too.
+    const assigned = await h.slack.waitFor('chat.postMessage', (b) => b.channel === 'DU2');
+    expect(JSON.stringify(assigned.body)).toContain('assigned you');
+    expect(JSON.stringify(assigned.body)).not.toContain('<!channel>');
+    const dm = await h.slack.waitFor(
+      'chat.postMessage',
+      (b) => b.channel === 'DU2' && JSON.stringify(b.blocks).includes('gave feedback'),
+    );
     expect(String(dm.body.text)).not.toContain('<!channel>');
     expect(String(dm.body.text)).toContain('&lt;!channel&gt;');
     expect(JSON.stringify(dm.body.blocks)).toContain('&lt;!here&gt; look');

@@ -81,7 +81,7 @@ describe('the live card', () => {
     expect(text).toContain('3 discoveries · 3 feedback (1 answered, 2 waiting)');
   });
 
-  it('has every button of the task, each carrying the task, and Delete asks first', () => {
+  it("has every button of the task, each carrying the task; a shared card's Delete has no dialog of its own (the app asks who may delete)", () => {
     const buttons = card.blocks.flatMap((b) => (b.type === 'actions' ? b.elements : [])) as unknown as {
       action_id: string;
       confirm?: unknown;
@@ -93,12 +93,22 @@ describe('the live card', () => {
       TASK_ACTION.discoveryOpen,
       TASK_ACTION.detailsOpen,
       TASK_ACTION.editOpen,
-      TASK_ACTION.delete,
+      TASK_ACTION.deleteAsk,
       ACTION.profileOpen,
     ]);
     // The assignee's planning profile carries who they are in Slack.
     expect(buttons.at(-1)).toMatchObject({ value: 'U2' });
-    expect(buttons.find((b) => b.action_id === TASK_ACTION.delete)?.confirm).toBeDefined();
+    expect(buttons.find((b) => b.action_id === TASK_ACTION.deleteAsk)?.confirm).toBeUndefined();
+    // One person's card (a list's row): Delete with Slack's dialog for who may delete, none for others.
+    const actionsOf = (body: ReturnType<typeof liveTaskCard>) =>
+      body.blocks.flatMap((b) => (b.type === 'actions' ? b.elements : [])) as unknown as typeof buttons;
+    const mine = actionsOf(liveTaskCard(task(), { deletes: true }));
+    expect(mine.find((b) => b.action_id === TASK_ACTION.delete)?.confirm).toBeDefined();
+    expect(mine.some((b) => b.action_id === TASK_ACTION.deleteAsk)).toBe(false);
+    const theirs = actionsOf(liveTaskCard(task(), { deletes: false }));
+    expect(
+      theirs.some((b) => b.action_id === TASK_ACTION.delete || b.action_id === TASK_ACTION.deleteAsk),
+    ).toBe(false);
     expect(taskCoordsFromMessage(card)).toEqual(coords);
     expect(taskCoordsFromMessage({ blocks: card.blocks.filter((b) => b.type === 'actions') })).toEqual(
       coords,

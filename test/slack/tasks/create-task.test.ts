@@ -151,6 +151,48 @@ describe('Create task from a message', () => {
     expect(h.slack.called('chat.postMessage')).toHaveLength(1);
   });
 
+  it('tells the assignee picked in the form once, by DM through the change funnel — not again for a double submission or a retry', async () => {
+    await h.connect('U2', 'admin');
+    const viewId = await h.createTaskForm(message);
+    const payload = {
+      type: 'view_submission',
+      view: submitted(viewId, h.slack.views.get(viewId)!, [
+        ...fill('Assigned at once'),
+        [TASK_FIELD.assignee, user('U2')],
+      ]),
+    };
+    await Promise.all([h.interact(payload), h.interact(payload)]);
+    await outcome(viewId, 'created');
+    await h.interact(payload, 'U1', { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' });
+    await eventually(
+      () => JSON.stringify(h.slack.called('views.update').at(-1)?.body.view).includes('created'),
+      'the stored result shown again',
+    );
+    const [task] = await h.tasksOfFeature();
+    expect(task).toMatchObject({ heading: 'Assigned at once', assigneeUserId: h.sandbox.adminId });
+    const dms = h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DU2');
+    expect(dms).toHaveLength(1);
+    expect(JSON.stringify(dms[0]!.body)).toContain('<@U1> assigned you the task *Assigned at once*');
+    // With a link to the card, as the Assign button's DM has.
+    expect(JSON.stringify(dms[0]!.body)).toContain('Open the card');
+    // The card was posted showing the assignee: not updated again for the same change.
+    expect(h.slack.called('chat.update')).toHaveLength(0);
+    // Noted as made from Slack: the watch does not tell the assignment again.
+    const noted = `task:${task!.id}:assignee:${h.sandbox.adminId}`;
+    expect((await h.store.slackNotes.since(TEAM, [noted], 0)).size).toBe(1);
+  });
+
+  it("respects the assignee's choices: muted assignments send no DM from the form", async () => {
+    await h.connect('U2', 'admin');
+    await h.store.notifications.savePrefs(TEAM, 'U2', { muted: ['assigned'], timeZone: 'UTC' });
+    const viewId = await h.createTaskForm(message);
+    await h.submit(viewId, [...fill('Muted'), [TASK_FIELD.assignee, user('U2')]]);
+    const shown = await outcome(viewId, 'created');
+    expect(shown).not.toContain(':warning:');
+    expect((await h.tasksOfFeature())[0]).toMatchObject({ assigneeUserId: h.sandbox.adminId });
+    expect(h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DU2')).toHaveLength(0);
+  });
+
   it('asks a user who is not connected to connect, and creates nothing', async () => {
     await h.store.identities.delete(TEAM, 'U1');
     await h.createTaskFrom(message);

@@ -536,17 +536,85 @@ describe('Edit and Delete', () => {
     expect(task.notions.map((n) => n.id)).toEqual([notion.id]);
   });
 
-  it("Delete carries a confirmation dialog; someone else's is refused, the author's deletes once and the card says so", async () => {
+  it('Delete on a shared card: someone who may not delete is told why at once, with no dialog; the author confirms and it is deleted once', async () => {
     ({ coords, cardTs } = await h.createTask());
-    const del = buttonOf(lastCard(), TASK_ACTION.delete);
-    expect((del as { confirm?: unknown }).confirm).toMatchObject({ confirm: { text: 'Delete' } });
+    const del = buttonOf(lastCard(), TASK_ACTION.deleteAsk);
+    // Shown to everyone in the channel: no dialog of its own, which everyone would see first.
+    expect((del as { confirm?: unknown }).confirm).toBeUndefined();
+    expect(lastCard().some((b) => b.elements?.some((e) => e.action_id === TASK_ACTION.delete))).toBe(false);
     await h.connect('U4', 'member');
+    const before = h.slack.calls.length;
     await h.press({ message: cardTs }, del, { user: 'U4' });
+    await said('Only the task');
+    await settled();
+    expect(h.slack.calls.slice(before).filter((c) => c.method.startsWith('views.'))).toEqual([]);
+    expect((await readTask()).id).toBe(coords.taskId);
+
+    // The author gets the confirmation, and only then is anything deleted.
+    const viewId = await h.openForm(
+      () => h.press({ message: cardTs }, del, { user: 'U1' }),
+      TASK_VIEW.deleteConfirm,
+    );
+    expect(h.sandbox.requests.count('taskDelete')).toBe(0);
+    // Submitted twice (a double click, or Slack's retry): deleted once.
+    await Promise.all([h.submit(viewId, [], { user: 'U1' }), h.submit(viewId, [], { user: 'U1' })]);
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && json(b.view).includes('Task deleted'),
+    );
+    const update = await h.slack.waitFor(
+      'chat.update',
+      (b) => b.ts === cardTs && json(b).includes('This task was deleted'),
+    );
+    expect(update.body.blocks).toHaveLength(1);
+    await settled();
+    await expect(readTask()).rejects.toThrow();
+    expect(h.sandbox.requests.count('taskDelete')).toBe(1);
+  });
+
+  it('an organization admin who did not create the task gets the confirmation too', async () => {
+    ({ coords, cardTs } = await h.createTask());
+    const viewId = await h.openForm(
+      () => h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.deleteAsk), { user: 'U2' }),
+      TASK_VIEW.deleteConfirm,
+    );
+    await h.submit(viewId, [], { user: 'U2' });
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && json(b.view).includes('Task deleted'),
+    );
+    await expect(readTask()).rejects.toThrow();
+  });
+
+  it('a confirmation submitted by someone who may no longer delete is refused; nothing is deleted', async () => {
+    ({ coords, cardTs } = await h.createTask());
+    const del = buttonOf(lastCard(), TASK_ACTION.deleteAsk);
+    const viewId = await h.openForm(
+      () => h.press({ message: cardTs }, del, { user: 'U1' }),
+      TASK_VIEW.deleteConfirm,
+    );
+    // The same confirmation sent as someone else (a forged submission): the rule is checked again.
+    await h.connect('U4', 'member');
+    await h.submit(viewId, [], { user: 'U4' });
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && json(b.view).includes('Only the task'),
+    );
+    expect(h.sandbox.requests.count('taskDelete')).toBe(0);
+    expect((await readTask()).id).toBe(coords.taskId);
+  });
+
+  it('a card posted before Delete asked first keeps working: its Delete (with its dialog) is applied once', async () => {
+    ({ coords, cardTs } = await h.createTask());
+    // The old card's button: the same value under the shipped id.
+    const old = { action_id: TASK_ACTION.delete, value: buttonOf(lastCard(), TASK_ACTION.deleteAsk).value };
+    await h.connect('U4', 'member');
+    await h.press({ message: cardTs }, old, { user: 'U4' });
     await said('Only the task');
     await settled();
     expect((await readTask()).id).toBe(coords.taskId);
 
-    await h.press({ message: cardTs }, del, { user: 'U1' });
+    await h.press({ message: cardTs }, old, { user: 'U1' });
     const update = await h.slack.waitFor(
       'chat.update',
       (b) => b.ts === cardTs && json(b).includes('This task was deleted'),
@@ -555,7 +623,7 @@ describe('Edit and Delete', () => {
     await settled();
     // The same press again (a retry arriving late): nothing more is deleted. Its cards are retired
     // and forgotten, so the app knows only what the service says: no such task in the organization.
-    await h.press({ message: cardTs }, del, { user: 'U1' });
+    await h.press({ message: cardTs }, old, { user: 'U1' });
     await said('not found in your organization');
     expect(h.sandbox.requests.count('taskDelete')).toBe(1);
   });

@@ -61,7 +61,17 @@ describe('Create a task step', () => {
       `https://slack.test/archives/C1/p${card!.messageTs.replace('.', '')}`,
     );
     // Posted with the execution's own token.
-    expect(h.slack.called('chat.postMessage').at(-1)?.token).toBe('xwfp-Fx1');
+    const posted = h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'C1');
+    expect(posted.map((c) => c.token)).toEqual(['xwfp-Fx1']);
+    // The assignee hears of it as from any surface: once, naming who ran it, with a link to the card.
+    const dmsToU2 = () => h.slack.called('chat.postMessage').filter((c) => c.body.channel === 'DU2');
+    expect(dmsToU2()).toHaveLength(1);
+    expect(JSON.stringify(dmsToU2()[0]!.body)).toContain('<@U1> assigned you the task *Write the FAQ*');
+    // Slack delivers the same execution again: nobody is told twice.
+    const since = h.slack.calls.length;
+    await h.stepExecuted(WORKFLOW_STEP.createTask, createInputs({ assignee: 'U2' }), 'Fx1', 1);
+    await ended('Fx1', since);
+    expect(dmsToU2()).toHaveLength(1);
   });
 
   it('delivered twice (Slack retries the same execution) creates one task, and ends the same way both times', async () => {

@@ -101,6 +101,11 @@ export interface PlanningChange {
   minutes?: readonly MinuteEntry[];
   /** DMs beyond the rules, given the tasks as they are now (unread ones absent). */
   dms?: (tasks: ReadonlyMap<string, TaskFacts>) => readonly ChangeDm[];
+  /**
+   * Tasks whose cards the caller has just posted showing them as `known` does (a task created with
+   * its assignee): their cards are not updated again, while DMs and notes read them as known.
+   */
+  posted?: readonly string[];
   /** Objects as the caller has them already (a press's answer, the watch's reads): not read again. */
   known?: { tasks?: ReadonlyMap<string, OnCard<TaskFacts>>; feature?: OnCard<FeatureFacts> };
   /** The feature as the watch saw it: the DM rules' facts for what was not read. */

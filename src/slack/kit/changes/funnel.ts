@@ -102,6 +102,7 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
   const cards: Reflection = async (run) => {
     const { workspaceId, place, slack, deleted, gone } = run.change;
     for (const [taskId, shown] of run.tasks) {
+      if (run.change.posted?.includes(taskId)) continue;
       const list = await cardsOf(run, 'task', taskId);
       if ((await updateCards(deps, slack, list, shown.body)).left > 0) {
         run.unfinished.add(taskId);
