@@ -1082,6 +1082,9 @@ function renderSidebar() {
 
 async function openChannel(id, tab) {
   ui.channel = id;
+  // The address names the open conversation: a sidebar link to the channel shown before a person
+  // switch (the address still naming it) would otherwise change nothing, and so do nothing.
+  if (location.hash.slice(1).split('/')[0] !== id) history.replaceState(null, '', `#${id}`);
   ui.unread.delete(id);
   const isApp = id === ui.state.app.dm;
   ui.tab = isApp ? (tab ?? ui.tab ?? 'messages') : 'messages';
