@@ -146,22 +146,72 @@ export class Interactions {
       text: escapeMentions(text, this.ws),
       ...(threadTs ? { threadTs } : {}),
     });
-    // Slack tells a subscribed app of messages in the channels it is a member of (message.channels,
-    // message.groups): a reply in a task card's thread may become a discovery.
-    if (SUBSCRIBED.has('message') && !c.isIm && c.members.includes(this.ws.bot.userId)) {
-      const thread = posted.threadTs ? { thread_ts: posted.threadTs } : {};
-      await this.sendEvent({
-        type: 'message',
-        channel,
-        channel_type: c.isPrivate ? 'group' : 'channel',
-        user,
-        text: posted.text,
-        ts: posted.ts,
-        event_ts: posted.ts,
-        ...thread,
-      });
-    }
+    const thread = posted.threadTs ? { thread_ts: posted.threadTs } : {};
+    await this.messageEvent(channel, {
+      user,
+      text: posted.text,
+      ts: posted.ts,
+      event_ts: posted.ts,
+      ...thread,
+    });
     return undefined;
+  }
+
+  /** A person edits their own message; the app hears it as Slack tells it (`message_changed`). */
+  async editMessage(user: string, channel: string, ts: string, text: string): Promise<void> {
+    const m = this.ownMessage(user, channel, ts);
+    const previous = messageObject(this.ws, m);
+    m.text = escapeMentions(text, this.ws);
+    m.edited = true;
+    this.ws.changed({ kind: 'messages', channel });
+    const at = this.ws.nextTs();
+    await this.messageEvent(channel, {
+      subtype: 'message_changed',
+      hidden: true,
+      message: { ...messageObject(this.ws, m), edited: { user, ts: at } },
+      previous_message: previous,
+      ts: at,
+      event_ts: at,
+    });
+  }
+
+  /** A person deletes their own message; the app hears it as Slack tells it (`message_deleted`). */
+  async deleteMessage(user: string, channel: string, ts: string): Promise<void> {
+    const m = this.ownMessage(user, channel, ts);
+    const previous = messageObject(this.ws, m);
+    this.ws.remove(m);
+    const at = this.ws.nextTs();
+    await this.messageEvent(channel, {
+      subtype: 'message_deleted',
+      hidden: true,
+      deleted_ts: ts,
+      previous_message: previous,
+      ts: at,
+      event_ts: at,
+    });
+  }
+
+  /** A message `user` wrote (not the app's, not an ephemeral one): only its author edits or deletes it, as in Slack. */
+  private ownMessage(user: string, channel: string, ts: string): PgMessage {
+    const m = this.ws.find(channel, ts);
+    if (!m || m.ephemeralTo !== undefined) throw new PageError('no such message');
+    if (m.user !== user || m.botId) throw new PageError('only its author can edit or delete a message');
+    return m;
+  }
+
+  /**
+   * Slack tells a subscribed app of messages in the channels it is a member of (message.channels,
+   * message.groups) — new, edited and deleted: a reply in a task card's thread may be a discovery.
+   */
+  private async messageEvent(channel: string, event: Record<string, unknown>) {
+    const c = this.ws.channels.get(channel);
+    if (!SUBSCRIBED.has('message') || !c || c.isIm || !c.members.includes(this.ws.bot.userId)) return;
+    await this.sendEvent({
+      type: 'message',
+      channel,
+      channel_type: c.isPrivate ? 'group' : 'channel',
+      ...event,
+    });
   }
 
   private respondDirect(target: ResponseTarget, body: Args) {

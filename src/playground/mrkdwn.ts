@@ -19,6 +19,7 @@ const { toHTML } = slackMarkdown;
  */
 type Rule = {
   parse?: (capture: string[], parse: (s: string, state: object) => unknown, state: object) => unknown;
+  html?: (node: never, output: unknown, state: object) => string;
   match: (
     source: string,
     state: { inline?: boolean; inQuote?: boolean },
@@ -51,6 +52,22 @@ rules.url!.match = inline(/^(https?:\/\/(?:(?!&[gl]t;)[^\s<|])*(?:(?!&[gl]t;)[^<
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+// An emoji keeps its shortcode beside it (`data-code`): on a machine without an emoji font the
+// page shows the shortcode instead of an empty box (see `emojiFallback` in public/app.js).
+const parseEmoji = rules.emoji!.parse!;
+rules.emoji!.parse = (capture, parse, state) => ({
+  ...(parseEmoji(capture, parse, state) as object),
+  code: capture[1],
+});
+rules.emoji!.html = (node: { content: string; isEmoji: boolean; code: string }) =>
+  node.isEmoji ? emojiHtml(node.content, node.code) : escapeHtml(node.content);
+
+/** One emoji as the page shows it: the character, with its shortcode for a page without an emoji font. */
+export function emojiHtml(character: string, code: string): string {
+  const shortcode = escapeHtml(`:${code}:`);
+  return `<span class="s-emoji" data-code="${shortcode}" title="${shortcode}">${escapeHtml(character)}</span>`;
+}
 
 /** Slack's escapes (&amp; &lt; &gt;) come through the library escaped once more: undo that once. */
 const unescapeTwice = (html: string) => html.replace(/&amp;(amp|lt|gt);/g, '&$1;');

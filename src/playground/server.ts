@@ -12,9 +12,9 @@ import { COMMAND } from '../slack/kit/ids.js';
 import { appManifest } from '../slack/topics.js';
 import { type FakeSlack, readBody } from './fake-slack.js';
 import { type Interactions, PageError } from './interactions.js';
-import { mrkdwnToHtml, withHtml } from './mrkdwn.js';
+import { mrkdwnToHtml, plainToHtml, withHtml } from './mrkdwn.js';
 import { SlackError } from './web-api.js';
-import type { Change, PgMessage } from './workspace.js';
+import type { Change, PgMessage, Workspace } from './workspace.js';
 
 /** The page's files: beside the sources, found the same way from src/ (tsx) and dist/ (built). */
 const PUBLIC = new URL('../../src/playground/public/', import.meta.url);
@@ -94,9 +94,23 @@ const PAGE = {
     value: z.string(),
     values,
   }),
+  edit: z.object({ user, channel: z.string(), ts: z.string(), text: z.string().trim().min(1).max(40_000) }),
+  delete: z.object({ user, channel: z.string(), ts: z.string() }),
   view: z.object({ user, viewId: z.string(), values }),
   home: z.object({ user }),
 };
+
+/** A person's message as they typed it: mentions by name, Slack's escapes undone (see `escapeMentions`). */
+function typedText(text: string, ws: Workspace): string {
+  return text
+    .replace(/<@(\w+)(?:\|[^>]*)?>/g, (whole, id: string) => {
+      const person = ws.users.get(id);
+      return person ? `@${person.realName}` : whole;
+    })
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
 
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8') {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -141,6 +155,16 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         threadTs: m.threadTs,
         ephemeral: m.ephemeralTo !== undefined,
         edited: Boolean(m.edited),
+        /** The viewer wrote it: they may edit and delete it, starting from what they typed. */
+        ...(m.user === viewer && !m.botId && m.ephemeralTo === undefined
+          ? { own: true, typed: typedText(m.text, ws) }
+          : {}),
+        reactions: (m.reactions ?? []).map((r) => ({
+          name: r.name,
+          count: r.users.length,
+          html: plainToHtml(`:${r.name}:`, true),
+          by: r.users.map((id) => ws.users.get(id)?.realName ?? (id === ws.bot.userId ? ws.bot.name : id)),
+        })),
         replyCount: replies.length,
       },
       ws,
@@ -206,6 +230,16 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         const b = PAGE.compose.parse(await json());
         const notice = await interactions.compose(b.user, b.channel, b.text, b.threadTs);
         return send(res, 200, { ok: true, ...(notice ? { notice } : {}) });
+      }
+      case 'POST /pg/edit': {
+        const b = PAGE.edit.parse(await json());
+        await interactions.editMessage(b.user, b.channel, b.ts, b.text);
+        return send(res, 200, { ok: true });
+      }
+      case 'POST /pg/delete': {
+        const b = PAGE.delete.parse(await json());
+        await interactions.deleteMessage(b.user, b.channel, b.ts);
+        return send(res, 200, { ok: true });
       }
       case 'POST /pg/shortcut': {
         const b = PAGE.shortcut.parse(await json());

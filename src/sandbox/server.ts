@@ -13,6 +13,7 @@ import { ApiError, invalidArgument, notFound } from './errors.js';
 import { type Faults, injectedResponse, type RequestLog, type RequestRecord } from './faults.js';
 import { completeCheckout } from './handlers/billing.js';
 import { avatarBody, jsonBody, queryObject } from './input.js';
+import { invitationPage, invitationPageFor } from './invitation-page.js';
 import { Router } from './router.js';
 import { dayKey } from './time.js';
 
@@ -54,6 +55,14 @@ async function handle(deps: ServerDeps, router: Router, req: IncomingMessage, re
     const path = url.pathname.startsWith(`${API_PREFIX}/`)
       ? url.pathname.slice(API_PREFIX.length)
       : undefined;
+    const pageOf = invitationPageFor(method, path, req.headers);
+    if (pageOf !== undefined) {
+      const shown = invitationPage(engine.store, pageOf);
+      deps.afterRequest();
+      res.writeHead(shown.status, shown.headers);
+      res.end(shown.html);
+      return;
+    }
     const match = path === undefined ? ({ kind: 'none' } as const) : router.match(method, path);
     if (match.kind === 'none') throw notFound(`Route ${method} ${url.pathname}`);
     if (match.kind === 'method') {

@@ -228,6 +228,8 @@ export const SandboxState = z.object({
   notions: z.record(z.string(), NotionRec),
   experiences: z.record(z.string(), ExperienceRec),
   invitations: z.record(z.string(), InvitationRec),
+  /** Invitations deleted (revoked), by id, with when: their link's page says "revoked". */
+  revokedInvitations: z.record(z.string(), time).default({}),
   events: z.array(EventRec),
 });
 export type SandboxState = z.infer<typeof SandboxState>;
@@ -244,6 +246,7 @@ export function emptyState(secret: string): SandboxState {
     notions: {},
     experiences: {},
     invitations: {},
+    revokedInvitations: {},
     events: [],
   };
 }

@@ -58,7 +58,7 @@ const id = z.string().min(1);
 const placeInput = z.object({ orgId: id, teamId: id, channelId: id, featureId: id });
 const cardInput = z.object({
   workspaceId: id,
-  kind: z.enum(['task', 'feature']),
+  kind: z.enum(['task', 'feature', 'invitation']),
   entityId: id,
   slackChannelId: id,
   messageTs: id,

@@ -129,8 +129,12 @@ export interface ProcessedInteractionsTable {
   created_at: number;
 }
 
-/** What a posted card is about. */
-export type CardKind = 'task' | 'feature';
+/**
+ * What a posted card is about: a task, a feature — or an invitation, whose shared message says so
+ * once the invitation is revoked (no place: it lives in no feature). Kind is plain text in the
+ * table: a replica of an earlier version never lists invitation rows, it asks for its kinds only.
+ */
+export type CardKind = 'task' | 'feature' | 'invitation';
 
 /** A card message the app posted (thread card, list copy), to update in place after a change. */
 export interface PostedCardsTable {

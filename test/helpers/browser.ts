@@ -13,11 +13,13 @@ export function browserRequired(): boolean {
   return process.env.REQUIRE_BROWSER === '1' || Boolean(process.env.CI);
 }
 
-export function launchBrowser(): Promise<Browser> {
+/** `env`: the browser's environment instead of this process's (e.g. a FONTCONFIG_FILE with fewer fonts). */
+export function launchBrowser(options: { env?: Record<string, string | undefined> } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     timeout: 30_000,
+    ...(options.env ? { env: options.env } : {}),
     // Root in containers has no user namespace for Chromium's sandbox.
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });

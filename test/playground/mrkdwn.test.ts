@@ -77,7 +77,7 @@ describe('playground mrkdwn rendering', () => {
     expect(mrkdwnToHtml('a &lt;b&gt; &amp; c', ws)).toBe('a &lt;b&gt; &amp; c');
     expect(mrkdwnToHtml('<script>alert(1)</script>', ws)).not.toContain('<script>');
     expect(plainToHtml('<b>*x*</b> :wave:', true)).toBe(
-      '&lt;b&gt;*x*&lt;/b&gt; <span class="s-emoji">👋</span>',
+      '&lt;b&gt;*x*&lt;/b&gt; <span class="s-emoji" data-code=":wave:" title=":wave:">👋</span>',
     );
     expect(plainToHtml(':wave:', false)).toBe(':wave:');
   });

@@ -211,6 +211,38 @@ describe('playground Web API', () => {
     expect((await post('pg/compose', { user: 'U0ADA', channel: 'C0API' })).status).toBe(400);
   });
 
+  it('lets only a message’s author edit or delete it, and refuses an empty edit (the page’s Edit and Delete)', async () => {
+    const post = async (path: string, body: unknown) => {
+      const res = await request(`${playground.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { error?: string; detail?: string } };
+    };
+    const mine = playground.workspace.post({ channel: 'C0API', user: 'U0ADA', text: 'Mine & only mine' });
+    const apps = await slack.chat.postMessage({ channel: 'C0API', text: 'The app’s own' });
+    const at = { channel: 'C0API', ts: mine.ts };
+    // Someone else, the app's message, an empty text, a message that is not there: refused, unchanged.
+    expect((await post('pg/edit', { user: 'U0GRACE', ...at, text: 'hijacked' })).status).toBe(400);
+    expect((await post('pg/delete', { user: 'U0GRACE', ...at })).body.detail).toContain('only its author');
+    expect((await post('pg/edit', { user: 'U0ADA', channel: 'C0API', ts: apps.ts, text: 'x' })).status).toBe(
+      400,
+    );
+    expect((await post('pg/edit', { user: 'U0ADA', ...at, text: '   ' })).status).toBe(400);
+    expect((await post('pg/delete', { user: 'U0ADA', channel: 'C0API', ts: '1.000001' })).status).toBe(400);
+    expect(playground.workspace.find('C0API', mine.ts)).toMatchObject({ text: 'Mine & only mine' });
+    expect(playground.workspace.find('C0API', mine.ts)?.edited).toBeUndefined();
+    // Its author: edited (escaped as Slack delivers it, marked edited), then deleted.
+    expect((await post('pg/edit', { user: 'U0ADA', ...at, text: 'Mine & @Grace Hopper' })).status).toBe(200);
+    expect(playground.workspace.find('C0API', mine.ts)).toMatchObject({
+      text: 'Mine &amp; <@U0GRACE|grace>',
+      edited: true,
+    });
+    expect((await post('pg/delete', { user: 'U0ADA', ...at })).status).toBe(200);
+    expect(playground.workspace.find('C0API', mine.ts)).toBeUndefined();
+  });
+
   it('sends a reply typed in a task card’s thread to the app as Slack does: a discovery where the link says so', async () => {
     const team = playground.workspace.team.id;
     const { store } = playground.app;

@@ -20,6 +20,8 @@ const ui = {
   /** The Home tab shown: its id and its elements' values, sent with its block actions as Slack does. */
   home: null,
   highlight: null,
+  /** The person's own message being edited: which, in the list or the thread, and what is typed so far. */
+  editing: null,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -95,6 +97,59 @@ const initials = (name) =>
     .toUpperCase();
 const time = (ts) =>
   new Date(Number(ts) * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+// ---------------------------------------------------------------------------------------------
+// Emoji: drawn where this machine has a font for them, else shown as their shortcode
+
+/** An emoji with its shortcode beside it, as the server renders them in mrkdwn (`.s-emoji`). */
+function emojiSpan(character, name) {
+  return h('span', { class: 's-emoji', 'data-code': `:${name}:`, title: `:${name}:` }, character);
+}
+
+/**
+ * Whether the browser can draw `character`: drawn on a canvas, it must differ from a character no
+ * font has (U+10FFFD, private use), which a machine draws as its empty box (or not at all). Without
+ * an emoji font (a fresh server's Chromium) every emoji is that box: the page then shows the
+ * shortcode. One canvas, one answer per character.
+ */
+const drawable = new Map();
+let glyphCanvas;
+function canDraw(character) {
+  if (drawable.has(character)) return drawable.get(character);
+  glyphCanvas ??= document.createElement('canvas');
+  glyphCanvas.width = 40;
+  glyphCanvas.height = 40;
+  const ctx = glyphCanvas.getContext('2d', { willReadFrequently: true });
+  if (!ctx) return true;
+  const pixels = (text) => {
+    ctx.clearRect(0, 0, 40, 40);
+    ctx.font = '28px sans-serif';
+    ctx.textBaseline = 'top';
+    ctx.fillStyle = '#000';
+    ctx.fillText(text, 4, 4);
+    return ctx.getImageData(0, 0, 40, 40).data;
+  };
+  const missing = pixels('\u{10FFFD}');
+  const drawn = pixels(character);
+  let same = true;
+  for (let i = 0; i < drawn.length && same; i++) same = drawn[i] === missing[i];
+  drawable.set(character, !same);
+  return !same;
+}
+
+/** Every emoji the page shows (now or later) that this machine cannot draw becomes its shortcode. */
+function emojiFallback(root) {
+  for (const span of root.querySelectorAll('.s-emoji[data-code]:not([data-checked])')) {
+    span.dataset.checked = '';
+    if (canDraw(span.textContent)) continue;
+    span.textContent = span.dataset.code;
+    span.classList.add('as-code');
+  }
+}
+new MutationObserver((records) => {
+  for (const r of records)
+    for (const node of r.addedNodes) if (node instanceof Element) emojiFallback(node.parentElement ?? node);
+}).observe(document.body, { childList: true, subtree: true });
 
 // ---------------------------------------------------------------------------------------------
 // Block Kit
@@ -181,9 +236,9 @@ function richText(elements) {
     else if (e.type === 'user') node = h('span', { class: 's-mention' }, `@${personName(e.user_id)}`);
     else if (e.type === 'channel') node = h('span', { class: 's-mention' }, `#${e.channel_id}`);
     else if (e.type === 'emoji')
-      node = document.createTextNode(
-        e.unicode ? String.fromCodePoint(...e.unicode.split('-').map((c) => parseInt(c, 16))) : `:${e.name}:`,
-      );
+      node = e.unicode
+        ? emojiSpan(String.fromCodePoint(...e.unicode.split('-').map((c) => parseInt(c, 16))), e.name)
+        : document.createTextNode(`:${e.name}:`);
     else node = document.createTextNode(JSON.stringify(e));
     const s = e.style ?? {};
     if (s.code) node = h('code', {}, node);
@@ -836,9 +891,12 @@ function renderMessage(m, inThread) {
       m.edited ? h('span', { class: 'time' }, '(edited)') : null,
     ),
   );
-  if (m.ephemeral) body.append(h('div', { class: 'eph-note' }, '👁 Only visible to you'));
+  if (m.ephemeral)
+    body.append(h('div', { class: 'eph-note' }, emojiSpan('👁', 'eye'), ' Only visible to you'));
   if (m.blocks?.length) body.append(...renderBlocks(m.blocks, where));
-  else body.append(h('div', { class: 'mrkdwn', html: m.html }));
+  else if (ui.editing?.channel === m.channel && ui.editing.ts === m.ts && ui.editing.inThread === inThread)
+    body.append(messageEditor(m));
+  else body.append(h('div', { class: 'mrkdwn msg-text', html: m.html }));
   for (const a of m.attachments ?? [])
     body.append(
       h(
@@ -852,7 +910,29 @@ function renderMessage(m, inThread) {
         a.blocks ? renderBlocks(a.blocks, where) : h('div', { class: 'mrkdwn' }, a.text ?? a.fallback ?? ''),
       ),
     );
-  for (const f of m.files ?? []) body.append(h('div', { class: 'file' }, `📄 ${f.title} (${f.size} bytes)`));
+  for (const f of m.files ?? [])
+    body.append(
+      h('div', { class: 'file' }, emojiSpan('📄', 'page_facing_up'), ` ${f.title} (${f.size} bytes)`),
+    );
+  if (m.reactions?.length)
+    body.append(
+      h(
+        'div',
+        { class: 'reactions', 'aria-label': 'Reactions' },
+        m.reactions.map((r) =>
+          h(
+            'span',
+            {
+              class: 'reaction',
+              'data-name': r.name,
+              title: `${r.by.join(', ')} reacted with :${r.name}:`,
+            },
+            h('span', { html: r.html }),
+            h('span', { class: 'count' }, String(r.count)),
+          ),
+        ),
+      ),
+    );
   if (!inThread && m.replyCount)
     body.append(
       h(
@@ -896,6 +976,36 @@ function messageActions(m, inThread) {
         h('span', { class: 'desc' }, s.description),
       ),
     );
+  if (m.own) {
+    // Only its author edits or deletes a message, as in Slack; the app hears of it as Slack tells it.
+    menu.append(
+      h('h3', {}, 'Your message'),
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'menuitem',
+          onclick: () => {
+            menu.hidden = true;
+            startEditing(m, inThread);
+          },
+        },
+        'Edit message',
+      ),
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'menuitem',
+          onclick: () => {
+            menu.hidden = true;
+            act(deleteMessage(m));
+          },
+        },
+        'Delete message',
+      ),
+    );
+  }
   const bar = h('div', { class: 'msg-actions' });
   if (!inThread)
     bar.append(
@@ -926,6 +1036,78 @@ function messageActions(m, inThread) {
     ),
   );
   return bar;
+}
+
+/**
+ * A message being edited: its text becomes a small editor until Save or Cancel. Kept in `ui` (with
+ * what was typed so far), so a refresh of the list while editing — a reaction, a reply — keeps it.
+ */
+function startEditing(m, inThread) {
+  ui.editing = { channel: m.channel, ts: m.ts, inThread, draft: m.typed ?? '' };
+  refreshConversation();
+}
+
+function stopEditing() {
+  ui.editing = null;
+  refreshConversation();
+}
+
+function refreshConversation() {
+  act(showMessages());
+  if (ui.thread) act(showThread());
+}
+
+/** The editor shown in place of the text of the message being edited. */
+function messageEditor(m) {
+  const text = h('textarea', { class: 'edit-text', rows: 2, 'aria-label': 'Edit message' });
+  text.value = ui.editing.draft;
+  text.addEventListener('input', () => {
+    if (ui.editing) ui.editing.draft = text.value;
+  });
+  const save = () => {
+    const value = text.value.trim();
+    if (!value) return;
+    act(post('/pg/edit', { channel: m.channel, ts: m.ts, text: value }).then(stopEditing));
+  };
+  text.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') stopEditing();
+    else if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      save();
+    }
+  });
+  // Focused once shown (a refresh puts a new editor in place: it takes the focus back).
+  queueMicrotask(() => text.isConnected && text.focus());
+  return h(
+    'form',
+    {
+      class: 'edit-form',
+      onsubmit: (e) => {
+        e.preventDefault();
+        save();
+      },
+    },
+    text,
+    h(
+      'div',
+      { class: 'edit-buttons' },
+      h('button', { class: 'btn', type: 'button', onclick: stopEditing }, 'Cancel'),
+      h('button', { class: 'btn primary', type: 'submit' }, 'Save'),
+    ),
+  );
+}
+
+async function deleteMessage(m) {
+  const yes = await confirmDialog({
+    title: { type: 'plain_text', text: 'Delete message' },
+    text: {
+      type: 'plain_text',
+      text: 'Are you sure you want to delete this message? This cannot be undone.',
+    },
+    confirm: { type: 'plain_text', text: 'Delete' },
+    style: 'danger',
+  });
+  if (yes) await post('/pg/delete', { channel: m.channel, ts: m.ts });
 }
 
 async function showMessages() {
@@ -1082,6 +1264,9 @@ function renderSidebar() {
 
 async function openChannel(id, tab) {
   ui.channel = id;
+  // The address names the open conversation: a sidebar link to the channel shown before a person
+  // switch (the address still naming it) would otherwise change nothing, and so do nothing.
+  if (location.hash.slice(1).split('/')[0] !== id) history.replaceState(null, '', `#${id}`);
   ui.unread.delete(id);
   const isApp = id === ui.state.app.dm;
   ui.tab = isApp ? (tab ?? ui.tab ?? 'messages') : 'messages';
@@ -1145,6 +1330,7 @@ function connectEvents() {
 async function switchPerson(id) {
   delete document.body.dataset.user;
   ui.me = id;
+  ui.editing = null;
   localStorage.setItem('pg.user', id);
   ui.unread.clear();
   ui.thread = null;
@@ -1158,10 +1344,12 @@ async function switchPerson(id) {
   );
   renderLightning();
   connectEvents();
-  const keep =
-    ui.channel && (ui.channel.startsWith('D') || ui.state.channels.some((c) => c.id === ui.channel));
+  // The conversation open before the switch — at first, the one the address names (a permalink) —
+  // when this person has it.
+  const wanted = ui.channel ?? location.hash.slice(1).split('/')[0];
+  const keep = wanted && (wanted.startsWith('D') || ui.state.channels.some((c) => c.id === wanted));
   const first = ui.state.channels.find((c) => c.id === ui.state.start) ?? ui.state.channels[0];
-  await openChannel(keep ? (ui.channel.startsWith('D') ? ui.state.app.dm : ui.channel) : first.id);
+  await openChannel(keep ? (wanted.startsWith('D') ? ui.state.app.dm : wanted) : first.id);
   await showModal();
   // Says the switch is complete (the page now shows what this person sees).
   document.body.dataset.user = id;

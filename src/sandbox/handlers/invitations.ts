@@ -101,7 +101,10 @@ export const invitations: AreaHandlers<'invitations'> = {
 
   delete: (ctx) => {
     requireAdmin(ctx, 'delete invitations');
-    delete ctx.store.state.invitations[ownInvitation(ctx).id];
+    const { id } = ownInvitation(ctx);
+    delete ctx.store.state.invitations[id];
+    // Its link's page says it was revoked (invitation-page.ts), not that it never existed.
+    ctx.store.state.revokedInvitations[id] = ctx.store.now();
     return true;
   },
 };

@@ -8,6 +8,7 @@
  * others show its outcome. The view is then shown again, fresh, with one line on top saying what
  * was done — or, when the service refused, why in one sentence.
  */
+import type { WebClient } from '@slack/web-api';
 import { channelMention, joinMd, Mrkdwn, md, mention, modal } from '../../blockkit/index.js';
 import { ForbiddenError } from '../../planning/index.js';
 import { ONCE_TTL, OnceKeyUnavailableError } from '../../store/index.js';
@@ -40,7 +41,7 @@ interface Applied {
   acting?: Acting;
 }
 
-type Operation = (svc: Services, acting: Acting, target: Target) => Promise<Applied>;
+type Operation = (svc: Services, acting: Acting, target: Target, slack: WebClient) => Promise<Applied>;
 
 const named = (target: Target) => target.name || target.id;
 
@@ -94,8 +95,10 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     };
   },
 
-  [ADMIN_ACTION.revokeInvitation]: async (_svc, acting, target) => {
+  [ADMIN_ACTION.revokeInvitation]: async (svc, acting, target, slack) => {
     await acting.planning.invitations.delete(target.id);
+    // The messages that shared it follow: its link no longer works.
+    await svc.changes.invitationRevoked(acting.workspaceId, target.id, slack);
     return { said: md`The invitation *${named(target)}* is revoked: its link no longer works.` };
   },
 
@@ -203,7 +206,7 @@ export async function applyOperation(svc: Services, args: ActionArgs): Promise<v
       ONCE_TTL.adminOperation,
       async () => {
         acting = await planning.acting();
-        const applied = await operation(svc, acting, target);
+        const applied = await operation(svc, acting, target, args.client as WebClient);
         acting = applied.acting ?? acting;
         return applied.said;
       },

@@ -165,7 +165,25 @@ export const shareSubmission: SubmissionSpec<ShareInput> = {
     }
     const channel = data.channel as string;
     try {
-      await args.client.chat.postMessage({ channel, ...body });
+      const posted = await args.client.chat.postMessage({ channel, ...body });
+      // Remembered as the invitation's card: a revoke turns it into one line (kit/changes).
+      if (posted.ts) {
+        await svc.deps.store.cards
+          .record({
+            workspaceId: planning.workspaceId,
+            kind: 'invitation',
+            entityId: invitation.id,
+            slackChannelId: posted.channel ?? channel,
+            messageTs: posted.ts,
+          })
+          // It is shared: only a later revoke would not reach this message.
+          .catch((error: unknown) =>
+            svc.deps.logger.warn(
+              { action: 'admin share invitation', workspaceId: planning.workspaceId, err: error },
+              'could not remember a shared invitation',
+            ),
+          );
+      }
     } catch (error) {
       const code = slackErrorCode(error);
       if (code === 'not_in_channel' || code === 'channel_not_found') {

@@ -19,7 +19,12 @@ const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', '
 /** The one line a card of a deleted object becomes (deleted from Slack, found gone by a press or the watch). */
 export const deletedLine = (noun: string): Mrkdwn => md`:wastebasket: This ${noun} was deleted.`;
 
-const NOUN: Record<CardKind, string> = { task: 'task', feature: 'feature' };
+/** The one line each kind's card becomes when its object is gone. */
+const RETIRED: Record<CardKind, () => Mrkdwn> = {
+  task: () => deletedLine('task'),
+  feature: () => deletedLine('feature'),
+  invitation: () => md`:no_entry_sign: This invitation was revoked: its link no longer works.`,
+};
 
 type Deps = Pick<SlackDeps, 'store' | 'logger'>;
 
@@ -55,7 +60,7 @@ export async function updateCards(
 /** Each given card becomes one line saying its object was deleted, and is forgotten. */
 async function retire(deps: Deps, client: WebClient, cards: readonly PostedCard[]): Promise<void> {
   for (const card of cards) {
-    const line = deletedLine(NOUN[card.kind]);
+    const line = RETIRED[card.kind]();
     try {
       await client.chat.update({
         channel: card.slackChannelId,

@@ -17,6 +17,7 @@
  * incomplete — for the watch, the feature is found again next pass, and everything done is skipped
  * by its once key.
  */
+import type { WebClient } from '@slack/web-api';
 import { NotFoundError } from '../../../planning/index.js';
 import { unconfirmedCall } from '../../../slack-api/index.js';
 import { ONCE_TTL, type PostedCard } from '../../../store/index.js';
@@ -33,6 +34,11 @@ import { type DueDm, dmFor } from './dms.js';
 export interface ChangeFunnel {
   /** Reflects `change` everywhere Slack shows it (see the module's comment). Never rejects. */
   changed(change: PlanningChange): Promise<Reflected>;
+  /**
+   * An invitation was revoked: every message that shared it (recorded as its cards) becomes one
+   * line saying so, and is forgotten. Never rejects: the invitation is revoked already.
+   */
+  invitationRevoked(workspaceId: string, inviteId: string, slack: WebClient): Promise<void>;
 }
 
 export type FunnelDeps = Pick<SlackDeps, 'store' | 'logger'>;
@@ -364,6 +370,14 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
   }
 
   return {
+    async invitationRevoked(workspaceId, inviteId, slack) {
+      try {
+        await retireDeleted(deps, slack, workspaceId, 'invitation', inviteId);
+      } catch (error) {
+        log.warn({ workspaceId, err: error }, 'could not mark a shared invitation revoked');
+      }
+    },
+
     async changed(change) {
       let run: Run;
       try {
