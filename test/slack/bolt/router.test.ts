@@ -49,6 +49,9 @@ function policy(refuse: (gate: Gate) => boolean) {
     async help(_svc, _args, _entries, unknown) {
       seen.help.push(unknown);
     },
+    async once(_svc, _key, _args, work) {
+      await work();
+    },
   };
   return { policy: p, seen };
 }
