@@ -140,15 +140,21 @@ export const accessPolicy: RoutePolicy<Services, Refusal> = {
 
   async once(svc, key, args, work) {
     const workspaceId = workspaceIdFor(args.context);
-    const done = await svc.deps.store.once.run(
-      `event:${workspaceId}:${key}`,
-      ONCE_TTL.personEvent,
-      async () => {
-        await work();
-        return 'done';
-      },
-    );
-    if (!done.first)
-      svc.deps.logger.debug({ workspaceId, event: key.split(':')[0] }, 'event already handled');
+    const log = { workspaceId, event: key.split(':')[0] };
+    try {
+      const done = await svc.deps.store.once.run(
+        `event:${workspaceId}:${key}`,
+        ONCE_TTL.personEvent,
+        async () => {
+          await work();
+          return 'done';
+        },
+      );
+      if (!done.first) svc.deps.logger.debug(log, 'event already handled');
+    } catch (error) {
+      // The event was acked already: there is nobody to answer but the log (the store down, Slack
+      // refusing the answer). Its key is given back, so a retry of it may still be answered.
+      svc.deps.logger.warn({ ...log, err: error }, 'event not handled');
+    }
   },
 };

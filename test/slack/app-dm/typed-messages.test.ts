@@ -145,6 +145,19 @@ function suite(backend: 'sqlite' | 'postgres') {
     expect(h.slack.called('chat.postMessage')).toHaveLength(1);
   });
 
+  it('Slack refusing the answer is logged without a token, and the next message is answered', async () => {
+    h.slack.fail('chat.postMessage', { ok: false, error: 'channel_not_found' });
+    await typed('hello').send();
+    await eventually(
+      () => h.logs.join('').includes('a message typed to the app was not answered'),
+      'the refusal logged',
+    );
+    expect(h.logs.join('')).not.toContain('xoxb-');
+    expect(answers(MEMBER)).toHaveLength(0);
+    await typed('tasks').send();
+    await eventually(() => answers(MEMBER).length === 1, 'the next answer');
+  });
+
   it('a guest gets the one sentence, once, and no help', async () => {
     h.slack.users.set(GUEST, { id: GUEST, name: 'gus', guest: 'multi-channel' });
     const m = typed('hello', GUEST);
