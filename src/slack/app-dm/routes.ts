@@ -10,16 +10,12 @@ import { answerTypedMessage, typedMessageKey } from './answer.js';
 
 /** The routes, answering with `entries`: the `/plan` subcommands of every other topic. */
 export function appDmRoutes(entries: readonly HelpEntry[]): TopicRoutes<Services> {
+  const gate = { access: 'member', doing: 'use Team Planning' } as const;
   return {
     topic: 'app DM',
-    gate: { access: 'member', doing: 'use Team Planning' },
+    gate,
     events: {
-      'message.im': {
-        run: answerTypedMessage(entries),
-        delivery: typedMessageKey,
-        access: 'member',
-        doing: 'use Team Planning',
-      },
+      'message.im': { ...gate, run: answerTypedMessage(entries), delivery: typedMessageKey },
     },
   };
 }

@@ -2,7 +2,8 @@
  * Binds every topic's route table to Bolt: one listener per kind of request, dispatching on the
  * request's id. It is the one place a gate is enforced: each route's gate (who may use it, see
  * routes.ts) is checked for every kind of request — subcommands, shortcuts, buttons, form
- * submissions, searchable selects — before its handler does anything, so no listener can forget it.
+ * submissions, searchable selects, and a message a person types to the app in its DM — before its
+ * handler does anything, so no listener can forget it.
  *
  * Acks stay immediate: buttons, commands and shortcuts are acked before the gate and the handler
  * run (and the requests already waiting are acked too, see ack.ts); a form is acked with what its
