@@ -9,13 +9,24 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import type { Logger } from '../logger.js';
 import { COMMAND } from '../slack/kit/ids.js';
-import { APP_EVENTS } from '../slack/topics.js';
+import { appManifest } from '../slack/topics.js';
 import type { FakeSlack, ResponseTarget, ViewAck } from './fake-slack.js';
 import { type Args, messageObject, viewObject } from './web-api.js';
 import type { PgMessage, PgView, Workspace } from './workspace.js';
 
-/** The events the app subscribes to: Slack sends no others. */
-const SUBSCRIBED: ReadonlySet<string> = new Set(APP_EVENTS);
+/** The app's manifest, as Slack would have it: what it subscribes to, whether its DM takes messages. */
+const MANIFEST = appManifest();
+
+/** The bot events the app subscribes to (`message.channels`, `message.im`…): Slack sends no others. */
+const SUBSCRIBED: ReadonlySet<string> = new Set(MANIFEST.settings.event_subscriptions.bot_events);
+
+/** Whether a person may type in the app's DM: its Messages tab is on and not read-only. */
+export const APP_DM_WRITABLE =
+  MANIFEST.features.app_home.messages_tab_enabled &&
+  !MANIFEST.features.app_home.messages_tab_read_only_enabled;
+
+/** What Slack says to someone who tries to type in a read-only Messages tab. */
+export const APP_DM_READ_ONLY = 'Sending messages to this app has been turned off.';
 
 /** The page asked for something that is not there (a deleted message, another person's view). */
 export class PageError extends Error {}
@@ -139,6 +150,7 @@ export class Interactions {
       }
       return undefined;
     }
+    if (c.isIm && !APP_DM_WRITABLE) return APP_DM_READ_ONLY;
     if (!c.members.includes(user)) c.members.push(user);
     const posted = this.ws.post({
       channel,
@@ -200,18 +212,19 @@ export class Interactions {
   }
 
   /**
-   * Slack tells a subscribed app of messages in the channels it is a member of (message.channels,
-   * message.groups) — new, edited and deleted: a reply in a task card's thread may be a discovery.
+   * Slack tells a subscribed app of messages — new, edited and deleted — in the channels it is a
+   * member of (message.channels, message.groups: a reply in a task card's thread may be a discovery)
+   * and in its own DM (message.im: the app answers).
    */
   private async messageEvent(channel: string, event: Record<string, unknown>) {
     const c = this.ws.channels.get(channel);
-    if (!SUBSCRIBED.has('message') || !c || c.isIm || !c.members.includes(this.ws.bot.userId)) return;
-    await this.sendEvent({
-      type: 'message',
-      channel,
-      channel_type: c.isPrivate ? 'group' : 'channel',
-      ...event,
-    });
+    if (!c) return;
+    const channelType = c.isIm ? 'im' : c.isPrivate ? 'group' : 'channel';
+    const subscription = { im: 'message.im', group: 'message.groups', channel: 'message.channels' }[
+      channelType
+    ];
+    if (!SUBSCRIBED.has(subscription) || !(c.isIm || c.members.includes(this.ws.bot.userId))) return;
+    await this.sendEvent({ type: 'message', channel, channel_type: channelType, ...event });
   }
 
   private respondDirect(target: ResponseTarget, body: Args) {

@@ -11,7 +11,7 @@ import type { Logger } from '../logger.js';
 import { COMMAND } from '../slack/kit/ids.js';
 import { appManifest } from '../slack/topics.js';
 import { type FakeSlack, readBody } from './fake-slack.js';
-import { type Interactions, PageError } from './interactions.js';
+import { APP_DM_WRITABLE, type Interactions, PageError } from './interactions.js';
 import { mrkdwnToHtml, plainToHtml, withHtml } from './mrkdwn.js';
 import { SlackError } from './web-api.js';
 import type { Change, PgMessage, Workspace } from './workspace.js';
@@ -177,7 +177,7 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
     if (!person || person.isBot) throw new SlackError('user_not_found');
     return {
       team: ws.team.name,
-      app: { name: ws.bot.name, userId: ws.bot.userId, dm: ws.imWith(me).id },
+      app: { name: ws.bot.name, userId: ws.bot.userId, dm: ws.imWith(me).id, dmWritable: APP_DM_WRITABLE },
       command: COMMAND,
       /** The channel the page opens first: the demo's busiest. */
       start: 'C0API',

@@ -5,7 +5,9 @@
  */
 import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
+import { appDmRoutes } from './app-dm/routes.js';
 import { buildManifest, type ManifestTarget } from './bolt/manifest.js';
+import { compileRoutes } from './bolt/router.js';
 import type { EventName, TopicRoutes } from './bolt/routes.js';
 import { digestRoutes } from './digest/routes.js';
 import { featureRoutes } from './features/routes.js';
@@ -21,7 +23,8 @@ import { taskRoutes } from './tasks/routes.js';
 import { unfurlRoutes } from './unfurl/routes.js';
 import { workflowRoutes } from './workflows/routes.js';
 
-export const TOPICS: readonly TopicRoutes<Services>[] = [
+/** The topics with subcommands, in the order `/plan help` lists them. */
+const COMMAND_TOPICS: readonly TopicRoutes<Services>[] = [
   accountRoutes,
   gradeRoutes,
   peopleRoutes,
@@ -35,6 +38,12 @@ export const TOPICS: readonly TopicRoutes<Services>[] = [
   installRoutes,
   workflowRoutes,
   unfurlRoutes,
+];
+
+/** Every topic: a message typed to the app in its DM is answered with the others' subcommands. */
+export const TOPICS: readonly TopicRoutes<Services>[] = [
+  ...COMMAND_TOPICS,
+  appDmRoutes(compileRoutes(COMMAND_TOPICS).helpEntries),
 ];
 
 /** The Events API subscriptions the topics bind. */

@@ -18,6 +18,8 @@ export const ONCE_TTL = {
   workflowExecution: DAY,
   /** A thread reply's delivery (`message` event by channel and ts): far beyond Slack's retries of one event. */
   threadReply: DAY,
+  /** An event a person sent the app (a message in its DM), by its route's key: far beyond Slack's retries of one event. */
+  personEvent: DAY,
   /** A link pasted again in the same channel within this is not previewed again. */
   linkPreviewWindow: 10 * MINUTE,
   /** An applied Slack profile version: long, since a version applied once need not be applied again. */

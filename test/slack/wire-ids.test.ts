@@ -201,6 +201,7 @@ describe('wire ids', () => {
       'function_executed',
       'message.channels',
       'message.groups',
+      'message.im',
       'tokens_revoked',
       'user_change',
     ]);

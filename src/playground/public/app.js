@@ -1133,6 +1133,7 @@ async function showThread() {
 function openThread(channel, ts) {
   ui.thread = { channel, ts };
   $('thread').hidden = false;
+  $('thread-composer').hidden = !canType(channel);
   act(showThread());
 }
 
@@ -1262,6 +1263,11 @@ function renderSidebar() {
   $('apps').replaceChildren(link(ui.state.app.dm, ui.state.app.name));
 }
 
+/** Whether the person may type here: the app's DM takes messages only when its manifest's Messages tab is writable. */
+function canType(channel) {
+  return !(channel === ui.state.app.dm || channel.startsWith('D')) || ui.state.app.dmWritable;
+}
+
 async function openChannel(id, tab) {
   ui.channel = id;
   // The address names the open conversation: a sidebar link to the channel shown before a person
@@ -1283,7 +1289,7 @@ async function openChannel(id, tab) {
   const home = isApp && ui.tab === 'home';
   $('home').hidden = !home;
   $('messages').hidden = home;
-  $('composer').hidden = home;
+  $('composer').hidden = home || !canType(id);
   renderSidebar();
   if (home) {
     await act(post('/pg/home', {}));

@@ -23,6 +23,8 @@ export const BOT_SCOPE_REASONS = {
   'channels:history':
     'a retried digest looks for its own earlier post in a public channel, so it never posts twice; replies in task card threads are recorded as discoveries where an admin turned that on for the channel',
   'groups:history': 'the same in a private channel the app was invited to',
+  // The Messages tab is open (a person may type to the app): `message.im` needs this scope.
+  'im:history': 'messages a person types to the app in its DM, each answered with what the app can do',
   'channels:join': 'joining a public channel it posted in without joining, to look there',
   'files:write': 'the Home tab’s experience chart, uploaded privately and shown as an image',
   'reactions:write': 'a :memo: reaction on a thread reply, saying it was recorded as a discovery',
@@ -49,7 +51,8 @@ export const LINK_EVENTS = [
 
 /**
  * The bot events a route's event stands for: `message` is Slack's `message.channels` (public
- * channels) and `message.groups` (private channels the app was invited to), each with its scope.
+ * channels) and `message.groups` (private channels the app was invited to), each with its scope;
+ * `message.im` (the app's DM, im:history) is its own name.
  */
 const SUBSCRIBED_AS: Partial<Record<EventName, readonly string[]>> = {
   message: ['message.channels', 'message.groups'],
@@ -103,7 +106,8 @@ export interface Declared {
    * Bot events: the app's own lifecycle (no scope needed), `user_change` (users:read) so that a
    * deactivated person's account is closed and a changed profile followed, `app_home_opened` (no
    * scope) to draw the Home tab, `message` (`message.channels`/`message.groups`: the history
-   * scopes) for replies in task card threads.
+   * scopes) for replies in task card threads, `message.im` (im:history) for messages typed to the
+   * app in its DM — bound, it opens the Messages tab for typing.
    */
   events: readonly EventName[];
   /** Workflow Builder steps, by callback id. */
@@ -130,6 +134,8 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
   const links = previewsLinks(target.webLinks);
   const linkEvents: readonly EventName[] = LINK_EVENTS;
   const events = declared.events.filter((e) => links || !linkEvents.includes(e));
+  // A person may type in the Messages tab only when a route answers what they type there.
+  const answersDms = events.includes('message.im');
   const unfurlDomains = [
     ...new Set(Object.values(target.webLinks ?? {}).map((template) => webLinkHost(template))),
   ];
@@ -142,11 +148,12 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
     },
     features: {
       bot_user: { display_name: 'Team Planning', always_online: true },
-      // The Home tab shows each person's planning; the Messages tab carries the app's DMs.
+      // The Home tab shows each person's planning; the Messages tab carries the app's DMs, and
+      // takes what a person types there when a route answers it (`message.im`).
       app_home: {
         home_tab_enabled: true,
         messages_tab_enabled: true,
-        messages_tab_read_only_enabled: true,
+        messages_tab_read_only_enabled: !answersDms,
       },
       slash_commands: [
         {

@@ -2,7 +2,8 @@
  * Binds every topic's route table to Bolt: one listener per kind of request, dispatching on the
  * request's id. It is the one place a gate is enforced: each route's gate (who may use it, see
  * routes.ts) is checked for every kind of request — subcommands, shortcuts, buttons, form
- * submissions, searchable selects — before its handler does anything, so no listener can forget it.
+ * submissions, searchable selects, and a message a person types to the app in its DM — before its
+ * handler does anything, so no listener can forget it.
  *
  * Acks stay immediate: buttons, commands and shortcuts are acked before the gate and the handler
  * run (and the requests already waiting are acked too, see ack.ts); a form is acked with what its
@@ -23,7 +24,9 @@ import type {
   ActionArgs,
   ActionRoute,
   CommandArgs,
+  EventArgs,
   EventName,
+  EventRoute,
   Gate,
   GlobalShortcutArgs,
   Handler,
@@ -41,6 +44,7 @@ import type {
   ViewRoute,
   WorkflowStep,
 } from './routes.js';
+import { eventRouteOf } from './routes.js';
 
 /** A request a gate is checked for: its kind says where a refusal can be told. */
 export type GatedRequest =
@@ -48,7 +52,8 @@ export type GatedRequest =
   | { kind: 'shortcut'; args: ShortcutArgs }
   | { kind: 'action'; args: ActionArgs }
   | { kind: 'view'; args: SubmitArgs }
-  | { kind: 'options'; args: OptionsArgs };
+  | { kind: 'options'; args: OptionsArgs }
+  | { kind: 'event'; args: EventArgs<EventName> };
 
 /** A subcommand as `/plan help` lists it. */
 export interface HelpEntry {
@@ -68,6 +73,11 @@ export interface RoutePolicy<S, R> {
   commandFailed(svc: S, error: unknown, args: SubcommandArgs, name: string): Promise<void>;
   /** The command alone, `help`, or an unknown word (`unknown`: what was typed). */
   help(svc: S, args: SubcommandArgs, entries: readonly HelpEntry[], unknown?: string): Promise<void>;
+  /**
+   * Runs `work` for a gated event's delivery once per `key` (the route's own key of the event):
+   * Slack's retries of an event the app was slow to ack then neither answer nor refuse twice.
+   */
+  once(svc: S, key: string, args: EventArgs<EventName>, work: () => Promise<void>): Promise<void>;
 }
 
 export interface RouterOptions<S, R> {
@@ -95,6 +105,12 @@ function bind<H>(route: H | ({ run: H } & Partial<Gate>), topic: TopicRoutes<unk
   if (typeof route === 'function') return { run: route, gate: topic.gate, topic: topic.topic };
   const r = route as { run: H } & Partial<Gate>;
   return { run: r.run, gate: gateOf(r, topic), topic: topic.topic };
+}
+
+/** An event's handler; a person's event (a message in the app's DM) with its gate and delivery key. */
+interface BoundEvent<S> {
+  run: Handler<S, never>;
+  gated?: { gate: Gate; delivery(event: unknown): string | undefined };
 }
 
 /** A lookup by id that refuses a second binding (never a property of Object.prototype, e.g. `toString`). */
@@ -136,7 +152,7 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
   const actions = new Map<string, (Bound<Handler<S, ActionArgs>> & { inView?: string })[]>();
   const views = new Table<Bound<ViewHandler<S>>>('view');
   const options = new Table<Bound<Handler<S, OptionsArgs>>>('options source');
-  const events = new Table<{ run: Handler<S, never> }>('event');
+  const events = new Table<BoundEvent<S>>('event');
   const steps = new Table<{ step: WorkflowStep<S> }>('workflow step');
   const helpEntries: HelpEntry[] = [];
 
@@ -172,8 +188,19 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
     for (const [id, route] of Object.entries(topic.options ?? {}))
       options.add(id, bind<Handler<S, OptionsArgs>>(route as Route<S, OptionsArgs>, t));
     for (const [id, step] of Object.entries(topic.steps ?? {})) steps.add(id, { step, topic: topic.topic });
-    for (const [name, run] of Object.entries(topic.events ?? {}))
-      events.add(name, { run: run as Handler<S, never>, topic: topic.topic });
+    for (const [name, route] of Object.entries(topic.events ?? {})) {
+      const r = route as EventRoute<S, EventName>;
+      events.add(
+        name,
+        typeof r === 'function'
+          ? { run: r as Handler<S, never>, topic: topic.topic }
+          : {
+              run: r.run as Handler<S, never>,
+              gated: { gate: { access: r.access, doing: r.doing }, delivery: r.delivery },
+              topic: topic.topic,
+            },
+      );
+    }
   }
 
   const boundIds: BoundIds = {
@@ -324,9 +351,21 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     app.function(id, (args: StepArgs) => step.run(svc, args));
   }
 
-  // Events are Slack's own (installs, profile changes, Home opened): no gate.
-  for (const [name, { run }] of compiled.events.entries()) {
-    app.event(name as EventName, (args) => run(svc, args as never));
+  // Slack's own events (installs, profile changes, Home opened) have no gate. An event a person
+  // sends (a message in the app's DM) is taken once per delivery key, then gated like a request.
+  // Several routes may share Slack's type (`message`, `message.im`): each takes only its own.
+  for (const [name, { run, gated }] of compiled.events.entries()) {
+    app.event(name.split('.')[0] as EventName, async (args) => {
+      if (eventRouteOf(args.event) !== name) return;
+      if (!gated) return run(svc, args as never);
+      const key = gated.delivery(args.event);
+      if (key === undefined) return;
+      const request = { kind: 'event', args: args as EventArgs<EventName> } as const;
+      await policy.once(svc, `${name}:${key}`, request.args, async () => {
+        if (!(await allowed(gated.gate, request))) return;
+        await run(svc, args as never);
+      });
+    });
   }
 
   // Every event is acked by Bolt before its listeners but a step's run, which waits for its step's
@@ -335,7 +374,8 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
   app.event(/.*/, async (args) => {
     const { event, logger } = args;
     if (event.type !== 'function_executed') {
-      if (!compiled.events.get(event.type)) unbound(logger, 'event', event.type);
+      const route = eventRouteOf(event);
+      if (!compiled.events.get(route)) unbound(logger, 'event', route);
       return;
     }
     const step = (args as unknown as StepArgs).event.function?.callback_id;

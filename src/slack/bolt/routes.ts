@@ -32,11 +32,16 @@ export type ShortcutArgs = SlackShortcutMiddlewareArgs & AllMiddlewareArgs;
 export type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 export type ClosedArgs = SlackViewMiddlewareArgs<ViewClosedAction> & AllMiddlewareArgs;
 export type OptionsArgs = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
-export type EventArgs<E extends EventName> = SlackEventMiddlewareArgs<E> & AllMiddlewareArgs;
+export type EventArgs<E extends EventName> = SlackEventMiddlewareArgs<SlackEventType<E>> & AllMiddlewareArgs;
 /** A Workflow Builder step's execution (`function_executed`), with Bolt's `complete` and `fail`. */
 export type StepArgs = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
-/** The Events API subscriptions the app answers (each declared in the manifest by the topic that binds it). */
+/**
+ * The Events API subscriptions the app answers (each declared in the manifest by the topic that
+ * binds it), by the event's type — but a message in the app's own DM (`channel_type: im`, Slack's
+ * `message.im` subscription) is the route `message.im`, and `message` is then a message anywhere
+ * else (channels and private channels).
+ */
 export type EventName =
   | 'app_uninstalled'
   | 'tokens_revoked'
@@ -44,7 +49,16 @@ export type EventName =
   | 'app_home_opened'
   | 'link_shared'
   | 'entity_details_requested'
-  | 'message';
+  | 'message'
+  | 'message.im';
+
+/** The type Slack gives the events of a route (`message.im` is a `message`). */
+export type SlackEventType<E extends EventName> = E extends 'message.im' ? 'message' : E;
+
+/** The route an event goes to: its type, but `message.im` for a message in the app's DM. */
+export function eventRouteOf(event: { type: string; channel_type?: unknown }): string {
+  return event.type === 'message' && event.channel_type === 'im' ? 'message.im' : event.type;
+}
 
 /**
  * Who may use a route:
@@ -121,6 +135,19 @@ export interface Answer {
 export type ViewHandler<S> = (svc: S, args: SubmitArgs) => Answer;
 export type ViewRoute<S> = ViewHandler<S> | ({ run: ViewHandler<S> } & Partial<Gate>);
 
+/**
+ * An event: its handler alone (Slack's own events, not gated), or — for an event a person sends the
+ * app, to be answered like a request — with a gate and `delivery`, which says which deliveries the
+ * route takes: the key naming the event (the same for Slack's retries of it), or undefined to
+ * leave it alone (a bot's message, an edit). Each delivery taken is gated and run once per key.
+ */
+export type EventRoute<S, E extends EventName> =
+  | Handler<S, EventArgs<E>>
+  | ({
+      run: Handler<S, EventArgs<E>>;
+      delivery(event: EventArgs<E>['event']): string | undefined;
+    } & Gate);
+
 /** A Workflow Builder parameter's type: Slack's own types, or a plain string. */
 export type StepParameterType =
   | 'string'
@@ -162,8 +189,11 @@ export interface TopicRoutes<S> {
   options?: Readonly<Record<string, Route<S, OptionsArgs>>>;
   /** Workflow Builder steps, by callback id. */
   steps?: Readonly<Record<string, WorkflowStep<S>>>;
-  /** Events are Slack's own (installs, profile changes, Home opened): not gated. */
-  events?: { readonly [E in EventName]?: Handler<S, EventArgs<E>> };
+  /**
+   * Events: Slack's own (installs, profile changes, Home opened) are not gated — the topic's gate
+   * does not apply to them; an event a person sends the app (a message in its DM) declares its gate.
+   */
+  events?: { readonly [E in EventName]?: EventRoute<S, E> };
 }
 
 /** The value a button (or the selected option of a select) carries. */

@@ -7,15 +7,17 @@
  *   workspace, who can get one. Guests, people from other organizations, bots and deactivated
  *   users are refused before any form opens, with the sentence provisioning would give them.
  * A refusal is told where the person is: privately on the command's response_url, in the modal
- * they submitted, by DM for a button in a modal or a global shortcut, or as the select's only option.
+ * they submitted, by DM for a button in a modal, a global shortcut or a message in the app's DM,
+ * or as the select's only option.
  */
 import { cut, type Mrkdwn, md, option } from '../../blockkit/index.js';
-import type { GatedRequest, HelpEntry, RoutePolicy } from '../bolt/router.js';
+import { ONCE_TTL, workspaceIdFor } from '../../store/index.js';
+import type { GatedRequest, RoutePolicy } from '../bolt/router.js';
 import type { Gate } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from './acting.js';
 import { notAMemberSentence } from './failures.js';
 import { NO_CHOICE } from './form.js';
-import { helpMessage } from './help.js';
+import { HELP_ENTRY, helpMessage } from './help.js';
 import type { NotAMember } from './membership.js';
 import { notice } from './messages.js';
 import { noticeView } from './modal.js';
@@ -86,9 +88,6 @@ export async function connectedMemberRefusal(
   return planning.notAFullMember();
 }
 
-/** The `/plan help` entry itself, first in the list. */
-const HELP_ENTRY: HelpEntry = { usage: 'help', summary: 'what you can do', adminOnly: false };
-
 export const accessPolicy: RoutePolicy<Services, Refusal> = {
   async check(_svc, gate, request) {
     if (gate.access === 'admin') return checkAdmin(gate, request);
@@ -137,5 +136,25 @@ export const accessPolicy: RoutePolicy<Services, Refusal> = {
 
   async help(_svc, args, entries, unknown) {
     await args.reply(helpMessage([HELP_ENTRY, ...entries], unknown));
+  },
+
+  async once(svc, key, args, work) {
+    const workspaceId = workspaceIdFor(args.context);
+    const log = { workspaceId, event: key.split(':')[0] };
+    try {
+      const done = await svc.deps.store.once.run(
+        `event:${workspaceId}:${key}`,
+        ONCE_TTL.personEvent,
+        async () => {
+          await work();
+          return 'done';
+        },
+      );
+      if (!done.first) svc.deps.logger.debug(log, 'event already handled');
+    } catch (error) {
+      // The event was acked already: there is nobody to answer but the log (the store down, Slack
+      // refusing the answer). Its key is given back, so a retry of it may still be answered.
+      svc.deps.logger.warn({ ...log, err: error }, 'event not handled');
+    }
   },
 };

@@ -4,7 +4,7 @@ import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderManifest } from '../../../scripts/manifest.js';
-import { BOT_SCOPES, PLACEHOLDER_URL } from '../../../src/slack/bolt/manifest.js';
+import { BOT_SCOPES, buildManifest, PLACEHOLDER_URL } from '../../../src/slack/bolt/manifest.js';
 import { FEATURE_SHORTCUT } from '../../../src/slack/features/ids.js';
 import { FEEDBACK_SHORTCUT } from '../../../src/slack/feedback/ids.js';
 import { GRADE_SHORTCUT } from '../../../src/slack/grades/ids.js';
@@ -86,6 +86,8 @@ describe('manifest content', () => {
       'app_home_opened',
       'app_uninstalled',
       'tokens_revoked',
+      // Messages typed to the app in its DM (app-dm/), with im:history.
+      'message.im',
       'function_executed',
     ]);
     expect(m.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
@@ -93,6 +95,16 @@ describe('manifest content', () => {
     expect(m.oauth_config.scopes.bot).toEqual(
       expect.arrayContaining(['channels:history', 'groups:history', 'reactions:write']),
     );
+  });
+
+  it('opens the Messages tab for typing because a route answers what is typed there (message.im, im:history)', () => {
+    const m = appManifest();
+    expect(m.features.app_home.messages_tab_read_only_enabled).toBe(false);
+    expect(m.oauth_config.scopes.bot).toContain('im:history');
+    expect(m.settings.event_subscriptions.bot_events).toContain('message.im');
+    // Without a route for `message.im`, nothing would answer: the tab stays read-only.
+    const declared = { command: COMMAND, shortcuts: [], events: ['message' as const], steps: {} };
+    expect(buildManifest(declared).features.app_home.messages_tab_read_only_enabled).toBe(true);
   });
 
   it('declares the Workflow Builder steps, run by the app itself', () => {

@@ -24,17 +24,32 @@ function fakeApp() {
     action: (_id: unknown, l: Listener) => (listeners.action = l),
     view: (_id: unknown, l: Listener) => (listeners.view = l),
     options: (_id: unknown, l: Listener) => (listeners.options = l),
-    event: (name: string, l: Listener) => (listeners[`event:${name}`] = l),
+    // Bolt runs every listener bound to an event's type, in order.
+    event: (name: string, l: Listener) => {
+      const before = listeners[`event:${name}`];
+      listeners[`event:${name}`] = before
+        ? async (args) => {
+            await before(args);
+            await l(args);
+          }
+        : l;
+    },
   };
   return { app: app as unknown as App, listeners };
 }
 
 /** A policy that refuses whatever `refuse` says, and records what it was asked. */
 function policy(refuse: (gate: Gate) => boolean) {
-  const seen: { checked: [string, string][]; refused: string[]; help: (string | undefined)[] } = {
+  const seen: {
+    checked: [string, string][];
+    refused: string[];
+    help: (string | undefined)[];
+    once: string[];
+  } = {
     checked: [],
     refused: [],
     help: [],
+    once: [],
   };
   const p: RoutePolicy<null, string> = {
     async check(_svc, gate, request: GatedRequest) {
@@ -48,6 +63,11 @@ function policy(refuse: (gate: Gate) => boolean) {
     async commandFailed() {},
     async help(_svc, _args, _entries, unknown) {
       seen.help.push(unknown);
+    },
+    async once(_svc, key, _args, work) {
+      if (seen.once.includes(key)) return;
+      seen.once.push(key);
+      await work();
     },
   };
   return { policy: p, seen };
@@ -88,7 +108,60 @@ const requests: Record<string, Record<string, unknown>> = {
   options: { ...base, options: { action_id: 'thing_select' } },
 };
 
+/** A topic answering messages: in channels (Slack's own, not gated) and in the app's DM (gated, once per delivery). */
+function messageTopic(ran: string[]): TopicRoutes<null> {
+  return {
+    topic: 'messages',
+    gate: { access: 'anyone' },
+    events: {
+      message: async (_svc, args) => {
+        ran.push(`channel:${(args.event as { ts?: string }).ts}`);
+      },
+      'message.im': {
+        access: 'member',
+        doing: 'write to the app',
+        delivery: (event) =>
+          (event as { bot_id?: string }).bot_id ? undefined : (event as { ts: string }).ts,
+        run: async (_svc, args) => {
+          ran.push(`dm:${(args.event as { ts?: string }).ts}`);
+        },
+      },
+    },
+  };
+}
+
+const message = (fields: Record<string, unknown>) => ({
+  ...base,
+  event: { type: 'message', channel: 'C1', ...fields },
+});
+
 describe('the router', () => {
+  it('sends a message in the app’s DM to `message.im`, gated and once per delivery key; any other to `message`, ungated', async () => {
+    const ran: string[] = [];
+    const { app, listeners } = fakeApp();
+    const { policy: p, seen } = policy(() => false);
+    registerRoutes(app, { svc: null, command: '/x', topics: [messageTopic(ran)], policy: p });
+    const onMessage = listeners['event:message']!;
+    await onMessage(message({ channel_type: 'channel', ts: '1' }));
+    await onMessage(message({ channel_type: 'im', ts: '2' }));
+    // Slack's retry of the same delivery, and a bot's message the route does not take.
+    await onMessage(message({ channel_type: 'im', ts: '2' }));
+    await onMessage(message({ channel_type: 'im', ts: '3', bot_id: 'B1' }));
+    expect(ran).toEqual(['channel:1', 'dm:2']);
+    expect(seen.checked).toEqual([['event', 'member']]);
+    expect(seen.once).toEqual(['message.im:2']);
+  });
+
+  it('refuses a message in the app’s DM before its handler runs when the gate says no', async () => {
+    const ran: string[] = [];
+    const { app, listeners } = fakeApp();
+    const { policy: p, seen } = policy(() => true);
+    registerRoutes(app, { svc: null, command: '/x', topics: [messageTopic(ran)], policy: p });
+    await listeners['event:message']!(message({ channel_type: 'im', ts: '2' }));
+    expect(ran).toEqual([]);
+    expect(seen.refused).toEqual(['event: no (write to the app)']);
+  });
+
   it.each(Object.keys(requests))(
     'refuses a %s before its handler runs when the gate says no',
     async (kind) => {
