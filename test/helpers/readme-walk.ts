@@ -80,7 +80,19 @@ export function readmeWalk(ui: PlaygroundPage): Walk {
     ephemeralCount: (shows) => ephemerals(shows).count(),
     async nextEphemeral(shows, before) {
       const answer = ephemerals(shows).nth(before);
-      await answer.waitFor();
+      try {
+        await answer.waitFor();
+      } catch (error) {
+        // Say what the page showed instead: the newest private answer.
+        const last = page.locator('#messages .msg.ephemeral').last();
+        const shown = (await last.count()) > 0 ? await ui.text(last) : 'no private answer';
+        throw new Error(
+          `waited for a new private answer showing ${String(shows)}; the newest was: ${shown}`,
+          {
+            cause: error,
+          },
+        );
+      }
       return answer;
     },
     async command(line, shows) {
