@@ -17,13 +17,13 @@ export interface Person {
 }
 
 /** The demo's four kinds of people (src/playground/workspace.ts, src/sandbox/demo-seed.ts). */
-export const ROLES = {
+export type Role = 'owner' | 'admin' | 'member' | 'guest';
+export const ROLES: Record<Role, Person> = {
   owner: { id: 'U0ADA', name: 'Ada Lovelace', planningRole: 'owner', channel: 'api' },
   admin: { id: 'U0GRACE', name: 'Grace Hopper', planningRole: 'admin', channel: 'api' },
   member: { id: 'U0MARGARET', name: 'Margaret Hamilton', planningRole: 'member', channel: 'api' },
   guest: { id: 'U0GUEST', name: 'Gus Guest', channel: 'product' },
-} as const satisfies Record<string, Person>;
-export type Role = keyof typeof ROLES;
+};
 export const EVERY_ROLE: Role[] = ['owner', 'admin', 'member', 'guest'];
 /** Everyone who acts with a planning account of their own. */
 export const CONNECTED_ROLES: Role[] = ['owner', 'admin', 'member'];
@@ -127,9 +127,9 @@ export function readmeWalk(ui: PlaygroundPage): Walk {
       while ((await close.count()) > 0) {
         const shown = await head.first().evaluate((el) => el.textContent ?? '');
         await close.first().click();
+        // A string, run in the page: the test's own types know no DOM.
         await page.waitForFunction(
-          ([selector, before]) => (document.querySelector(selector)?.textContent ?? '') !== before,
-          [HEAD, shown] as const,
+          `(document.querySelector(${JSON.stringify(HEAD)})?.textContent ?? '') !== ${JSON.stringify(shown)}`,
         );
       }
     },

@@ -265,7 +265,8 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
     await card.getByRole('button', { name: 'Assign…' }).click();
     const assign = ui.modal('Assign task');
     const choice = assign.getByLabel('Assign to (candidates best fit first)');
-    expect(await choice.locator('option').allInnerTexts()).toContain('Assign to me');
+    // The form fills after it opens: its choices are there once "Assign to me" is.
+    await choice.locator('option', { hasText: 'Assign to me' }).waitFor({ state: 'attached' });
     await choice.selectOption({ label: 'Assign to me' });
     await assign.getByRole('button', { name: 'Assign', exact: true }).click();
     await card
@@ -499,4 +500,257 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
     await ui.shot('using-admin');
     await walk.closeModals();
   }, 150_000);
+  // README "Tasks": "DMs: the assignee is told when someone else assigns them or moves their task to
+  // in review, the author when someone else marks it done — each naming who acted"; Assign… with the
+  // candidates' Planning profile opening over the form.
+  it('Assign… a teammate: their profile opens over the form; the assignee and the author are told in their DMs', async () => {
+    await walk.as('owner');
+    const card = await taskFromMessage('Retry-After', 'Add Retry-After to 429 answers');
+    await card.getByRole('button', { name: 'Assign…' }).click();
+    const assign = ui.modal('Assign task');
+    const choice = assign.getByLabel('Assign to (candidates best fit first)');
+    // The candidates, best fit first, each with its fit in words (the form fills after it opens).
+    const alanOption = choice.locator('option', { hasText: /^Alan Turing — / });
+    await alanOption.waitFor({ state: 'attached' });
+    const alan = await alanOption.innerText();
+    expect(alan).toMatch(/fit/);
+    // Pressed inside a modal, a profile opens over it.
+    await assign.getByRole('button', { name: 'Planning profile' }).first().click();
+    await page.locator('.modal-head .stack-note', { hasText: '2 views deep' }).waitFor();
+    await page
+      .getByRole('dialog')
+      .last()
+      .getByText(/acts as/)
+      .waitFor();
+    await page.getByRole('dialog').last().locator('.modal-foot .btn').first().click();
+    await page.locator('.modal-head .stack-note').waitFor({ state: 'detached' });
+    await choice.selectOption({ label: alan });
+    await assign.getByRole('button', { name: 'Assign', exact: true }).click();
+    await card
+      .getByText(/Alan Turing/)
+      .first()
+      .waitFor();
+    await walk.closeModals();
+    await card.getByRole('button', { name: 'Start', exact: true }).click();
+    await card.getByText('in progress').first().waitFor();
+    await card.getByRole('button', { name: 'Send to review', exact: true }).click();
+    await card.getByText('in review').first().waitFor();
+
+    await walk.as('member', 'api');
+    await ui.actAs('U0ALAN');
+    await walk.openDm();
+    await page
+      .locator('#messages .msg', {
+        hasText: 'Ada Lovelace assigned you the task Add Retry-After to 429 answers.',
+      })
+      .waitFor();
+    const moved = page.locator('#messages .msg', {
+      hasText: 'Ada Lovelace moved your task Add Retry-After to 429 answers to in review.',
+    });
+    await moved.waitFor();
+    // Alan marks it done from the card: Ada, who made it, is told.
+    await ui.openChannel('api');
+    const source = page.locator('#messages .msg', { hasText: 'Retry-After' }).first();
+    await source.getByRole('button', { name: /repl/ }).click();
+    const alansView = page.locator('#thread-messages .msg:not(.ephemeral)', {
+      hasText: 'Add Retry-After to 429 answers',
+    });
+    await alansView.getByRole('button', { name: 'Mark done', exact: true }).click();
+    await alansView.getByText('done').first().waitFor();
+    await walk.as('owner');
+    await walk.openDm();
+    await page
+      .locator('#messages .msg', {
+        hasText: 'Alan Turing marked your task Add Retry-After to 429 answers done.',
+      })
+      .waitFor();
+    expect(taskNamed('Add Retry-After to 429 answers')?.state).toBe('done');
+    await ui.shot('using-task-dms');
+  }, 120_000);
+
+  // README "Tasks": "Log discovery (message shortcut): … anywhere else in a linked channel, pick the
+  // task in a searchable list of the channel's tasks. A confirmation is posted in the task card's
+  // thread."; "Delete … (its author or an organization owner or admin), after a confirmation".
+  it("Log discovery on a channel message picks the task from a list and confirms in the card's thread; the owner deletes a member's task", async () => {
+    await walk.as('member');
+    const card = await taskFromMessage('nightly export', 'Stream the nightly export');
+    await page.locator('#thread-close').click();
+    await walk.type('Streaming keeps memory flat at 10k tasks.');
+    const said = page
+      .locator('#messages .msg:not(.ephemeral)', { hasText: 'Streaming keeps memory flat' })
+      .last();
+    await said.waitFor();
+    await walk.messageShortcut(said, /Log discovery/);
+    const discovery = ui.modal('Log discovery');
+    await ui.pickExternal(discovery.getByLabel(/Task/), 'Stream', 'Stream the nightly export');
+    await discovery.getByRole('button', { name: /Log/ }).click();
+    await discovery.getByText(/Discovery logged on Stream the nightly export/).waitFor();
+    await walk.closeModal(discovery);
+    const source = page.locator('#messages .msg', { hasText: 'nightly export' }).first();
+    await source.getByRole('button', { name: /repl/ }).click();
+    await page
+      .locator('#thread-messages .msg', { hasText: 'logged a discovery on Stream the nightly export' })
+      .waitFor();
+    await card.getByText(/1 discover/).waitFor();
+    expect(JSON.stringify(taskNamed('Stream the nightly export'))).toContain('Streaming keeps memory flat');
+
+    // The organization's owner may delete a task someone else made.
+    await walk.as('owner');
+    await source.getByRole('button', { name: /repl/ }).click();
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this task?' })
+      .getByRole('button', { name: /Delete/ })
+      .click();
+    await page
+      .locator('#thread-messages .msg:not(.ephemeral)', { hasText: 'This task was deleted.' })
+      .first()
+      .waitFor();
+    expect(taskNamed('Stream the nightly export')).toBeUndefined();
+  }, 120_000);
+
+  // README "Features": "Add task (the create-task form with this feature chosen; the task card goes in
+  // the feature card's thread)", an assumption's ⋮ menu (Edit assumption…, Delete assumption…),
+  // "Delete (confirmed …)".
+  it("a feature card's Add task, an assumption's ⋮ Edit and Delete, and Delete of the feature", async () => {
+    await walk.as('member', 'discovery');
+    await walk.type('/plan feature new');
+    const create = ui.modal('New feature');
+    await create.getByLabel('Heading').fill('Inline help in forms');
+    await create.getByLabel('Priority').selectOption({ index: 2 });
+    await create.getByRole('radio').nth(2).check();
+    await create.getByRole('button', { name: 'Create' }).click();
+    const card = page.locator('#messages .msg:not(.ephemeral)', { hasText: 'Inline help in forms' }).last();
+    await card.waitFor();
+    await walk.closeModals();
+
+    await card.getByRole('button', { name: 'Add task' }).click();
+    const task = ui.modal('Create task');
+    await task.getByLabel('Heading').fill('Write the help texts');
+    await task.getByRole('button', { name: 'Create' }).click();
+    await task
+      .getByText(/created/i)
+      .first()
+      .waitFor();
+    await walk.closeModal(task);
+    await card.getByRole('button', { name: /repl/ }).click();
+    await page
+      .locator('#thread-messages .msg:not(.ephemeral)', { hasText: 'Write the help texts' })
+      // The task's own card: the thread's root, the feature card, lists the task too.
+      .filter({ has: page.getByRole('button', { name: 'Give feedback' }) })
+      .waitFor();
+    await page.locator('#thread-close').click();
+    expect(featureNamed('Inline help in forms')?.tasks.map((t) => t.heading)).toEqual([
+      'Write the help texts',
+    ]);
+
+    await card.getByRole('button', { name: 'Add assumption' }).click();
+    const assumption = ui.modal('Add assumption');
+    await assumption.locator('textarea, input[type=text]').first().fill('People read inline help');
+    await assumption.getByRole('button', { name: /Add|Save/ }).click();
+    await card.getByText('People read inline help').waitFor();
+    await walk.closeModals();
+
+    await card.getByRole('button', { name: 'More options' }).first().click();
+    await card.getByRole('button', { name: 'Edit assumption…' }).click();
+    const edit = ui.modal('Edit assumption');
+    await edit.locator('textarea, input[type=text]').first().fill('People read short inline help');
+    await edit.getByRole('button', { name: /Save/ }).click();
+    await card.getByText('People read short inline help').waitFor();
+    await walk.closeModals();
+
+    await card.getByRole('button', { name: 'More options' }).first().click();
+    await card.getByRole('button', { name: 'Delete assumption…' }).click();
+    const sure = page.getByRole('dialog').last();
+    await sure
+      .getByRole('button', { name: /Delete/ })
+      .last()
+      .click();
+    await card.getByText('People read short inline help').waitFor({ state: 'detached' });
+    await walk.closeModals();
+    expect(featureNamed('Inline help in forms')?.assumptions).toEqual([]);
+
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this feature?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect.poll(() => featureNamed('Inline help in forms'), { timeout: STEP_MS }).toBeUndefined();
+    await ui.shot('using-feature-deleted');
+  }, 120_000);
+
+  // README "Features": "The digest's Advance button is the same press with the same confirmation, and
+  // rewrites the digest's line".
+  it("the digest's Advance button asks first, advances the feature and rewrites the digest's line", async () => {
+    await walk.as('admin', 'api');
+    const posted = page.locator('#messages .msg:not(.ephemeral)', { hasText: 'Planning digest' });
+    const before = await posted.count();
+    await page.getByRole('button', { name: "Post today's digest" }).click();
+    const digest = posted.nth(before);
+    await digest.waitFor();
+    const line = digest
+      .locator('.block', { has: page.locator('.section', { hasText: 'Audit log export' }) })
+      .first();
+    await line.getByRole('button', { name: 'Advance' }).click();
+    const confirm = page.getByRole('dialog').last();
+    expect(await ui.text(confirm)).toMatch(/Execution/);
+    await confirm.getByRole('button', { name: /Advance/ }).click();
+    await expect.poll(() => featureNamed('Audit log export')?.stage, { timeout: STEP_MS }).toBe('execution');
+    await digest
+      .locator('.section', { hasText: 'Audit log export' })
+      .getByText(/execution/i)
+      .first()
+      .waitFor();
+    await ui.shot('using-digest-advance');
+  }, 90_000);
+
+  // README "Administering": Invitations (New invitation, Revoke confirmed), Links and digests
+  // (Change time).
+  it('Administering: a new invitation, then revoked after a confirmation; the digest time form', async () => {
+    await walk.as('admin');
+    await walk.type('/plan admin');
+    const admin = ui.modal('Administration');
+    const open = async (section: string) => {
+      await admin
+        .locator('.section', { hasText: new RegExp(section) })
+        .getByRole('button', { name: 'Open' })
+        .click();
+      await page.locator('.modal-head .stack-note', { hasText: '2 views deep' }).waitFor();
+      return page.getByRole('dialog').last();
+    };
+    const invitations = () => Object.values(playground.sandbox.state().invitations).map((i) => i.inviteName);
+    let view = await open('Invitations');
+    await view.getByRole('button', { name: 'New invitation' }).click();
+    const invitation = ui.modal('New invitation');
+    await invitation.getByLabel('Team').selectOption({ label: 'Platform' });
+    await invitation.getByLabel('Name').fill('Contractors');
+    await invitation.getByLabel('Expires in (days)').fill('7');
+    await invitation.getByLabel('Uses').fill('10');
+    await invitation.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(invitations, { timeout: STEP_MS }).toContain('Contractors');
+    await walk.closeModals();
+    await walk.type('/plan admin');
+    view = await open('Invitations');
+    const row = view
+      // Not the seeded "Design contractors".
+      .locator('.block', { has: page.locator('.section', { hasText: /^\s*Contractors ·/ }) })
+      .first()
+      .locator(
+        'xpath=following-sibling::div[contains(@class, "block")][.//div[contains(@class, "actions")]][1]',
+      );
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke the invitation?' });
+    await revoke.getByRole('button', { name: /Revoke/ }).click();
+    await view.getByText('The invitation Contractors is revoked: its link no longer works.').waitFor();
+    await expect.poll(invitations, { timeout: STEP_MS }).not.toContain('Contractors');
+    await ui.shot('using-admin-invitation-revoked');
+    await walk.closeModals();
+
+    await walk.type('/plan admin');
+    view = await open('Links and digests');
+    await view.getByRole('button', { name: 'Change time' }).first().click();
+    const time = ui.modal('Digest time');
+    await time.locator('input[type=time], select').first().waitFor();
+    await walk.closeModals();
+  }, 120_000);
 });
