@@ -32,6 +32,19 @@ export const CONNECTED_ROLES: Role[] = ['owner', 'admin', 'member'];
 export const GUEST_REFUSAL =
   'Only full members of this workspace get a planning account from the app or can use one here, and you are a guest in this workspace.';
 
+/**
+ * The buttons under the line showing `line` in a list drawn as a section then its actions block (the
+ * admin's lists, for one): the first actions block after it.
+ */
+export function rowActions(view: Locator, line: string | RegExp): Locator {
+  return view
+    .locator('.block', { has: view.page().locator('.section', { hasText: line }) })
+    .first()
+    .locator(
+      'xpath=following-sibling::div[contains(@class, "block")][.//div[contains(@class, "actions")]][1]',
+    );
+}
+
 export interface Walk {
   ui: PlaygroundPage;
   /** Switches to the person of `role` and opens `channel` (their own linked channel by default). */

@@ -4,7 +4,7 @@
  * shows after each step checked (the sandbox's state read only to confirm what stuck). Each `it`
  * names the README passage it walks.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Playground } from '../../src/playground/index.js';
 import { describeWithBrowser } from '../helpers/browser.js';
@@ -15,6 +15,7 @@ import {
   GUEST_REFUSAL,
   ROLES,
   readmeWalk,
+  rowActions,
   type Walk,
 } from '../helpers/readme-walk.js';
 
@@ -265,8 +266,8 @@ describeWithBrowser('README "Try it", walked in the playground as each role', ()
       .getByRole('button', { name: 'Open' })
       .click();
     const links = ui.modal('Links and digests');
-    await linkRow(links, '#product').getByRole('button', { name: 'Record thread replies' }).click();
-    await linkRow(links, '#product').getByRole('button', { name: 'Stop recording replies' }).waitFor();
+    await rowActions(links, '#product').getByRole('button', { name: 'Record thread replies' }).click();
+    await rowActions(links, '#product').getByRole('button', { name: 'Stop recording replies' }).waitFor();
     await expect
       .poll(
         async () => (await playground.app.store.links.get('T0PLAYGRND', 'C0PRODUCT'))?.threadDiscoveries,
@@ -333,14 +334,31 @@ describeWithBrowser('README "Try it", walked in the playground as each role', ()
       await page.locator('#composer-text').fill('');
     }
   }, 60_000);
-});
+  // README "Home tab and notifications": "Each task row carries the task card's state buttons";
+  // "each kind on or off".
+  it("Home: a task row's state button moves the task; a notification kind turned off sticks", async () => {
+    await walk.as('member');
+    let home = await walk.openHome('Runbook for rolling back a migration');
+    await rowActions(home, 'Runbook for rolling back a migration')
+      .getByRole('button', { name: 'Send to review' })
+      .click();
+    await home.locator('.section', { hasText: 'In review (1)' }).waitFor();
+    const task = Object.values(playground.sandbox.state().features)
+      .flatMap((f) => f.tasks)
+      .find((t) => t.heading === 'Runbook for rolling back a migration');
+    expect(task?.state).toBe('in review');
 
-/** The buttons of `channel`'s row in the admin's Links and digests (the actions block after its line). */
-function linkRow(links: Locator, channel: string): Locator {
-  return links
-    .locator('.block', { has: links.page().locator('.section', { hasText: channel }) })
-    .first()
-    .locator(
-      'xpath=following-sibling::div[contains(@class, "block")][.//div[contains(@class, "actions")]][1]',
-    );
-}
+    home = await walk.openHome();
+    await home.getByRole('checkbox', { name: 'A feature I authored advanced' }).uncheck();
+    await expect
+      .poll(
+        async () =>
+          (await playground.app.store.notifications.prefs('T0PLAYGRND', ROLES.member.id))?.muted ?? [],
+        {
+          timeout: STEP_MS,
+        },
+      )
+      .toEqual(['featureAdvanced']);
+    await ui.shot('try-home-row-and-choice');
+  }, 90_000);
+});

@@ -18,6 +18,7 @@ import {
   GUEST_REFUSAL,
   ROLES,
   readmeWalk,
+  rowActions,
   type Walk,
 } from '../helpers/readme-walk.js';
 
@@ -753,4 +754,101 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
     await time.locator('input[type=time], select').first().waitFor();
     await walk.closeModals();
   }, 120_000);
+  // README "Administering": People (Regenerate token, confirmed: "their next command just works";
+  // Close, confirmed: "the person is asked to reconnect"; Re-open), Teams and channels ("a team's
+  // default channel cannot be deleted, and the refusal says so"), Links and digests (Include
+  // weekends, Unlink confirmed).
+  it("Administering: a person's token regenerated, their account closed and re-opened; the default channel kept; weekends and unlink", async () => {
+    await walk.as('admin');
+    await walk.type('/plan admin');
+    const admin = ui.modal('Administration');
+    const open = async (section: string) => {
+      await admin
+        .locator('.section', { hasText: new RegExp(section) })
+        .getByRole('button', { name: 'Open' })
+        .click();
+      await page.locator('.modal-head .stack-note', { hasText: '2 views deep' }).waitFor();
+      return page.getByRole('dialog').last();
+    };
+    const confirmWith = async (title: string, button: string) => {
+      await page.getByRole('dialog', { name: title }).getByRole('button', { name: button }).click();
+    };
+    const dennis = async (shows: string | RegExp) => {
+      await walk.closeModals();
+      await ui.actAs('U0DENNIS');
+      await ui.openChannel('api');
+      await walk.command('/plan whoami', shows);
+      await walk.as('admin');
+      await walk.type('/plan admin');
+    };
+
+    let people = await open('People');
+    await rowActions(people, /Dennis Ritchie/)
+      .getByRole('button', { name: 'Regenerate token' })
+      .click();
+    await confirmWith('Regenerate the token?', 'Regenerate');
+    await people.getByText(/Dennis Ritchie has a new token, stored for @Dennis Ritchie/).waitFor();
+    await dennis('You act as Dennis Ritchie in organization Northwind Robotics as member.');
+
+    people = await open('People');
+    await rowActions(people, /Dennis Ritchie/)
+      .getByRole('button', { name: 'Close account' })
+      .click();
+    await confirmWith('Close the account?', 'Close account');
+    await people
+      .getByText(/Dennis Ritchie.* is closed/)
+      .first()
+      .waitFor();
+    await dennis(
+      'Your connection to the Team Planning Service stopped working (the token was revoked or expired). Reconnect to continue.',
+    );
+
+    people = await open('People');
+    await rowActions(people, /Dennis Ritchie/)
+      .getByRole('button', { name: 'Re-open' })
+      .click();
+    await confirmWith('Re-open the account?', 'Re-open');
+    await people.getByText(/Dennis Ritchie has a new token/).waitFor();
+    await dennis('You act as Dennis Ritchie in organization Northwind Robotics as member.');
+
+    const teams = await open('Teams and channels');
+    await rowActions(teams, /^\s*Platform\s*$/)
+      .getByRole('button', { name: 'Open' })
+      .click();
+    const platform = page.getByRole('dialog').last();
+    await platform.getByText('General (default)').waitFor();
+    await rowActions(platform, /General \(default\)/)
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    const sure = page.getByRole('dialog', { name: 'Delete the channel?' });
+    expect(await ui.text(sure)).toContain("A team's default channel cannot be deleted");
+    await sure.getByRole('button', { name: 'Delete channel' }).click();
+    await platform
+      .getByText(/default channel cannot be deleted/)
+      .first()
+      .waitFor();
+    expect(
+      Object.values(playground.sandbox.state().teams)
+        .find((t) => t.teamName === 'Platform')
+        ?.channels.some((c) => c.isDefault),
+    ).toBe(true);
+    await walk.closeModals();
+
+    await walk.type('/plan admin');
+    const links = await open('Links and digests');
+    await rowActions(links, '#mobile').getByRole('button', { name: 'Include weekends' }).click();
+    await rowActions(links, '#mobile').getByRole('button', { name: 'Skip weekends' }).waitFor();
+    expect(await playground.app.store.links.get('T0PLAYGRND', 'C0MOBILE')).toMatchObject({
+      weekdaysOnly: false,
+    });
+    await rowActions(links, '#mobile').getByRole('button', { name: 'Unlink' }).click();
+    await confirmWith('Unlink the channel?', 'Unlink');
+    await expect
+      .poll(() => playground.app.store.links.get('T0PLAYGRND', 'C0MOBILE'), { timeout: STEP_MS })
+      .toBeUndefined();
+    await walk.closeModals();
+    await ui.openChannel('mobile');
+    await page.locator('#channel-topic', { hasText: 'Not linked' }).waitFor();
+    await ui.shot('using-admin-people-teams-links');
+  }, 150_000);
 });
