@@ -240,6 +240,13 @@ describeWithBrowser('README "Try it", walked in the playground as each role', ()
     const link = ui.modal('Link this channel');
     await link.getByLabel('Planning team').selectOption({ label: 'Mobile' });
     await link.getByLabel('Planning channel').selectOption({ label: 'General (default)' });
+    // The link's own settings (README "Thread replies as discoveries"): watch on, replies off.
+    expect(await link.getByRole('checkbox', { name: 'Follow changes made outside Slack' }).isChecked()).toBe(
+      true,
+    );
+    expect(
+      await link.getByRole('checkbox', { name: 'Replies in card threads become discoveries' }).isChecked(),
+    ).toBe(false);
     await link.getByRole('button', { name: 'Link' }).click();
     await link.getByText(/is linked to/).waitFor();
     await walk.closeModal(link);

@@ -298,6 +298,11 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
     const mine = await walk.command('/plan tasks mine', 'Your tasks');
     expect(await ui.text(mine)).toContain('Runbook for rolling back a migration');
     await mine.getByRole('button', { name: 'Details' }).first().waitFor();
+    // The Planning profile button beside the assignee: her own, with what waits for her.
+    const profiles = await walk.ephemeralCount('Your planning profile');
+    await mine.getByRole('button', { name: 'Planning profile' }).first().click();
+    const own = await walk.nextEphemeral('Your planning profile', profiles);
+    expect(await ui.text(own)).toContain('Recent activity');
     const review = await walk.command('/plan tasks review', 'Tasks in review');
     expect(await ui.text(review)).toContain('Backfill job with throttling');
     await review.getByRole('button', { name: 'Mark done' }).first().waitFor();
@@ -387,6 +392,14 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
       expect(await deep.getByRole('button', { name: 'Delete' }).count()).toBe(role === 'member' ? 0 : 1);
     }
     await walk.as('member');
+    // Details opens the full card in a modal.
+    const planning = await walk.command('/plan features planning', 'in Planning');
+    await rowActions(planning, /Move sessions to Postgres/)
+      .getByRole('button', { name: 'Details' })
+      .click();
+    const details = ui.modal('Feature');
+    await details.getByText('Postgres handles 5k session writes per second').waitFor();
+    await walk.closeModals();
     const validation = await walk.command('/plan features validation', 'in Validation');
     expect(await ui.text(validation)).toContain('Typed SDK for partners');
     expect(await ui.text(validation)).toContain('1 experiment is not done');
@@ -537,6 +550,15 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
     await card.getByRole('button', { name: 'Send to review', exact: true }).click();
     await card.getByText('in review').first().waitFor();
 
+    // Feedback from the card's button: the assignee gets a DM with a Reply button.
+    await card.getByRole('button', { name: 'Give feedback' }).click();
+    const feedback = ui.modal('Give feedback');
+    await feedback.getByLabel('Issue').selectOption({ index: 1 });
+    await feedback.getByLabel('Feedback').fill('Send the header on 503 too.');
+    await feedback.getByRole('button', { name: 'Send' }).click();
+    await feedback.getByText('Feedback sent').waitFor();
+    await walk.closeModals();
+
     await walk.as('member', 'api');
     await ui.actAs('U0ALAN');
     await walk.openDm();
@@ -549,6 +571,9 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
       hasText: 'Ada Lovelace moved your task Add Retry-After to 429 answers to in review.',
     });
     await moved.waitFor();
+    const told = page.locator('#messages .msg', { hasText: 'Send the header on 503 too.' });
+    expect(await ui.text(told)).toContain('Ada Lovelace');
+    await told.getByRole('button', { name: 'Reply' }).waitFor();
     // Alan marks it done from the card: Ada, who made it, is told.
     await ui.openChannel('api');
     const source = page.locator('#messages .msg', { hasText: 'Retry-After' }).first();
