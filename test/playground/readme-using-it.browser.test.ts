@@ -479,8 +479,13 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
       .getByText(/Price plans/)
       .first()
       .waitFor();
-    expect(await view.getByRole('button', { name: 'Upgrade' }).count()).toBeGreaterThan(0);
-    await back(view);
+    // Upgrade: a checkout link whose 23-hour expiry is shown in the admin's own time zone.
+    await view.getByRole('button', { name: 'Upgrade' }).first().click();
+    const checkout = ui.modal('Upgrade');
+    await checkout.getByRole('link', { name: 'open the checkout' }).waitFor();
+    expect(await ui.text(checkout)).toMatch(/The link expires on .+, 23 hours after it was made\./);
+    await walk.closeModals();
+    await walk.type('/plan admin');
 
     // People: the organization's accounts with their Slack users.
     view = await open('People');
@@ -636,9 +641,9 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
   }, 120_000);
 
   // README "Features": "Add task (the create-task form with this feature chosen; the task card goes in
-  // the feature card's thread)", an assumption's ⋮ menu (Edit assumption…, Delete assumption…),
-  // "Delete (confirmed …)".
-  it("a feature card's Add task, an assumption's ⋮ Edit and Delete, and Delete of the feature", async () => {
+  // the feature card's thread)", an assumption's ⋮ menu (Edit assumption…, Experiment…, Delete
+  // assumption…), *Log as evidence*, "Delete (confirmed …)".
+  it("a feature card's Add task, an assumption's ⋮ Edit, Experiment… and Delete, Log as evidence, and Delete of the feature", async () => {
     await walk.as('member', 'discovery');
     await walk.type('/plan feature new');
     const create = ui.modal('New feature');
@@ -683,6 +688,34 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
     await edit.locator('textarea, input[type=text]').first().fill('People read short inline help');
     await edit.getByRole('button', { name: /Save/ }).click();
     await card.getByText('People read short inline help').waitFor();
+    await walk.closeModals();
+
+    // Experiment…: running, with a participant picked as a Slack user.
+    await card.getByRole('button', { name: 'More options' }).first().click();
+    await card.getByRole('button', { name: 'Experiment…' }).click();
+    const experiment = ui.modal('Experiment');
+    await experiment.getByRole('radio', { name: /running/i }).check();
+    await ui.pickExternal(experiment.getByLabel('Participants'), 'Kath', 'Katherine Johnson');
+    await experiment.locator('.chip', { hasText: 'Katherine Johnson' }).waitFor();
+    await experiment.getByRole('button', { name: 'Save' }).click();
+    await card.getByText(/running/).waitFor();
+    expect(await ui.text(card)).toContain('Katherine Johnson');
+    await walk.closeModals();
+
+    // Log as evidence: a message of the channel appended to that experiment's details.
+    await walk.type('Five of six found the help without being told.');
+    const said = page.locator('#messages .msg:not(.ephemeral)', { hasText: 'found the help without' }).last();
+    await said.waitFor();
+    await walk.messageShortcut(said, /Log as evidence/);
+    const evidence = ui.modal('Log as evidence');
+    await ui.pickExternal(evidence.getByLabel('Feature'), 'Inline', 'Inline help in forms');
+    await ui.pickExternal(evidence.getByLabel('Assumption'), '', 'People read short inline help');
+    await evidence.getByRole('button', { name: 'Log' }).click();
+    await expect
+      .poll(() => featureNamed('Inline help in forms')?.assumptions[0]?.experiment?.details ?? '', {
+        timeout: STEP_MS,
+      })
+      .toContain('Five of six found the help without being told.');
     await walk.closeModals();
 
     await card.getByRole('button', { name: 'More options' }).first().click();
