@@ -129,7 +129,7 @@ describe('after /plan disconnect', () => {
     expect(shown).toContain(`*${NAME}* · member · open · <@${PERSON}>`);
   });
 
-  it('a grade given meanwhile goes to the account they left; after --close, to nobody new', async () => {
+  it('a grade given meanwhile goes to the account they left, and no account is made', async () => {
     const before = await provisioned();
     await command('disconnect', (b) => b.includes('Disconnected'));
     const notionId = (await h.owner().notions.create({ value: 'TypeScript' })).id;
