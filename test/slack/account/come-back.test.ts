@@ -88,6 +88,12 @@ describe('after /plan disconnect', () => {
     expect(await accountsInOrg()).toHaveLength(accounts);
     expect(h.sandbox.requests.count('serviceAccounts.regenerate')).toBe(1);
     expect(await h.store.departures.get(TEAM, PERSON)).toBeUndefined();
+    // Pressed again later (the old message, a late retry): nothing more is done.
+    const since1 = h.slack.calls.length;
+    await h.press({ ephemeral: true }, ACTION.connectAgain, { user: PERSON });
+    await h.slack.waitFor('respond', (b) => json(b).includes('connected already'), { since: since1 });
+    expect(h.sandbox.requests.count('serviceAccounts.regenerate')).toBe(1);
+    expect((await h.store.identities.get(TEAM, PERSON))!.token).toBe(after.token);
 
     // The task assigned before is theirs again.
     await h.link('C1');
@@ -142,6 +148,31 @@ describe('after /plan disconnect', () => {
     const experience = await h.owner().experiences.readPeer(notionId, before.planningUserId);
     expect(experience.peerEval).toMatchObject({ count: 1, average: 8 });
     expect(await accountsInOrg()).toHaveLength(accounts);
+  });
+});
+
+describe('coming back from the Home tab', () => {
+  it('Disconnect on Home, then Connect again on Home: the same account, and the tab shows it', async () => {
+    const before = await provisioned();
+    const home = { home: { state: { values: {} }, hash: 'h1' } };
+    await h.press(home, ACCOUNT_ACTION.disconnect, { user: PERSON, blockId: 'x' });
+    await h.slack.waitFor(
+      'views.publish',
+      (b) =>
+        b.user_id === PERSON && json(b).includes('Disconnected') && json(b).includes(ACTION.connectAgain),
+    );
+    expect(await h.store.identities.get(TEAM, PERSON)).toBeUndefined();
+
+    await h.press(home, ACTION.connectAgain, { user: PERSON, blockId: 'x' });
+    await h.slack.waitFor(
+      'views.publish',
+      (b) =>
+        b.user_id === PERSON &&
+        json(b).includes('Connected again') &&
+        json(b).includes(ACCOUNT_ACTION.disconnect),
+    );
+    expect((await h.store.identities.get(TEAM, PERSON))?.serviceAccountId).toBe(before.serviceAccountId);
+    expect(h.sandbox.requests.count('serviceAccounts.create')).toBe(1);
   });
 });
 
