@@ -111,6 +111,17 @@ export interface IdentitiesRepo {
   confirmMember(workspaceId: string, slackUserId: string, at: Date | undefined): Promise<boolean>;
   delete(workspaceId: string, slackUserId: string): Promise<boolean>;
   /**
+   * The person disconnects: their identity goes and, in the same transaction, what they left is
+   * remembered (store.departures: the account, never its token; `closed` when they closed it), so
+   * their next command asks them instead of making a new account. Of two calls at once only one
+   * finds the identity; the other gets undefined.
+   */
+  disconnect(
+    workspaceId: string,
+    slackUserId: string,
+    options: { closed: boolean },
+  ): Promise<RemovedIdentity | undefined>;
+  /**
    * Forgets the person (a deactivated user): their identity goes and, when the app provisioned its
    * account, a closure is recorded in the same transaction. Of two calls at once only one finds the
    * identity; the other forgets nothing.
@@ -215,23 +226,31 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
     async save(input) {
       const v = parseInput(identityInput, input, 'identity');
       const { key, row } = rowOf(v);
-      await db
-        .insertInto('identities')
-        .values({ ...key, created_at: row.updated_at, ...row })
-        .onConflict((oc) => oc.columns(['workspace_id', 'slack_user_id']).doUpdateSet(row))
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('identities')
+          .values({ ...key, created_at: row.updated_at, ...row })
+          .onConflict((oc) => oc.columns(['workspace_id', 'slack_user_id']).doUpdateSet(row))
+          .execute();
+        // Connected again: nothing left to ask about.
+        await endDeparture(trx, v.workspaceId, v.slackUserId);
+      });
       return (await repo.get(v.workspaceId, v.slackUserId))!;
     },
 
     async add(input) {
       const v = parseInput(identityInput, input, 'identity');
       const { key, row } = rowOf(v);
-      const inserted = await db
-        .insertInto('identities')
-        .values({ ...key, created_at: row.updated_at, ...row })
-        .onConflict((oc) => oc.columns(['workspace_id', 'slack_user_id']).doNothing())
-        .returning('slack_user_id')
-        .executeTakeFirst();
+      const inserted = await db.transaction().execute(async (trx) => {
+        const added = await trx
+          .insertInto('identities')
+          .values({ ...key, created_at: row.updated_at, ...row })
+          .onConflict((oc) => oc.columns(['workspace_id', 'slack_user_id']).doNothing())
+          .returning('slack_user_id')
+          .executeTakeFirst();
+        if (added) await endDeparture(trx, v.workspaceId, v.slackUserId);
+        return added;
+      });
       const identity = await repo.get(v.workspaceId, v.slackUserId);
       // Deleted between the insert and the read (a deactivation): nothing stands stored.
       if (!identity) throw new Error('the identity was removed while it was being stored');
@@ -290,6 +309,37 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
       return touched(result);
     },
 
+    disconnect: (workspaceId, slackUserId, { closed }) =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx
+          .deleteFrom('identities')
+          .where((eb) => eb.and({ workspace_id: workspaceId, slack_user_id: slackUserId }))
+          .returning(['service_account_id', 'planning_user_id', 'org_id', 'origin'])
+          .executeTakeFirst();
+        if (!row) return undefined;
+        const departure = {
+          service_account_id: row.service_account_id,
+          planning_user_id: row.planning_user_id,
+          org_id: row.org_id,
+          origin: row.origin,
+          closed: toFlag(closed),
+          departed_at: now(),
+        };
+        await trx
+          .insertInto('departures')
+          .values({ workspace_id: workspaceId, slack_user_id: slackUserId, ...departure })
+          .onConflict((oc) => oc.columns(['workspace_id', 'slack_user_id']).doUpdateSet(departure))
+          .execute();
+        return {
+          workspaceId,
+          slackUserId,
+          serviceAccountId: row.service_account_id,
+          planningUserId: row.planning_user_id,
+          orgId: row.org_id,
+          origin: row.origin,
+        };
+      }),
+
     forget: (workspaceId, slackUserId, options) =>
       db
         .transaction()
@@ -303,11 +353,22 @@ export function createIdentitiesRepo({ db, keyring, now }: RepoContext): Identit
   return repo;
 }
 
+/** In the caller's transaction: the person connected again, so what they left is no longer asked about. */
+async function endDeparture(trx: Kysely<Database>, workspaceId: string, slackUserId: string) {
+  await trx
+    .deleteFrom('departures')
+    .where('workspace_id', '=', workspaceId)
+    .where('slack_user_id', '=', slackUserId)
+    .execute();
+}
+
 /**
  * In the caller's transaction: deletes the workspace's identities of `slackUserIds` (`'all'`: every
  * one) and records a closure for each account the app provisioned, with the organization admin
  * token the workspace has now — read before anything of the workspace is deleted. Pasted accounts
  * are the person's own: only forgotten. A closure already recorded for an account stays as it is.
+ * Those of them who had disconnected are forgotten too: a provisioned account they left open (to
+ * come back to) is closed the same way.
  */
 export async function forgetIdentities(
   trx: Kysely<Database>,
@@ -338,8 +399,16 @@ export async function forgetIdentities(
     orgId: r.org_id,
     origin: r.origin,
   }));
+  let departed = trx.deleteFrom('departures').where('workspace_id', '=', workspaceId);
+  if (slackUserIds !== 'all') departed = departed.where('slack_user_id', 'in', slackUserIds);
+  const leftOpen = (await departed.returning(['service_account_id', 'origin', 'closed']).execute())
+    .filter((d) => d.origin === 'provisioned' && !fromFlag(d.closed))
+    .map((d) => d.service_account_id);
   const accounts = [
-    ...new Set(identities.filter((i) => i.origin === 'provisioned').map((i) => i.serviceAccountId)),
+    ...new Set([
+      ...identities.filter((i) => i.origin === 'provisioned').map((i) => i.serviceAccountId),
+      ...leftOpen,
+    ]),
   ];
   if (accounts.length === 0) return { identities, toClose: 0, unclosable: 0 };
 

@@ -12,6 +12,7 @@ import { type ChannelLinksRepo, createChannelLinksRepo } from './channel-links.j
 import type { RepoContext } from './context.js';
 import type { Keyring } from './crypto.js';
 import { type Backend, type DatabaseOptions, openDatabase } from './database.js';
+import { createDeparturesRepo, type DeparturesRepo } from './departures.js';
 import {
   createDigestClaimsRepo,
   DEFAULT_MAX_DIGEST_ATTEMPTS,
@@ -42,6 +43,7 @@ export * from './account-closures.js';
 export * from './channel-links.js';
 export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } from './crypto.js';
 export type { Backend } from './database.js';
+export * from './departures.js';
 export * from './digest-claims.js';
 export { StoreNotWritableError, StoreUnavailableError, StoreValidationError } from './errors.js';
 export * from './experiment-participants.js';
@@ -79,6 +81,8 @@ export interface Store {
   installations: InstallationsRepo;
   workspaces: WorkspacesRepo;
   identities: IdentitiesRepo;
+  /** People who disconnected, and the account each left (no token), until they connect again. */
+  departures: DeparturesRepo;
   links: ChannelLinksRepo;
   digests: DigestClaimsRepo;
   /** Work done once however often it is asked for (a submission, an operation, a held DM): `once.run`. */
@@ -133,6 +137,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     installations: createInstallationsRepo(context),
     workspaces: createWorkspacesRepo(context),
     identities: createIdentitiesRepo(context),
+    departures: createDeparturesRepo(context),
     links: createChannelLinksRepo(context),
     digests: createDigestClaimsRepo(context, options.digestMaxAttempts ?? DEFAULT_MAX_DIGEST_ATTEMPTS),
     once: createOnceRepo(context, logger),

@@ -292,6 +292,21 @@ export interface WorkflowConsentsTable {
   created_at: number;
 }
 
+/**
+ * A person who disconnected, and the account they acted with (no token) — until they connect again
+ * (migration 0017). `closed`: 0/1, whether that account is known to be closed.
+ */
+export interface DeparturesTable {
+  workspace_id: string;
+  slack_user_id: string;
+  service_account_id: string;
+  planning_user_id: string;
+  org_id: string;
+  origin: IdentityOrigin;
+  closed: number;
+  departed_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -312,4 +327,5 @@ export interface Database {
   thread_discoveries: ThreadDiscoveriesTable;
   home_publications: HomePublicationsTable;
   workflow_consents: WorkflowConsentsTable;
+  departures: DeparturesTable;
 }

@@ -345,6 +345,8 @@ const FROZEN_IDS = {
     'admin_watch_off',
     'admin_watch_on',
     'assumption_menu',
+    'connect_again',
+    'connect_new_account',
     'connect_open',
     'deep_context_delete',
     'deep_context_read',

@@ -100,7 +100,7 @@ export function closeAccountButton(): Button {
     style: 'danger',
     confirm: {
       title: 'Close your account?',
-      text: md`Your planning account is closed and the app forgets it. Only an organization admin can re-open it.`,
+      text: md`Your planning account is closed and the app forgets it; its tasks, grades and history stay with the closed account. Only an organization admin can re-open it.`,
       confirm: 'Close it',
       style: 'danger',
     },
@@ -112,7 +112,7 @@ export function disconnectButton(): Button {
   return button('Disconnect', ACCOUNT_ACTION.disconnect, {
     confirm: {
       title: 'Disconnect?',
-      text: md`The app stops acting for you in this workspace.`,
+      text: md`The app stops acting for you in this workspace. Your planning account stays as it is, to connect again later.`,
       confirm: 'Disconnect',
     },
   });

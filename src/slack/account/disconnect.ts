@@ -1,8 +1,7 @@
 /**
- * Forgetting a Slack user's planning identity (disconnect, a revoked token, a deactivated user):
- * the stored token goes, and an account the app provisioned for them is closed when the workspace
- * still has an organization admin token. A pasted token is only forgotten — it is the person's own —
- * unless they ask to close its account too (`/plan disconnect --close`, after a confirmation).
+ * Disconnecting (`/plan disconnect`, Home's button): the stored token goes and the account stays, with
+ * its tasks and grades, for the person to connect again (account/reconnect.ts) — closed only when they
+ * ask (`/plan disconnect --close`, after a confirmation).
  */
 import { actions, type Mrkdwn, md, message, section } from '../../blockkit/index.js';
 import type { Identity } from '../../store/index.js';
@@ -40,9 +39,11 @@ export async function closeProvisioned(
 }
 
 /**
- * Disconnects a person: their identity is forgotten; a provisioned account is closed by the app; a
- * pasted one is closed with the person's own token (account.close) only when they asked (`close`).
- * A second call (a retry, a double click) finds nothing left and says so.
+ * Disconnects a person: their identity is forgotten and what they left remembered
+ * (store.departures), so their next command asks them — connect again or paste a token — instead of
+ * quietly making a new, empty account. The account stays open with its history, unless they asked
+ * to close it (`close`): a provisioned one is closed by the app, a pasted one with the person's own
+ * token (account.close). A second call (a retry, a double click) finds nothing left and says so.
  */
 export async function disconnectPerson(
   svc: Services,
@@ -52,31 +53,39 @@ export async function disconnectPerson(
 ): Promise<Mrkdwn> {
   const { store } = svc.deps;
   const identity = await store.identities.get(workspaceId, slackUserId);
-  if (!identity) return md`You are not connected, so there is nothing to forget.`;
-  let account: Mrkdwn = md``;
-  if (identity.origin === 'provisioned') {
-    const { closed, failed } = await closeProvisioned(svc, workspaceId, [identity]);
-    if (closed > 0) account = md` Its service account is closed.`;
-    else if (failed > 0)
-      account = md` Its service account could not be closed; an organization admin can close it.`;
+  if (!identity) return NOTHING_TO_FORGET;
+  let closed = false;
+  if (close && identity.origin === 'provisioned') {
+    closed = (await closeProvisioned(svc, workspaceId, [identity])).closed > 0;
   } else if (close) {
     // Throws (nothing forgotten) when the service refuses: the person can try again or just disconnect.
     await svc.deps.clients.planning(identity.token).account.close();
-    account = md` Your account in the planning service is closed.`;
+    closed = true;
   }
-  await store.identities.delete(workspaceId, slackUserId);
+  if (!(await store.identities.disconnect(workspaceId, slackUserId, { closed }))) return NOTHING_TO_FORGET;
+  let account: Mrkdwn;
+  if (closed) {
+    account = md` Your account in the planning service is closed: its tasks, grades and history stay with the closed account. If you use the app again, you start with a new, empty account or paste a token.`;
+  } else if (close) {
+    account = md` Your account could not be closed; an organization admin can close it. Until then it stays open, and you can connect it again.`;
+  } else if (identity.origin === 'provisioned') {
+    account = md` Your planning account stays open with your tasks and grades: when you use the app again, it asks whether to connect that account again or paste a token.`;
+  } else {
+    account = md` The account you connected stays as it is in the planning service.`;
+  }
   return md`:wave: Disconnected: the app no longer acts for you.${account}`;
 }
 
+const NOTHING_TO_FORGET = md`You are not connected, so there is nothing to forget.`;
+
 /**
- * `/plan disconnect`: forgets the user's identity; a provisioned service account is closed too.
- * `/plan disconnect --close` asks first (a button with a confirmation) and then also closes an
- * account the person connected themselves (account.close with their own token).
+ * `/plan disconnect`: forgets the user's identity; their account stays open, to come back to.
+ * `/plan disconnect --close` asks first (a button with a confirmation) and then also closes it.
  */
 export const disconnectSubcommand: Subcommand<Services> = {
   name: 'disconnect',
   usage: 'disconnect [--close]',
-  summary: 'forget your planning account here (--close also closes an account you connected)',
+  summary: 'stop the app acting for you here (your account stays, to connect again; --close closes it)',
   async run(svc, { text, context, reply }) {
     const planning = planningOf(context);
     const close = text.split(/\s+/).includes('--close');
@@ -89,7 +98,7 @@ export const disconnectSubcommand: Subcommand<Services> = {
       await reply(notice(md`You are not connected, so there is nothing to close.`));
       return;
     }
-    const ask = md`Close your account in the planning service? This cannot be undone from Slack: only an organization admin can re-open it.`;
+    const ask = md`Close your account in the planning service? Its tasks, grades and history stay with the closed account: if you use the app again, you start with a new, empty account. This cannot be undone from Slack: only an organization admin can re-open it.`;
     await reply(message(ask, [section(md`:warning: ${ask}`), actions(undefined, closeAccountButton())]));
   },
 };

@@ -11,6 +11,7 @@ import {
 import { closeAccountAction, disconnectAction, disconnectSubcommand } from './disconnect.js';
 import { followProfileAction } from './follow-profile.js';
 import { ACCOUNT_ACTION, ACCOUNT_VIEW } from './ids.js';
+import { connectAgainAction, connectNewAccountAction } from './reconnect.js';
 import { userChangeEvent } from './user-change.js';
 import { whoamiSubcommand } from './whoami.js';
 
@@ -21,6 +22,9 @@ export const accountRoutes: TopicRoutes<Services> = {
   subcommands: [connectSubcommand, whoamiSubcommand, disconnectSubcommand],
   actions: {
     [ACTION.connectOpen]: connectOpenAction,
+    // Offered to someone who disconnected; each checks who may get an account (kit/identity.ts).
+    [ACTION.connectAgain]: connectAgainAction,
+    [ACTION.connectNewAccount]: connectNewAccountAction,
     [ACCOUNT_ACTION.close]: closeAccountAction,
     [ACCOUNT_ACTION.disconnect]: disconnectAction,
     // Home's choice for one's own pasted account: the person's own, so members only.

@@ -47,14 +47,16 @@ export async function userChangeEvent(
     adminToken: environmentAdminToken(svc.deps),
   });
   const [identity] = forgotten.identities;
-  if (!identity) return; // never connected, or another delivery of the event forgot them
-  logger.info(
-    { workspaceId, serviceAccountId: identity.serviceAccountId, origin: identity.origin },
-    'deactivated Slack user: identity removed',
-  );
+  if (identity) {
+    logger.info(
+      { workspaceId, serviceAccountId: identity.serviceAccountId, origin: identity.origin },
+      'deactivated Slack user: identity removed',
+    );
+  }
+  // Someone who had disconnected has no identity, but the account they left open is closed too.
   if (forgotten.unclosable > 0) {
     logger.warn(
-      { workspaceId, serviceAccountId: identity.serviceAccountId },
+      { workspaceId, serviceAccountId: identity?.serviceAccountId },
       'provisioned service account left open: the workspace has no organization admin token',
     );
   }

@@ -37,6 +37,7 @@ import { GRADES_PRIVACY } from '../grades/index.js';
 import { NOTIFICATION_KINDS, NOTIFICATION_LABELS } from '../kit/dm-kinds.js';
 import { experiencePhrase } from '../kit/experience.js';
 import { ACTION, COMMAND } from '../kit/ids.js';
+import { connectBlocks } from '../kit/messages.js';
 import { HOME_ACTION } from './ids.js';
 import type { ActivityLine, HomeFeature, HomeSnapshot, HomeTask, Part } from './snapshot.js';
 
@@ -101,6 +102,7 @@ function connectionBlocks(s: HomeSnapshot): KnownBlock[] {
       ),
     ];
   }
+  if (c.state === 'left') return connectBlocks(c.reason);
   if (c.state === 'loading') return [context(md`_Loading…_`)];
   if (c.state === 'not-member') {
     return [section(md`:no_entry: The app only acts for full members of this workspace.`)];

@@ -15,7 +15,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Mrkdwn } from '../../blockkit/index.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { adminTokenFor } from '../kit/deps.js';
-import { NotAMemberError, NotConnectedError } from '../kit/identity.js';
+import { type ConnectReason, NotAMemberError, NotConnectedError } from '../kit/identity.js';
 import type { Services } from '../kit/services.js';
 import { factsOf } from '../kit/slack-user.js';
 import { taskStateButtons } from '../tasks/index.js';
@@ -217,7 +217,7 @@ async function fill(
     acting = await planning.acting();
   } catch (error) {
     if (error instanceof NotConnectedError)
-      return { ...(await none()), connection: { state: error.reason === 'invalid' ? 'invalid' : 'none' } };
+      return { ...(await none()), connection: connectionOf(error.reason) };
     if (error instanceof NotAMemberError) return { ...(await none()), connection: { state: 'not-member' } };
     deps.logger.warn({ err: error }, 'home: could not tell who is acting');
     return { ...skeleton, ...(await baseP), planning: { ok: false, problem: 'failed' } };
@@ -313,4 +313,11 @@ export async function appHomeOpenedEvent(
   } catch (error) {
     svc.deps.logger.warn({ err: error }, 'home: could not publish the tab');
   }
+}
+
+/** The Home tab's connection part for someone who cannot act (see kit/messages.ts `ConnectReason`). */
+function connectionOf(reason: ConnectReason): Connection {
+  if (reason === 'missing') return { state: 'none' };
+  if (reason === 'invalid') return { state: 'invalid' };
+  return { state: 'left', reason };
 }

@@ -28,6 +28,8 @@ export type Connection =
   | { state: 'loading' }
   | { state: 'none' }
   | { state: 'invalid' }
+  /** Disconnected: asked what to do (connect again, paste a token, a new account), never given one unasked. */
+  | { state: 'left'; reason: 'left-open' | 'left-closed' | 'left-pasted' }
   | { state: 'not-member' }
   | {
       state: 'connected';

@@ -10,19 +10,21 @@ import type { WebClient } from '@slack/web-api';
 import {
   InvalidArgumentError,
   NetworkError,
+  NotFoundError,
   orgIdFromToken,
   type PlanningClient,
   PlanningError,
   UnauthorizedError,
 } from '../../planning/index.js';
-import { type Identity, type IdentityInput, LOCK_LEASE } from '../../store/index.js';
+import { type Departure, type Identity, type IdentityInput, LOCK_LEASE } from '../../store/index.js';
 import { InFlight } from '../bolt/in-flight.js';
 import { adminClientFor, type SlackDeps } from './deps.js';
 import { type Home, type NotAMember, notAMember } from './membership.js';
+import type { ConnectReason } from './messages.js';
 import { followSlackProfile, type SlackProfile, serviceAccountName } from './profile.js';
 import { slackUserOf } from './slack-user.js';
 
-export type ConnectReason = 'missing' | 'invalid';
+export type { ConnectReason } from './messages.js';
 
 /** The acting user has no usable identity: lead them to Connect. */
 export class NotConnectedError extends Error {
@@ -60,6 +62,22 @@ export class NotAMemberError extends Error {
  * renewed behind the admin's back; re-opening the account (regenerate) makes it valid again.
  */
 export const CLOSED_BY_ADMIN = 'closed-by-admin';
+
+/** What the next command asks someone who disconnected (see messages.ts `ConnectReason`). */
+export function leftReason(departure: Pick<Departure, 'origin' | 'closed'>): ConnectReason {
+  if (departure.closed) return 'left-closed';
+  return departure.origin === 'provisioned' ? 'left-open' : 'left-pasted';
+}
+
+/**
+ * What a press of *Connect again* or *Start with a new account* came to: the person acts again
+ * (`again`: with the account they left; `new`: a new one), was connected already (a retry, a double
+ * click, another replica), or has to choose another way (`ask`: why, as the message says it).
+ */
+export type Reconnected =
+  | { outcome: 'connected'; identity: Identity; account: 'again' | 'new' }
+  | { outcome: 'already'; identity: Identity }
+  | { outcome: 'ask'; reason: ConnectReason };
 
 /** How long a replica waits for another one that is provisioning the same user. */
 const PROVISIONING_WAIT_MS = 15_000;
@@ -271,6 +289,10 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     const admin = await adminClientFor(deps, workspaceId);
     if (!admin) return undefined;
     const profile = await fullMember(workspaceId, slackUserId, slack, home, true);
+    // Someone who disconnected is asked what to do, whatever surface they come back by: a new
+    // account made unasked would hide their tasks and grades and list them twice.
+    const departure = await store.departures.get(workspaceId, slackUserId);
+    if (departure) throw new NotConnectedError(leftReason(departure));
     const provisioned = await provisioning(
       workspaceId,
       slackUserId,
@@ -299,6 +321,86 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
       inFlight.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * The account the person left, given back with a new token (regenerate) — only while it is open:
+   * regenerating would re-open a closed one behind whoever closed it. Under the person's lock, with
+   * the store read again: a retry or a double click finds them connected and changes nothing.
+   */
+  async function connectAgain(
+    admin: PlanningClient,
+    workspaceId: string,
+    slackUserId: string,
+    departure: Departure | undefined,
+  ): Promise<Reconnected> {
+    if (!departure || leftReason(departure) !== 'left-open') {
+      return { outcome: 'ask', reason: departure ? leftReason(departure) : 'missing' };
+    }
+    const { serviceAccountId } = departure;
+    let closed: boolean;
+    try {
+      closed = (await admin.serviceAccounts.read(serviceAccountId)).closedTime !== 0;
+    } catch (error) {
+      if (error instanceof UnauthorizedError) throw new AdminTokenError(error);
+      if (!(error instanceof NotFoundError)) throw error;
+      closed = true;
+    }
+    if (closed) {
+      await store.departures.markClosed(workspaceId, slackUserId);
+      return { outcome: 'ask', reason: 'left-closed' };
+    }
+    let token: string | undefined;
+    try {
+      token = (await admin.serviceAccounts.regenerate(serviceAccountId)).serviceToken;
+    } catch (error) {
+      if (error instanceof UnauthorizedError) throw new AdminTokenError(error);
+      throw error;
+    }
+    const orgId = token ? orgIdFromToken(token) : undefined;
+    if (!token || !orgId) throw new Error('the service gave the account back without a usable token');
+    const { identity, added } = await store.identities.add({
+      workspaceId,
+      slackUserId,
+      serviceAccountId,
+      planningUserId: departure.planningUserId,
+      orgId,
+      token,
+      origin: 'provisioned',
+    });
+    logger.info({ workspaceId, serviceAccountId }, 'gave a person back the account they left');
+    return added ? { outcome: 'connected', identity, account: 'again' } : { outcome: 'already', identity };
+  }
+
+  /**
+   * *Connect again* (`again`) or *Start with a new account* (`new`), pressed by someone who is not
+   * connected: under their provisioning lock, once across replicas — what the press finds stored
+   * decides. A new account is only made where the person left none open to come back to.
+   * @throws {NotAMemberError} {AdminTokenError}
+   */
+  async function reconnect(
+    workspaceId: string,
+    slackUserId: string,
+    slack: WebClient,
+    home: Home,
+    account: 'again' | 'new',
+  ): Promise<Reconnected> {
+    const admin = await adminClientFor(deps, workspaceId);
+    if (!admin) {
+      const stored = await store.identities.get(workspaceId, slackUserId);
+      return stored ? { outcome: 'already', identity: stored } : { outcome: 'ask', reason: 'missing' };
+    }
+    const profile = await fullMember(workspaceId, slackUserId, slack, home, true);
+    const done = await provisioning(workspaceId, slackUserId, async (stored): Promise<Reconnected> => {
+      if (stored) return { outcome: 'already', identity: stored };
+      const departure = await store.departures.get(workspaceId, slackUserId);
+      if (account === 'again') return connectAgain(admin, workspaceId, slackUserId, departure);
+      if (departure && leftReason(departure) === 'left-open') return { outcome: 'ask', reason: 'left-open' };
+      const identity = await keep(admin, await create(admin, workspaceId, slackUserId, profile));
+      return { outcome: 'connected', identity, account: 'new' };
+    });
+    if (!done) throw new Error('another replica held the person’s provisioning too long');
+    return done.value;
   }
 
   /**
@@ -342,6 +444,14 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
       const identity = await store.identities.get(workspaceId, slackUserId);
       if (identity) {
         known.set(slackUserId, identity.planningUserId);
+        continue;
+      }
+      // Someone who disconnected is named by the account they left, which keeps their history;
+      // one that is closed is not used, and no new one is made for them unasked.
+      const departure = await store.departures.get(workspaceId, slackUserId);
+      if (departure) {
+        if (departure.closed) throw new PeerNotConnectedError(slackUserId);
+        known.set(slackUserId, departure.planningUserId);
         continue;
       }
       admin ??= await adminClientFor(deps, workspaceId);
@@ -443,6 +553,7 @@ export function createIdentities(deps: SlackDeps, background = new InFlight()) {
     confirmMember: (workspaceId: string, slackUserId: string, at: Date | undefined) =>
       store.identities.confirmMember(workspaceId, slackUserId, at),
     named,
+    reconnect,
   };
 }
 

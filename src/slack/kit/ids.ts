@@ -18,6 +18,16 @@ export const VIEW = {
 export const ACTION = {
   /** The Connect button, in a message or a modal (the account topic answers it). */
   connectOpen: 'connect_open',
+  /**
+   * *Connect again*, offered to someone who disconnected: the account the app made for them is given
+   * back (a new token for it) while it is open (the account topic answers it).
+   */
+  connectAgain: 'connect_again',
+  /**
+   * *Start with a new account*, offered to someone whose previous account is closed or was their
+   * own pasted one: the app makes them a new, empty account (the account topic answers it).
+   */
+  connectNewAccount: 'connect_new_account',
   /** Picking a team refreshes the channel select (link, create-task and feature forms). */
   teamPicked: 'team_picked',
   /**
