@@ -284,6 +284,16 @@ describe('Home tab', () => {
       quiet: { start: '22:00', end: '07:00' },
       timeZone: 'Europe/Paris',
     });
+    // The tab is drawn again from what was saved: no longer asking "until when" (issue 36 item 5).
+    const saved = (await published('UMEM', 6)).slice(4);
+    for (const view of saved) {
+      expect(view).not.toContain('now choose until when');
+      expect(view).toContain('Quiet hours saved: from 22:00 until 07:00 (Europe/Paris).');
+      const shown = (JSON.parse(view) as { blocks: { elements?: Select[] }[] }).blocks.flatMap(
+        (b) => b.elements ?? [],
+      );
+      expect(shown.find((e) => e.action_id === HOME_ACTION.quietEnd)?.initial_option?.value).toBe('07:00');
+    }
 
     // "No quiet hours" on one end turns them off.
     await pick(again, HOME_ACTION.quietStart, 'off');
