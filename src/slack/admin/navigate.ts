@@ -8,7 +8,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Invitation } from '../../planning/index.js';
 import { slackErrorCode } from '../../slack-api/index.js';
-import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import { type ActionArgs, actionValue, type ViewHandler } from '../bolt/routes.js';
 import { digestSchedule } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
@@ -18,7 +18,15 @@ import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { showFailure, viewSurface } from '../kit/surfaces.js';
 import { billingView } from './billing.js';
-import { AdminPlace, type Flash, PAGE_SIZE, placeTitle, SECTIONS, type SectionName } from './common.js';
+import {
+  AdminPlace,
+  type Flash,
+  PAGE_SIZE,
+  placeOf,
+  placeTitle,
+  SECTIONS,
+  type SectionName,
+} from './common.js';
 import { invitationsView } from './invitations.js';
 import { linkedTeams, linksView, pageOf } from './links.js';
 import { notionsView } from './notions.js';
@@ -88,6 +96,19 @@ export async function goTo(svc: Services, args: ActionArgs, place: AdminPlace | 
   if (!view || !place) return;
   await showPlace(svc, args, { id: view.id, hash: view.hash }, place);
 }
+
+/**
+ * *Done* on the checkout link pushed over Billing: the link closes (an empty ack) and Billing,
+ * under it, is drawn again from what the service answers now — paying happened on the provider's
+ * page, so the subscription it started is shown without reopening the section.
+ */
+export const checkoutDoneSubmission: ViewHandler<Services> = (svc, args) => {
+  const { view } = args;
+  const billing = placeOf(view.private_metadata);
+  const billingViewId = view.previous_view_id;
+  if (billing?.section !== 'billing' || !billingViewId) return { ack: undefined };
+  return { ack: undefined, work: () => showPlace(svc, args, { id: billingViewId }, billing) };
+};
 
 const paging = (place: AdminPlace) => ({ pageNumber: place.page, pageSize: PAGE_SIZE });
 
