@@ -53,7 +53,7 @@ async function loadSection(
       title: placeTitle(place),
       push: how.push,
     },
-    (acting) => renderPlace(svc, acting, place),
+    (acting) => renderPlace(svc, acting, place, undefined, args.client as WebClient),
   );
 }
 
@@ -73,7 +73,13 @@ export async function showPlace(
 ): Promise<void> {
   const planning = planningOf(args.context);
   try {
-    const next: ModalView = await renderPlace(svc, acting ?? (await planning.acting()), place, flash);
+    const next: ModalView = await renderPlace(
+      svc,
+      acting ?? (await planning.acting()),
+      place,
+      flash,
+      args.client,
+    );
     await args.client.views.update({
       view_id: view.id,
       ...(view.hash ? { hash: view.hash } : {}),
@@ -117,6 +123,8 @@ export async function renderPlace(
   acting: Acting,
   place: AdminPlace,
   flash?: Flash,
+  /** Asks Slack for what a place links to (the last digest of each linked channel). */
+  slack?: WebClient,
 ): Promise<ModalView> {
   const { planning } = acting;
   switch (place.section) {
@@ -190,7 +198,7 @@ export async function renderPlace(
       const all = await svc.deps.store.links.listByWorkspace(acting.workspaceId);
       const shown = pageOf(all, place);
       const [schedules, teams] = await Promise.all([
-        Promise.all(shown.map((link) => digestSchedule(svc, link))),
+        Promise.all(shown.map((link) => digestSchedule(svc, link, slack))),
         linkedTeams(
           acting,
           shown.map((link) => link.teamId),

@@ -138,6 +138,26 @@ describe('Administering from Slack', () => {
     expect(json(h.slack.views.get(viaRoot))).toContain('<#C2>');
   });
 
+  it('Links and digests says when and where each channel’s last digest is, with a link to it (issue 36 item 3)', async () => {
+    await h.link('C1', ADMIN);
+    await h.link('C2', ADMIN);
+    await h.command('digest now', ADMIN, 'C1');
+    await h.slack.waitFor('respond', (b) => json(b).includes('Posted the digest'));
+    const posted = (await h.store.links.get(TEAM, 'C1'))?.lastDigestNow;
+    expect(posted).toBeDefined();
+
+    const rootId = await openAdmin(h);
+    const shown = json(h.slack.views.get(await openSection(h, rootId, 'links')));
+    const seconds = Math.floor(posted!.postedAt.getTime() / 1000);
+    const permalink = `/archives/C1/p${posted!.messageTs.replace('.', '')}|open it>`;
+    expect(shown).toContain(`Last digest: <!date^${seconds}^{date_short_pretty} at {time}|`);
+    expect(shown).toContain(`> in <#C1> (<`);
+    expect(shown).toContain(permalink);
+    // C2 has had none.
+    expect(shown.match(/Last digest:/g)).toHaveLength(1);
+    expect(shown).toContain('No digest posted yet.');
+  });
+
   it('changes a linked channel’s digest — off and on, weekends, time and zone — and unlinks it, checked in the store (issue 23 item 9)', async () => {
     await h.link('C1', ADMIN);
     await h.store.links.upsert({
