@@ -23,6 +23,7 @@ import { taskStateButtons } from '../tasks/index.js';
 import { homeTab, type QuietPicked, type TaskControls } from './blocks.js';
 import { chartKey, renderChart, uploadPng } from './chart.js';
 import {
+  activityPeople,
   type Connection,
   describeAccount,
   gatherParts,
@@ -244,7 +245,11 @@ async function fill(
 
   const links = await deps.store.links.listByWorkspace(planning.workspaceId);
   const signal = AbortSignal.timeout(Math.max(fillMs * 4, 10_000));
-  const parts = gatherParts(acting.planning, acting.identity, links, { concurrency: PER_PERSON, signal });
+  const parts = gatherParts(acting.planning, acting.identity, links, {
+    concurrency: PER_PERSON,
+    signal,
+    people: activityPeople(deps, planning.workspaceId),
+  });
   const [account, planningPart, waiting, experiences, activity] = await Promise.all([
     within(parts.account),
     within(parts.planning),
