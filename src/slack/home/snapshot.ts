@@ -95,7 +95,7 @@ export interface Planning {
   unreadChannels: string[];
   /** Every feature and task read in the linked channels, by id: what activity lines name. */
   named: {
-    features: Record<string, { heading: string; authorUserId?: string }>;
+    features: Record<string, { heading: string; authorUserId?: string; teamId: string; channelId: string }>;
     tasks: Record<string, { heading: string; featureId: string; assigneeUserId?: string }>;
   };
 }
@@ -150,6 +150,9 @@ export interface HomeSnapshot {
 }
 
 export const LOADING: Part<never> = { ok: false, problem: 'loading' };
+
+/** Other people's tasks read at most to find feedback the person gave on them. */
+const MAX_FEEDBACK_READS = 5;
 
 /** Tasks read at most for their feedback; the rest are not searched for replies owed. */
 const MAX_TASK_READS = 20;
@@ -206,8 +209,37 @@ export function gatherParts(
   });
 
   const events = call(async () => await client.account.eventsList({ pageSize: 20, aggregate: 1 }, opts));
+  // Of tasks that are not theirs, those the person gave feedback on (read from the task's minute).
+  const gaveFeedbackOn = async (planned: Planning, taskIds: readonly string[]) => {
+    const read = await Promise.all(
+      taskIds.slice(0, MAX_FEEDBACK_READS).map((taskId) =>
+        call(async () => {
+          const task = planned.named.tasks[taskId];
+          const feature = task && planned.named.features[task.featureId];
+          if (!task || !feature) return undefined;
+          try {
+            const expanded = await client.tasks.read(
+              feature.teamId,
+              feature.channelId,
+              task.featureId,
+              taskId,
+              opts,
+            );
+            const theirs = (expanded.minute?.feedback ?? []).some(
+              (f) => f.authorUserId === me.planningUserId,
+            );
+            return theirs ? taskId : undefined;
+          } catch {
+            // Gone, or not readable now: its lines are left out rather than the whole section.
+            return undefined;
+          }
+        }),
+      ),
+    );
+    return new Set(read.filter((id): id is string => id !== undefined));
+  };
   const activity: Promise<ActivityLine[]> = Promise.all([events, planning]).then(([page, planned]) =>
-    ownActivity(page.events, planned, me, people),
+    ownActivity(page.events, planned, me, people, (ids) => gaveFeedbackOn(planned, ids)),
   );
 
   return { account, planning, waiting, experiences, activity };
@@ -256,6 +288,8 @@ export function linkedPlanning(
         const heading = f.heading ?? 'Untitled feature';
         result.named.features[f.id] = {
           heading,
+          teamId: link.teamId,
+          channelId: link.channelId,
           ...(f.authorUserId ? { authorUserId: f.authorUserId } : {}),
         };
         result.features.push({
@@ -293,7 +327,7 @@ export function linkedPlanning(
 /**
  * The events that are the person's own, each naming what it is about: their self grades, the
  * features they authored (and their assumptions), the tasks assigned to them or that they created
- * from Slack (feedback on them included). The service sends everyone in a channel its changes; a
+ * from Slack (feedback on them included), and feedback they gave on others' tasks. The service sends everyone in a channel its changes; a
  * feature or task outside this workspace's linked channels is never named, so never listed.
  */
 async function ownActivity(
@@ -301,11 +335,25 @@ async function ownActivity(
   planned: Planning,
   me: { planningUserId: string; slackUserId?: string },
   people: ActivityPeople,
+  gaveFeedbackOn: (taskIds: readonly string[]) => Promise<ReadonlySet<string>>,
 ): Promise<ActivityLine[]> {
   // Peer grades stay anonymous: an event naming the grader (or its moment) is never listed.
   const listed = events.filter((e) => e.type !== 'peer evaluation');
   const taskIds = listed.flatMap((e) => (e.type === 'tasks' && e.taskId ? [e.taskId] : []));
   const authors = await people.taskAuthors([...new Set(taskIds)]);
+  const ownTask = (taskId: string | undefined) => {
+    const task = taskId ? planned.named.tasks[taskId] : undefined;
+    const author = taskId ? authors.get(taskId) : undefined;
+    return (
+      task?.assigneeUserId === me.planningUserId ||
+      (author !== undefined && me.slackUserId !== undefined && author === me.slackUserId)
+    );
+  };
+  // Feedback on someone else's task is the person's when they gave it: those tasks are read.
+  const feedbackOn = listed.flatMap((e) =>
+    e.type === 'tasks' && e.taskId && e.diff.includes('feedback') && !ownTask(e.taskId) ? [e.taskId] : [],
+  );
+  const gave = feedbackOn.length > 0 ? await gaveFeedbackOn([...new Set(feedbackOn)]) : new Set<string>();
   const lines: (ActivityLine & { byPlanningUserId?: string })[] = [];
   for (const e of listed) {
     const line: ActivityLine = { type: e.type, ...(e.stage ? { stage: e.stage } : {}), diff: e.diff };
@@ -320,8 +368,7 @@ async function ownActivity(
       const task = e.taskId ? planned.named.tasks[e.taskId] : undefined;
       const author = e.taskId ? authors.get(e.taskId) : undefined;
       const mine =
-        task?.assigneeUserId === me.planningUserId ||
-        (author !== undefined && me.slackUserId !== undefined && author === me.slackUserId);
+        ownTask(e.taskId) || (e.taskId !== undefined && gave.has(e.taskId) && e.diff.includes('feedback'));
       if (!task || !mine) continue;
       lines.push({
         ...line,

@@ -65,6 +65,12 @@ describe('Home tab', () => {
     // The owner's own task and feature: the service tells the member of them too, the tab does not.
     await owner.tasks.create(teamId, channelId, featureId, { heading: 'Owner chore' });
     await owner.features.create(teamId, channelId, { heading: 'Owner roadmap' });
+    // Feedback the member gives on the owner's task: theirs (that feedback, not the task's other changes).
+    const reviewed = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Review copy' });
+    const memberClient = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken });
+    await memberClient.tasks.feedbackCreate(teamId, channelId, featureId, reviewed.id, {
+      message: 'Shorter',
+    });
     // A task the member creates from a Slack message, assigned to nobody: theirs, made by them.
     const formId = await h.createTaskForm('Fix the export', { user: 'UMEM' });
     await h.submit(
@@ -87,6 +93,8 @@ describe('Home tab', () => {
     const member = recentActivity((await published('UMEM')).at(-1)!);
     expect(member).toContain('Task *Build ∗login∗ &lt;now&gt;* in *Login page* changed: its assignee');
     expect(member).toContain('Task *Fix the export* in *Login page* was created by <@UMEM>');
+    expect(member).toContain('Task *Review copy* in *Login page* changed: its feedback');
+    expect(member).not.toContain('Task *Review copy* in *Login page* was created');
     expect(member).not.toContain('Owner chore');
     expect(member).not.toContain('Owner roadmap');
     // No line says only what kind of thing changed.
@@ -97,6 +105,8 @@ describe('Home tab', () => {
     expect(ownerTab).toContain('Feature *Owner roadmap* was created by <@UOWN>');
     expect(ownerTab).not.toContain('Owner chore');
     expect(ownerTab).not.toContain('Fix the export');
+    // The feedback is on the owner's task, but the owner neither has it nor gave it.
+    expect(ownerTab).not.toContain('Review copy');
   });
 
   /** The Recent activity section of a published tab, as JSON. */
