@@ -27,10 +27,21 @@ export interface ChannelLink {
   watchEnabled: boolean;
   /** Replies in the threads of the channel's task cards become discoveries (default off). */
   threadDiscoveries: boolean;
+  /**
+   * The last digest posted in the channel on demand (`/plan digest now`): scheduled ones are the
+   * digest claims' (DigestClaimsRepo.lastPosted). Absent: none recorded.
+   */
+  lastDigestNow?: PostedDigest;
   /** Slack user who made the link. */
   createdBy: string;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A digest message in the link's channel: its ts and when it was posted. */
+export interface PostedDigest {
+  messageTs: string;
+  postedAt: Date;
 }
 
 export const DIGEST_DEFAULTS = {
@@ -68,6 +79,11 @@ export interface ChannelLinksRepo {
     slackChannelId: string,
     patch: ChannelLinkPatch,
   ): Promise<ChannelLink | undefined>;
+  /**
+   * Records a digest just posted on demand in the link's channel, unless a later one is recorded
+   * already. False when the channel is not linked (any more).
+   */
+  recordDigestNow(workspaceId: string, slackChannelId: string, messageTs: string): Promise<boolean>;
   /** Removes the link and its digest history. */
   delete(workspaceId: string, slackChannelId: string): Promise<boolean>;
   listByWorkspace(workspaceId: string): Promise<ChannelLink[]>;
@@ -160,6 +176,9 @@ export function toChannelLink(row: Selectable<ChannelLinksTable>): ChannelLink {
       : { digestFrom: new Date(row.digest_from) }),
     watchEnabled: fromFlag(row.watch_enabled),
     threadDiscoveries: fromFlag(row.thread_discoveries),
+    ...(row.now_digest_ts && row.now_digest_at != null
+      ? { lastDigestNow: { messageTs: row.now_digest_ts, postedAt: new Date(Number(row.now_digest_at)) } }
+      : {}),
     createdBy: row.created_by,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -278,6 +297,19 @@ export function createChannelLinksRepo({ db, now }: RepoContext): ChannelLinksRe
           .execute();
       });
       return repo.get(workspaceId, slackChannelId);
+    },
+
+    async recordDigestNow(workspaceId, slackChannelId, messageTs) {
+      parseInput(id, messageTs, 'digest message ts');
+      const at = now();
+      const result = await db
+        .updateTable('channel_links')
+        .set({ now_digest_ts: messageTs, now_digest_at: at })
+        .where((eb) => eb.and({ workspace_id: workspaceId, slack_channel_id: slackChannelId }))
+        // Two replicas recording at once: the later post stays.
+        .where((eb) => eb.or([eb('now_digest_at', 'is', null), eb('now_digest_at', '<=', at)]))
+        .executeTakeFirst();
+      return touched(result);
     },
 
     async delete(workspaceId, slackChannelId) {

@@ -66,6 +66,8 @@ export interface CompleteInput {
 export interface LastPosted {
   localDate: string;
   postedAt: Date;
+  /** The digest message's ts in its channel (absent only for rows written without one). */
+  messageTs?: string;
   snapshot?: string;
 }
 
@@ -307,7 +309,7 @@ export function createDigestClaimsRepo(
     async lastPosted(workspaceId, slackChannelId) {
       const last = await db
         .selectFrom('digest_claims')
-        .select(['local_date', 'posted_at', 'snapshot'])
+        .select(['local_date', 'posted_at', 'message_ts', 'snapshot'])
         .where('workspace_id', '=', workspaceId)
         .where('slack_channel_id', '=', slackChannelId)
         .where('status', '=', 'posted')
@@ -318,6 +320,7 @@ export function createDigestClaimsRepo(
       return {
         localDate: last.local_date,
         postedAt: new Date(last.posted_at ?? 0),
+        ...(last.message_ts === null ? {} : { messageTs: last.message_ts }),
         ...(last.snapshot === null ? {} : { snapshot: last.snapshot }),
       };
     },

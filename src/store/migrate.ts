@@ -29,6 +29,7 @@ import * as m0014 from './migrations/0014_posted_card_threads.js';
 import * as m0015 from './migrations/0015_refresh_retry_and_home_versions.js';
 import * as m0016 from './migrations/0016_member_confirmations.js';
 import * as m0017 from './migrations/0017_departures.js';
+import * as m0018 from './migrations/0018_digest_now_posted.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0015_refresh_retry_and_home_versions': m0015,
   '0016_member_confirmations': m0016,
   '0017_departures': m0017,
+  '0018_digest_now_posted': m0018,
 };
 
 /**

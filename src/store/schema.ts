@@ -90,6 +90,9 @@ export interface ChannelLinksTable {
   watch_enabled: Generated<number>;
   /** Replies in the threads of the channel's task cards become discoveries (1) or not (0, the default). */
   thread_discoveries: Generated<number>;
+  /** The last digest posted on demand: its message ts and when (epoch ms); NULL: none yet (0018). */
+  now_digest_ts: string | null;
+  now_digest_at: number | null;
   created_by: string;
   created_at: number;
   updated_at: number;

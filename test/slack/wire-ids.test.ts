@@ -271,6 +271,7 @@ const FROZEN_IDS = {
   shortcuts: ['create_task', 'give_feedback', 'grade_peer', 'log_discovery', 'log_evidence', 'new_feature'],
   views: [
     'admin',
+    'admin_checkout_view',
     'admin_digest_time',
     'admin_invitation',
     'admin_link_pick',

@@ -79,6 +79,36 @@ forEachBackend('channel links', (backend) => {
     expect(await store.links.get('T2', 'C1')).toBeUndefined();
   });
 
+  it('records the last digest posted on demand: the later one stays, an unlinked channel records nothing (issue 36 item 3)', async () => {
+    const clock = manualClock();
+    const store = await backend.open({ keyring: newKeyring(), now: clock.now });
+    await store.links.upsert(link('T1', 'C1'));
+    expect((await store.links.get('T1', 'C1'))?.lastDigestNow).toBeUndefined();
+
+    clock.advance(60_000);
+    expect(await store.links.recordDigestNow('T1', 'C1', '1700000000.000100')).toBe(true);
+    const first = { messageTs: '1700000000.000100', postedAt: new Date(clock.t) };
+    expect((await store.links.get('T1', 'C1'))?.lastDigestNow).toEqual(first);
+    expect((await store.links.listByWorkspace('T1'))[0]?.lastDigestNow).toEqual(first);
+
+    // A replica whose clock is behind records an older post: the later one stays.
+    clock.advance(-30_000);
+    expect(await store.links.recordDigestNow('T1', 'C1', '1700000000.000050')).toBe(false);
+    expect((await store.links.get('T1', 'C1'))?.lastDigestNow).toEqual(first);
+    clock.advance(90_000);
+    expect(await store.links.recordDigestNow('T1', 'C1', '1700000000.000200')).toBe(true);
+    expect((await store.links.get('T1', 'C1'))?.lastDigestNow).toEqual({
+      messageTs: '1700000000.000200',
+      postedAt: new Date(clock.t),
+    });
+    // Settings changed later keep it; another workspace's same channel id has none.
+    await store.links.update('T1', 'C1', { digestTime: '10:00' });
+    expect((await store.links.get('T1', 'C1'))?.lastDigestNow?.messageTs).toBe('1700000000.000200');
+    expect(await store.links.recordDigestNow('T2', 'C1', '1700000000.000300')).toBe(false);
+    expect(await store.links.get('T2', 'C1')).toBeUndefined();
+    await rejection(store.links.recordDigestNow('T1', 'C1', ''));
+  });
+
   it('rebinding keeps the digest settings it was not given', async () => {
     const clock = manualClock();
     const store = await backend.open({ keyring: newKeyring(), now: clock.now });

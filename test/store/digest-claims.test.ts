@@ -64,6 +64,8 @@ forEachBackend('digest claims', (backend) => {
     expect(await digests.lastPosted('T1', 'C1')).toEqual({
       localDate: '2025-01-06',
       postedAt: new Date(clock.t - 10 * LEASE),
+      // The first completion's message: where the last digest is (issue 36 item 3).
+      messageTs: '111.1',
       snapshot: '{"n":1}',
     });
   });

@@ -16,7 +16,6 @@ import {
 import type { Checkout, Invoice, PricePlan, Subscription } from '../../planning/index.js';
 import { formatLocal } from '../../time.js';
 import { type ActionArgs, actionValue } from '../bolt/routes.js';
-import { VIEW } from '../kit/ids.js';
 import { loadModal, modalRequest } from '../kit/modal.js';
 import type { Services } from '../kit/services.js';
 import { slackUserFacts } from '../kit/slack-user.js';
@@ -25,6 +24,7 @@ import {
   type Flash,
   flashBlocks,
   pager,
+  placeOf,
   placeTitle,
   placeValue,
   shortName,
@@ -161,22 +161,36 @@ function invoiceLine(invoice: Invoice): Mrkdwn {
 
 export const CHECKOUT_TITLE = 'Upgrade';
 
-/** The checkout link, with its expiry in the admin's own time zone (the link lives 23 hours). */
-export function checkoutView(plan: string, checkout: Checkout, timeZone: string): ModalView {
+/**
+ * The checkout link, with its expiry in the admin's own time zone (the link lives 23 hours).
+ * `billing` is the Billing place it was pushed over: *Done* shows it again as the service has it
+ * then (navigate.ts `checkoutDoneSubmission`), since paying happens outside Slack.
+ */
+export function checkoutView(
+  plan: string,
+  checkout: Checkout,
+  timeZone: string,
+  billing: AdminPlace,
+): ModalView {
   const expires = checkout.expiresAt ? new Date(checkout.expiresAt) : undefined;
   const when =
     expires && !Number.isNaN(expires.getTime())
       ? md`The link expires on *${formatLocal(expires, timeZone)}*, 23 hours after it was made.`
       : md`The link expires 23 hours after it was made.`;
   return modal({
-    callbackId: VIEW.info,
+    callbackId: ADMIN_VIEW.checkout,
     title: CHECKOUT_TITLE,
+    submit: 'Done',
+    close: 'Back',
+    privateMetadata: placeValue(billing),
     blocks: [
       section(
         md`Checkout for *${plan}*: ${link(checkout.url, 'open the checkout')} to pay and start the subscription.`,
       ),
       section(when),
-      context(md`Paying happens on the billing provider's page; come back here to see the subscription.`),
+      context(
+        md`Paying happens on the billing provider's page; press *Done* once paid to see the subscription.`,
+      ),
     ],
   });
 }
@@ -187,6 +201,7 @@ const FALLBACK_TIME_ZONE = 'UTC';
 export async function pushCheckout(svc: Services, args: ActionArgs): Promise<void> {
   const target = targetOf(actionValue(args.action));
   if (!target) return;
+  const billing = placeOf(args.body.view?.private_metadata) ?? { section: 'billing', page: 1 };
   await loadModal(
     { ...modalRequest(svc, args, args.body.trigger_id, 'admin checkout'), title: CHECKOUT_TITLE, push: true },
     async ({ planning, slackUserId }) => {
@@ -198,6 +213,7 @@ export async function pushCheckout(svc: Services, args: ActionArgs): Promise<voi
         target.name || planName({ id: target.id }),
         checkout,
         facts.timeZone ?? FALLBACK_TIME_ZONE,
+        billing,
       );
     },
   );

@@ -16,6 +16,11 @@ export const ADMIN_VIEW = {
   person: 'admin_person',
   linkPick: 'admin_link_pick',
   digestTime: 'admin_digest_time',
+  /**
+   * The checkout link pushed over Billing; submitting it (*Done*, once paid) shows Billing again as
+   * the service now has it.
+   */
+  checkout: 'admin_checkout_view',
 } as const;
 
 /**

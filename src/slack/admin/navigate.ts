@@ -8,7 +8,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Invitation } from '../../planning/index.js';
 import { slackErrorCode } from '../../slack-api/index.js';
-import { type ActionArgs, actionValue } from '../bolt/routes.js';
+import { type ActionArgs, actionValue, type ViewHandler } from '../bolt/routes.js';
 import { digestSchedule } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
@@ -18,7 +18,15 @@ import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { showFailure, viewSurface } from '../kit/surfaces.js';
 import { billingView } from './billing.js';
-import { AdminPlace, type Flash, PAGE_SIZE, placeTitle, SECTIONS, type SectionName } from './common.js';
+import {
+  AdminPlace,
+  type Flash,
+  PAGE_SIZE,
+  placeOf,
+  placeTitle,
+  SECTIONS,
+  type SectionName,
+} from './common.js';
 import { invitationsView } from './invitations.js';
 import { linkedTeams, linksView, pageOf } from './links.js';
 import { notionsView } from './notions.js';
@@ -45,7 +53,7 @@ async function loadSection(
       title: placeTitle(place),
       push: how.push,
     },
-    (acting) => renderPlace(svc, acting, place),
+    (acting) => renderPlace(svc, acting, place, undefined, args.client as WebClient),
   );
 }
 
@@ -65,7 +73,13 @@ export async function showPlace(
 ): Promise<void> {
   const planning = planningOf(args.context);
   try {
-    const next: ModalView = await renderPlace(svc, acting ?? (await planning.acting()), place, flash);
+    const next: ModalView = await renderPlace(
+      svc,
+      acting ?? (await planning.acting()),
+      place,
+      flash,
+      args.client,
+    );
     await args.client.views.update({
       view_id: view.id,
       ...(view.hash ? { hash: view.hash } : {}),
@@ -89,6 +103,19 @@ export async function goTo(svc: Services, args: ActionArgs, place: AdminPlace | 
   await showPlace(svc, args, { id: view.id, hash: view.hash }, place);
 }
 
+/**
+ * *Done* on the checkout link pushed over Billing: the link closes (an empty ack) and Billing,
+ * under it, is drawn again from what the service answers now — paying happened on the provider's
+ * page, so the subscription it started is shown without reopening the section.
+ */
+export const checkoutDoneSubmission: ViewHandler<Services> = (svc, args) => {
+  const { view } = args;
+  const billing = placeOf(view.private_metadata);
+  const billingViewId = view.previous_view_id;
+  if (billing?.section !== 'billing' || !billingViewId) return { ack: undefined };
+  return { ack: undefined, work: () => showPlace(svc, args, { id: billingViewId }, billing) };
+};
+
 const paging = (place: AdminPlace) => ({ pageNumber: place.page, pageSize: PAGE_SIZE });
 
 export async function renderPlace(
@@ -96,6 +123,8 @@ export async function renderPlace(
   acting: Acting,
   place: AdminPlace,
   flash?: Flash,
+  /** Asks Slack for what a place links to (the last digest of each linked channel). */
+  slack?: WebClient,
 ): Promise<ModalView> {
   const { planning } = acting;
   switch (place.section) {
@@ -169,7 +198,7 @@ export async function renderPlace(
       const all = await svc.deps.store.links.listByWorkspace(acting.workspaceId);
       const shown = pageOf(all, place);
       const [schedules, teams] = await Promise.all([
-        Promise.all(shown.map((link) => digestSchedule(svc, link))),
+        Promise.all(shown.map((link) => digestSchedule(svc, link, slack))),
         linkedTeams(
           acting,
           shown.map((link) => link.teamId),

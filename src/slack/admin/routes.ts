@@ -12,7 +12,7 @@ import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 import { invitationSubmission } from './invitation-form.js';
 import { linkPickSubmission } from './link-pick-form.js';
 import { nameSubmission } from './name-form.js';
-import { adminGoAction, adminLinksAction, adminSectionAction } from './navigate.js';
+import { adminGoAction, adminLinksAction, adminSectionAction, checkoutDoneSubmission } from './navigate.js';
 import { FORM_ACTION_IDS, pushForm } from './open-form.js';
 import { applyOperation, OPERATIONS } from './operations.js';
 import { personSubmission } from './person-form.js';
@@ -45,5 +45,6 @@ export const adminRoutes: TopicRoutes<Services> = {
     [ADMIN_VIEW.person]: submission(personSubmission),
     [ADMIN_VIEW.linkPick]: submission(linkPickSubmission),
     [ADMIN_VIEW.digestTime]: submission(digestTimeSubmission),
+    [ADMIN_VIEW.checkout]: checkoutDoneSubmission,
   },
 };

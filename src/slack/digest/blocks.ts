@@ -3,7 +3,17 @@
  * and the outcome of a change or of "now". The digest message itself is composed in src/digest/.
  */
 
-import { channelMention, context, joinMd, type Mrkdwn, md, message, section } from '../../blockkit/index.js';
+import {
+  channelMention,
+  context,
+  joinMd,
+  link,
+  type Mrkdwn,
+  md,
+  message,
+  section,
+  slackDate,
+} from '../../blockkit/index.js';
 import { DIGEST_USAGE_LINES } from '../../digest/command.js';
 import type { ChannelLink } from '../../store/index.js';
 import { formatLocal } from '../../time.js';
@@ -13,8 +23,8 @@ export interface DigestSettingsView {
   link: Pick<ChannelLink, 'slackChannelId' | 'digestTime' | 'timeZone' | 'weekdaysOnly' | 'digestEnabled'>;
   /** When the digest runs next; ignored while it is off. */
   nextRun: Date;
-  /** Local date of the last scheduled digest posted, if any. */
-  lastPostedDate?: string;
+  /** The last digest posted in the channel, scheduled or on demand, with a link to it when known. */
+  lastDigest?: { postedAt: Date; permalink?: string };
   /** What just changed, said first (e.g. "Digest time set to 08:30."). */
   changed?: string;
 }
@@ -31,9 +41,23 @@ export function digestStateLines(view: DigestSettingsView): Mrkdwn[] {
   return [state, md`Next digest: *${formatLocal(view.nextRun, link.timeZone)}*.`];
 }
 
-/** When the last scheduled digest was posted, if ever. */
-export const digestLastLine = (view: DigestSettingsView): Mrkdwn =>
-  view.lastPostedDate ? md`Last digest: ${view.lastPostedDate}.` : md`No digest posted yet.`;
+/**
+ * When and where the last digest was posted (scheduled or on demand), if ever: the time as Slack
+ * shows it to each reader, in their own time zone, and a link to the message when Slack gave one.
+ */
+export function digestLastLine(view: DigestSettingsView): Mrkdwn {
+  const last = view.lastDigest;
+  if (!last) return md`No digest posted yet.`;
+  const when = slackDate(
+    last.postedAt,
+    '{date_short_pretty} at {time}',
+    formatLocal(last.postedAt, view.link.timeZone),
+  );
+  const where = channelMention(view.link.slackChannelId);
+  return last.permalink
+    ? md`Last digest: ${when} in ${where} (${link(last.permalink, 'open it')}).`
+    : md`Last digest: ${when} in ${where}.`;
+}
 
 /** The channel's digest settings, the next run in the channel's zone, and how to change them. */
 export function digestSettingsMessage(view: DigestSettingsView): Reply {

@@ -2,6 +2,7 @@
  * `/plan digest`: this channel's digest settings and next run; a time, on/off and weekends
  * (workspace admins, as linking is); `now` posts one at once.
  */
+import type { WebClient } from '@slack/web-api';
 import { md } from '../../blockkit/index.js';
 import { type DigestCommand, nextRun, parseDigestCommand, postDigestNow } from '../../digest/index.js';
 import { unconfirmedCall } from '../../slack-api/index.js';
@@ -39,7 +40,7 @@ export const digestSubcommand: Subcommand<Services> = {
     if (!link)
       return reply(notice(md`This channel is not linked yet: an admin can link it with \`/plan link\`.`));
 
-    if (action.kind === 'show') return reply(await settingsReply(svc, link));
+    if (action.kind === 'show') return reply(await settingsReply(svc, link, ctx.client));
     if (action.kind === 'now') {
       const access = await svc.digestAccess(link);
       if (!access)
@@ -53,11 +54,12 @@ export const digestSubcommand: Subcommand<Services> = {
         if (unconfirmedCall(error)) return { status: 'unconfirmed' as const };
         throw error;
       });
+      if (result.status === 'posted') await recordDigestNow(svc, link, result.ts);
       return reply(digestNowMessage(result, link.slackChannelId));
     }
 
     const done = await changeDigest(svc, planning.workspaceId, command.channel_id, action);
-    return reply(await settingsReply(svc, done?.link ?? link, done?.changed));
+    return reply(await settingsReply(svc, done?.link ?? link, ctx.client, done?.changed));
   },
 };
 
@@ -98,20 +100,69 @@ function changeOf(action: DigestChange): [ChannelLinkPatch, string] {
   }
 }
 
+/**
+ * Remembers a digest posted on demand, so the settings show it as the last one. Best effort: the
+ * digest is in the channel whatever the store says, so a failure here is logged, never told.
+ */
+async function recordDigestNow(svc: Services, link: ChannelLink, messageTs: string) {
+  await svc.deps.store.links
+    .recordDigestNow(link.workspaceId, link.slackChannelId, messageTs)
+    .catch((error: unknown) =>
+      svc.deps.logger.warn(
+        { err: error, workspaceId: link.workspaceId },
+        'digest: the post now was not recorded',
+      ),
+    );
+}
+
 /** A link with its digest as the settings show it. */
 export type LinkSchedule = DigestSettingsView & { link: ChannelLink };
 
-/** The link's digest as the settings show it: the real next run (as the scheduler runs it) and the last. */
-export async function digestSchedule(svc: Services, link: ChannelLink): Promise<LinkSchedule> {
-  const last = await svc.deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
+/**
+ * The link's digest as the settings show it: the real next run (as the scheduler runs it) and the
+ * last digest posted — scheduled (its claim) or on demand (the link's record), whichever is later —
+ * with a link to it when `slack` can ask for one.
+ */
+export async function digestSchedule(
+  svc: Services,
+  link: ChannelLink,
+  slack?: WebClient,
+): Promise<LinkSchedule> {
+  const scheduled = await svc.deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
+  const now = link.lastDigestNow;
+  const last: { postedAt: Date; messageTs?: string } | undefined =
+    scheduled && (!now || scheduled.postedAt >= now.postedAt) ? scheduled : now;
+  const permalink =
+    slack && last?.messageTs ? await permalinkOf(svc, slack, link, last.messageTs) : undefined;
   return {
     link,
     // A digest already posted today makes the next one another day's.
-    nextRun: nextRun(link, new Date(), last?.localDate),
-    ...(last ? { lastPostedDate: last.localDate } : {}),
+    nextRun: nextRun(link, new Date(), scheduled?.localDate),
+    ...(last ? { lastDigest: { postedAt: last.postedAt, ...(permalink ? { permalink } : {}) } } : {}),
   };
 }
 
-async function settingsReply(svc: Services, link: ChannelLink, changed?: string) {
-  return digestSettingsMessage({ ...(await digestSchedule(svc, link)), ...(changed ? { changed } : {}) });
+/** The digest message's permalink (chat.getPermalink), or undefined when Slack does not give one. */
+async function permalinkOf(svc: Services, slack: WebClient, link: ChannelLink, messageTs: string) {
+  try {
+    const { permalink } = await slack.chat.getPermalink({
+      channel: link.slackChannelId,
+      message_ts: messageTs,
+    });
+    return permalink && URL.canParse(permalink) ? permalink : undefined;
+  } catch (error) {
+    // Deleted, or the channel is out of the bot's reach: the line says when, without a link.
+    svc.deps.logger.info(
+      { err: error, workspaceId: link.workspaceId },
+      'digest: no permalink to the last digest',
+    );
+    return undefined;
+  }
+}
+
+async function settingsReply(svc: Services, link: ChannelLink, slack: WebClient, changed?: string) {
+  return digestSettingsMessage({
+    ...(await digestSchedule(svc, link, slack)),
+    ...(changed ? { changed } : {}),
+  });
 }

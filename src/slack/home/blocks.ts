@@ -20,12 +20,14 @@ import {
   listSection,
   type Mrkdwn,
   md,
+  mention,
   mrkdwn,
   option,
   packSections,
   plain,
   plural,
   quote,
+  SLACK_USER_ID,
   section,
   slackDate,
 } from '../../blockkit/index.js';
@@ -293,6 +295,22 @@ export function changeInWords(field: string): string {
     .trim();
 }
 
+/** " by @someone" where the app knows who did it; nothing otherwise. */
+const byWhom = (e: ActivityLine): Mrkdwn =>
+  e.bySlackUserId && SLACK_USER_ID.test(e.bySlackUserId) ? md` by ${mention(e.bySlackUserId)}` : md``;
+
+/** What a line is about, named: "Task *Build login* in *Login page*", "Feature *Login page*". */
+function activitySubject(e: ActivityLine): Mrkdwn {
+  const feature = e.feature === undefined ? undefined : inline(e.feature, 80);
+  if (e.type === 'tasks' && e.task !== undefined)
+    return feature
+      ? md`:memo: Task *${inline(e.task, 80)}* in *${feature}*`
+      : md`:memo: Task *${inline(e.task, 80)}*`;
+  if (e.type === 'features' && feature) return md`:bulb: Feature *${feature}*`;
+  if (e.type === 'assumptions' && feature) return md`:thinking_face: An assumption of *${feature}*`;
+  return md`${EVENT_TEXT[e.type ?? ''] ?? ':small_blue_diamond: Something'}`;
+}
+
 /** "changed: its heading and notions", "was created", "is now in *Discovery*". */
 function whatHappened(e: ActivityLine): Mrkdwn {
   if (e.type === 'features' && e.stage && (e.diff.length === 0 || e.diff.includes('stage')))
@@ -311,11 +329,11 @@ function whatHappened(e: ActivityLine): Mrkdwn {
 export function activityBlocks(s: Pick<HomeSnapshot, 'activity' | 'at'>): KnownBlock[] {
   const blocks: KnownBlock[] = [header('Recent activity')];
   if (!s.activity.ok) return [...blocks, ...missing(s.activity)];
-  const lines = s.activity.value.slice(0, MAX_ACTIVITY).map((e) => {
-    const what = EVENT_TEXT[e.type ?? ''] ?? ':small_blue_diamond: Something';
-    return md`• ${what}${whatHappened(e)}`;
-  });
-  if (lines.length === 0) return [...blocks, context(md`Nothing happened on your account lately.`)];
+  const lines = s.activity.value
+    .slice(0, MAX_ACTIVITY)
+    .map((e) => md`• ${activitySubject(e)}${whatHappened(e)}${byWhom(e)}`);
+  if (lines.length === 0)
+    return [...blocks, context(md`Nothing changed lately on your tasks, your features or your grades.`)];
   const at = new Date(s.at);
   return [
     ...blocks,

@@ -6,6 +6,7 @@ export { activityBlocks, waitingBlocks } from './blocks.js';
 export { forgetHome, refreshHome } from './publish.js';
 export {
   type ActivityLine,
+  activityPeople,
   describeAccount,
   type ExperienceRow,
   experienceRows,

@@ -64,9 +64,15 @@ export async function notifyPrefsAction(svc: Services, args: ActionArgs) {
           : md`Quiet hours until ${end ?? ''}: now choose from when.`,
         quietPicked: { ...(start ? { start } : {}), ...(end ? { end } : {}) },
       });
-    } else if (turnedOff && (start ?? end) !== undefined) {
-      // The other select still shows an hour: the tab is drawn again with both off.
-      await publishHome(svc, args.client as WebClient, planning, { banner: md`No quiet hours.` });
+    } else if (pickedHour) {
+      // The tab may still say what an earlier pick asked for ("now choose until when"), or show an
+      // hour on the other select: it is drawn again from what was saved.
+      const saved = await svc.deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
+      await publishHome(svc, args.client as WebClient, planning, {
+        banner: saved?.quiet
+          ? md`:white_check_mark: Quiet hours saved: from ${saved.quiet.start} until ${saved.quiet.end} (${saved.timeZone}).`
+          : md`:white_check_mark: No quiet hours.`,
+      });
     }
   } catch (error) {
     await showFailure(

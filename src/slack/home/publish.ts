@@ -13,6 +13,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Mrkdwn } from '../../blockkit/index.js';
+import type { Identity } from '../../store/index.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { adminTokenFor } from '../kit/deps.js';
 import { type ConnectReason, NotAMemberError, NotConnectedError } from '../kit/identity.js';
@@ -22,6 +23,7 @@ import { taskStateButtons } from '../tasks/index.js';
 import { homeTab, type QuietPicked, type TaskControls } from './blocks.js';
 import { chartKey, renderChart, uploadPng } from './chart.js';
 import {
+  activityPeople,
   type Connection,
   describeAccount,
   gatherParts,
@@ -88,20 +90,37 @@ export async function publishHome(
     cache.delete(who);
     cached = undefined;
   }
-  const skeleton: HomeSnapshot = cached ?? {
-    connection: identity
-      ? { state: 'connected', origin: identity.origin, followsProfile: identity.followsProfile }
-      : (await adminTokenFor(deps, planning.workspaceId))
-        ? { state: 'loading' }
-        : { state: 'none' },
-    planning: LOADING,
-    waiting: LOADING,
-    experiences: LOADING,
-    activity: LOADING,
-    prefs: await deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId),
-    timeZone: 'UTC',
-    at: Date.now(),
-  };
+  const prefs = await deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
+  const skeleton: HomeSnapshot = cached
+    ? {
+        ...cached,
+        // What the person chose is the store's now, not as it was when the cached snapshot was read:
+        // the tab redrawn after they chose must not show the choice before.
+        ...(identity && cached.connection.state === 'connected'
+          ? {
+              connection: {
+                ...cached.connection,
+                origin: identity.origin,
+                followsProfile: identity.followsProfile,
+              },
+            }
+          : {}),
+        ...(prefs ? { prefs } : {}),
+      }
+    : {
+        connection: identity
+          ? { state: 'connected', origin: identity.origin, followsProfile: identity.followsProfile }
+          : (await adminTokenFor(deps, planning.workspaceId))
+            ? { state: 'loading' }
+            : { state: 'none' },
+        planning: LOADING,
+        waiting: LOADING,
+        experiences: LOADING,
+        activity: LOADING,
+        prefs,
+        timeZone: 'UTC',
+        at: Date.now(),
+      };
   const render = (s: HomeSnapshot, refreshing: boolean) =>
     homeTab(s, {
       taskControls: TASK_CONTROLS,
@@ -116,7 +135,7 @@ export async function publishHome(
   });
   const hash = first.view?.hash;
 
-  const filled = await fill(svc, client, planning, skeleton, options.fillMs ?? FILL_MS);
+  const filled = await fill(svc, client, planning, skeleton, options.fillMs ?? FILL_MS, identity);
   // Only the newest snapshot read is published, by whichever replica read it.
   if (!(await deps.store.homes.claim(planning.workspaceId, planning.slackUserId, filled.at))) {
     cache.delete(who);
@@ -164,6 +183,7 @@ async function fill(
   planning: PlanningContext,
   skeleton: HomeSnapshot,
   fillMs: number,
+  stored: Identity | undefined,
 ): Promise<HomeSnapshot> {
   const { deps } = svc;
   const who = `${planning.workspaceId}:${planning.slackUserId}`;
@@ -225,7 +245,11 @@ async function fill(
 
   const links = await deps.store.links.listByWorkspace(planning.workspaceId);
   const signal = AbortSignal.timeout(Math.max(fillMs * 4, 10_000));
-  const parts = gatherParts(acting.planning, acting.identity, links, { concurrency: PER_PERSON, signal });
+  const parts = gatherParts(acting.planning, acting.identity, links, {
+    concurrency: PER_PERSON,
+    signal,
+    people: activityPeople(deps, planning.workspaceId),
+  });
   const [account, planningPart, waiting, experiences, activity] = await Promise.all([
     within(parts.account),
     within(parts.planning),
@@ -234,15 +258,15 @@ async function fill(
     within(parts.activity),
   ]);
   const base = await baseP;
+  // The request's identity was read before its action ran (e.g. *Use my Slack name and photo*): the
+  // choices it saved are taken from the store's row read for this publish.
+  const saved = stored?.serviceAccountId === acting.identity.serviceAccountId ? stored : acting.identity;
+  const choice = { origin: saved.origin, followsProfile: saved.followsProfile };
   const connection: Connection = account.ok
-    ? describeAccount(account.value, acting.identity)
+    ? describeAccount(account.value, { ...acting.identity, ...choice })
     : skeleton.connection.state === 'connected'
-      ? { ...skeleton.connection, followsProfile: acting.identity.followsProfile }
-      : {
-          state: 'connected',
-          origin: acting.identity.origin,
-          followsProfile: acting.identity.followsProfile,
-        };
+      ? { ...skeleton.connection, ...choice }
+      : { state: 'connected', ...choice };
   const snapshot: HomeSnapshot = {
     ...base,
     connection,

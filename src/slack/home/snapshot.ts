@@ -18,6 +18,8 @@ import {
 } from '../../planning/index.js';
 import type { ChannelLink, Identity, NotificationPrefs } from '../../store/index.js';
 import type { FeedbackRef } from '../feedback/index.js';
+import type { SlackDeps } from '../kit/deps.js';
+import { peopleOf } from '../kit/people.js';
 import type { TaskCoords } from '../tasks/index.js';
 
 /** A section's data: there, or why not. */
@@ -75,10 +77,17 @@ export interface ExperienceRow {
   peerCount: number;
 }
 
+/** One line of the person's recent activity: something of theirs that changed, named. */
 export interface ActivityLine {
   type: Event['type'];
   stage?: FeatureStage;
   diff: string[];
+  /** The task it is about (tasks), by its heading. */
+  task?: string;
+  /** The feature it is about, or the task's or assumption's feature, by its heading. */
+  feature?: string;
+  /** Who did it, where the app knows (the service does not say): a Slack user. */
+  bySlackUserId?: string;
 }
 
 export interface Planning {
@@ -86,7 +95,42 @@ export interface Planning {
   features: HomeFeature[];
   /** Linked channels whose features could not be read (each named on the tab). */
   unreadChannels: string[];
+  /** Every feature and task read in the linked channels, by id: what activity lines name. */
+  named: {
+    features: Record<string, { heading: string; authorUserId?: string; teamId: string; channelId: string }>;
+    tasks: Record<string, { heading: string; featureId: string; assigneeUserId?: string }>;
+  };
 }
+
+/**
+ * What the store knows of who did things, which the service's events do not say. The Home tab
+ * gives it (`activityPeople`); without it, lines name nobody and tasks count as the person's only
+ * when assigned to them.
+ */
+export interface ActivityPeople {
+  /** Tasks created from Slack, by whom: task id → the Slack user who created it. */
+  taskAuthors(taskIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
+  /** Planning users → the Slack user acting as each here (those nobody acts as are left out). */
+  slackUsersOf(planningUserIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
+/** What this workspace's store knows of who did things (another workspace's rows are never read). */
+export function activityPeople(deps: Pick<SlackDeps, 'store'>, workspaceId: string): ActivityPeople {
+  return {
+    async taskAuthors(taskIds) {
+      const origins = await Promise.all(taskIds.map((id) => deps.store.taskOrigins.get(workspaceId, id)));
+      return new Map(origins.flatMap((o) => (o ? [[o.taskId, o.authorSlackId] as const] : [])));
+    },
+    async slackUsersOf(planningUserIds) {
+      return new Map(Object.entries((await peopleOf(deps, workspaceId, planningUserIds)).asRecord()));
+    },
+  };
+}
+
+const NOBODY_KNOWN: ActivityPeople = {
+  taskAuthors: async () => new Map(),
+  slackUsersOf: async () => new Map(),
+};
 
 export interface HomeSnapshot {
   connection: Connection;
@@ -109,15 +153,22 @@ export interface HomeSnapshot {
 
 export const LOADING: Part<never> = { ok: false, problem: 'loading' };
 
+/** Other people's tasks read at most to find feedback the person gave on them. */
+const MAX_FEEDBACK_READS = 5;
+
 /** Tasks read at most for their feedback; the rest are not searched for replies owed. */
 const MAX_TASK_READS = 20;
 
 /** Reads every part in parallel (at most `concurrency` calls at once) as the person themselves. */
 export function gatherParts(
   client: PlanningClient,
-  me: { planningUserId: string },
+  me: { planningUserId: string; slackUserId?: string },
   links: readonly ChannelLink[],
-  { concurrency = 4, signal }: { concurrency?: number; signal?: AbortSignal } = {},
+  {
+    concurrency = 4,
+    signal,
+    people = NOBODY_KNOWN,
+  }: { concurrency?: number; signal?: AbortSignal; people?: ActivityPeople } = {},
 ) {
   const limit = pLimit(concurrency);
   const call = <T>(fn: () => Promise<T>) => limit(fn);
@@ -159,15 +210,39 @@ export function gatherParts(
     return experienceRows(all);
   });
 
-  const activity: Promise<ActivityLine[]> = call(async () => {
-    const page = await client.account.eventsList({ pageSize: 20, aggregate: 1 }, opts);
-    return (
-      page.events
-        // Peer grades stay anonymous: an event naming the grader (or its moment) is never listed.
-        .filter((e) => e.type !== 'peer evaluation')
-        .map((e) => ({ type: e.type, ...(e.stage ? { stage: e.stage } : {}), diff: e.diff }))
+  const events = call(async () => await client.account.eventsList({ pageSize: 20, aggregate: 1 }, opts));
+  // Of tasks that are not theirs, those the person gave feedback on (read from the task's minute).
+  const gaveFeedbackOn = async (planned: Planning, taskIds: readonly string[]) => {
+    const read = await Promise.all(
+      taskIds.slice(0, MAX_FEEDBACK_READS).map((taskId) =>
+        call(async () => {
+          const task = planned.named.tasks[taskId];
+          const feature = task && planned.named.features[task.featureId];
+          if (!task || !feature) return undefined;
+          try {
+            const expanded = await client.tasks.read(
+              feature.teamId,
+              feature.channelId,
+              task.featureId,
+              taskId,
+              opts,
+            );
+            const theirs = (expanded.minute?.feedback ?? []).some(
+              (f) => f.authorUserId === me.planningUserId,
+            );
+            return theirs ? taskId : undefined;
+          } catch {
+            // Gone, or not readable now: its lines are left out rather than the whole section.
+            return undefined;
+          }
+        }),
+      ),
     );
-  });
+    return new Set(read.filter((id): id is string => id !== undefined));
+  };
+  const activity: Promise<ActivityLine[]> = Promise.all([events, planning]).then(([page, planned]) =>
+    ownActivity(page.events, planned, me, people, (ids) => gaveFeedbackOn(planned, ids)),
+  );
 
   return { account, planning, waiting, experiences, activity };
 }
@@ -199,7 +274,12 @@ export function linkedPlanning(
     ),
   ).then((read) => {
     if (read.length > 0 && read.every((r) => !r.ok)) throw (read[0] as { error: unknown }).error;
-    const result: Planning = { tasks: [], features: [], unreadChannels: [] };
+    const result: Planning = {
+      tasks: [],
+      features: [],
+      unreadChannels: [],
+      named: { features: {}, tasks: {} },
+    };
     for (const r of read) {
       if (!r.ok) {
         result.unreadChannels.push(r.link.slackChannelId);
@@ -208,6 +288,12 @@ export function linkedPlanning(
       const { link } = r;
       for (const f of r.features) {
         const heading = f.heading ?? 'Untitled feature';
+        result.named.features[f.id] = {
+          heading,
+          teamId: link.teamId,
+          channelId: link.channelId,
+          ...(f.authorUserId ? { authorUserId: f.authorUserId } : {}),
+        };
         result.features.push({
           id: f.id,
           heading,
@@ -219,6 +305,11 @@ export function linkedPlanning(
           channelId: link.channelId,
         });
         for (const t of f.tasks) {
+          result.named.tasks[t.id] = {
+            heading: t.heading ?? 'Untitled task',
+            featureId: f.id,
+            ...(t.assigneeUserId ? { assigneeUserId: t.assigneeUserId } : {}),
+          };
           if (t.assigneeUserId !== person.planningUserId) continue;
           result.tasks.push({
             coords: { teamId: link.teamId, channelId: link.channelId, featureId: f.id, taskId: t.id },
@@ -232,6 +323,77 @@ export function linkedPlanning(
       }
     }
     return result;
+  });
+}
+
+/**
+ * The events that are the person's own, each naming what it is about: their self grades, the
+ * features they authored (and their assumptions), the tasks assigned to them or that they created
+ * from Slack (feedback on them included), and feedback they gave on others' tasks. The service sends everyone in a channel its changes; a
+ * feature or task outside this workspace's linked channels is never named, so never listed.
+ */
+async function ownActivity(
+  events: readonly Event[],
+  planned: Planning,
+  me: { planningUserId: string; slackUserId?: string },
+  people: ActivityPeople,
+  gaveFeedbackOn: (taskIds: readonly string[]) => Promise<ReadonlySet<string>>,
+): Promise<ActivityLine[]> {
+  // Peer grades stay anonymous: an event naming the grader (or its moment) is never listed.
+  const listed = events.filter((e) => e.type !== 'peer evaluation');
+  const taskIds = listed.flatMap((e) => (e.type === 'tasks' && e.taskId ? [e.taskId] : []));
+  const authors = await people.taskAuthors([...new Set(taskIds)]);
+  const ownTask = (taskId: string | undefined) => {
+    const task = taskId ? planned.named.tasks[taskId] : undefined;
+    const author = taskId ? authors.get(taskId) : undefined;
+    return (
+      task?.assigneeUserId === me.planningUserId ||
+      (author !== undefined && me.slackUserId !== undefined && author === me.slackUserId)
+    );
+  };
+  // Feedback on someone else's task is the person's when they gave it: those tasks are read.
+  const feedbackOn = listed.flatMap((e) =>
+    e.type === 'tasks' && e.taskId && e.diff.includes('feedback') && !ownTask(e.taskId) ? [e.taskId] : [],
+  );
+  const gave = feedbackOn.length > 0 ? await gaveFeedbackOn([...new Set(feedbackOn)]) : new Set<string>();
+  const lines: (ActivityLine & { byPlanningUserId?: string })[] = [];
+  for (const e of listed) {
+    const line: ActivityLine = { type: e.type, ...(e.stage ? { stage: e.stage } : {}), diff: e.diff };
+    if (e.type === 'self-evaluation') {
+      lines.push(line);
+      continue;
+    }
+    const feature = e.featureId ? planned.named.features[e.featureId] : undefined;
+    if (!feature) continue;
+    const created = e.diff.includes('created');
+    if (e.type === 'tasks') {
+      const task = e.taskId ? planned.named.tasks[e.taskId] : undefined;
+      const author = e.taskId ? authors.get(e.taskId) : undefined;
+      const mine =
+        ownTask(e.taskId) || (e.taskId !== undefined && gave.has(e.taskId) && e.diff.includes('feedback'));
+      if (!task || !mine) continue;
+      lines.push({
+        ...line,
+        task: task.heading,
+        feature: feature.heading,
+        ...(created && author ? { bySlackUserId: author } : {}),
+      });
+    } else if (feature.authorUserId === me.planningUserId) {
+      lines.push({
+        ...line,
+        feature: feature.heading,
+        // A feature is created by its author.
+        ...(created && e.type === 'features' && feature.authorUserId
+          ? { byPlanningUserId: feature.authorUserId }
+          : {}),
+      });
+    }
+  }
+  const planningIds = lines.flatMap((l) => (l.byPlanningUserId ? [l.byPlanningUserId] : []));
+  const slackOf = planningIds.length > 0 ? await people.slackUsersOf([...new Set(planningIds)]) : new Map();
+  return lines.map(({ byPlanningUserId, ...line }) => {
+    const by = byPlanningUserId ? slackOf.get(byPlanningUserId) : undefined;
+    return by ? { ...line, bySlackUserId: by } : line;
   });
 }
 

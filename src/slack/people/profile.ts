@@ -27,6 +27,7 @@ import { GRADES_PRIVACY } from '../grades/index.js';
 import {
   type ActivityLine,
   activityBlocks,
+  activityPeople,
   describeAccount,
   type ExperienceRow,
   experienceRows,
@@ -74,7 +75,10 @@ export async function readProfile(svc: Services, acting: Acting, person: Person)
   const links = dedupe(await svc.deps.store.links.listByWorkspace(acting.workspaceId));
   const client = acting.planning;
   if (person.self) {
-    const parts = gatherParts(client, acting.identity, links, { concurrency: PER_REQUEST });
+    const parts = gatherParts(client, acting.identity, links, {
+      concurrency: PER_REQUEST,
+      people: activityPeople(svc.deps, acting.workspaceId),
+    });
     const [account, experiences, planning, waiting, activity] = await Promise.allSettled([
       parts.account,
       parts.experiences,

@@ -11,7 +11,16 @@ import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../../src/slack/admin/
 import { FIELD, type Field } from '../../../src/slack/kit/ids.js';
 import { toWire } from '../../../src/slack/kit/round-trip.js';
 import { LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
-import { choice, eventually, Harness, TEAM, text, user, viewIdOf } from '../../helpers/slack-harness.js';
+import {
+  choice,
+  eventually,
+  Harness,
+  submitted,
+  TEAM,
+  text,
+  user,
+  viewIdOf,
+} from '../../helpers/slack-harness.js';
 
 const createClient = (baseUrl: string, token: string) => createPlanningClient({ baseUrl, token, retries: 0 });
 
@@ -137,6 +146,26 @@ describe('Administering from Slack', () => {
     expect(json(root)).toContain('Links and digests');
     const viaRoot = await openSection(h, rootId, 'links');
     expect(json(h.slack.views.get(viaRoot))).toContain('<#C2>');
+  });
+
+  it('Links and digests says when and where each channel’s last digest is, with a link to it (issue 36 item 3)', async () => {
+    await h.link('C1', ADMIN);
+    await h.link('C2', ADMIN);
+    await h.command('digest now', ADMIN, 'C1');
+    await h.slack.waitFor('respond', (b) => json(b).includes('Posted the digest'));
+    const posted = (await h.store.links.get(TEAM, 'C1'))?.lastDigestNow;
+    expect(posted).toBeDefined();
+
+    const rootId = await openAdmin(h);
+    const shown = json(h.slack.views.get(await openSection(h, rootId, 'links')));
+    const seconds = Math.floor(posted!.postedAt.getTime() / 1000);
+    const permalink = `/archives/C1/p${posted!.messageTs.replace('.', '')}|open it>`;
+    expect(shown).toContain(`Last digest: <!date^${seconds}^{date_short_pretty} at {time}|`);
+    expect(shown).toContain(`> in <#C1> (<`);
+    expect(shown).toContain(permalink);
+    // C2 has had none.
+    expect(shown.match(/Last digest:/g)).toHaveLength(1);
+    expect(shown).toContain('No digest posted yet.');
   });
 
   it('changes a linked channel’s digest — off and on, weekends, time and zone — and unlinks it, checked in the store (issue 23 item 9)', async () => {
@@ -557,6 +586,53 @@ describe('Administering from Slack', () => {
     expect(formatLocal(new Date(checkout.expiresAt!), 'America/New_York').slice(-18)).toBe(
       expires!.slice(-18),
     );
+  });
+
+  it('shows Billing again as the service has it once the admin pays and presses Done (issue 36 item 5)', async () => {
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'billing');
+    expect(json(h.slack.views.get(sectionId))).toContain('no subscription');
+    const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
+    const since = h.slack.calls.length;
+    await h.press({ view: sectionId }, ADMIN_ACTION.checkout, {
+      value: json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
+    });
+    const checkoutId = await pushed(h, since);
+    const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
+    // Paying happens outside Slack: the checkout link, opened, starts the subscription.
+    const url = /<(https?:[^|>]+)\|open the checkout>/.exec(json(view))?.[1];
+    expect(url).toBeDefined();
+    expect((await fetch(url!)).ok).toBe(true);
+    expect((await h.owner().billing.subscriptionRead())?.status).toBe('active');
+
+    const res = await h.submit(checkoutId, []);
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('');
+    const billing = json(await updated(h, sectionId, (v) => json(v).includes('Subscribed to')));
+    expect(billing).not.toContain('no subscription');
+    expect(billing).toContain('_current plan_');
+    expect(billing).not.toContain(ADMIN_ACTION.checkout);
+  });
+
+  it('Done on a checkout whose carried place is not Billing only closes it', async () => {
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'notions');
+    const shown = h.slack.views.get(sectionId)!;
+    for (const metadata of ['not json', shown.private_metadata]) {
+      const res = await h.interact({
+        type: 'view_submission',
+        view: {
+          ...submitted(
+            sectionId,
+            { ...shown, callback_id: ADMIN_VIEW.checkout, private_metadata: metadata },
+            [],
+          ),
+          previous_view_id: rootId,
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toBe('');
+    }
   });
 
   it('says in one sentence when the admin’s member-role account is refused by the service', async () => {

@@ -100,7 +100,10 @@ describe('admin builders', () => {
 
   it("shows a checkout's expiry in the given time zone", () => {
     const expiresAt = '2026-11-26T11:30:00.000Z';
-    const view = checkoutView('Pro', { id: 'c', url: 'https://pay.example/c', expiresAt }, 'Asia/Tokyo');
+    const view = checkoutView('Pro', { id: 'c', url: 'https://pay.example/c', expiresAt }, 'Asia/Tokyo', {
+      section: 'billing',
+      page: 1,
+    });
     expect(json(view)).toContain(formatLocal(new Date(expiresAt), 'Asia/Tokyo'));
     expect(json(view)).toContain('Thu 26 Nov 2026, 20:30 (Asia/Tokyo)');
   });

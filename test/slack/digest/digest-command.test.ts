@@ -1,9 +1,15 @@
 import { TZDate } from '@date-fns/tz';
 import { addDays, format } from 'date-fns';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIGEST_EVENT_TYPE, dueLocalDate } from '../../../src/digest/index.js';
+import {
+  createDigestScheduler,
+  DIGEST_EVENT_TYPE,
+  dueLocalDate,
+  planningAccessFor,
+} from '../../../src/digest/index.js';
+import { createLogger } from '../../../src/logger.js';
 import { formatLocal, wallClockInstant } from '../../../src/time.js';
-import { Harness, TEAM } from '../../helpers/slack-harness.js';
+import { BOT_TOKEN, Harness, TEAM } from '../../helpers/slack-harness.js';
 
 const formatInTimeZone = (instant: Date, pattern: string) =>
   format(new TZDate(instant.getTime(), 'UTC'), pattern);
@@ -89,6 +95,65 @@ describe('/plan digest', () => {
     const reply = await replyText('not a time of day');
     expect(reply).toContain('/plan digest weekends on|off');
     expect((await h.store.links.get(TEAM, 'C1'))?.digestTime).toBe('09:00');
+  });
+
+  /** `Last digest: <when, in the reader's zone> in <#C1> (<permalink|open it>).` — its parts. */
+  const lastDigestLine = (reply: string) => {
+    const found =
+      /Last digest: <!date\^(\d+)\^\{date_short_pretty\} at \{time\}\|[^>]+> in <#C1> \(<(https?:[^|>]+)\|open it>\)\./.exec(
+        reply,
+      );
+    expect(found, reply).not.toBeNull();
+    return { seconds: Number(found![1]), permalink: found![2]! };
+  };
+
+  it('after a digest posted now, says when and where the last digest is, with a link to it (issue 36 item 3)', async () => {
+    await linkChannel();
+    await h.command('digest now');
+    await replyText('Posted');
+    // The store remembers the message that is in the channel.
+    const [digest] = h.slack.workspace.inChannel('C1').filter((m) => m.user === h.slack.workspace.bot.userId);
+    const recorded = (await h.store.links.get(TEAM, 'C1'))?.lastDigestNow;
+    expect(recorded?.messageTs).toBe(digest?.ts);
+
+    await h.command('digest');
+    const reply = await replyText('Last digest');
+    expect(reply).not.toContain('No digest posted yet');
+    const line = lastDigestLine(reply);
+    expect(line.seconds).toBe(Math.floor(recorded!.postedAt.getTime() / 1000));
+    expect(line.permalink).toMatch(new RegExp(`/archives/C1/p${recorded!.messageTs.replace('.', '')}$`));
+    // The permalink is Slack's own, asked through the sender for that message.
+    expect(h.slack.called('chat.getPermalink').some((c) => c.body.message_ts === recorded!.messageTs)).toBe(
+      true,
+    );
+  });
+
+  it('after the scheduled digest, says when and where it is, with a link to it (issue 36 item 3)', async () => {
+    await linkChannel();
+    // The digest reads the channel with the account of whoever linked it, and posts in it.
+    await h.connect('UADMIN', 'member');
+    h.slack.channel('C1', 'UADMIN', 'U1');
+    const scheduler = createDigestScheduler({
+      store: h.store,
+      logger: createLogger({ level: 'warn', destination: { write: () => {} } }),
+      botTokenFor: async () => BOT_TOKEN,
+      planningClientFor: planningAccessFor({ store: h.store, clients: h.clients }),
+      slackClientFor: h.clients.slack,
+    });
+    // 09:00 in New York on the next weekday: the link's digest is due.
+    let day = addDays(new Date(), 1);
+    while ([0, 6].includes(new TZDate(day.getTime(), 'America/New_York').getDay())) day = addDays(day, 1);
+    const localDate = format(new TZDate(day.getTime(), 'America/New_York'), 'yyyy-MM-dd');
+    expect(await scheduler.tick(wallClockInstant(localDate, '09:01', 'America/New_York'))).toMatchObject({
+      posted: 1,
+    });
+    const claim = await h.store.digests.lastPosted(TEAM, 'C1');
+    expect(claim?.messageTs).toBeDefined();
+
+    await h.command('digest');
+    const line = lastDigestLine(await replyText('Last digest'));
+    expect(line.seconds).toBe(Math.floor(claim!.postedAt.getTime() / 1000));
+    expect(line.permalink).toMatch(new RegExp(`/archives/C1/p${claim!.messageTs!.replace('.', '')}$`));
   });
 
   it('posts a digest now, marked on demand, with the channel’s features', async () => {

@@ -38,6 +38,7 @@ function big(): HomeSnapshot {
           channelId: 'c',
         })),
         unreadChannels: ['C99'],
+        named: { features: {}, tasks: {} },
       },
     },
     waiting: {

@@ -11,9 +11,9 @@ import { ACCOUNT_ACTION } from '../../../src/slack/account/ids.js';
 import { ADMIN_ACTION } from '../../../src/slack/admin/ids.js';
 import { FEEDBACK_ACTION } from '../../../src/slack/feedback/ids.js';
 import { HOME_ACTION } from '../../../src/slack/home/ids.js';
-import { ACTION } from '../../../src/slack/kit/ids.js';
-import { TASK_ACTION } from '../../../src/slack/tasks/ids.js';
-import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
+import { ACTION, FIELD } from '../../../src/slack/kit/ids.js';
+import { TASK_ACTION, TASK_FIELD } from '../../../src/slack/tasks/ids.js';
+import { eventually, external, Harness, TEAM, text } from '../../helpers/slack-harness.js';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 
@@ -35,6 +35,7 @@ describe('Home tab', () => {
 
   it("says in words what changed in Recent activity, never the service's field names (issue 23 item 6)", async () => {
     await h.connect('UMEM', 'member');
+    await h.link('C1', 'UMEM');
     const owner = h.owner();
     const { teamId, channelId, featureId } = h.fixture;
     const notion = await owner.notions.create({ value: 'TypeScript' });
@@ -44,13 +45,78 @@ describe('Home tab', () => {
     await open('UMEM');
     const filled = (await published('UMEM')).at(-1)!;
     expect(filled).toContain('Recent activity');
-    expect(filled).toContain('A task changed: its notions');
-    expect(filled).toContain('A task changed: its assignee');
+    expect(filled).toContain('Task *Build login* in *Login page* changed: its notions');
+    expect(filled).toContain('Task *Build login* in *Login page* changed: its assignee');
     for (const field of ['notionIds', 'assigneeUserId']) expect(filled).not.toContain(field);
     // How they connected, in words that say something.
     expect(filled).toContain('Connected with a token you pasted.');
     expect(filled).not.toContain('the token you connected');
   });
+
+  it("lists the person's own activity only, naming the task or feature, and who did it where known (issue 36 item 6)", async () => {
+    await h.connect('UMEM', 'member');
+    await h.connect('UOWN', 'owner');
+    await h.link('C1', 'UOWN');
+    const owner = h.owner();
+    const { teamId, channelId, featureId } = h.fixture;
+    // A task the owner gives the member: theirs.
+    const given = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Build *login* <now>' });
+    await owner.tasks.assign(teamId, channelId, featureId, given.id, h.sandbox.memberId);
+    // The owner's own task and feature: the service tells the member of them too, the tab does not.
+    await owner.tasks.create(teamId, channelId, featureId, { heading: 'Owner chore' });
+    await owner.features.create(teamId, channelId, { heading: 'Owner roadmap' });
+    // Feedback the member gives on the owner's task: theirs (that feedback, not the task's other changes).
+    const reviewed = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Review copy' });
+    const memberClient = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken });
+    await memberClient.tasks.feedbackCreate(teamId, channelId, featureId, reviewed.id, {
+      message: 'Shorter',
+    });
+    // A task the member creates from a Slack message, assigned to nobody: theirs, made by them.
+    const formId = await h.createTaskForm('Fix the export', { user: 'UMEM' });
+    await h.submit(
+      formId,
+      [
+        [TASK_FIELD.feature, external(featureId, 'Login page')],
+        [FIELD.heading, text('Fix the export')],
+      ],
+      { user: 'UMEM' },
+    );
+    await eventually(
+      async () => (await h.tasksOfFeature()).some((t) => t.heading === 'Fix the export'),
+      'the task created in the service',
+    );
+    const created = (await h.tasksOfFeature()).find((t) => t.heading === 'Fix the export')!;
+    expect(created.assigneeUserId ?? '').toBe('');
+    expect((await h.store.taskOrigins.get(TEAM, created.id))?.authorSlackId).toBe('UMEM');
+
+    await open('UMEM');
+    const member = recentActivity((await published('UMEM')).at(-1)!);
+    expect(member).toContain('Task *Build ∗login∗ &lt;now&gt;* in *Login page* changed: its assignee');
+    expect(member).toContain('Task *Fix the export* in *Login page* was created by <@UMEM>');
+    expect(member).toContain('Task *Review copy* in *Login page* changed: its feedback');
+    expect(member).not.toContain('Task *Review copy* in *Login page* was created');
+    expect(member).not.toContain('Owner chore');
+    expect(member).not.toContain('Owner roadmap');
+    // No line says only what kind of thing changed.
+    expect(member).not.toMatch(/A (task|feature) (changed|was)/);
+
+    await open('UOWN');
+    const ownerTab = recentActivity((await published('UOWN')).at(-1)!);
+    expect(ownerTab).toContain('Feature *Owner roadmap* was created by <@UOWN>');
+    expect(ownerTab).not.toContain('Owner chore');
+    expect(ownerTab).not.toContain('Fix the export');
+    // The feedback is on the owner's task, but the owner neither has it nor gave it.
+    expect(ownerTab).not.toContain('Review copy');
+  });
+
+  /** The Recent activity section of a published tab, as JSON. */
+  const recentActivity = (tab: string) => {
+    const blocks = (JSON.parse(tab) as { blocks: { type: string; text?: { text?: string } }[] }).blocks;
+    const start = blocks.findIndex((b) => b.type === 'header' && b.text?.text === 'Recent activity');
+    expect(start).toBeGreaterThan(-1);
+    const end = blocks.findIndex((b, i) => i > start && b.type === 'divider');
+    return JSON.stringify(blocks.slice(start, end === -1 ? undefined : end));
+  };
 
   it('shows a new user Connect, and nothing else of theirs', async () => {
     h.slack.users.set('UNEW', { id: 'UNEW', name: 'newbie' });
@@ -284,6 +350,16 @@ describe('Home tab', () => {
       quiet: { start: '22:00', end: '07:00' },
       timeZone: 'Europe/Paris',
     });
+    // The tab is drawn again from what was saved: no longer asking "until when" (issue 36 item 5).
+    const saved = (await published('UMEM', 6)).slice(4);
+    for (const view of saved) {
+      expect(view).not.toContain('now choose until when');
+      expect(view).toContain('Quiet hours saved: from 22:00 until 07:00 (Europe/Paris).');
+      const shown = (JSON.parse(view) as { blocks: { elements?: Select[] }[] }).blocks.flatMap(
+        (b) => b.elements ?? [],
+      );
+      expect(shown.find((e) => e.action_id === HOME_ACTION.quietEnd)?.initial_option?.value).toBe('07:00');
+    }
 
     // "No quiet hours" on one end turns them off.
     await pick(again, HOME_ACTION.quietStart, 'off');

@@ -125,6 +125,18 @@ describe('profile follows Slack on user_change', () => {
     await eventually(() => h.sandbox.requests.count('accountAvatar') === 1, 'the Slack photo');
     expect((await h.store.identities.get(TEAM, 'UMEM'))?.followsProfile).toBe(true);
     await h.slack.waitFor('views.publish', (b) => JSON.stringify(b).includes('now takes your Slack name'));
+    // Both publishes of the press (at once, then filled) show the saved choice beside the banner,
+    // never the old one (issue 36 item 5).
+    const banner = 'now takes your Slack name';
+    const redrawn = () =>
+      h.slack.called('views.publish').filter((c) => JSON.stringify(c.body).includes(banner));
+    await eventually(() => redrawn().length >= 2, 'the tab at once and filled');
+    for (const call of redrawn()) {
+      const view = JSON.stringify(call.body);
+      expect(view).toContain('Stop following Slack');
+      expect(view).not.toContain('your Slack profile is not copied');
+      expect(view).not.toContain('Use my Slack name and photo');
+    }
 
     // Off again: a later profile change leaves the account alone.
     await pressFollow('off');
