@@ -30,6 +30,7 @@ import { FakeSlack, type InstallGrant, type SlackCall } from '../../src/playgrou
 import { viewObject } from '../../src/playground/web-api.js';
 import { type GuestKind, type PgMessage, Workspace } from '../../src/playground/workspace.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { ADMIN_ACTION, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import { FEATURE_CARD_EVENT, FEATURE_FIELD, FEATURE_VIEW } from '../../src/slack/features/ids.js';
 import { ACTION, FIELD, type Field } from '../../src/slack/kit/ids.js';
@@ -790,6 +791,26 @@ export class Harness {
     if (typeof status === 'number' && status !== 200)
       throw new Error(`the request opening ${callbackId} was answered HTTP ${status}`);
     return this.formShown(callbackId, since);
+  }
+
+  /**
+   * `/plan admin` opened by `admin`, then its `section` pushed from the root view: resolves with the
+   * section view's id as soon as Slack pushed it (its content is filled in after).
+   */
+  async adminSection(section: string, admin = 'U1'): Promise<string> {
+    const opened = this.slack.calls.length;
+    await this.command('admin', admin);
+    const root = await this.slack.waitFor(
+      'views.update',
+      (b) => (b.view as { callback_id?: string }).callback_id === ADMIN_VIEW.root,
+      { since: opened },
+    );
+    const since = this.slack.calls.length;
+    await this.press({ view: String(root.body.view_id) }, ADMIN_ACTION.section, {
+      value: section,
+      user: admin,
+    });
+    return viewIdOf(await this.slack.waitFor('views.push', undefined, { since }));
   }
 
   /** The view id of the first form Slack shows as `callbackId` from call `since` on. */

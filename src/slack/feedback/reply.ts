@@ -22,6 +22,7 @@ import {
   withoutFormProblem,
 } from '../kit/modal.js';
 import { slackUserOf } from '../kit/people.js';
+import { messagePressedOn } from '../kit/press.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { FormProblem, submission } from '../kit/submission.js';
@@ -170,17 +171,6 @@ export const replySubmission = submission<ReplyForm>({
   },
 });
 
-/** The DM message a Reply was pressed in, when it is one (not the Home tab, not an ephemeral). */
-function pressedDm(args: ActionArgs): ReplyMeta['dm'] {
-  const container = args.body.container as
-    | { type?: string; channel_id?: string; message_ts?: string; is_ephemeral?: boolean }
-    | undefined;
-  if (container?.type !== 'message' || container.is_ephemeral) return undefined;
-  const channel = container.channel_id ?? args.body.channel?.id;
-  const ts = container.message_ts ?? args.body.message?.ts;
-  return channel && ts ? { channel, ts } : undefined;
-}
-
 /**
  * Reply or Change reply: the form opens at once, then says — read from the service, whichever
  * button it was — whether the feedback is answered already, and then that this replaces that reply.
@@ -194,7 +184,7 @@ export async function replyOpenAction(svc: Services, args: ActionArgs) {
     await openModal(req, noticeView(title, FEEDBACK_STALE));
     return;
   }
-  const dm = pressedDm(args);
+  const dm = messagePressedOn(args);
   await loadModal({ ...req, title }, async ({ planning }) => {
     const task = await planning.tasks.read(ref.teamId, ref.channelId, ref.featureId, ref.taskId);
     const earlier = task.minute?.feedback.find((f) => f.id === ref.feedbackId)?.reply;

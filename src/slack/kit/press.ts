@@ -99,8 +99,8 @@ function samePlace(recorded: CardPlace, pressed: PressPlace): boolean {
   );
 }
 
-/** The message the button was pressed on, when it is one in a channel (not ephemeral, not a view). */
-function pressedMessage(args: ActionArgs): { channel: string; ts: string } | undefined {
+/** The message the button was pressed on, when it is one in a channel or DM (not ephemeral, not a view). */
+export function messagePressedOn(args: ActionArgs): { channel: string; ts: string } | undefined {
   const container = args.body.container as
     | { type?: string; channel_id?: string; message_ts?: string; is_ephemeral?: boolean }
     | undefined;
@@ -173,7 +173,7 @@ export async function pressCard<T>(svc: Services, args: ActionArgs, card: LiveCa
     }
     return shown;
   };
-  const on = pressedMessage(args);
+  const on = messagePressedOn(args);
   let said: Mrkdwn | undefined;
   try {
     said = await applyPress(

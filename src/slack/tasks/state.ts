@@ -12,7 +12,7 @@ import type { Acting } from '../kit/identity.js';
 import { notice } from '../kit/messages.js';
 import { formProblem, modalRequest, noticeView, openModal } from '../kit/modal.js';
 import { actsAsOrgAdmin } from '../kit/planning-account.js';
-import { applyPress, type Press, pressCard } from '../kit/press.js';
+import { applyPress, messagePressedOn, type Press, pressCard } from '../kit/press.js';
 import { parseCarried } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
@@ -137,17 +137,6 @@ export function deleteConfirmModal(meta: DeleteConfirmMeta, problem?: Mrkdwn): M
   });
 }
 
-/** The card message the button was pressed on, when it is one in a channel. */
-function pressedCard(args: ActionArgs): DeleteConfirmMeta['on'] {
-  const container = args.body.container as
-    | { type?: string; channel_id?: string; message_ts?: string; is_ephemeral?: boolean }
-    | undefined;
-  if (container?.type !== 'message' || container.is_ephemeral) return undefined;
-  const channel = container.channel_id ?? args.body.channel?.id;
-  const ts = container.message_ts ?? args.body.message?.ts;
-  return channel && ts ? { channel, ts } : undefined;
-}
-
 /**
  * Delete on a shared card, shown to everyone: whoever may not delete the task is told why at once,
  * with no dialog; whoever may gets the confirmation (a modal: a button's own dialog would be shown
@@ -178,7 +167,7 @@ export async function taskDeleteAskAction(svc: Services, args: ActionArgs) {
     await surface.show(notice(MAY_NOT_DELETE));
     return;
   }
-  const on = pressedCard(args);
+  const on = messagePressedOn(args);
   await openModal(
     modalRequest(svc, args, args.body.trigger_id, 'task delete confirm open'),
     deleteConfirmModal({ press: value, ...(on ? { on } : {}) }),

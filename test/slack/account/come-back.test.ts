@@ -7,9 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_ACTION } from '../../../src/slack/account/ids.js';
-import { ADMIN_ACTION, ADMIN_VIEW } from '../../../src/slack/admin/ids.js';
 import { ACTION } from '../../../src/slack/kit/ids.js';
-import { eventually, Harness, TEAM, viewIdOf } from '../../helpers/slack-harness.js';
+import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
 
 const PERSON = 'U2';
 const NAME = 'Ana Lovelace';
@@ -115,16 +114,7 @@ describe('after /plan disconnect', () => {
     await h.press({ ephemeral: true }, ACTION.connectAgain, { user: PERSON });
     await h.slack.waitFor('respond', (b) => json(b).includes('Connected again'));
 
-    await h.command('admin', ADMIN);
-    const rootId = (
-      await h.slack.waitFor(
-        'views.update',
-        (b) => (b.view as { callback_id?: string }).callback_id === ADMIN_VIEW.root,
-      )
-    ).body.view_id as string;
-    const since = h.slack.calls.length;
-    await h.press({ view: rootId }, ADMIN_ACTION.section, { value: 'people', user: ADMIN });
-    const sectionId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
+    const sectionId = await h.adminSection('people', ADMIN);
     const people = await h.slack.waitFor(
       'views.update',
       (b) => b.view_id === sectionId && json(b).includes(`<@${PERSON}>`),

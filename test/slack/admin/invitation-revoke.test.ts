@@ -10,7 +10,7 @@ import { FormRequest, formActionId } from '../../../src/slack/admin/common.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../../src/slack/admin/ids.js';
 import { toWire } from '../../../src/slack/kit/round-trip.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
-import { eventually, Harness, type HarnessOptions, TEAM, viewIdOf } from '../../helpers/slack-harness.js';
+import { eventually, Harness, type HarnessOptions, TEAM } from '../../helpers/slack-harness.js';
 
 const ADMIN = 'U1';
 const json = (value: unknown) => JSON.stringify(value);
@@ -19,16 +19,7 @@ const conversation = (id: string): ViewStateValue =>
 
 /** The admin modal's invitations section, opened by the admin; resolves with its view id. */
 async function invitationsSection(h: Harness): Promise<string> {
-  await h.command('admin', ADMIN);
-  const rootId = (
-    await h.slack.waitFor(
-      'views.update',
-      (b) => (b.view as { callback_id?: string }).callback_id === ADMIN_VIEW.root,
-    )
-  ).body.view_id as string;
-  const since = h.slack.calls.length;
-  await h.press({ view: rootId }, ADMIN_ACTION.section, { value: 'invitations', user: ADMIN });
-  const sectionId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
+  const sectionId = await h.adminSection('invitations', ADMIN);
   await h.slack.waitFor(
     'views.update',
     (b) => b.view_id === sectionId && json(b.view).includes('Invitation links let people join'),

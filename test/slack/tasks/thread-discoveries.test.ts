@@ -7,12 +7,12 @@
 import type { ViewStateValue } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../../src/planning/models.js';
-import { ADMIN_ACTION, ADMIN_VIEW } from '../../../src/slack/admin/ids.js';
+import { ADMIN_ACTION } from '../../../src/slack/admin/ids.js';
 import { FIELD } from '../../../src/slack/kit/ids.js';
 import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
 import { RECORDED_REACTION } from '../../../src/slack/tasks/thread-replies.js';
 import { minuteNote } from '../../../src/watch/changes.js';
-import { choice, eventually, Harness, TEAM, viewIdOf } from '../../helpers/slack-harness.js';
+import { choice, eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
 
 const MEMBER = 'U1';
 
@@ -342,18 +342,7 @@ describe('the link’s settings: following changes, thread replies as discoverie
 
   it('the admin links section turns each on and off, and refuses a member', async () => {
     await h.link('C1', ADMIN);
-    await h.command('admin', ADMIN);
-    const rootId = String(
-      (
-        await h.slack.waitFor(
-          'views.update',
-          (b) => (b.view as { callback_id?: string }).callback_id === ADMIN_VIEW.root,
-        )
-      ).body.view_id,
-    );
-    const since = h.slack.calls.length;
-    await h.press({ view: rootId }, ADMIN_ACTION.section, { value: 'links', user: ADMIN });
-    const sectionId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
+    const sectionId = await h.adminSection('links', ADMIN);
     const shown = (match: string) =>
       h.slack.waitFor('views.update', (b) => b.view_id === sectionId && json(b.view).includes(match));
     await shown('Changes made outside Slack followed; replies in card threads are not recorded.');
