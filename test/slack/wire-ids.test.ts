@@ -232,6 +232,9 @@ describe('wire ids', () => {
     expect([...bound.views].sort()).toEqual(
       FROZEN_IDS.views.filter((id) => !['info', 'admin', 'task_details'].includes(id)),
     );
+    // Modals whose closing the app is told of: each one of the shipped views.
+    expect([...bound.closes].sort()).toEqual(['admin_checkout_view']);
+    for (const id of bound.closes) expect(FROZEN_IDS.views).toContain(id);
     const fieldActions = FROZEN_IDS.fields.map((f) => f.split('/')[1]);
     for (const id of bound.options) expect(fieldActions).toContain(id);
     expect([...bound.subcommands].sort()).toEqual([

@@ -182,6 +182,8 @@ export function checkoutView(
     title: CHECKOUT_TITLE,
     submit: 'Done',
     close: 'Back',
+    // Back shows Billing again as the service has it, as Done does (navigate.ts `checkoutClosed`).
+    notifyOnClose: true,
     privateMetadata: placeValue(billing),
     blocks: [
       section(

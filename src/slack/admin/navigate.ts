@@ -8,7 +8,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import type { Invitation } from '../../planning/index.js';
 import { slackErrorCode } from '../../slack-api/index.js';
-import { type ActionArgs, actionValue, type ViewHandler } from '../bolt/routes.js';
+import { type ActionArgs, actionValue, type ClosedArgs, type ViewHandler } from '../bolt/routes.js';
 import { digestSchedule } from '../digest/index.js';
 import { planningOf } from '../kit/acting.js';
 import type { Acting } from '../kit/identity.js';
@@ -109,12 +109,23 @@ export async function goTo(svc: Services, args: ActionArgs, place: AdminPlace | 
  * page, so the subscription it started is shown without reopening the section.
  */
 export const checkoutDoneSubmission: ViewHandler<Services> = (svc, args) => {
-  const { view } = args;
-  const billing = placeOf(view.private_metadata);
-  const billingViewId = view.previous_view_id;
-  if (billing?.section !== 'billing' || !billingViewId) return { ack: undefined };
-  return { ack: undefined, work: () => showPlace(svc, args, { id: billingViewId }, billing) };
+  const billing = billingUnder(args.view);
+  if (!billing) return { ack: undefined };
+  return { ack: undefined, work: () => showPlace(svc, args, billing.view, billing.place) };
 };
+
+/** *Back* on the checkout: Billing, under it, shown as the service has it — the admin may have paid meanwhile. */
+export async function checkoutClosed(svc: Services, args: ClosedArgs): Promise<void> {
+  const billing = billingUnder(args.view);
+  if (billing) await showPlace(svc, args, billing.view, billing.place);
+}
+
+/** The Billing view a checkout was pushed over, and its place, from what the checkout carries. */
+function billingUnder(checkout: { private_metadata: string; previous_view_id?: string | null }) {
+  const place = placeOf(checkout.private_metadata);
+  const id = checkout.previous_view_id;
+  return place?.section === 'billing' && id ? { place, view: { id } } : undefined;
+}
 
 const paging = (place: AdminPlace) => ({ pageNumber: place.page, pageSize: PAGE_SIZE });
 

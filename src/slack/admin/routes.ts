@@ -12,7 +12,13 @@ import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from './ids.js';
 import { invitationSubmission } from './invitation-form.js';
 import { linkPickSubmission } from './link-pick-form.js';
 import { nameSubmission } from './name-form.js';
-import { adminGoAction, adminLinksAction, adminSectionAction, checkoutDoneSubmission } from './navigate.js';
+import {
+  adminGoAction,
+  adminLinksAction,
+  adminSectionAction,
+  checkoutClosed,
+  checkoutDoneSubmission,
+} from './navigate.js';
 import { FORM_ACTION_IDS, pushForm } from './open-form.js';
 import { applyOperation, OPERATIONS } from './operations.js';
 import { personSubmission } from './person-form.js';
@@ -46,5 +52,8 @@ export const adminRoutes: TopicRoutes<Services> = {
     [ADMIN_VIEW.linkPick]: submission(linkPickSubmission),
     [ADMIN_VIEW.digestTime]: submission(digestTimeSubmission),
     [ADMIN_VIEW.checkout]: checkoutDoneSubmission,
+  },
+  closes: {
+    [ADMIN_VIEW.checkout]: checkoutClosed,
   },
 };

@@ -4,7 +4,7 @@
  * Bolt parses a signed body and reads fields of it in a promise nobody awaits: a signed `payload=null`
  * (or a JSON body `null`) threw there and ended the process; a payload without `user` or `view`
  * answered 500; one with empty `actions`, a form without its `state` (a TypeError in the listener) or
- * one of a type no listener handles (`view_closed`) waited 3 s for an ack that never came, then 404. Here a signed body that is not the shape of a request this app handles answers 400 at
+ * one of a type no listener handled (`view_closed`) waited 3 s for an ack that never came, then 404. Here a signed body that is not the shape of a request this app handles answers 400 at
  * once, and an interaction of a type the app does not listen to gets a quiet ack.
  *
  * The signature is checked here, once per request: Bolt is handed the request this guard verified,
@@ -37,8 +37,8 @@ const user = z.object({ id });
 
 /**
  * Interaction payloads (`payload=<json>`) of the types this app's listeners handle, with what they
- * read before they can ack: a form's listener reads `view.state.values` to decide its ack. No
- * listener takes `view_closed` (the app never sets `notify_on_close`): it gets the quiet ack.
+ * read before they can ack: a form's listener reads `view.state.values` to decide its ack; a closed
+ * modal's (Slack sends `view_closed` only for one that set `notify_on_close`) its callback id.
  */
 const handledInteraction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('block_actions'), user, actions: z.array(z.object({ action_id: id })).min(1) }),
@@ -52,6 +52,7 @@ const handledInteraction = z.discriminatedUnion('type', [
       state: z.object({ values: z.record(z.string(), z.unknown()) }),
     }),
   }),
+  z.object({ type: z.literal('view_closed'), user, view: z.object({ id, callback_id: z.string() }) }),
   z.object({ type: z.literal('shortcut'), user, callback_id: id }),
   z.object({ type: z.literal('message_action'), user, callback_id: id }),
 ]);

@@ -23,6 +23,7 @@ import type {
   Access,
   ActionArgs,
   ActionRoute,
+  ClosedArgs,
   CommandArgs,
   EventArgs,
   EventName,
@@ -52,6 +53,7 @@ export type GatedRequest =
   | { kind: 'shortcut'; args: ShortcutArgs }
   | { kind: 'action'; args: ActionArgs }
   | { kind: 'view'; args: SubmitArgs }
+  | { kind: 'closed'; args: ClosedArgs }
   | { kind: 'options'; args: OptionsArgs }
   | { kind: 'event'; args: EventArgs<EventName> };
 
@@ -140,6 +142,7 @@ export interface BoundIds {
   shortcuts: string[];
   actions: string[];
   views: string[];
+  closes: string[];
   options: string[];
   events: string[];
   steps: string[];
@@ -151,6 +154,7 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
   const shortcuts = new Table<{ shortcut: Shortcut<S>; gate: Gate }>('shortcut');
   const actions = new Map<string, (Bound<Handler<S, ActionArgs>> & { inView?: string })[]>();
   const views = new Table<Bound<ViewHandler<S>>>('view');
+  const closes = new Table<Bound<Handler<S, ClosedArgs>>>('closed view');
   const options = new Table<Bound<Handler<S, OptionsArgs>>>('options source');
   const events = new Table<BoundEvent<S>>('event');
   const steps = new Table<{ step: WorkflowStep<S> }>('workflow step');
@@ -185,6 +189,8 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
     }
     for (const [id, route] of Object.entries(topic.views ?? {}))
       views.add(id, bind<ViewHandler<S>>(route as ViewRoute<S>, t));
+    for (const [id, route] of Object.entries(topic.closes ?? {}))
+      closes.add(id, bind<Handler<S, ClosedArgs>>(route as Route<S, ClosedArgs>, t));
     for (const [id, route] of Object.entries(topic.options ?? {}))
       options.add(id, bind<Handler<S, OptionsArgs>>(route as Route<S, OptionsArgs>, t));
     for (const [id, step] of Object.entries(topic.steps ?? {})) steps.add(id, { step, topic: topic.topic });
@@ -208,11 +214,12 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
     shortcuts: shortcuts.ids(),
     actions: [...actions.keys()],
     views: views.ids(),
+    closes: closes.ids(),
     options: options.ids(),
     events: events.ids(),
     steps: steps.ids(),
   };
-  return { subcommands, shortcuts, actions, views, options, events, steps, boundIds, helpEntries };
+  return { subcommands, shortcuts, actions, views, closes, options, events, steps, boundIds, helpEntries };
 }
 
 /** What a workflow's run is told when its step is one the app no longer has. */
@@ -330,6 +337,18 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     await afterPendingAcks();
     if (!(await allowed(bound.gate, { kind: 'view', args }))) return;
     await answer.work();
+  });
+
+  app.view({ type: 'view_closed' }, async (args: ClosedArgs) => {
+    await args.ack();
+    const bound = compiled.closes.get(args.view.callback_id);
+    if (!bound) {
+      unbound(args.logger, 'closed view', args.view.callback_id);
+      return;
+    }
+    await afterPendingAcks();
+    if (!(await allowed(bound.gate, { kind: 'closed', args }))) return;
+    await bound.run(svc, args);
   });
 
   app.options(/.*/, async (args: OptionsArgs) => {

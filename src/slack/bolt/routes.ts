@@ -186,6 +186,11 @@ export interface TopicRoutes<S> {
   shortcuts?: Readonly<Record<string, Shortcut<S>>>;
   actions?: Readonly<Record<string, ActionRoute<S> | readonly ActionRoute<S>[]>>;
   views?: Readonly<Record<string, ViewRoute<S>>>;
+  /**
+   * A modal closed (Back, Cancel, ×) that asked to be told (`notify_on_close`): what is under it
+   * shown as things are now. Acked at once; nothing to tell a refused person (they left the modal).
+   */
+  closes?: Readonly<Record<string, Route<S, ClosedArgs>>>;
   options?: Readonly<Record<string, Route<S, OptionsArgs>>>;
   /** Workflow Builder steps, by callback id. */
   steps?: Readonly<Record<string, WorkflowStep<S>>>;

@@ -120,6 +120,9 @@ export const accessPolicy: RoutePolicy<Services, Refusal> = {
       case 'command':
         await respondSurface(request.args.respond).show(notice(refusal.text));
         return;
+      case 'closed':
+        // They closed the modal: nothing was asked of the app, so nothing is said.
+        return;
       default:
         await privateSurface(request.args, planning.slackUserId).show(notice(refusal.text));
     }

@@ -614,6 +614,55 @@ describe('Administering from Slack', () => {
     expect(billing).not.toContain(ADMIN_ACTION.checkout);
   });
 
+  it('shows Billing again as the service has it when the admin goes Back from the checkout (issue 36 item 5)', async () => {
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'billing');
+    const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
+    const since = h.slack.calls.length;
+    await h.press({ view: sectionId }, ADMIN_ACTION.checkout, {
+      value: json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
+    });
+    const checkoutId = await pushed(h, since);
+    const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
+    expect(h.slack.views.get(checkoutId)?.notify_on_close).toBe(true);
+    const url = /<(https?:[^|>]+)\|open the checkout>/.exec(json(view))?.[1];
+    expect((await fetch(url!)).ok).toBe(true);
+
+    // Back: Slack shows Billing again as it was, and tells the app, which draws it as it is now.
+    const res = await h.interact({
+      type: 'view_closed',
+      view: { ...submitted(checkoutId, h.slack.views.get(checkoutId)!, []), previous_view_id: sectionId },
+      is_cleared: false,
+    });
+    expect(res.status).toBe(200);
+    const billing = json(await updated(h, sectionId, (v) => json(v).includes('Subscribed to')));
+    expect(billing).not.toContain('no subscription');
+  });
+
+  it('Back from a checkout whose carried place is not Billing changes nothing', async () => {
+    const rootId = await openAdmin(h);
+    const sectionId = await openSection(h, rootId, 'notions');
+    const shown = h.slack.views.get(sectionId)!;
+    const before = h.slack.calls.length;
+    for (const metadata of ['not json', shown.private_metadata]) {
+      const res = await h.interact({
+        type: 'view_closed',
+        view: {
+          ...submitted(
+            sectionId,
+            { ...shown, callback_id: ADMIN_VIEW.checkout, private_metadata: metadata },
+            [],
+          ),
+          previous_view_id: rootId,
+        },
+        is_cleared: false,
+      });
+      expect(res.status).toBe(200);
+    }
+    await h.pressesSettled();
+    expect(h.slack.calls.slice(before).filter((c) => c.method === 'views.update')).toEqual([]);
+  });
+
   it('Done on a checkout whose carried place is not Billing only closes it', async () => {
     const rootId = await openAdmin(h);
     const sectionId = await openSection(h, rootId, 'notions');

@@ -22,7 +22,9 @@ function fakeApp() {
     command: (_name: string, l: Listener) => (listeners.command = l),
     shortcut: (_id: unknown, l: Listener) => (listeners.shortcut = l),
     action: (_id: unknown, l: Listener) => (listeners.action = l),
-    view: (_id: unknown, l: Listener) => (listeners.view = l),
+    // `view_submission` and `view_closed` are two listeners, as Bolt matches them by type.
+    view: (c: { type?: string }, l: Listener) =>
+      (listeners[c.type === 'view_closed' ? 'closed' : 'view'] = l),
     options: (_id: unknown, l: Listener) => (listeners.options = l),
     // Bolt runs every listener bound to an event's type, in order.
     event: (name: string, l: Listener) => {
@@ -86,6 +88,7 @@ function topic(ran: string[]): TopicRoutes<null> {
     },
     actions: { thing_button: run('action'), open_button: { access: 'anyone', run: run('open') } },
     views: { thing_form: () => ({ ack: { response_action: 'clear' }, work: run('view') }) },
+    closes: { thing_form: run('closed') },
     options: { thing_select: run('options') },
   };
 }
@@ -105,6 +108,7 @@ const requests: Record<string, Record<string, unknown>> = {
   shortcut: { ...base, shortcut: { type: 'shortcut', callback_id: 'thing_shortcut' } },
   action: { ...base, action: { action_id: 'thing_button' }, body: {} },
   view: { ...base, view: { callback_id: 'thing_form' } },
+  closed: { ...base, view: { callback_id: 'thing_form' } },
   options: { ...base, options: { action_id: 'thing_select' } },
 };
 
