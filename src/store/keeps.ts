@@ -42,6 +42,8 @@ export const LOCK_LEASE = {
    * the account stored first stands and a later one is closed: a race never leaves an account open.
    */
   provisioning: MINUTE,
+  /** Bringing one channel's canvas up to date: a listing of its features, then one edit (two with a lookup). */
+  canvasEdit: 2 * MINUTE,
 } as const;
 
 /**
