@@ -26,6 +26,8 @@ export const BOT_SCOPE_REASONS = {
   'channels:join': 'joining a public channel it posted in without joining, to look there',
   'files:write': 'the Home tab’s experience chart, uploaded privately and shown as an image',
   'reactions:write': 'a :memo: reaction on a thread reply, saying it was recorded as a discovery',
+  'canvases:write':
+    'the plan kept in a linked channel’s canvas, where an admin turned that on for the channel: made, edited after each change, ended or deleted when turned off',
 } as const;
 
 export const BOT_SCOPES = Object.keys(BOT_SCOPE_REASONS) as readonly (keyof typeof BOT_SCOPE_REASONS)[];

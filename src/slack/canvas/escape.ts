@@ -10,9 +10,9 @@
  */
 
 /** Every character CommonMark or Slack's canvas markdown gives a meaning to. */
-const MEANINGFUL = /[\\`*_{}[\]()#+\-.!|<>~&@:=$^"']/g;
+const MEANINGFUL = /[\\`*_{}[\]()#+\-.!|<>~&@]/g;
 /** Where Slack (as GitHub) would find a bare link in plain text. */
-const BARE_LINK = /(https?|ftp|mailto|slack)(\\:)|(w)(ww\\\.)/gi;
+const BARE_LINK = /\b(https?|ftp|mailto|slack)(:)|\b(w)(ww\\\.)/gi;
 
 /** `text` as canvas markdown that shows exactly it, inert. */
 export function canvasText(text: string): string {
@@ -30,7 +30,10 @@ export function canvasText(text: string): string {
 export function canvasLink(label: string, url: string): string {
   if (!/^https?:\/\//i.test(url)) return canvasText(label);
   // Parentheses and spaces in a URL would end the link early: percent-encoded, the URL is the same.
-  const safe = url.replace(/[()\s<>]/g, (c) => encodeURIComponent(c));
+  const safe = url.replace(
+    /[()\s<>]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
   return `[${canvasText(label)}](${safe})`;
 }
 

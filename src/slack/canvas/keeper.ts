@@ -240,7 +240,8 @@ export function createCanvasKeeper(deps: CanvasKeeperDeps): CanvasKeeper {
     const sections = rendered.sections.map((s): [string, string] => [s.featureId, s.hash]);
     if (!row.canvasId) {
       await create(row, rendered.title, rendered.markdown, slack);
-      await store.canvases.edited(row.workspaceId, row.slackChannelId, { sections, startedAt, edit: true });
+      // Made, not edited: the first change after it is shown at once.
+      await store.canvases.edited(row.workspaceId, row.slackChannelId, { sections, startedAt, edit: false });
       return 'edited';
     }
     const before = row.sections;
