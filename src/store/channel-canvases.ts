@@ -25,7 +25,7 @@ export interface ChannelCanvas {
   /** The first change not shown yet; absent when up to date. */
   dirtyAt?: number;
   editedAt?: number;
-  /** Each feature's section as last written: [featureId, digest], in order. */
+  /** Each feature's section as last written: [its place (stage and id), digest], in order. */
   sections: [string, string][];
 }
 
@@ -62,8 +62,8 @@ export interface ChannelCanvasesRepo {
     slackChannelId: string,
     outcome: { sections: [string, string][]; startedAt: number; edit: boolean },
   ): Promise<void>;
-  /** Canvases waiting whose last edit is `debounceMs` old or more, oldest change first, across workspaces. */
-  listDue(options: { debounceMs: number; limit: number }): Promise<ChannelCanvas[]>;
+  /** Canvases waiting, not edited after `editedBefore` (epoch ms), oldest change first, across workspaces. */
+  listDue(options: { editedBefore: number; limit: number }): Promise<ChannelCanvas[]>;
   /** The link removed: its row goes. */
   delete(workspaceId: string, slackChannelId: string): Promise<boolean>;
   /** The app uninstalled: every canvas id of the workspace forgotten. */
@@ -240,8 +240,7 @@ export function createChannelCanvasesRepo({ db, now }: RepoContext): ChannelCanv
         .execute();
     },
 
-    async listDue({ debounceMs, limit }) {
-      const before = now() - debounceMs;
+    async listDue({ editedBefore: before, limit }) {
       const rows = await db
         .selectFrom('channel_canvases')
         .selectAll()

@@ -307,7 +307,7 @@ export interface ChannelCanvasesTable {
   dirty_at: number | null;
   /** Epoch ms of the last edit (several changes within a minute are one edit). */
   edited_at: number | null;
-  /** JSON [featureId, digest][]: each feature's section as last written, in order. */
+  /** JSON [place, digest][]: each feature's section (its stage and id) as last written, in order. */
   sections: string | null;
   created_at: number;
   updated_at: number;

@@ -237,7 +237,9 @@ export function createCanvasKeeper(deps: CanvasKeeperDeps): CanvasKeeper {
       log.warn({ workspaceId: row.workspaceId }, 'no planning account reads this channel: its canvas waits');
       return 'skipped';
     }
-    const sections = rendered.sections.map((s): [string, string] => [s.featureId, s.hash]);
+    // Each section by its place (stage and feature): one section alone may be replaced only when every
+    // feature stands where it stood, so that no stage's heading or count changes with it.
+    const sections = rendered.sections.map((s): [string, string] => [s.place, s.hash]);
     if (!row.canvasId) {
       await create(row, rendered.title, rendered.markdown, slack);
       // Made, not edited: the first change after it is shown at once.
@@ -252,7 +254,7 @@ export function createCanvasKeeper(deps: CanvasKeeperDeps): CanvasKeeper {
       return 'unchanged';
     }
     if (changed && changed.length === 1) {
-      const [featureId] = changed[0]!;
+      const featureId = rendered.sections[sections.indexOf(changed[0]!)]!.featureId;
       const found = await slack.canvases.sections.lookup({
         canvas_id: row.canvasId,
         criteria: { section_types: ['h3'], contains_text: sectionRef(featureId) },
@@ -394,7 +396,7 @@ export function createCanvasKeeper(deps: CanvasKeeperDeps): CanvasKeeper {
 
     async tick() {
       const report = { edited: 0, unchanged: 0, failed: 0 };
-      const due = await store.canvases.listDue({ debounceMs, limit: MAX_PER_TICK });
+      const due = await store.canvases.listDue({ editedBefore: now() - debounceMs, limit: MAX_PER_TICK });
       for (const row of due) {
         const outcome = await bringUpToDate(row.workspaceId, row.slackChannelId);
         if (outcome === 'edited' || outcome === 'section') report.edited += 1;

@@ -63,6 +63,8 @@ export interface CanvasPlan {
 /** One feature's section: its markdown and a digest of it (unchanged digest: nothing to edit). */
 export interface CanvasSection {
   featureId: string;
+  /** Where it stands: its stage and id. Another stage is another place (its stage's heading changes too). */
+  place: string;
   markdown: string;
   hash: string;
 }
@@ -162,7 +164,7 @@ export function renderCanvas(plan: CanvasPlan): RenderedCanvas {
       }
       parts.push(markdown);
       size += markdown.length + 1;
-      sections.push({ featureId: f.id, markdown, hash: hashOf(markdown) });
+      sections.push({ featureId: f.id, place: `${f.stage}:${f.id}`, markdown, hash: hashOf(markdown) });
       shown += 1;
     }
   }

@@ -4,20 +4,25 @@
  * channel's canvas shows, section by section) and the planning sandbox changed over its API.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appJobs, type Job } from '../../../src/app/jobs.js';
+import { createClients } from '../../../src/clients.js';
+import { planningAccessFor } from '../../../src/digest/access.js';
+import { createLogger } from '../../../src/logger.js';
 import { NO_LONGER_KEPT } from '../../../src/slack/canvas/index.js';
 import { FIELD } from '../../../src/slack/kit/ids.js';
 import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
-import { choice, eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
+import { describeWithPostgres } from '../../helpers/postgres.js';
+import { BOT_TOKEN, choice, eventually, Harness, onTwoReplicas, TEAM } from '../../helpers/slack-harness.js';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await Harness.start();
-  h.slack.users.set('UADMIN', { id: 'UADMIN', name: 'root', isAdmin: true });
-  await h.connect('UADMIN', 'owner');
-  await h.connect('U1', 'member');
-  h.slack.channel('C1', 'UADMIN', 'U1');
-});
-afterEach(() => h.close());
+
+/** The admin (the sandbox's owner) and a member connected, both in C1. */
+async function people(on: Harness) {
+  on.slack.users.set('UADMIN', { id: 'UADMIN', name: 'root', isAdmin: true });
+  await on.connect('UADMIN', 'owner');
+  await on.connect('U1', 'member');
+  on.slack.channel('C1', 'UADMIN', 'U1');
+}
 
 const ws = () => h.slack.workspace;
 const canvasOf = (channel = 'C1') => ws().canvasOf(channel);
@@ -27,7 +32,8 @@ const markdownOf = (channel = 'C1') => {
 };
 
 /** `/plan link` in `channel` by the admin, submitted with the canvas ticked or not; the answer shown. */
-async function linkThrough(canvas: boolean, channel = 'C1'): Promise<string> {
+async function linkThrough(canvas: boolean, channel = 'C1', on: Harness = h): Promise<string> {
+  const h = on;
   const since = h.slack.calls.length;
   await h.command('link', 'UADMIN', channel);
   const filled = await h.slack.waitFor(
@@ -73,6 +79,12 @@ async function linkThrough(canvas: boolean, channel = 'C1'): Promise<string> {
 }
 
 describe('the plan as a channel canvas', () => {
+  beforeEach(async () => {
+    h = await Harness.start();
+    await people(h);
+  });
+  afterEach(() => h.close());
+
   it('turned on: the channel canvas is made with the plan in the service’s order, markup in headings inert', async () => {
     const owner = h.owner();
     const { teamId, channelId } = h.fixture;
@@ -193,5 +205,97 @@ describe('the plan as a channel canvas', () => {
     await linkThrough(true);
     expect((await h.event({ type: 'app_uninstalled' })).status).toBe(200);
     await eventually(async () => (await h.store.canvases.get(TEAM, 'C1')) === undefined, 'forgotten');
+  });
+});
+
+const WATCH_INTERVAL_MS = 1_000;
+const quiet = createLogger({ level: 'warn', destination: { write: () => undefined } });
+
+/** One replica's minute tick as the app runs it (src/app/jobs.ts): the watch, then the canvases. */
+function replicaJobs(on: Harness, owner: string, now: () => number): Job[] {
+  const clients = createClients({ planningUrl: on.sandbox.url, slackApiUrl: on.slack.apiUrl, logger: quiet });
+  const jobs = appJobs({
+    store: on.store,
+    clients,
+    logger: quiet,
+    config: on.config,
+    botTokenFor: async (workspaceId) => (workspaceId === TEAM ? BOT_TOKEN : undefined),
+    planningAccessFor: planningAccessFor({ store: on.store, clients }),
+    watch: { intervalMs: WATCH_INTERVAL_MS, owner },
+    canvas: { now },
+  });
+  return jobs.filter((j) => j.name === 'watch' || j.name === 'canvases');
+}
+
+const tickAll = async (jobs: Job[]) => {
+  let seen = 0;
+  for (const job of jobs) {
+    const report = (await job.run(new Date())) as { seen?: number } | undefined;
+    seen += report?.seen ?? 0;
+  }
+  return seen;
+};
+
+describeWithPostgres('the canvas kept by the watch, two replicas on PostgreSQL', () => {
+  let a: Harness;
+  let b: Harness;
+  onTwoReplicas('canvas_watch', {}, (r) => ({ a, b } = r));
+
+  it('a change made elsewhere is in the canvas within one watch interval, edited once', async () => {
+    h = a;
+    await people(a);
+    await linkThrough(true, 'C1', a);
+    // The canvases' clock, moved on by hand past the minute between two edits.
+    let skew = 0;
+    const now = () => Date.now() + skew;
+    const [ja, jb] = [replicaJobs(a, 'replica-a', now), replicaJobs(b, 'replica-b', now)];
+    // The watch's first look is its baseline.
+    await eventually(
+      async () => (await Promise.all([tickAll(ja), tickAll(jb)])).some((n) => n > 0),
+      'a baseline',
+    );
+    const edits = a.slack.called('canvases.edit').length;
+
+    const owner = a.owner();
+    const { teamId, channelId, featureId } = a.fixture;
+    await owner.tasks.create(teamId, channelId, featureId, { heading: 'Made elsewhere' });
+
+    await eventually(
+      async () => {
+        await Promise.all([tickAll(ja), tickAll(jb)]);
+        return markdownOf().includes('Made elsewhere (idle, unassigned)');
+      },
+      'the task in the canvas',
+      10_000,
+    );
+    // Both replicas keep ticking past the next interval: nothing more to edit.
+    await eventually(
+      async () => (await Promise.all([tickAll(ja), tickAll(jb)])).some((n) => n > 0),
+      'another look',
+    );
+    const calls = a.slack.called('canvases.edit').slice(edits);
+    expect(calls).toHaveLength(1);
+    expect((calls[0]!.body.changes as { section_id?: string }[])[0]?.section_id).toEqual(expect.any(String));
+
+    // Advanced elsewhere within the minute: seen by the watch, shown once the minute is over, in one
+    // whole edit (the feature moves to its stage).
+    await owner.assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
+    await owner.features.advance(teamId, channelId, featureId);
+    await eventually(
+      async () => {
+        await Promise.all([tickAll(ja), tickAll(jb)]);
+        return (await a.store.canvases.get(TEAM, 'C1'))?.dirtyAt !== undefined;
+      },
+      'the canvas waiting for its edit',
+      10_000,
+    );
+    await Promise.all([tickAll(ja), tickAll(jb)]);
+    expect(markdownOf()).not.toContain('## Validation');
+    skew = 60_000;
+    await Promise.all([tickAll(ja), tickAll(jb)]);
+    expect(markdownOf()).toContain('## Validation (1)');
+    await Promise.all([tickAll(ja), tickAll(jb)]);
+    expect(a.slack.called('canvases.edit').slice(edits)).toHaveLength(2);
+    expect(markdownOf()).not.toContain('## Planning');
   });
 });
