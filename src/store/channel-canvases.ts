@@ -158,7 +158,9 @@ export function createChannelCanvasesRepo({ db, now }: RepoContext): ChannelCanv
       const before = await repo.get(workspaceId, slackChannelId);
       if (!before) return undefined;
       await update(workspaceId, slackChannelId)
-        .set({ enabled: toFlag(false), dirty_at: null, updated_at: now() })
+        // Its content is no longer what was written (a last line is added): turned on again, it is
+        // written whole.
+        .set({ enabled: toFlag(false), dirty_at: null, sections: null, updated_at: now() })
         .execute();
       return before;
     },

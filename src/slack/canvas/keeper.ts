@@ -72,12 +72,17 @@ export interface CanvasKeeperDeps {
 
 export interface CanvasKeeper {
   /** Turns the canvas on and makes it; what happened, in one sentence for whoever turned it on. */
-  turnOn(workspaceId: string, slackChannelId: string, slackUserId: string, slack: WebClient): Promise<string>;
+  turnOn(
+    workspaceId: string,
+    slackChannelId: string,
+    slackUserId: string,
+    slack?: WebClient,
+  ): Promise<string>;
   /** Turns it off (`delete`: the canvas deleted, else left with a last line); one sentence. */
   turnOff(
     workspaceId: string,
     slackChannelId: string,
-    slack: WebClient,
+    slack: WebClient | undefined,
     how: 'leave' | 'delete',
   ): Promise<string | undefined>;
   /** The channel was unlinked: the canvas is left with its last line and forgotten. */
@@ -370,7 +375,8 @@ export function createCanvasKeeper(deps: CanvasKeeperDeps): CanvasKeeper {
     async turnOff(workspaceId, slackChannelId, slack, how) {
       const row = await store.canvases.turnOff(workspaceId, slackChannelId);
       if (!row?.enabled) return undefined;
-      await retire(row, slack, how);
+      const client = slack ?? (await deps.slackFor(workspaceId));
+      if (client && row.status === 'live') await retire(row, client, how);
       if (how === 'delete') await store.canvases.gone(workspaceId, slackChannelId);
       return how === 'delete'
         ? 'The plan’s canvas was deleted.'

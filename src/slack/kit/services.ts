@@ -28,12 +28,17 @@ export interface Services {
 /** What the link settings do to a channel's canvas of the plan (src/slack/canvas/ keeper.ts). */
 export interface CanvasSettings {
   /** Turns it on and makes it; what happened, in one sentence. */
-  turnOn(workspaceId: string, slackChannelId: string, slackUserId: string, slack: WebClient): Promise<string>;
+  turnOn(
+    workspaceId: string,
+    slackChannelId: string,
+    slackUserId: string,
+    slack?: WebClient,
+  ): Promise<string>;
   /** Turns it off: left with a last line, or deleted; a sentence when it was on. */
   turnOff(
     workspaceId: string,
     slackChannelId: string,
-    slack: WebClient,
+    slack: WebClient | undefined,
     how: 'leave' | 'delete',
   ): Promise<string | undefined>;
   /** The channel unlinked: its canvas says it is no longer kept current, and is forgotten. */

@@ -8,11 +8,20 @@ import { appJobs, type Job } from '../../../src/app/jobs.js';
 import { createClients } from '../../../src/clients.js';
 import { planningAccessFor } from '../../../src/digest/access.js';
 import { createLogger } from '../../../src/logger.js';
+import { ADMIN_ACTION, ADMIN_VIEW } from '../../../src/slack/admin/ids.js';
 import { NO_LONGER_KEPT } from '../../../src/slack/canvas/index.js';
 import { FIELD } from '../../../src/slack/kit/ids.js';
 import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from '../../../src/slack/link/ids.js';
 import { describeWithPostgres } from '../../helpers/postgres.js';
-import { BOT_TOKEN, choice, eventually, Harness, onTwoReplicas, TEAM } from '../../helpers/slack-harness.js';
+import {
+  BOT_TOKEN,
+  choice,
+  eventually,
+  Harness,
+  onTwoReplicas,
+  TEAM,
+  viewIdOf,
+} from '../../helpers/slack-harness.js';
 
 let h: Harness;
 
@@ -199,6 +208,50 @@ describe('the plan as a channel canvas', () => {
     const edits = h.slack.called('canvases.edit').length;
     await h.createTask('Check the numbers', { user: 'U1' });
     expect(h.slack.called('canvases.edit')).toHaveLength(edits);
+  });
+
+  it('the admin’s Links and digests section turns it on, stops it (left with its last line) and deletes it', async () => {
+    await h.link('C1', 'UADMIN');
+    const hasView = (b: Record<string, unknown>, text: string) => JSON.stringify(b.view).includes(text);
+    await h.command('admin', 'UADMIN');
+    const rootId = String(
+      (await h.slack.waitFor('views.update', (b) => hasView(b, `"callback_id":"${ADMIN_VIEW.root}"`))).body
+        .view_id,
+    );
+    const since = h.slack.calls.length;
+    await h.press({ view: rootId }, ADMIN_ACTION.section, { value: 'links', user: 'UADMIN' });
+    const sectionId = viewIdOf(await h.slack.waitFor('views.push', undefined, { since }));
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === sectionId && hasView(b, 'No canvas of the plan'),
+    );
+    const C1 = JSON.stringify({ id: 'C1' });
+
+    await h.press({ view: sectionId }, ADMIN_ACTION.canvasOn, { value: C1, user: 'UADMIN' });
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === sectionId && hasView(b, 'kept in the channel’s canvas'),
+    );
+    expect(markdownOf()).toContain(`### ${h.fixture.featureHeading}`);
+    expect(await h.store.canvases.get(TEAM, 'C1')).toMatchObject({ enabled: true, turnedOnBy: 'UADMIN' });
+
+    await h.press({ view: sectionId }, ADMIN_ACTION.canvasOff, { value: C1, user: 'UADMIN' });
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === sectionId && hasView(b, 'no longer kept current'),
+    );
+    expect(markdownOf().split('\n').at(-1)).toBe(NO_LONGER_KEPT);
+
+    await h.press({ view: sectionId }, ADMIN_ACTION.canvasOn, { value: C1, user: 'UADMIN' });
+    await h.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === sectionId && hasView(b, ADMIN_ACTION.canvasDelete),
+    );
+    const id = canvasOf()!.id;
+    await h.press({ view: sectionId }, ADMIN_ACTION.canvasDelete, { value: C1, user: 'UADMIN' });
+    await h.slack.waitFor('views.update', (b) => b.view_id === sectionId && hasView(b, 'canvas was deleted'));
+    expect(ws().canvases.get(id)?.deleted).toBe(true);
+    expect(await h.store.canvases.get(TEAM, 'C1')).toMatchObject({ enabled: false, status: 'gone' });
   });
 
   it('uninstalled: the canvas ids are forgotten', async () => {
