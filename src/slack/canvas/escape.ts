@@ -16,9 +16,8 @@ const BARE_LINK = /\b(https?|ftp|mailto|slack)(:)|\b(w)(ww\\\.)/gi;
 
 /** `text` as canvas markdown that shows exactly it, inert. */
 export function canvasText(text: string): string {
-  const oneLine = text
-    .replace(/[\r\n\u2028\u2029]+/g, ' ')
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  // Line breaks and tabs become spaces; other control characters go.
+  const oneLine = text.replace(/[\r\n\u2028\u2029\t]+/g, ' ').replace(/\p{Cc}/gu, '');
   return oneLine
     .replace(MEANINGFUL, (c) => `\\${c}`)
     .replace(BARE_LINK, (_m, scheme: string, colon: string, w: string, rest: string) =>
