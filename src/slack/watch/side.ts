@@ -247,9 +247,13 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
         );
       }
     }
-    // The link's canvas shows the turn's changes: one edit for all of them (a failure is the keeper's to log).
-    if (deps.canvas && turn.deltas.length > 0)
+    // The link's canvas shows the turn's changes — features new and gone included, which no change of
+    // a card tells — in one edit for all of them, none when what it shows did not change (a failure is
+    // the keeper's to log).
+    if (deps.canvas && turn.deltas.length > 0) {
+      await store.canvases.markChannelDirty(workspaceId, link.slackChannelId);
       await deps.canvas.bringUpToDate(workspaceId, link.slackChannelId, slack);
+    }
     // Nothing at all could be done (the store or the service down): the pass hears it once.
     if (failures.length > 0 && failures.length === turn.deltas.length) throw failures[0];
     return done;
