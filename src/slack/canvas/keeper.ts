@@ -38,6 +38,8 @@ import { type CanvasFeature, NO_LONGER_KEPT, renderCanvas, sectionRef } from './
 export const CANVAS_DEBOUNCE_MS = 60_000;
 /** Canvases the minute tick brings up to date at most per pass; the rest wait for the next. */
 const MAX_PER_TICK = 500;
+/** Workspace URLs remembered at most (then forgotten all at once, and asked again). */
+const MAX_TEAM_URLS = 10_000;
 /** Planning names read per canvas at most, for assignees not connected to Slack. */
 const MAX_NAMES_READ = 500;
 
@@ -111,6 +113,8 @@ export function createCanvasKeeper(deps: CanvasKeeperDeps): CanvasKeeper {
   const debounceMs = deps.debounceMs ?? CANVAS_DEBOUNCE_MS;
   const log = deps.logger.child({ component: 'canvas' });
   const templates = webLinkTemplates(deps.config as Config);
+  /** Each workspace's URL, for the permalinks of cards. */
+  const teamUrls = new Map<string, string>();
 
   /** The plan of `link` as the canvas shows it, read with the digest's access rule. */
   async function planOf(link: ChannelLink, slack: WebClient) {
@@ -144,12 +148,19 @@ export function createCanvasKeeper(deps: CanvasKeeperDeps): CanvasKeeper {
         log.warn({ workspaceId: link.workspaceId, err: error }, 'could not read the channel members’ names');
       }
     }
-    // A feature's card: the first one posted, linked by its permalink (built from the workspace's URL).
-    let teamUrl: string | undefined;
-    try {
-      teamUrl = ((await slack.auth.test()) as { url?: string }).url;
-    } catch {
-      teamUrl = undefined;
+    // A feature's card: the first one posted, linked by its permalink (built from the workspace's URL,
+    // asked once per workspace: it changes only when the workspace is renamed).
+    let teamUrl = teamUrls.get(link.workspaceId);
+    if (teamUrl === undefined) {
+      try {
+        teamUrl = ((await slack.auth.test()) as { url?: string }).url;
+      } catch {
+        teamUrl = undefined;
+      }
+      if (teamUrl) {
+        if (teamUrls.size >= MAX_TEAM_URLS) teamUrls.clear();
+        teamUrls.set(link.workspaceId, teamUrl);
+      }
     }
     const features: CanvasFeature[] = [];
     for (const f of listed) {
