@@ -62,9 +62,7 @@ describe('fake Slack canvases', () => {
       ],
     });
     const canvas = fake.workspace.canvasOf('C1')!;
-    expect(fake.workspace.canvasMarkdown(canvas)).toBe(
-      '# Plan\nintro\n### One\nref a\n### Two\nref b, done',
-    );
+    expect(fake.workspace.canvasMarkdown(canvas)).toBe('# Plan\nintro\n### One\nref a\n### Two\nref b, done');
     expect(
       await refusal(
         slack.canvases.edit({
