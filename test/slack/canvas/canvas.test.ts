@@ -254,6 +254,21 @@ describe('the plan as a channel canvas', () => {
     expect(await h.store.canvases.get(TEAM, 'C1')).toMatchObject({ enabled: false, status: 'gone' });
   });
 
+  it('Home’s link list tells an admin which channels keep their plan in a canvas', async () => {
+    await linkThrough(true);
+    await h.link('C2', 'UADMIN');
+    const since = h.slack.calls.length;
+    await h.event({ type: 'app_home_opened', user: 'UADMIN', channel: 'DUADMIN', tab: 'home' });
+    const filled = await h.slack.waitFor(
+      'views.publish',
+      (b) => b.user_id === 'UADMIN' && JSON.stringify(b.view).includes('Workspace admin'),
+      { since },
+    );
+    const shown = JSON.stringify(filled.body.view);
+    expect(shown).toContain('<#C1> — digest off, plan kept in its canvas');
+    expect(shown).not.toMatch(/<#C2> — [^"]*canvas/);
+  });
+
   it('uninstalled: the canvas ids are forgotten', async () => {
     await linkThrough(true);
     expect((await h.event({ type: 'app_uninstalled' })).status).toBe(200);
