@@ -29,6 +29,9 @@
  * activity messages and sent one DM (the assignment) per changed channel and nothing else; and
  * unless the digest posted every digest.
  *
+ * With --canvas (`npm run bench:canvas`), a third part between them: the watch's passes with every
+ * channel's canvas of the plan on (issue 37 item 7) — see `runWatch`.
+ *
  * Store: SQLite in a temporary folder, or PostgreSQL (a fresh schema, dropped afterwards) when
  * TEST_DATABASE_URL or DATABASE_URL is set. Options: --channels 2000 --workspaces 100 --features 10
  * --changed 0.01 --latency 0 (ms added to every service response) --interval (WATCH_INTERVAL_MS,
@@ -71,6 +74,8 @@ const { values: args } = parseArgs({
     changed: { type: 'string', default: '0.01' },
     latency: { type: 'string', default: '0' },
     interval: { type: 'string', default: String(DEFAULT_WATCH_INTERVAL_MS) },
+    /** Also the watch's passes with every channel's canvas of the plan on (`npm run bench:canvas`). */
+    canvas: { type: 'boolean', default: false },
   },
 });
 const CHANNELS = Number(args.channels);
@@ -271,7 +276,12 @@ function benchClients(services: Services, metrics: Metrics) {
 }
 const botTokenFor = async (workspaceId: string) => benchBotToken(Number(workspaceId.slice(1)));
 
-async function runWatch(services: Services, store: Store): Promise<PassResult[]> {
+/**
+ * `canvas`: the same watch passes with every channel's canvas of the plan on (made before pass 1,
+ * not measured) and the app's canvases job run after the watch in each pass, as the minute tick runs
+ * them: nothing changed must make no canvas call, and each changed channel exactly one edit.
+ */
+async function runWatch(services: Services, store: Store, canvases = false): Promise<PassResult[]> {
   const metrics = createMetrics();
   const { logger, clients } = benchClients(services, metrics);
   const config = loadConfig({
@@ -294,7 +304,21 @@ async function runWatch(services: Services, store: Store): Promise<PassResult[]>
     watch: { intervalMs: INTERVAL_MS, clock: () => new Date(now()) },
   });
   const watchJob = jobs.find((job) => job.name === 'watch');
-  if (!watchJob) throw new Error('the app made no watch');
+  const canvasJob = jobs.find((job) => job.name === 'canvases');
+  if (!watchJob || !canvasJob) throw new Error('the app made no watch or no canvases job');
+  if (canvases) {
+    // Every channel's canvas on and made (the canvases job makes what waits), before any pass.
+    for (let c = 0; c < CHANNELS; c += 1) {
+      const { workspaceId, slackChannelId } = linkOf(services, c);
+      await store.canvases.turnOn(workspaceId, slackChannelId, benchMember(c % WORKSPACES));
+    }
+    // A tick makes at most its batch: ticks until every canvas is made.
+    for (let made = 0; made < CHANNELS; ) {
+      const tick = (await canvasJob.run(new Date(now()))) as { edited: number; failed: number };
+      if (tick.edited === 0) throw new Error(`${made} of ${CHANNELS} canvases made (${tick.failed} failed)`);
+      made += tick.edited;
+    }
+  }
 
   // The feature of each channel that will change: an assumption (the service advances a feature
   // only once it has one), and its cards posted in the linked channel as the flows post them.
@@ -337,15 +361,18 @@ async function runWatch(services: Services, store: Store): Promise<PassResult[]>
     measured(name, services, metrics, async () => {
       // Two intervals on: every link is due (each came due at its offset within the last one).
       clockShiftMs += 2 * INTERVAL_MS;
-      return { watch: (await watchJob.run(new Date(now()))) as WatchReport };
+      const watch = (await watchJob.run(new Date(now()))) as WatchReport;
+      if (canvases) await canvasJob.run(new Date(now()));
+      return { watch };
     });
   // A first deploy: the links predate the watch, so its first tick only gives each its first look at
   // its own slot over the interval (not measured); two intervals on, pass 1 finds every one due.
   const deploy = (await watchJob.run(new Date(now()))) as WatchReport;
   if (deploy.seen + deploy.notClaimed !== CHANNELS)
     throw new Error(`the first tick placed ${deploy.seen + deploy.notClaimed} of ${CHANNELS} links`);
-  const baseline = await pass('watch pass 1: baseline');
-  const unchanged = await pass('watch pass 2: nothing changed');
+  const label = canvases ? 'watch + canvases' : 'watch';
+  const baseline = await pass(`${label} pass 1: baseline`);
+  const unchanged = await pass(`${label} pass 2: nothing changed`);
 
   // Another tool changes the features: the task assigned to the member and done, the feature advanced.
   for (const { c, featureId, taskId } of changing) {
@@ -355,7 +382,7 @@ async function runWatch(services: Services, store: Store): Promise<PassResult[]>
     await owner.tasks.update(org.teamId, channelId, featureId, taskId, { state: 'done' });
     await owner.features.advance(org.teamId, channelId, featureId);
   }
-  const changed = await pass(`watch pass 3: ${CHANGED} changed`);
+  const changed = await pass(`${label} pass 3: ${CHANGED} changed`);
 
   // What each pass must show, or the run proves nothing.
   for (const p of [baseline, unchanged, changed]) {
@@ -365,7 +392,11 @@ async function runWatch(services: Services, store: Store): Promise<PassResult[]>
   }
   for (const p of [baseline, unchanged]) {
     if (p.watch!.changed !== 0) p.problems.push(`${p.watch!.changed} links changed, none expected`);
-    if (total(p.slack) !== 0) p.problems.push(`Slack called: ${JSON.stringify(p.slack)}`);
+    // A baseline brings each canvas up to date (every feature is new to the watch): the canvases were
+    // written already, so nothing is edited; the workspace's URL (card permalinks) is asked once.
+    const calls = { ...p.slack };
+    if (canvases && p === baseline) delete calls['auth.test'];
+    if (total(calls) !== 0) p.problems.push(`Slack called: ${JSON.stringify(calls)}`);
   }
   const expect = (what: string, got: number, wanted: number) => {
     if (got !== wanted) changed.problems.push(`${what}: ${got}, expected ${wanted}`);
@@ -375,6 +406,7 @@ async function runWatch(services: Services, store: Store): Promise<PassResult[]>
   expect('activity messages in card threads', changed.fake.threadPosts, 2 * CHANGED);
   expect('assignment DMs', changed.fake.dmPosts, CHANGED);
   expect('messages posted', changed.fake.counts['chat.postMessage'] ?? 0, 3 * CHANGED);
+  expect('canvas edits', changed.fake.counts['canvases.edit'] ?? 0, canvases ? CHANGED : 0);
   return [baseline, unchanged, changed];
 }
 
@@ -415,7 +447,10 @@ async function runPart(part: string) {
   });
   try {
     await seed(services, store);
-    const passes = part === 'watch' ? await runWatch(services, store) : await runDigest(services, store);
+    const passes =
+      part === 'digest'
+        ? await runDigest(services, store)
+        : await runWatch(services, store, part === 'canvas');
     console.log(JSON.stringify({ store: label, passes }));
   } finally {
     await store.close();
@@ -447,8 +482,9 @@ async function runChild(part: string): Promise<{ store: string; passes: PassResu
 async function runAll() {
   const started = performance.now();
   const watch = await runChild('watch');
+  const canvas = args.canvas ? await runChild('canvas') : { passes: [] };
   const digest = await runChild('digest');
-  const passes = [...watch.passes, ...digest.passes];
+  const passes = [...watch.passes, ...canvas.passes, ...digest.passes];
 
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const per = (n: number) => (n / CHANNELS).toFixed(3);
@@ -474,6 +510,11 @@ async function runAll() {
   row('**Slack calls per channel**', (p) => `**${per(total(p.slack))}**`);
   row('Slack calls by method', (p) => list(p.slack));
   row('Slack accepted: thread posts / DMs', (p) => `${p.fake.threadPosts} / ${p.fake.dmPosts}`);
+  row('**CPU per changed channel**', (p) =>
+    p.name.includes('changed') && !p.name.includes('nothing')
+      ? `**${(p.cpuMs / CHANGED).toFixed(1)} ms**`
+      : '—',
+  );
   row('**peak RSS** (before, after a GC)', (p) => `**${mb(p.peakRss)}** (${mb(p.rssBefore)})`);
   console.log(
     `\nStore ${watch.store}; ${FEATURES} features of one task per channel, one planning channel per link; ` +

@@ -19,6 +19,7 @@ import {
 } from '../digest/index.js';
 import type { Logger } from '../logger.js';
 import { closeForgottenAccounts } from '../slack/account/index.js';
+import { type CanvasKeeperDeps, createCanvasKeeper } from '../slack/canvas/index.js';
 import { deliverHeld, notify } from '../slack/kit/notify.js';
 import { createWatchSlackSide } from '../slack/watch/index.js';
 import type { ChannelLink, Store } from '../store/index.js';
@@ -124,6 +125,8 @@ export interface AppJobsDeps {
    * what tests and benchmarks change (limits, clock, owner).
    */
   watch?: Partial<Omit<WatchDeps, 'store' | 'sink' | 'logger'>>;
+  /** The canvas keeper's settings tests and benchmarks change (clock, debounce). */
+  canvas?: Partial<Pick<CanvasKeeperDeps, 'now' | 'debounceMs'>>;
 }
 
 /** The app's jobs, in the order each pass runs them. */
@@ -154,9 +157,23 @@ export function appJobs(deps: AppJobsDeps): Job[] {
     onDue: peerGrades.linkDue,
     ...deps.digest,
   });
+  // The channel canvases of the plan: brought up to date by the watch's turns and, for what waited
+  // out its minute, by the tick.
+  const canvas = deps.config
+    ? createCanvasKeeper({
+        store,
+        logger,
+        config: deps.config,
+        planningAccessFor: deps.planningAccessFor,
+        slackFor,
+        ...deps.canvas,
+      })
+    : undefined;
   const watchSink =
     deps.watchSink ??
-    (deps.config ? createWatchSlackSide({ store, logger, config: deps.config, slackFor }) : undefined);
+    (deps.config
+      ? createWatchSlackSide({ store, logger, config: deps.config, slackFor, ...(canvas ? { canvas } : {}) })
+      : undefined);
   const watchIntervalMs = deps.watch?.intervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
   const watch =
     watchSink && watchIntervalMs > 0
@@ -178,6 +195,8 @@ export function appJobs(deps: AppJobsDeps): Job[] {
     { name: 'peer grades', run: (now) => peerGrades.run(now) },
     // Each link is read once per interval (its own due time, claimed across replicas), not per tick.
     ...(watch ? [{ name: 'watch', run: (now: Date) => watch.tick(now) }] : []),
+    // After the watch: what its turns left waiting (a change within a minute of the last edit).
+    ...(canvas ? [{ name: 'canvases', run: () => canvas.tick() }] : []),
     { name: 'held DMs', run: () => deliverHeld({ store, logger, slackFor }) },
     // After an uninstall or a deactivation whose closing failed, or a replica that stopped mid-way.
     {

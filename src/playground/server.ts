@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { COMMAND } from '../slack/kit/ids.js';
 import { appManifest } from '../slack/topics.js';
+import { canvasToHtml } from './canvas.js';
 import { type FakeSlack, readBody } from './fake-slack.js';
 import { APP_DM_WRITABLE, type Interactions, PageError } from './interactions.js';
 import { mrkdwnToHtml, plainToHtml, withHtml } from './mrkdwn.js';
@@ -203,6 +204,15 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         return send(res, 200, {
           messages: top.map((m) => forPage(m, me)),
           ...(channel && !channel.isIm ? { link: await linkOf(channel.id) } : {}),
+        });
+      }
+      // The channel's canvas tab: its canvas (the channel's own, else one tabbed in it), rendered.
+      case 'GET /pg/canvas': {
+        const canvas = ws.canvasOf(q('channel'));
+        return send(res, 200, {
+          canvas: canvas
+            ? { id: canvas.id, title: canvas.title, html: canvasToHtml(ws.canvasMarkdown(canvas), ws) }
+            : null,
         });
       }
       case 'GET /pg/thread': {

@@ -39,6 +39,9 @@ const JSON_FIELDS = new Set([
   'user_auth_blocks',
   'outputs',
   'unfurls',
+  'document_content',
+  'changes',
+  'criteria',
 ]);
 
 /** Parses a Web API body (form or JSON), decoding the JSON-valued fields. */
@@ -343,6 +346,44 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     return v;
   };
 
+  /** The markdown of a canvas call's `document_content` (Slack takes markdown only, up to 1 MiB). */
+  const documentOf = (args: Args, key = 'document_content'): string | undefined => {
+    const content = args[key] as { type?: unknown; markdown?: unknown } | undefined;
+    if (content === undefined) return undefined;
+    if (content.type !== 'markdown' || typeof content.markdown !== 'string')
+      throw new SlackError('invalid_arguments', [`[ERROR] ${key} must be {type: "markdown", markdown}`]);
+    if (content.markdown.length > 1_048_576) throw new SlackError('canvas_creation_failed');
+    return content.markdown;
+  };
+  const refuseCanvas = () => {
+    if (ws.canvasRefusal) throw new SlackError(ws.canvasRefusal);
+  };
+  const newCanvas = (
+    channelId: string,
+    kind: 'channel' | 'tab',
+    title: string,
+    markdown: string | undefined,
+  ) => {
+    const canvas = {
+      id: ws.nextId('F'),
+      title,
+      channelId,
+      kind,
+      sections: markdown === undefined ? [] : ws.canvasSections(markdown),
+      edits: 0,
+    };
+    ws.canvases.set(canvas.id, canvas);
+    ws.changed({ kind: 'canvas', channel: channelId });
+    return { canvas_id: canvas.id };
+  };
+  const canvasArg = (args: Args) => {
+    const found = ws.canvases.get(need(args, 'canvas_id'));
+    if (!found || found.deleted) throw new SlackError('canvas_not_found');
+    return found;
+  };
+  /** Text a section shows, as `contains_text` is matched against: escapes undone. */
+  const shownText = (markdown: string) => markdown.replace(/\\(.)/g, '$1').replace(/\u200b/g, '');
+
   const methods: Record<string, Method> = {
     'api.test': (args) => ({ args }),
     'auth.test': () => ({
@@ -601,6 +642,94 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         });
       }
       return { files: done.map(({ id, title }) => ({ id, title })) };
+    },
+    // A channel's own canvas: one per channel; free workspaces have none.
+    'conversations.canvases.create': (args) => {
+      refuseCanvas();
+      const c = ws.channels.get(need(args, 'channel_id'));
+      if (!c) throw new SlackError('channel_not_found');
+      if (ws.freeTier) throw new SlackError('team_tier_cannot_create_channel_canvases');
+      if ([...ws.canvases.values()].some((x) => x.channelId === c.id && x.kind === 'channel' && !x.deleted))
+        throw new SlackError('channel_canvas_already_exists');
+      return newCanvas(c.id, 'channel', str(args, 'title') ?? '', documentOf(args));
+    },
+    // A canvas, tabbed in `channel_id` when given (required, and one per channel, on a free workspace).
+    'canvases.create': (args) => {
+      refuseCanvas();
+      const channelId = str(args, 'channel_id');
+      if (ws.freeTier && !channelId)
+        throw new SlackError('invalid_arguments', ['[ERROR] channel_id is required']);
+      if (channelId && !ws.channels.has(channelId)) throw new SlackError('channel_not_found');
+      if (ws.freeTier && [...ws.canvases.values()].some((x) => x.channelId === channelId && !x.deleted))
+        throw new SlackError('free_team_canvas_tab_already_exists');
+      return newCanvas(channelId ?? '', 'tab', str(args, 'title') ?? '', documentOf(args));
+    },
+    // One operation per call, as Slack accepts today.
+    'canvases.edit': (args) => {
+      refuseCanvas();
+      const canvas = canvasArg(args);
+      const changes = args.changes;
+      if (!Array.isArray(changes) || changes.length !== 1)
+        throw new SlackError('invalid_arguments', ['[ERROR] changes must hold exactly one operation']);
+      const change = changes[0] as Args;
+      const op = str(change, 'operation');
+      const sectionId = str(change, 'section_id');
+      const markdown = documentOf(change);
+      const at = sectionId ? canvas.sections.findIndex((x) => x.id === sectionId) : -1;
+      if (sectionId && at < 0) throw new SlackError('canvas_editing_failed', ['[ERROR] no such section']);
+      const needsContent = op !== 'delete';
+      if (needsContent && markdown === undefined)
+        throw new SlackError('invalid_arguments', ['[ERROR] document_content is required']);
+      const added = markdown === undefined ? [] : ws.canvasSections(markdown);
+      switch (op) {
+        case 'replace':
+          if (sectionId) canvas.sections.splice(at, 1, ...added);
+          else canvas.sections = added;
+          break;
+        case 'insert_at_end':
+          canvas.sections.push(...added);
+          break;
+        case 'insert_at_start':
+          canvas.sections.unshift(...added);
+          break;
+        case 'insert_after':
+        case 'insert_before':
+          if (!sectionId) throw new SlackError('invalid_arguments', ['[ERROR] section_id is required']);
+          canvas.sections.splice(op === 'insert_after' ? at + 1 : at, 0, ...added);
+          break;
+        case 'delete':
+          if (!sectionId) throw new SlackError('invalid_arguments', ['[ERROR] section_id is required']);
+          canvas.sections.splice(at, 1);
+          break;
+        default:
+          throw new SlackError('invalid_arguments', [`[ERROR] unknown operation: ${op}`]);
+      }
+      canvas.edits += 1;
+      ws.changed({ kind: 'canvas', channel: canvas.channelId });
+      return {};
+    },
+    'canvases.sections.lookup': (args) => {
+      refuseCanvas();
+      const canvas = canvasArg(args);
+      const criteria = args.criteria as { section_types?: unknown; contains_text?: unknown } | undefined;
+      const types = Array.isArray(criteria?.section_types) ? (criteria.section_types as string[]) : undefined;
+      const text = typeof criteria?.contains_text === 'string' ? criteria.contains_text : undefined;
+      if (!types && !text) throw new SlackError('invalid_arguments', ['[ERROR] criteria is required']);
+      const levelOf = (markdown: string) => /^(#{1,3}) /.exec(markdown)?.[1]?.length;
+      const sections = canvas.sections.filter((x) => {
+        const level = levelOf(x.markdown);
+        const typed =
+          !types || types.some((t) => (t === 'any_header' ? level !== undefined : t === `h${level}`));
+        return typed && (!text || shownText(x.markdown).includes(text));
+      });
+      return { sections: sections.map((x) => ({ id: x.id })) };
+    },
+    'canvases.delete': (args) => {
+      refuseCanvas();
+      const canvas = canvasArg(args);
+      canvas.deleted = true;
+      ws.changed({ kind: 'canvas', channel: canvas.channelId });
+      return {};
     },
     // A Workflow Builder step ends here (its outputs, or the sentence its builder reads): recorded
     // like every call, so a test waits for it.

@@ -145,8 +145,27 @@ export interface PgView {
 }
 
 /** What the page is told changed; it then reads what it shows again. */
+/** One section of a canvas: a heading and the lines under it (or the lines before the first heading). */
+export interface PgCanvasSection {
+  id: string;
+  markdown: string;
+}
+
+/** A canvas: a channel's own (`channel`) or one tabbed in a channel (`tab`). */
+export interface PgCanvas {
+  id: string;
+  title: string;
+  channelId: string;
+  kind: 'channel' | 'tab';
+  sections: PgCanvasSection[];
+  /** Edits made to it (one operation each). */
+  edits: number;
+  deleted?: boolean;
+}
+
 export type Change =
   | { kind: 'messages'; channel: string }
+  | { kind: 'canvas'; channel: string }
   | { kind: 'modal'; user: string }
   | { kind: 'home'; user: string }
   | { kind: 'notice'; user: string; text: string };
@@ -340,6 +359,15 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
   /** Each person's open modals, bottom first. */
   readonly stacks = new Map<string, string[]>();
   readonly files = new Map<string, PgUpload>();
+  /** Canvases by id; a channel's own canvas is found by its channel. */
+  readonly canvases = new Map<string, PgCanvas>();
+  /**
+   * What Slack answers every canvas call while set (`canvas_disabled_user_team`, `restricted_action`,
+   * `missing_scope`…): a test or the playground says how this workspace refuses canvases.
+   */
+  canvasRefusal: string | undefined;
+  /** A free workspace: no channel canvases, one canvas tab per channel (`canvases.create`). */
+  freeTier = false;
   private lastTs = 0;
   private counter = 0;
 
@@ -508,6 +536,28 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
 
   changed(change: Change) {
     this.emit('change', change);
+  }
+
+  /** The canvas a channel shows (its own, else its tab), not deleted. */
+  canvasOf(channelId: string): PgCanvas | undefined {
+    const all = [...this.canvases.values()].filter((c) => c.channelId === channelId && !c.deleted);
+    return all.find((c) => c.kind === 'channel') ?? all[0];
+  }
+
+  /** A canvas's whole markdown, section after section. */
+  canvasMarkdown(canvas: PgCanvas): string {
+    return canvas.sections.map((s) => s.markdown).join('\n');
+  }
+
+  /** Markdown cut into sections: each heading starts one, holding the lines under it. */
+  canvasSections(markdown: string): PgCanvasSection[] {
+    const sections: PgCanvasSection[] = [];
+    for (const line of markdown.split('\n')) {
+      const last = sections[sections.length - 1];
+      if (!last || /^#{1,3} /.test(line)) sections.push({ id: `temp:C:${this.nextId('S')}`, markdown: line });
+      else last.markdown += `\n${line}`;
+    }
+    return sections;
   }
 }
 

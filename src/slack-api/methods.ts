@@ -50,6 +50,15 @@ export const METHOD_POLICY: Readonly<Record<string, SendPolicy>> = {
   // A second URL for an upload is never used: nothing is shared by asking for it.
   'files.getUploadURLExternal': 'repeatable',
   'apps.connections.open': 'repeatable',
+  // A canvas section found again: a read.
+  'canvases.sections.lookup': 'repeatable',
+  // A canvas deleted twice is deleted.
+  'canvases.delete': 'repeatable',
+  // A canvas made, or an edit (an insert would land twice): never sent again once it may have landed;
+  // the keeper edits it whole next time (src/slack/canvas/).
+  'conversations.canvases.create': 'once',
+  'canvases.create': 'once',
+  'canvases.edit': 'once',
   'chat.postMessage': 'post',
   'chat.postEphemeral': 'once',
   'views.open': 'once',
@@ -65,5 +74,14 @@ export function policyOf(method: string): SendPolicy {
   return METHOD_POLICY[method] ?? 'once';
 }
 
-/** The methods that post a message: Slack limits them per channel and per workspace (the posting limiter). */
-export const POSTING_METHODS: ReadonlySet<string> = new Set(['chat.postMessage', 'chat.update']);
+/**
+ * The methods that post a message: Slack limits them per channel and per workspace (the posting
+ * limiter). A canvas edit takes its turn there too: it names no channel, so a workspace's canvas
+ * edits share one queue spaced by the channel interval (one a second: within `canvases.edit`'s Tier 3),
+ * and a 429 on one pauses the workspace's posts as any other.
+ */
+export const POSTING_METHODS: ReadonlySet<string> = new Set([
+  'chat.postMessage',
+  'chat.update',
+  'canvases.edit',
+]);

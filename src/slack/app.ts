@@ -8,6 +8,7 @@ import { planningAccessFor } from '../digest/index.js';
 import { createTokenRotation } from './bolt/rotation.js';
 import { registerRoutes } from './bolt/router.js';
 import { createSlackServer, type SlackServer } from './bolt/server.js';
+import { createCanvasKeeper } from './canvas/index.js';
 import { appChangeFunnel } from './changes.js';
 import { forgetHome, refreshHome } from './home/index.js';
 import { lapsedInstallNotice } from './install/index.js';
@@ -62,27 +63,39 @@ export function createSlackApp(deps: SlackDeps): SlackApp {
   const identities = createIdentities(deps, server.inFlight);
   server.app.use(planningMiddleware(identities));
   if (rotation) server.app.use(lapsedInstallNotice(rotation.lapsed));
+  const digestAccess = planningAccessFor({
+    store: deps.store,
+    clients: deps.clients,
+    adminToken: environmentAdminToken(deps),
+  });
+  const botToken = async (workspaceId: string) =>
+    rotation ? rotation.botToken(workspaceId) : deps.config.SLACK_BOT_TOKEN;
+  // The channel canvases of the plan: turned on in the link settings, following every change.
+  const canvas = createCanvasKeeper({
+    ...deps,
+    planningAccessFor: digestAccess,
+    slackFor: async (workspaceId) => {
+      const token = await botToken(workspaceId);
+      return token ? deps.clients.slack(token) : undefined;
+    },
+  });
   const svc: Services = {
     deps,
     identities,
-    digestAccess: planningAccessFor({
-      store: deps.store,
-      clients: deps.clients,
-      adminToken: environmentAdminToken(deps),
-    }),
+    digestAccess,
     home: {
       refresh: (client, planning, banner) => refreshHome(svc, client, planning, banner),
       forget: (workspaceId, slackUserId) => forgetHome(svc, workspaceId, slackUserId),
     },
-    changes: appChangeFunnel(deps),
+    changes: appChangeFunnel(deps, canvas),
+    canvas,
   };
   registerRoutes(server.app, { svc, command: COMMAND, topics: TOPICS, policy: accessPolicy });
   return {
     app: server.app,
     start: () => server.start(),
     stop: (drainMs) => server.stop(drainMs),
-    botToken: async (workspaceId) =>
-      rotation ? rotation.botToken(workspaceId) : deps.config.SLACK_BOT_TOKEN,
+    botToken,
     refreshTokens: async () => rotation?.refreshDue(),
   };
 }

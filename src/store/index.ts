@@ -8,6 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import { type AccountClosuresRepo, createAccountClosuresRepo } from './account-closures.js';
+import { type ChannelCanvasesRepo, createChannelCanvasesRepo } from './channel-canvases.js';
 import { type ChannelLinksRepo, createChannelLinksRepo } from './channel-links.js';
 import type { RepoContext } from './context.js';
 import type { Keyring } from './crypto.js';
@@ -40,6 +41,7 @@ import { createWorkflowConsentsRepo, type WorkflowConsentsRepo } from './workflo
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
 
 export * from './account-closures.js';
+export * from './channel-canvases.js';
 export * from './channel-links.js';
 export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } from './crypto.js';
 export type { Backend } from './database.js';
@@ -108,6 +110,8 @@ export interface Store {
   watch: WatchRepo;
   /** Per person, the newest Home tab snapshot published (no replica publishes an older one). */
   homes: HomePublicationsRepo;
+  /** Linked channels' canvases of the plan: their ids, what waits to be shown, what Slack refused. */
+  canvases: ChannelCanvasesRepo;
   /** Rewrites every ciphertext under the keyring's current key; returns how many rows changed. */
   reencryptAll(): Promise<ReencryptResult>;
   /** Releases the database (pool or file). */
@@ -152,6 +156,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     workflowConsents: createWorkflowConsentsRepo(context),
     watch: createWatchRepo(context),
     homes: createHomePublicationsRepo(context),
+    canvases: createChannelCanvasesRepo(context),
     reencryptAll: () => reencryptAll(db, options.keyring),
     close: () => db.destroy(),
   };

@@ -153,6 +153,7 @@ const WORKSPACE_TABLES = [
   'home_publications',
   'workflow_consents',
   'departures',
+  'channel_canvases',
 ] as const;
 
 /**

@@ -46,6 +46,8 @@ export const LOCK_LEASE = {
   provisioning: MINUTE,
   /** A reply to one feedback: a task read and the reply, each bounded by the planning client's timeout. */
   feedbackReply: MINUTE,
+  /** Bringing one channel's canvas up to date: a listing of its features, then one edit (two with a lookup). */
+  canvasEdit: 2 * MINUTE,
 } as const;
 
 /**

@@ -30,6 +30,7 @@ import * as m0015 from './migrations/0015_refresh_retry_and_home_versions.js';
 import * as m0016 from './migrations/0016_member_confirmations.js';
 import * as m0017 from './migrations/0017_departures.js';
 import * as m0018 from './migrations/0018_digest_now_posted.js';
+import * as m0020 from './migrations/0020_channel_canvases.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0016_member_confirmations': m0016,
   '0017_departures': m0017,
   '0018_digest_now_posted': m0018,
+  '0020_channel_canvases': m0020,
 };
 
 /**

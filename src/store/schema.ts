@@ -310,6 +310,31 @@ export interface DeparturesTable {
   departed_at: number;
 }
 
+/** A linked channel's canvas of the plan (migration 0020). */
+export interface ChannelCanvasesTable {
+  workspace_id: string;
+  slack_channel_id: string;
+  /** Kept current (1) or turned off (0). */
+  enabled: number;
+  /** The Slack user who turned it on last: refusals are told to them. */
+  turned_on_by: string;
+  canvas_id: string | null;
+  /** 'channel' (the channel's own canvas) or 'tab' (a canvas tabbed in the channel). */
+  canvas_kind: string | null;
+  /** 'live', 'gone' (deleted in Slack: not recreated until turned on again) or 'refused'. */
+  status: string;
+  /** What Slack refused last (its error code), told once. */
+  problem: string | null;
+  /** Epoch ms of the first change not shown yet; NULL: up to date. */
+  dirty_at: number | null;
+  /** Epoch ms of the last edit (several changes within a minute are one edit). */
+  edited_at: number | null;
+  /** JSON [place, digest][]: each feature's section (its stage and id) as last written, in order. */
+  sections: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -331,4 +356,5 @@ export interface Database {
   home_publications: HomePublicationsTable;
   workflow_consents: WorkflowConsentsTable;
   departures: DeparturesTable;
+  channel_canvases: ChannelCanvasesTable;
 }

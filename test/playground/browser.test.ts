@@ -169,6 +169,51 @@ describeWithBrowser('playground in a browser', () => {
     expect(stored).toMatchObject({ digestTime: '08:30', timeZone: 'Europe/Berlin', weekdaysOnly: false });
   }, 60_000);
 
+  it('keeps the plan in #general’s canvas: the Canvas tab renders it and follows a change made from Slack', async () => {
+    await actAs('U0ADA');
+    await openChannel('general');
+    await page.locator('#composer-text').fill('/plan link');
+    await page.locator('#composer-text').press('Enter');
+    const link = modal('Link this channel');
+    await link.getByLabel('Planning team').selectOption({ label: 'Mobile' });
+    await link.getByLabel('Planning channel').selectOption({ label: 'General (default)' });
+    await link.getByRole('checkbox', { name: 'Keep the plan in a channel canvas' }).check();
+    await link.getByRole('button', { name: 'Link' }).click();
+    await link.getByText(/kept in the channel’s canvas/).waitFor();
+    await link
+      .getByRole('button', { name: /Close|Done|Cancel/ })
+      .first()
+      .click();
+
+    await page.locator('#channel-tabs button[data-tab="canvas"]').click();
+    const canvas = page.locator('#canvas');
+    await canvas.locator('h1', { hasText: 'Mobile › General' }).waitFor();
+    expect(await canvas.locator('h2').count()).toBeGreaterThan(0);
+    await shot('9-channel-canvas');
+
+    // A feature made from Slack: the app edits the canvas at once, and its tab shows it.
+    await page.locator('#channel-tabs button[data-tab="messages"]').click();
+    await page.locator('#composer-text').fill('/plan feature new');
+    await page.locator('#composer-text').press('Enter');
+    const feature = modal('New feature');
+    await feature.getByLabel('Planning team').selectOption({ label: 'Mobile' });
+    await feature.getByLabel('Planning channel').selectOption({ label: 'General (default)' });
+    await feature.getByLabel('Heading').fill('Offline sync <@U0ADA> # not a heading');
+    await feature.getByRole('button', { name: 'Create' }).click();
+    await feature.getByText(/created in/).waitFor();
+    await feature
+      .getByRole('button', { name: /Close|Done|Cancel/ })
+      .first()
+      .click();
+    await page.locator('#channel-tabs button[data-tab="canvas"]').click();
+    const section = canvas.locator('h3', { hasText: 'Offline sync' });
+    await section.waitFor();
+    // The heading's markup shows as typed: no mention made, no heading of its own.
+    expect(await text(section)).toBe('Offline sync <@U0ADA> # not a heading');
+    expect(await canvas.locator('h1, h2, h3', { hasText: /^not a heading/ }).count()).toBe(0);
+    await shot('10-channel-canvas-followed');
+  }, 60_000);
+
   it('renders Block Kit as Slack does: every known block, rich mrkdwn, a confirm dialog, the Home tab, an unknown block as JSON', async () => {
     const slack = new WebClient(playground.app.config.SLACK_BOT_TOKEN, {
       slackApiUrl: playground.app.config.SLACK_API_URL,

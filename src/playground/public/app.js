@@ -1275,7 +1275,7 @@ async function openChannel(id, tab) {
   if (location.hash.slice(1).split('/')[0] !== id) history.replaceState(null, '', `#${id}`);
   ui.unread.delete(id);
   const isApp = id === ui.state.app.dm;
-  ui.tab = isApp ? (tab ?? ui.tab ?? 'messages') : 'messages';
+  ui.tab = isApp ? (tab ?? ui.tab ?? 'messages') : tab === 'canvas' ? 'canvas' : 'messages';
   const channel = ui.state.channels.find((c) => c.id === id);
   $('channel-title').textContent = isApp ? ui.state.app.name : `# ${channel?.name ?? id}`;
   $('channel-topic').textContent = isApp
@@ -1284,17 +1284,40 @@ async function openChannel(id, tab) {
   if (channel) showLink(channel);
   else $('digest-now').hidden = true;
   $('app-tabs').hidden = !isApp;
-  for (const b of $('app-tabs').querySelectorAll('button'))
+  $('channel-tabs').hidden = isApp;
+  for (const b of document.querySelectorAll('#app-tabs button, #channel-tabs button'))
     b.classList.toggle('active', b.dataset.tab === ui.tab);
   const home = isApp && ui.tab === 'home';
+  const canvas = !isApp && ui.tab === 'canvas';
   $('home').hidden = !home;
-  $('messages').hidden = home;
-  $('composer').hidden = home || !canType(id);
+  $('canvas').hidden = !canvas;
+  $('messages').hidden = home || canvas;
+  $('composer').hidden = home || canvas || !canType(id);
   renderSidebar();
   if (home) {
     await act(post('/pg/home', {}));
     await showHome();
-  } else await showMessages();
+  } else if (canvas) await showCanvas();
+  else await showMessages();
+}
+
+/** The channel's canvas tab: the canvas as the app last wrote it, following each edit. */
+async function showCanvas() {
+  const { canvas } = await get('/pg/canvas', { channel: ui.channel });
+  const body = h('div', { class: 'canvas-doc' });
+  if (canvas) {
+    // Rendered by the playground's server from the canvas markdown, user text escaped there.
+    body.innerHTML = canvas.html;
+    $('canvas').replaceChildren(h('div', { class: 'canvas-title' }, canvas.title), body);
+  } else {
+    $('canvas').replaceChildren(
+      h(
+        'div',
+        { class: 'empty' },
+        'This channel has no canvas. Tick “Keep the plan in a channel canvas” in /plan link.',
+      ),
+    );
+  }
 }
 
 /** The channel header as the app's store has it: its link, and *Post today's digest* when linked. */
@@ -1330,6 +1353,8 @@ function connectEvents() {
       act(showModal());
       act(refreshLink());
     } else if (change.kind === 'home' && ui.tab === 'home') act(showHome());
+    else if (change.kind === 'canvas' && change.channel === ui.channel && ui.tab === 'canvas')
+      act(showCanvas());
   };
 }
 
@@ -1437,6 +1462,8 @@ $('thread-close').addEventListener('click', () => {
 $('digest-now').addEventListener('click', () => act(compose(`${ui.state.command} digest now`)));
 for (const b of $('app-tabs').querySelectorAll('button'))
   b.addEventListener('click', () => act(openChannel(ui.state.app.dm, b.dataset.tab)));
+for (const b of $('channel-tabs').querySelectorAll('button'))
+  b.addEventListener('click', () => act(openChannel(ui.channel, b.dataset.tab)));
 window.addEventListener('hashchange', route);
 // A click elsewhere closes open menus, as in Slack.
 document.addEventListener('click', (e) => {

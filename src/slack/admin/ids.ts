@@ -67,6 +67,10 @@ export const ADMIN_ACTION = {
   watchOff: 'admin_watch_off',
   threadDiscoveriesOn: 'admin_thread_discoveries_on',
   threadDiscoveriesOff: 'admin_thread_discoveries_off',
+  /** The plan kept in the channel's canvas: turned on, off (the canvas left with a last line) or deleted. */
+  canvasOn: 'admin_canvas_on',
+  canvasOff: 'admin_canvas_off',
+  canvasDelete: 'admin_canvas_delete',
 } as const;
 
 export const ADMIN_FIELD = {

@@ -3,7 +3,8 @@
  * asked for this one's only), each with its digest settings as `/plan digest` shows them — the
  * real next run included — and buttons to change the time and zone, turn it on or off, include or
  * skip weekends, follow changes made outside Slack or not, record thread replies as discoveries or
- * not (link/settings.ts, as the link form sets them), and unlink. Linking stays the link form's (`/plan link`, or the button here).
+ * not (link/settings.ts, as the link form sets them), keep the plan in the channel's canvas or stop
+ * (leaving it, or deleting it: src/slack/canvas/), and unlink. Linking stays the link form's (`/plan link`, or the button here).
  */
 import type { KnownBlock, ModalView } from '@slack/types';
 import {
@@ -20,7 +21,7 @@ import type { TeamExpanded } from '../../planning/index.js';
 import { digestLastLine, digestStateLines, type LinkSchedule } from '../digest/index.js';
 import type { Acting } from '../kit/identity.js';
 import { COMMAND } from '../kit/ids.js';
-import { linkSettingsLine } from '../link/index.js';
+import { CANVAS_SETTING_LABEL, linkSettingsLine } from '../link/index.js';
 import {
   type AdminPlace,
   type Flash,
@@ -51,6 +52,8 @@ export function linksView(
   teams: Map<string, TeamExpanded>,
   total: number,
   flash?: Flash,
+  /** The Slack channels whose plan is kept in their canvas. */
+  canvases: ReadonlySet<string> = new Set(),
 ): ModalView {
   const blocks: KnownBlock[] = [
     ...flashBlocks(flash),
@@ -69,7 +72,7 @@ export function linksView(
       context(
         md`Linked to *${team?.teamName ?? link.teamId} › ${planningChannel?.channelName ?? link.channelId}*`,
         digestLastLine(view),
-        md`${linkSettingsLine(link)}`,
+        md`${linkSettingsLine(link)} ${canvases.has(link.slackChannelId) ? 'The plan is kept in the channel’s canvas.' : 'No canvas of the plan.'}`,
       ),
       actions(
         undefined,
@@ -86,6 +89,21 @@ export function linksView(
         link.threadDiscoveries
           ? button('Stop recording replies', ADMIN_ACTION.threadDiscoveriesOff, { value: target })
           : button('Record thread replies', ADMIN_ACTION.threadDiscoveriesOn, { value: target }),
+        ...(canvases.has(link.slackChannelId)
+          ? [
+              button('Stop the canvas', ADMIN_ACTION.canvasOff, { value: target }),
+              button('Delete the canvas', ADMIN_ACTION.canvasDelete, {
+                value: target,
+                style: 'danger',
+                confirm: {
+                  title: 'Delete the canvas?',
+                  text: md`The canvas of the plan in ${channel} is deleted for everyone. Stop the canvas instead to leave it as it is.`,
+                  confirm: 'Delete',
+                  style: 'danger',
+                },
+              }),
+            ]
+          : [button(CANVAS_SETTING_LABEL, ADMIN_ACTION.canvasOn, { value: target })]),
         button('Unlink', ADMIN_ACTION.unlink, {
           value: target,
           style: 'danger',

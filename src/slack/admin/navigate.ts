@@ -208,14 +208,18 @@ export async function renderPlace(
       // This workspace's links only: the store is keyed by workspace.
       const all = await svc.deps.store.links.listByWorkspace(acting.workspaceId);
       const shown = pageOf(all, place);
-      const [schedules, teams] = await Promise.all([
+      const [schedules, teams, canvases] = await Promise.all([
         Promise.all(shown.map((link) => digestSchedule(svc, link, slack))),
         linkedTeams(
           acting,
           shown.map((link) => link.teamId),
         ),
+        svc.deps.store.canvases.enabledIn(
+          acting.workspaceId,
+          shown.map((link) => link.slackChannelId),
+        ),
       ]);
-      return linksView(place, schedules, teams, all.length, flash);
+      return linksView(place, schedules, teams, all.length, flash, canvases);
     }
     case 'billing': {
       const [subscription, plans, invoices] = await Promise.all([

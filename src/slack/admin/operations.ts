@@ -161,6 +161,15 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
   [ADMIN_ACTION.threadDiscoveriesOn]: linkSettingOperation({ setting: 'threadDiscoveries', on: true }),
   [ADMIN_ACTION.threadDiscoveriesOff]: linkSettingOperation({ setting: 'threadDiscoveries', on: false }),
 
+  [ADMIN_ACTION.canvasOn]: async (svc, acting, target) => {
+    if (!svc.canvas || !(await svc.deps.store.links.get(acting.workspaceId, target.id)))
+      throw new AdminRefusal(md`${channelMention(target.id)} is not linked any more.`);
+    const said = await svc.canvas.turnOn(acting.workspaceId, target.id, acting.slackUserId);
+    return { said: md`${channelMention(target.id)}: ${said}` };
+  },
+  [ADMIN_ACTION.canvasOff]: canvasOffOperation('leave'),
+  [ADMIN_ACTION.canvasDelete]: canvasOffOperation('delete'),
+
   [ADMIN_ACTION.unlink]: async (svc, acting, target) => {
     const removed = await unlinkChannel(svc, acting.workspaceId, target.id);
     if (!removed) throw new AdminRefusal(md`${channelMention(target.id)} is not linked any more.`);
@@ -183,6 +192,14 @@ function linkSettingOperation(change: LinkSettingChange): Operation {
     const done = await changeLinkSetting(svc, acting.workspaceId, target.id, change);
     if (!done) throw new AdminRefusal(md`${channelMention(target.id)} is not linked any more.`);
     return { said: md`${channelMention(target.id)}: ${done.changed}` };
+  };
+}
+
+/** The canvas of the plan turned off: left with its last line, or deleted (the admin's choice). */
+function canvasOffOperation(how: 'leave' | 'delete'): Operation {
+  return async (svc, acting, target) => {
+    const said = await svc.canvas?.turnOff(acting.workspaceId, target.id, undefined, how);
+    return { said: md`${channelMention(target.id)}: ${said ?? 'no canvas of the plan was kept.'}` };
   };
 }
 

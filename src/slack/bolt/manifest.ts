@@ -28,6 +28,11 @@ export const BOT_SCOPE_REASONS = {
   'channels:join': 'joining a public channel it posted in without joining, to look there',
   'files:write': 'the Home tab’s experience chart, uploaded privately and shown as an image',
   'reactions:write': 'a :memo: reaction on a thread reply, saying it was recorded as a discovery',
+  'canvases:write':
+    'the plan kept in a linked channel’s canvas, where an admin turned that on for the channel: made, edited after each change, ended or deleted when turned off',
+  // canvases.sections.lookup needs it: one feature's section is found to replace it alone.
+  'canvases:read':
+    'finding the section of the one feature that changed in the plan’s canvas, to edit it alone',
 } as const;
 
 export const BOT_SCOPES = Object.keys(BOT_SCOPE_REASONS) as readonly (keyof typeof BOT_SCOPE_REASONS)[];

@@ -244,6 +244,8 @@ async function run(svc: Services, data: FeatureSubmission, args: SubmitArgs) {
         featureCard({ coords, feature, people: {} }),
       );
       postedIn = where.slackChannelId;
+      // A new feature changes the plan its channel shows (its canvas): told as a change, of nothing carded yet.
+      await svc.changes.changed({ ...madeFromSlack(acting, args.client, coords), changes: [] });
     } else {
       notes.push(
         md`No Slack channel is linked to its planning channel, so its card was not posted: \`${COMMAND} link\` one, then \`${COMMAND} features\` there.`,

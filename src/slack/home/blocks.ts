@@ -419,7 +419,8 @@ function adminBlocks(s: HomeSnapshot): KnownBlock[] {
     const digest = l.digestEnabled
       ? md`digest at ${l.digestTime} ${inline(l.timeZone, 60)}${l.weekdaysOnly ? md`, weekdays` : md``}`
       : md`digest off`;
-    return md`• ${channelMention(l.slackChannelId)} — ${digest}`;
+    const canvas = s.admin?.canvases?.includes(l.slackChannelId) ? md`, plan kept in its canvas` : md``;
+    return md`• ${channelMention(l.slackChannelId)} — ${digest}${canvas}`;
   });
   return [
     header('Workspace admin'),

@@ -208,9 +208,16 @@ async function fill(
     // The request's one users.info, which also says whether they are a full member (acting()).
     const facts = await planning.slackUser().then(factsOf, () => ({ isAdmin: false }) as const);
     const timeZone = ('timeZone' in facts && facts.timeZone) || 'UTC';
-    const admin = facts.isAdmin
-      ? { links: await deps.store.links.listByWorkspace(planning.workspaceId) }
-      : undefined;
+    const links = facts.isAdmin ? await deps.store.links.listByWorkspace(planning.workspaceId) : undefined;
+    const admin = links && {
+      links,
+      canvases: [
+        ...(await deps.store.canvases.enabledIn(
+          planning.workspaceId,
+          links.map((l) => l.slackChannelId),
+        )),
+      ],
+    };
     const prefs = await deps.store.notifications.prefs(planning.workspaceId, planning.slackUserId);
     const workflowActFor = await deps.store.workflowConsents.allows(
       planning.workspaceId,

@@ -141,7 +141,11 @@ export interface HomeSnapshot {
   chartFileId?: string;
   activity: Part<ActivityLine[]>;
   /** Present for workspace admins only. */
-  admin?: { links: ChannelLink[] };
+  admin?: {
+    links: ChannelLink[];
+    /** The linked channels whose plan is kept in their canvas (src/slack/canvas/). */
+    canvases?: readonly string[];
+  };
   prefs?: NotificationPrefs;
   /** Whether they let workflow steps act for them (off unless they turned it on). */
   workflowActFor?: boolean;

@@ -21,6 +21,28 @@ export interface Services {
    * place (kit/changes/): every flow that changes one calls it (composed with the topics' cards).
    */
   changes: ChangeFunnel;
+  /** The channel canvases of the plan (src/slack/canvas/, given at composition); none in some tests. */
+  canvas?: CanvasSettings;
+}
+
+/** What the link settings do to a channel's canvas of the plan (src/slack/canvas/ keeper.ts). */
+export interface CanvasSettings {
+  /** Turns it on and makes it; what happened, in one sentence. */
+  turnOn(
+    workspaceId: string,
+    slackChannelId: string,
+    slackUserId: string,
+    slack?: WebClient,
+  ): Promise<string>;
+  /** Turns it off: left with a last line, or deleted; a sentence when it was on. */
+  turnOff(
+    workspaceId: string,
+    slackChannelId: string,
+    slack: WebClient | undefined,
+    how: 'leave' | 'delete',
+  ): Promise<string | undefined>;
+  /** The channel unlinked: its canvas says it is no longer kept current, and is forgotten. */
+  unlinked(workspaceId: string, slackChannelId: string, slack?: WebClient): Promise<void>;
 }
 
 /** What other topics may do to a person's Home tab. */

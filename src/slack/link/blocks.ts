@@ -20,7 +20,7 @@ import { noTeamYet, teamChannelInputs } from '../kit/inputs.js';
 import { formProblem } from '../kit/modal.js';
 import { toCheckedWire, wireValue } from '../kit/round-trip.js';
 import { LINK_CHOICES, LINK_FIELD, LINK_VIEW } from './ids.js';
-import { LINK_SETTING_LABELS } from './settings.js';
+import { CANVAS_SETTING_LABEL, LINK_SETTING_LABELS } from './settings.js';
 
 export interface LinkForm {
   slackChannelId: string;
@@ -36,6 +36,8 @@ export interface LinkForm {
   /** The link's own settings (store LINK_DEFAULTS for a new link). */
   watchEnabled: boolean;
   threadDiscoveries: boolean;
+  /** The plan kept in the channel's canvas (offered on for a new link, off for one made before). */
+  canvas?: boolean;
   problem?: Mrkdwn;
 }
 
@@ -79,13 +81,16 @@ export function digestTimeInputs(digestTime: string, timeZone: string): KnownBlo
 }
 
 /** The link's own settings: the watch, and thread replies recorded as discoveries. */
-function linkSettingsInput(form: Pick<LinkForm, 'watchEnabled' | 'threadDiscoveries'>): KnownBlock {
+function linkSettingsInput(
+  form: Pick<LinkForm, 'watchEnabled' | 'threadDiscoveries' | 'canvas'>,
+): KnownBlock {
   const settings = [
     { o: option(LINK_SETTING_LABELS.watchEnabled, LINK_CHOICES.watch), on: form.watchEnabled },
     {
       o: option(LINK_SETTING_LABELS.threadDiscoveries, LINK_CHOICES.threadDiscoveries),
       on: form.threadDiscoveries,
     },
+    { o: option(CANVAS_SETTING_LABEL, LINK_CHOICES.canvas), on: form.canvas ?? false },
   ];
   const checked = settings.filter((s) => s.on).map((s) => s.o);
   return input(

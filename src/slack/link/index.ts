@@ -5,5 +5,10 @@
  */
 export { digestTimeInputs } from './blocks.js';
 export { DIGEST_TIME_INPUTS, linkModalFor } from './link-form.js';
-export { changeLinkSetting, type LinkSettingChange, linkSettingsLine } from './settings.js';
+export {
+  CANVAS_SETTING_LABEL,
+  changeLinkSetting,
+  type LinkSettingChange,
+  linkSettingsLine,
+} from './settings.js';
 export { unlinkChannel } from './unlink.js';

@@ -33,9 +33,10 @@ export async function linkModalFor(
   slackChannelId: string,
 ): Promise<ModalView> {
   const service = acting.planning;
-  const [facts, existing] = await Promise.all([
+  const [facts, existing, canvas] = await Promise.all([
     slackUserFacts(client, acting.slackUserId),
     svc.deps.store.links.get(acting.workspaceId, slackChannelId),
+    svc.deps.store.canvases.get(acting.workspaceId, slackChannelId),
   ]);
   const { teams } = await service.teams.listAll({ pageSize: 100 });
   const channels = existing ? (await service.teams.read(existing.teamId)).channels : undefined;
@@ -51,8 +52,13 @@ export async function linkModalFor(
     digestEnabled: existing?.digestEnabled ?? DIGEST_DEFAULTS.digestEnabled,
     watchEnabled: existing?.watchEnabled ?? LINK_DEFAULTS.watchEnabled,
     threadDiscoveries: existing?.threadDiscoveries ?? LINK_DEFAULTS.threadDiscoveries,
+    // Offered on for a new link; a link made before keeps it off until someone ticks it.
+    canvas: existing ? Boolean(canvas?.enabled) : CANVAS_DEFAULT_FOR_NEW_LINK,
   });
 }
+
+/** A new link is offered the canvas of its plan. */
+const CANVAS_DEFAULT_FOR_NEW_LINK = true;
 
 /** The digest's time and zone, read as the link form and the admin modal's digest form read them. */
 export const DIGEST_TIME_INPUTS = {
@@ -86,6 +92,11 @@ function settingsOf(settings: readonly string[] | undefined) {
     watchEnabled: settings.includes(LINK_CHOICES.watch),
     threadDiscoveries: settings.includes(LINK_CHOICES.threadDiscoveries),
   };
+}
+
+/** Whether the form asks for the canvas; undefined for a form drawn before it had the choice. */
+function canvasOf(settings: readonly string[] | undefined): boolean | undefined {
+  return settings ? settings.includes(LINK_CHOICES.canvas) : undefined;
 }
 
 const LinkForm = form({
@@ -132,6 +143,7 @@ function linkRetry(data: LinkForm, problem: Mrkdwn, view: ViewOutput) {
     digestEnabled: data.digestEnabled,
     ...LINK_DEFAULTS,
     ...settingsOf(data.settings),
+    canvas: canvasOf(data.settings) ?? CANVAS_DEFAULT_FOR_NEW_LINK,
     problem,
   });
 }
@@ -172,14 +184,32 @@ export const linkSubmission = submission<LinkForm>({
       ...settingsOf(data.settings),
       createdBy: planning.slackUserId,
     });
+    const canvas = await applyCanvasChoice(svc, args.client, planning, data);
     const digest = data.digestEnabled
       ? md`The digest is posted at ${data.digestTime} (${data.timeZone})${data.weekdaysOnly ? ' on weekdays' : ' every day'}.`
       : md`No daily digest.`;
     return {
-      text: md`:white_check_mark: ${channelMention(data.slackChannelId)} is linked to *${team.teamName ?? data.teamName ?? data.teamId} › ${channel.channelName ?? data.channelName ?? data.channelId}*. ${digest}`,
+      text: md`:white_check_mark: ${channelMention(data.slackChannelId)} is linked to *${team.teamName ?? data.teamName ?? data.teamId} › ${channel.channelName ?? data.channelName ?? data.channelId}*. ${digest}${canvas ? md` ${canvas}` : md``}`,
     };
   },
 });
+
+/**
+ * The canvas as ticked: turned on (and made) or off (left with its last line); a form without the
+ * choice changes nothing. What happened, in one sentence, or nothing when nothing changed.
+ */
+async function applyCanvasChoice(
+  svc: Services,
+  client: WebClient,
+  planning: { workspaceId: string; slackUserId: string },
+  data: LinkForm,
+): Promise<string | undefined> {
+  const wanted = canvasOf(data.settings);
+  if (wanted === undefined || !svc.canvas) return undefined;
+  return wanted
+    ? svc.canvas.turnOn(planning.workspaceId, data.slackChannelId, planning.slackUserId, client)
+    : svc.canvas.turnOff(planning.workspaceId, data.slackChannelId, client, 'leave');
+}
 
 /** `/plan link` (admins): the link modal, opened loading then filled with the organization's teams. */
 export const linkSubcommand: Subcommand<Services> = {
@@ -208,6 +238,7 @@ export function linkTeamPicked(svc: Services, args: ActionArgs) {
       digestEnabled: typed.digestEnabled,
       ...LINK_DEFAULTS,
       ...settingsOf(typed.settings),
+      canvas: canvasOf(typed.settings) ?? CANVAS_DEFAULT_FOR_NEW_LINK,
     });
   });
 }

@@ -16,6 +16,9 @@ export const LINK_SETTING_LABELS: Readonly<Record<LinkSetting, string>> = {
   threadDiscoveries: 'Replies in card threads become discoveries',
 };
 
+/** The canvas of the plan (src/slack/canvas/), as the form's checkbox and the admin section name it. */
+export const CANVAS_SETTING_LABEL = 'Keep the plan in a channel canvas';
+
 /** A setting turned on or off. */
 export interface LinkSettingChange {
   setting: LinkSetting;

@@ -17,6 +17,7 @@ import { NotFoundError, type TaskExpanded } from '../../planning/index.js';
 import type { Store } from '../../store/index.js';
 import { type FeatureDelta, minuteNote, noteOf } from '../../watch/changes.js';
 import type { WatchSink, WatchTurn } from '../../watch/sink.js';
+import type { CanvasKeeper } from '../canvas/index.js';
 import { appChangeFunnel } from '../changes.js';
 import {
   type ChangeFunnel,
@@ -37,6 +38,11 @@ export interface WatchSlackDeps {
   changes?: ChangeFunnel;
   /** The bot's client in a workspace (its token through `clients.slack`); undefined without a bot token. */
   slackFor(workspaceId: string): Promise<WebClient | undefined>;
+  /**
+   * The channel canvases of the plan: each change marks the link's canvas as waiting, and the end of
+   * the link's turn brings it up to date — one edit per channel per pass, under the watch's claim.
+   */
+  canvas?: Pick<CanvasKeeper, 'changed' | 'bringUpToDate'>;
   /** Tasks read per turn at most, for their cards and minutes; the rest wait for the next pass. Default 20. */
   maxTaskReads?: number;
 }
@@ -54,7 +60,7 @@ interface Place {
 export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
   const { store, logger } = deps;
   const log = logger.child({ component: 'watch-slack' });
-  const changes = deps.changes ?? appChangeFunnel(deps);
+  const changes = deps.changes ?? appChangeFunnel(deps, deps.canvas);
 
   async function apply(turn: WatchTurn): Promise<ReadonlySet<string>> {
     const { link, planning } = turn;
@@ -240,6 +246,13 @@ export function createWatchSlackSide(deps: WatchSlackDeps): WatchSink {
           'could not bring a feature to Slack',
         );
       }
+    }
+    // The link's canvas shows the turn's changes — features new and gone included, which no change of
+    // a card tells — in one edit for all of them, none when what it shows did not change (a failure is
+    // the keeper's to log).
+    if (deps.canvas && turn.deltas.length > 0) {
+      await store.canvases.markChannelDirty(workspaceId, link.slackChannelId);
+      await deps.canvas.bringUpToDate(workspaceId, link.slackChannelId, slack);
     }
     // Nothing at all could be done (the store or the service down): the pass hears it once.
     if (failures.length > 0 && failures.length === turn.deltas.length) throw failures[0];

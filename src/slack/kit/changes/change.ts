@@ -146,3 +146,9 @@ export function madeFromSlack(
     slack,
   };
 }
+
+/** A reflection given at composition from a topic the funnel cannot import: the channel canvases. */
+export interface CanvasReflection {
+  /** The canvases showing the change's planning channel follow it. Rejects only on a store failure. */
+  changed(change: PlanningChange): Promise<void>;
+}

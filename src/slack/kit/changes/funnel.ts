@@ -11,7 +11,9 @@
  *    quiet hours; a change seen by the watch DMs each person once per change, across replicas;
  * 4. **activity** — a change seen by the watch: one message per card in its thread (activity.ts),
  *    once per card and stamp.
- * A new reflection (a channel canvas) is one more entry in {@link REFLECTIONS}. Nothing else in the
+ * 5. **canvas** — the channel canvases of the plan showing the change's place wait for an edit
+ *    (made now when the change came from Slack; src/slack/canvas/).
+ * A new reflection is one more entry in {@link REFLECTIONS}. Nothing else in the
  * app updates cards, writes notes or sends DMs about a change (a test keeps it so). Best effort:
  * the change is made already, so a reflection's failure is logged and leaves the change
  * incomplete — for the watch, the feature is found again next pass, and everything done is skipped
@@ -28,7 +30,15 @@ import { notify } from '../notify.js';
 import { slackUserOf } from '../people.js';
 import { activityLine, activityMessage, minuteLine } from './activity.js';
 import { retireDeleted, retireGone, updateCards } from './cards.js';
-import type { CardSources, FeatureFacts, OnCard, PlanningChange, Reflected, TaskFacts } from './change.js';
+import type {
+  CanvasReflection,
+  CardSources,
+  FeatureFacts,
+  OnCard,
+  PlanningChange,
+  Reflected,
+  TaskFacts,
+} from './change.js';
 import { type DueDm, dmFor } from './dms.js';
 
 export interface ChangeFunnel {
@@ -41,7 +51,10 @@ export interface ChangeFunnel {
   invitationRevoked(workspaceId: string, inviteId: string, slack: WebClient): Promise<void>;
 }
 
-export type FunnelDeps = Pick<SlackDeps, 'store' | 'logger'>;
+export type FunnelDeps = Pick<SlackDeps, 'store' | 'logger'> & {
+  /** The channel canvases of the plan (src/slack/canvas/), given at composition; none: no canvas kept. */
+  canvas?: CanvasReflection;
+};
 
 /** Changes a task card shows (its state, assignee, heading); a task added has its card posted new. */
 const ON_TASK_CARD = new Set<FeatureChange['kind']>(['taskState', 'taskAssignee', 'taskHeading']);
@@ -307,12 +320,21 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
     if (done.length > 0) await store.slackNotes.note(workspaceId, done);
   };
 
-  /** The reflections, in order: a new one (a channel canvas) is one more entry. */
+  /**
+   * 5. The channel canvases of the plan showing the change's planning channel: each waits for an
+   * edit; made from Slack, brought up to date now (one edit per channel, debounced: canvas/keeper.ts).
+   */
+  const canvas: Reflection = async (run) => {
+    await deps.canvas?.changed(run.change);
+  };
+
+  /** The reflections, in order: a new one is one more entry. */
   const REFLECTIONS: readonly [string, Reflection][] = [
     ['cards', cards],
     ['notes', notes],
     ['dms', dms],
     ['activity', activity],
+    ['canvas', canvas],
   ];
 
   /** The objects as they are now: known, else read; a 404 at the change's place is "gone". */

@@ -6,6 +6,7 @@
  */
 export { type Who, whoFrom } from './activity.js';
 export {
+  type CanvasReflection,
   type CardSources,
   type ChangeDm,
   type ChangeOrigin,
