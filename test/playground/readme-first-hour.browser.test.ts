@@ -359,7 +359,10 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
     await asked.getByRole('button', { name: 'Start with a new account' }).click();
     await anyEphemeral('Connected with a new planning account the app made for you').first().waitFor();
     expect(accounts().length).toBe(count + 1);
-    await walk.command('/plan grade @Margaret Hamilton kubernetes 8', 'Your self-evaluation of kubernetes (8) is recorded.');
+    await walk.command(
+      '/plan grade @Margaret Hamilton kubernetes 8',
+      'Your self-evaluation of kubernetes (8) is recorded.',
+    );
 
     // Disconnected again, the app made that account: Connect again gives it back, with her grade.
     const disconnected = await walk.command(
@@ -411,4 +414,140 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
     expect(accounts().length).toBe(count + 1);
     await ui.shot('first-hour-disconnect-close');
   }, 150_000);
+
+  // README "Tasks": "A press on a card that no longer shows the task as it is (changed elsewhere …)
+  // refreshes the card and says what changed instead of applying".
+  it("a stale list: the owner sends a task to review, then the member's older Send to review says it was out of date, changes nothing and shows the task as it is", async () => {
+    const heading = 'Runbook for rolling back a migration';
+    await walk.as('member');
+    const hers = await walk.command('/plan tasks runbook', heading);
+    await hers.getByRole('button', { name: 'Send to review', exact: true }).waitFor();
+
+    await walk.as('owner');
+    const his = await walk.command('/plan tasks runbook', heading);
+    await his.getByRole('button', { name: 'Send to review', exact: true }).click();
+    await page.locator('#messages .msg', { hasText: heading }).getByText('in review').first().waitFor();
+    await expect.poll(() => taskNamed(heading)?.state, { timeout: STEP_MS }).toBe('in review');
+
+    await walk.as('member');
+    const before = await walk.ephemeralCount('This button was out of date');
+    await hers.getByRole('button', { name: 'Send to review', exact: true }).click();
+    const said = await walk.nextEphemeral('This button was out of date', before);
+    expect(await ui.text(said)).toContain('Nothing was changed');
+    await page.locator('#messages .msg', { hasText: heading }).getByText('in review').first().waitFor();
+    expect(taskNamed(heading)?.state).toBe('in review');
+    await ui.shot('first-hour-stale-press');
+  }, 90_000);
+
+  // README "Administering": People (rename), Invitations (Edit), Teams and channels (rename teams and
+  // channels, Add member / Remove member, A person's teams), Notions (rename, search).
+  it("Administering as the owner and the admin: renames of an account, a team, a channel and a notion; notion search; a person's teams after Add and Remove member; an invitation edited", async () => {
+    const state = () => playground.sandbox.state();
+    const saved = (text: string | RegExp) =>
+      page.getByRole('dialog').last().getByText(text).first().waitFor();
+    const save = async (label: string, value: string) => {
+      const form = page.getByRole('dialog').last();
+      await form.getByLabel(label).fill(value);
+      await form.getByRole('button', { name: 'Save' }).click();
+    };
+
+    // Notions, as the admin: search narrows the list; a rename sticks.
+    await walk.as('admin');
+    let view = await adminSection('Notions');
+    await view.getByLabel('Search').fill('post');
+    await view.getByLabel('Search').press('Enter');
+    await view.locator('.section', { hasText: /^\s*typescript\s*$/ }).waitFor({ state: 'detached' });
+    await view.locator('.section', { hasText: /^\s*postgres\s*$/ }).waitFor();
+    await rowActions(view, /^\s*postgres\s*$/)
+      .getByRole('button', { name: 'Rename' })
+      .click();
+    await save('Notion', 'postgresql');
+    await saved('The notion is now called postgresql.');
+    expect(Object.values(state().notions).map((n) => n.value)).toContain('postgresql');
+    await walk.closeModals();
+
+    // People, as the owner: an account renamed.
+    await walk.as('owner');
+    view = await adminSection('People');
+    await rowActions(view, /Dennis Ritchie/)
+      .getByRole('button', { name: 'Rename' })
+      .click();
+    await save('Name', 'Dennis M. Ritchie');
+    await saved('The account is now called Dennis M. Ritchie.');
+    expect(accounts().map((a) => a.userName)).toContain('Dennis M. Ritchie');
+    await walk.closeModals();
+
+    // Invitations: the seeded one edited.
+    view = await adminSection('Invitations');
+    await rowActions(view, /Design contractors/)
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    const edit = ui.modal('Edit invitation');
+    await edit.getByLabel('Uses').fill('25');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await saved('The invitation Design contractors is saved.');
+    expect(
+      Object.values(state().invitations).find((i) => i.inviteName === 'Design contractors'),
+    ).toMatchObject({
+      inviteUsesMax: 25,
+    });
+    await walk.closeModals();
+
+    // Teams and channels: a team renamed; in Platform, a channel renamed (its Slack header follows).
+    view = await adminSection('Teams and channels');
+    await rowActions(view, /^\s*Mobile\s*$/)
+      .getByRole('button', { name: 'Rename' })
+      .click();
+    await save('Team name', 'Mobile apps');
+    await saved('The team is now called Mobile apps.');
+    await walk.closeModals();
+    await ui.openChannel('mobile');
+    await page.locator('#channel-topic', { hasText: 'Mobile apps › General' }).waitFor();
+
+    view = await adminSection('Teams and channels');
+    await rowActions(view, /^\s*Platform\s*$/)
+      .getByRole('button', { name: 'Open' })
+      .click();
+    let platform = page.getByRole('dialog').last();
+    await rowActions(platform, /^\s*Infrastructure/)
+      .getByRole('button', { name: 'Rename' })
+      .click();
+    await save('Channel name', 'Infra');
+    await saved('The channel is now called Infra.');
+    await walk.closeModals();
+    await ui.openChannel('infrastructure');
+    await page.locator('#channel-topic', { hasText: 'Platform › Infra' }).waitFor();
+
+    // A person's teams, then Add member and Remove member in Platform, each seen in her teams.
+    const teamsOf = async (expected: RegExp, absent?: RegExp) => {
+      view = await adminSection('Teams and channels');
+      await view.getByRole('button', { name: "A person's teams" }).click();
+      const form = ui.modal("A person's teams");
+      await form.getByLabel('Person').selectOption({ label: 'Barbara Liskov' });
+      await form.getByRole('button', { name: 'Show' }).click();
+      const shown = page.getByRole('dialog').last();
+      await shown.getByText(expected).first().waitFor();
+      if (absent) expect(await ui.text(shown)).not.toMatch(absent);
+      await walk.closeModals();
+    };
+    await teamsOf(/is in 2 teams/, /Platform/);
+    const member = async (button: string, label: string, submit: string, said: RegExp) => {
+      view = await adminSection('Teams and channels');
+      await rowActions(view, /^\s*Platform\s*$/)
+        .getByRole('button', { name: 'Open' })
+        .click();
+      platform = page.getByRole('dialog').last();
+      await platform.getByRole('button', { name: button }).click();
+      const form = page.getByRole('dialog').last();
+      await form.getByLabel(label).selectOption({ label: 'Barbara Liskov' });
+      await form.getByRole('button', { name: submit, exact: true }).click();
+      await saved(said);
+      await walk.closeModals();
+    };
+    await member('Add member', 'Person to add', 'Add', /Barbara Liskov joined the team/);
+    await teamsOf(/is in 3 teams/);
+    await member('Remove member', 'Person to remove', 'Remove', /Barbara Liskov left the team/);
+    await teamsOf(/is in 2 teams/, /Platform/);
+    await ui.shot('first-hour-admin-renames-members');
+  }, 180_000);
 });
