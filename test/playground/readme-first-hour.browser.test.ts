@@ -172,10 +172,12 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
       await ui.openChannel('api');
       await source.getByRole('button', { name: /repl/ }).click();
       const card = page.locator('#thread-messages .msg:not(.ephemeral)', { hasText: heading });
+      // Told privately: nobody else's refusal shows to this person, and theirs comes at once.
       const refusals = anyEphemeral(MAY_NOT_DELETE);
-      const before = await refusals.count();
+      await card.waitFor();
+      await expect.poll(() => refusals.count(), { timeout: STEP_MS }).toBe(0);
       await card.getByRole('button', { name: 'Delete' }).click();
-      await refusals.nth(before).waitFor();
+      await refusals.first().waitFor();
       expect(await page.locator('#modal-root .overlay').count()).toBe(0);
     }
     expect(taskNamed(heading)).toBeDefined();
@@ -234,11 +236,14 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
   it('Home: quiet hours picked end by end, then the tab drawn from what was saved; Use my Slack name and photo turned on from Home', async () => {
     await walk.as('member');
     const home = await walk.openHome('Quiet hours');
+    // The tab as read for her (not the first, cached or loading one).
+    await home.getByText('Loading…').first().waitFor({ state: 'detached' });
+    await home.getByText('Runbook for rolling back a migration').first().waitFor();
     const hours = home.locator('select[data-action-id]');
     await hours.nth(0).selectOption('21:00');
     await home.getByText('now choose until when').waitFor();
     // The first end stays shown as picked.
-    expect(await hours.nth(0).inputValue()).toBe('21:00');
+    await expect.poll(() => hours.nth(0).inputValue(), { timeout: STEP_MS }).toBe('21:00');
     await hours.nth(1).selectOption('06:00');
     // Drawn again from what was saved: the prompt gone, both ends shown, without reopening the tab.
     await home.getByText('now choose until when').waitFor({ state: 'detached' });
@@ -438,6 +443,82 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
     expect(taskNamed(heading)?.state).toBe('in review');
     await ui.shot('first-hour-stale-press');
   }, 90_000);
+
+  // README "Features": "Delete (confirmed; in deep context only owners and admins …)"; "A feature in
+  // deep context is read-only: its card keeps only Delete".
+  it("a feature taken to deep context on its card keeps only Delete: the member's press is refused in one sentence, the admin's deletes it", async () => {
+    const heading = 'Offline mode for field techs';
+    const stage = () => features().find((f) => f.heading === heading)?.stage;
+    await walk.as('admin', 'discovery');
+    await walk.type('/plan feature new');
+    const create = ui.modal('New feature');
+    await create.getByLabel('Heading').fill(heading);
+    await create.getByLabel('Priority').selectOption({ index: 3 });
+    await create.getByRole('radio').nth(0).check();
+    await create.getByRole('button', { name: 'Create' }).click();
+    const posted = page.locator('#messages .msg:not(.ephemeral)', { hasText: heading }).last();
+    await posted.waitFor();
+    // The card itself, whatever is posted after it.
+    const card = page.locator(`#messages .msg[data-ts="${await posted.getAttribute('data-ts')}"]`);
+    await walk.closeModals();
+
+    await card.getByRole('button', { name: 'Add assumption' }).click();
+    const assumption = ui.modal('Add assumption');
+    await assumption.locator('textarea, input[type=text]').first().fill('Techs lose signal in basements');
+    await assumption.getByRole('button', { name: /Add|Save/ }).click();
+    await card.getByText('Techs lose signal in basements').waitFor();
+    await walk.closeModals();
+    // Each press names the next stage; the card marks it (bold) once the feature is there.
+    const advance = async (next: string, expected: string) => {
+      await card.getByRole('button', { name: 'Advance' }).click();
+      const confirm = page.getByRole('dialog').last();
+      expect(await ui.text(confirm)).toContain(next);
+      await confirm.getByRole('button', { name: /Advance/ }).click();
+      // The stages line marks the current stage with its icon ("Ready to advance to *X*" has none).
+      await card
+        .locator('strong, b', { hasText: new RegExp(`\\S\\s+${next}\\s*$`) })
+        .first()
+        .waitFor();
+      expect(stage()).toBe(expected);
+    };
+    await advance('Validation', 'validation');
+
+    // Its experiment done, it can go on to execution, then to deep context (it has no task).
+    await card.getByRole('button', { name: 'More options' }).first().click();
+    await card.getByRole('button', { name: 'Experiment…' }).click();
+    const experiment = ui.modal('Experiment');
+    await experiment.getByRole('radio', { name: /^done/i }).first().check();
+    await experiment.getByRole('button', { name: 'Save' }).click();
+    await card.getByRole('button', { name: 'Advance' }).waitFor();
+    await walk.closeModals();
+    await advance('Execution', 'execution');
+    await advance('Deep context', 'deep context');
+    await card.getByText(/Read-only: it is in deep context/).waitFor();
+    expect(await card.getByRole('button', { name: 'Add assumption' }).count()).toBe(0);
+
+    // The member presses the card's Delete: refused in one sentence, the feature kept.
+    await walk.as('member', 'discovery');
+    const refusals = anyEphemeral(
+      'Only owners and admins of your organization can delete a feature in deep context.',
+    );
+    const before = await refusals.count();
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this feature?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await refusals.nth(before).waitFor();
+    expect(stage()).toBe('deep context');
+    await ui.shot('first-hour-deep-context-delete-refused');
+
+    await walk.as('admin', 'discovery');
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this feature?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect.poll(stage, { timeout: STEP_MS }).toBeUndefined();
+  }, 120_000);
 
   // README "Administering": People (rename), Invitations (Edit), Teams and channels (rename teams and
   // channels, Add member / Remove member, A person's teams), Notions (rename, search).
