@@ -350,6 +350,10 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
       .waitFor();
     await walk.closeModals();
 
+    // The guest has no account to leave, and is told so (nothing needs an account here).
+    await walk.as('guest');
+    await walk.command('/plan disconnect', 'You are not connected, so there is nothing to forget.');
+
     const seeded = tokenOf('Margaret Hamilton');
     const count = accounts().length;
     await walk.as('member');
@@ -521,8 +525,9 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
   }, 120_000);
 
   // README "Administering": People (rename), Invitations (Edit), Teams and channels (rename teams and
-  // channels, Add member / Remove member, A person's teams), Notions (rename, search).
-  it("Administering as the owner and the admin: renames of an account, a team, a channel and a notion; notion search; a person's teams after Add and Remove member; an invitation edited", async () => {
+  // channels, a channel's members (Remove) and prospects (Add), Add member / Remove member, A person's
+  // teams), Notions (rename, search).
+  it("Administering as the owner and the admin: renames of an account, a team, a channel and a notion; notion search; a channel's prospect added and removed; a person's teams after Add and Remove member; an invitation edited", async () => {
     const state = () => playground.sandbox.state();
     const saved = (text: string | RegExp) =>
       page.getByRole('dialog').last().getByText(text).first().waitFor();
@@ -598,6 +603,27 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
     await walk.closeModals();
     await ui.openChannel('infrastructure');
     await page.locator('#channel-topic', { hasText: 'Platform › Infra' }).waitFor();
+
+    // A channel's members: a prospect added, then removed after a confirmation.
+    view = await adminSection('Teams and channels');
+    await rowActions(view, /^\s*Platform\s*$/)
+      .getByRole('button', { name: 'Open' })
+      .click();
+    platform = page.getByRole('dialog').last();
+    await rowActions(platform, /^\s*Infra\b/)
+      .getByRole('button', { name: 'Members' })
+      .click();
+    const members = page.getByRole('dialog').last();
+    await members.getByText('Prospects').first().waitFor();
+    const margaret = members.locator('.section', { hasText: 'Margaret Hamilton' });
+    await margaret.getByRole('button', { name: 'Add', exact: true }).click();
+    await margaret.getByRole('button', { name: 'Remove', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove from the channel?' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await margaret.getByRole('button', { name: 'Add', exact: true }).waitFor();
+    await walk.closeModals();
 
     // A person's teams, then Add member and Remove member in Platform, each seen in her teams.
     const teamsOf = async (expected: RegExp, absent?: RegExp) => {
