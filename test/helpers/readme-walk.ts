@@ -32,6 +32,10 @@ export const CONNECTED_ROLES: Role[] = ['owner', 'admin', 'member'];
 export const GUEST_REFUSAL =
   'Only full members of this workspace get a planning account from the app or can use one here, and you are a guest in this workspace.';
 
+/** What someone who may not delete a task is told when they press its card's Delete (src/slack/tasks/state.ts). */
+export const MAY_NOT_DELETE =
+  "Only the task's author or an organization owner or admin can delete it; nothing was deleted.";
+
 /**
  * The buttons under the line showing `line` in a list drawn as a section then its actions block (the
  * admin's lists, for one): the first actions block after it.

@@ -13,6 +13,7 @@ import {
   CONNECTED_ROLES,
   EVERY_ROLE,
   GUEST_REFUSAL,
+  MAY_NOT_DELETE,
   ROLES,
   readmeWalk,
   rowActions,
@@ -147,7 +148,7 @@ describeWithBrowser('README "Try it", walked in the playground as each role', ()
 
   // README "Try it": "modals opened, pushed and updated as Slack shows them, with field errors and
   // confirmation dialogs".
-  it('a modal shows a field error, and a confirmation dialog asks before a delete (Cancel sends nothing)', async () => {
+  it("a modal shows a field error; Delete asks its author in the app's confirmation (Cancel sends nothing) and tells another member why at once", async () => {
     await walk.as('member', 'api');
     const message = page.locator('#messages .msg', { hasText: 'Retry-After' }).first();
     await walk.messageShortcut(message, /Create task/);
@@ -166,17 +167,27 @@ describeWithBrowser('README "Try it", walked in the playground as each role', ()
     const card = page.locator('#thread-messages .msg', { hasText: 'Retry-After on all 429s' });
     await card.waitFor();
 
-    // Its author may delete it: asked first; Cancel leaves the task in the service.
+    // Its author may delete it: the app's confirmation modal asks first; Cancel leaves the task.
     await card.getByRole('button', { name: 'Delete' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete this task?' });
-    await confirm.waitFor();
+    const confirm = ui.modal('Delete task');
+    await confirm.getByText('Delete this task?').waitFor();
     await ui.shot('try-confirm-dialog');
-    await confirm.getByRole('button', { name: /Cancel|Keep/ }).click();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
-    const headings = Object.values(playground.sandbox.state().features).flatMap((f) =>
-      f.tasks.map((t) => t.heading),
-    );
-    expect(headings).toContain('Retry-After on all 429s');
+    const headings = () =>
+      Object.values(playground.sandbox.state().features).flatMap((f) => f.tasks.map((t) => t.heading));
+    expect(headings()).toContain('Retry-After on all 429s');
+
+    // Another member may not delete it: told why at once, privately, and no dialog opens.
+    await ui.actAs('U0ALAN');
+    await ui.openChannel('api');
+    await message.getByRole('button', { name: /repl/ }).click();
+    const refusals = page.locator('.msg.ephemeral', { hasText: MAY_NOT_DELETE });
+    const before = await refusals.count();
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await refusals.nth(before).waitFor();
+    expect(await page.locator('#modal-root .overlay').count()).toBe(0);
+    expect(headings()).toContain('Retry-After on all 429s');
   }, 90_000);
 
   // README "Try it": "the Home tab (app_home_opened is sent when the app subscribes to it;

@@ -3,9 +3,10 @@
  * guest: each command and shortcut of its table, then its sub-sections (Administering, Tasks,
  * Features), typed or clicked as a person would, with what the page shows after each step checked
  * and the sandbox's state read only to confirm what stuck. Each `it` names the README row or
- * heading it walks. Flows other engineers are still changing are left out here (see the report of
- * this change): disconnect, Create task's assignment DM, the feedback reply, Home after its
- * settings, the invitation page, reactions and message edits.
+ * heading it walks. Disconnecting and coming back, Create task's assignment DM, the feedback reply,
+ * Home after its settings, Billing's checkout and the admin's renames are walked in
+ * readme-first-hour.browser.test.ts; the invitation page, reactions and message edits in
+ * playground-items.browser.test.ts.
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -629,10 +630,10 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
     await walk.as('owner');
     await source.getByRole('button', { name: /repl/ }).click();
     await card.getByRole('button', { name: 'Delete' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete this task?' })
-      .getByRole('button', { name: /Delete/ })
-      .click();
+    // The app's own confirmation, opened only for who may delete.
+    const confirm = ui.modal('Delete task');
+    await confirm.getByText('Delete this task?').waitFor();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await page
       .locator('#thread-messages .msg:not(.ephemeral)', { hasText: 'This task was deleted.' })
       .first()
@@ -814,7 +815,7 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
   }, 120_000);
   // README "Administering": People (Regenerate token, confirmed: "their next command just works";
   // Close, confirmed: "the person is asked to reconnect"; Re-open), Teams and channels ("a team's
-  // default channel cannot be deleted, and the refusal says so"), Links and digests (Include
+  // default channel cannot be deleted, so it has no Delete and a line under it says why"), Links and digests (Include
   // weekends, Unlink confirmed).
   it("Administering: a person's token regenerated, their account closed and re-opened; the default channel kept; weekends and unlink", async () => {
     await walk.as('admin');
@@ -875,14 +876,12 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
       .click();
     const platform = page.getByRole('dialog').last();
     await platform.getByText('General (default)').waitFor();
-    await rowActions(platform, /General \(default\)/)
-      .getByRole('button', { name: 'Delete' })
-      .click();
-    const sure = page.getByRole('dialog', { name: 'Delete the channel?' });
-    expect(await ui.text(sure)).toContain("A team's default channel cannot be deleted");
-    await sure.getByRole('button', { name: 'Delete channel' }).click();
+    // The default channel offers no Delete, and the line under it says why; its Rename stays.
+    const defaultRow = rowActions(platform, /General \(default\)/);
+    await defaultRow.getByRole('button', { name: 'Rename' }).waitFor();
+    expect(await defaultRow.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     await platform
-      .getByText(/default channel cannot be deleted/)
+      .getByText("A team's default channel cannot be deleted or left without the team")
       .first()
       .waitFor();
     expect(
