@@ -16,8 +16,8 @@ const prose = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1
 /** What the app keeps, and for how long: one line each. */
 export const STORED = [
   'The Slack installation: bot token (and, with token rotation, its refresh token and expiry) — until the app is uninstalled.',
-  'For each person who connects: which service account they act with and its token — until they disconnect, leave the workspace, or the app is uninstalled.',
-  'Linked channels and their digest settings; a workspace’s organization admin token, if an admin saved one — until unlinked or uninstalled.',
+  'For each person who connects: which service account they act with and its token — until they disconnect, leave the workspace, or the app is uninstalled. After a disconnect, which account they left (no token), so that they can get it back — until they connect again, leave the workspace, or the app is uninstalled.',
+  'Linked channels, their digest settings, their last digest posted on demand and the id of their canvas of the plan; a workspace’s organization admin token, if an admin saved one — until unlinked or uninstalled.',
   'Posted cards (to update them in place) — 180 days; which thread reply became which discovery, and its author, where a channel records replies (to follow edits and deletions) — 180 days; digest records — 30 days (each channel’s latest is kept to tell what is new).',
   'Notification preferences, DMs held back by quiet hours, where each task was created from Slack, experiment participants — until uninstalled.',
   'Every token is encrypted at rest (AES-256-GCM) and bound to its row. No Slack message is kept, except the app’s own DMs held back by quiet hours, until they are sent.',
@@ -26,7 +26,7 @@ export const STORED = [
 /** How a workspace's data is deleted. */
 export const DELETION = [
   'Uninstall the app (workspace settings → Manage apps → Remove; an org-wide install, from the organization’s admin dashboard): everything listed above for that workspace — for an org-wide install, for every workspace of the organization — is deleted at once, and the service accounts the app created are closed.',
-  'One person: `/plan disconnect` deletes their connection and token (and closes the account the app created for them); a person deactivated in Slack is forgotten the same way.',
+  'One person: `/plan disconnect` deletes their connection and token (the account stays open for them to come back to; `/plan disconnect --close` also closes it); a person deactivated in Slack is forgotten, and the account the app created for them closed.',
 ] as const;
 
 /** The page for the authorize URL; `links`: the deployment's web app links (their scopes listed too). */
