@@ -5,7 +5,8 @@
  * ⚡ menu, the app's Home tab and DM — each waiting on what the page shows, never on time.
  */
 import type { Locator } from 'playwright-core';
-import type { PlaygroundPage } from './playground-page.js';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { openPlaygroundPage, type PlaygroundPage } from './playground-page.js';
 
 export interface Person {
   id: string;
@@ -159,4 +160,27 @@ export function readmeWalk(ui: PlaygroundPage): Walk {
     },
   };
   return walk;
+}
+
+/**
+ * One playground page for a file of walks: opened before them (`opened` is given it and its walk),
+ * modals left open by a failed walk closed before each, and closed after — an error the page threw
+ * on the way failing the file.
+ */
+export function walkOnePage(opened: (ui: PlaygroundPage, walk: Walk) => void) {
+  let ui: PlaygroundPage | undefined;
+  let walk: Walk | undefined;
+  beforeAll(async () => {
+    ui = await openPlaygroundPage();
+    walk = readmeWalk(ui);
+    opened(ui, walk);
+  }, 60_000);
+  beforeEach(async () => {
+    await walk?.closeModals();
+  });
+  afterAll(async () => {
+    const errors = ui?.pageErrors ?? [];
+    await ui?.close();
+    expect(errors).toEqual([]);
+  });
 }

@@ -9,18 +9,18 @@
  * playground-items.browser.test.ts.
  */
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Playground } from '../../src/playground/index.js';
 import { describeWithBrowser } from '../helpers/browser.js';
-import { openPlaygroundPage, type PlaygroundPage, STEP_MS } from '../helpers/playground-page.js';
+import { type PlaygroundPage, STEP_MS } from '../helpers/playground-page.js';
 import {
   CONNECTED_ROLES,
   EVERY_ROLE,
   GUEST_REFUSAL,
   ROLES,
-  readmeWalk,
   rowActions,
   type Walk,
+  walkOnePage,
 } from '../helpers/readme-walk.js';
 
 describeWithBrowser('README "Using it", walked in the playground as each role', () => {
@@ -29,20 +29,10 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
   let playground: Playground;
   let page: Page;
 
-  beforeAll(async () => {
-    ui = await openPlaygroundPage();
-    walk = readmeWalk(ui);
-    ({ playground, page } = ui);
-  }, 60_000);
-
-  beforeEach(async () => {
-    await walk.closeModals();
-  });
-
-  afterAll(async () => {
-    const errors = ui?.pageErrors ?? [];
-    await ui?.close();
-    expect(errors).toEqual([]);
+  walkOnePage((opened, walking) => {
+    ui = opened;
+    walk = walking;
+    ({ playground, page } = opened);
   });
 
   const features = () => Object.values(playground.sandbox.state().features);

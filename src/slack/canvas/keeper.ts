@@ -33,6 +33,7 @@ import { slackErrorCode } from '../../slack-api/index.js';
 import { type ChannelCanvas, type ChannelLink, LOCK_LEASE, type Store } from '../../store/index.js';
 import type { PlanningChange } from '../kit/changes/index.js';
 import { peopleOf } from '../kit/people.js';
+import type { CanvasSettings } from '../kit/services.js';
 import { directMessage } from '../kit/surfaces.js';
 import { type CanvasFeature, NO_LONGER_KEPT, renderCanvas, sectionRef } from './render.js';
 
@@ -76,23 +77,8 @@ export interface CanvasKeeperDeps {
   debounceMs?: number;
 }
 
-export interface CanvasKeeper {
-  /** Turns the canvas on and makes it; what happened, in one sentence for whoever turned it on. */
-  turnOn(
-    workspaceId: string,
-    slackChannelId: string,
-    slackUserId: string,
-    slack?: WebClient,
-  ): Promise<string>;
-  /** Turns it off (`delete`: the canvas deleted, else left with a last line); one sentence. */
-  turnOff(
-    workspaceId: string,
-    slackChannelId: string,
-    slack: WebClient | undefined,
-    how: 'leave' | 'delete',
-  ): Promise<string | undefined>;
-  /** The channel was unlinked: the canvas is left with its last line and forgotten. */
-  unlinked(workspaceId: string, slackChannelId: string, slack?: WebClient): Promise<void>;
+/** The link settings' side of the canvas (kit/services.ts), and how changes reach it. */
+export interface CanvasKeeper extends CanvasSettings {
   /** The change funnel's reflection: canvases of the change's place wait for an edit; from Slack, made now. */
   changed(change: PlanningChange): Promise<void>;
   /** Brings one channel's canvas up to date, when it waits and its minute is over. Never rejects. */
