@@ -8,7 +8,7 @@
  */
 import { tzName, tzOffset } from '@date-fns/tz';
 import type { Logger } from '../logger.js';
-import type { PgChannel, PgMessage, PgUser, PgView, Workspace } from './workspace.js';
+import type { PgAssistantThread, PgChannel, PgMessage, PgUser, PgView, Workspace } from './workspace.js';
 
 export type Args = Record<string, unknown>;
 export type Answer = Record<string, unknown>;
@@ -39,6 +39,7 @@ const JSON_FIELDS = new Set([
   'user_auth_blocks',
   'outputs',
   'unfurls',
+  'prompts',
 ]);
 
 /** Parses a Web API body (form or JSON), decoding the JSON-valued fields. */
@@ -306,6 +307,17 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     // Slack files a reply to a reply under the thread's parent.
     return parent?.threadTs ?? threadTs;
   };
+  const assistantThread = (args: Args): PgAssistantThread => {
+    const c = channel(args, 'channel_id');
+    if (!c.isIm) throw new SlackError('channel_not_found');
+    const threadTs = need(args, 'thread_ts');
+    if (!ws.find(c.id, threadTs)) throw new SlackError('thread_not_found');
+    const key = `${c.id}:${threadTs}`;
+    const thread = ws.assistantThreads.get(key) ?? { status: '', prompts: [] };
+    ws.assistantThreads.set(key, thread);
+    ws.changed({ kind: 'messages', channel: c.id });
+    return thread;
+  };
   const page = <T>(items: T[], args: Args) => {
     const limit = Math.max(1, Math.min(Number(args.limit ?? 100) || 100, 1000));
     const start = Number(str(args, 'cursor') ?? 0) || 0;
@@ -451,6 +463,23 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         ...(metadata?.event_type ? { metadata } : {}),
       });
       return { channel: c.id, ts: posted.ts, message: messageObject(ws, posted) };
+    },
+    // The AI side panel's thread: only in a DM with the app, on a thread that exists there.
+    'assistant.threads.setStatus': (args) => {
+      assistantThread(args).status = str(args, 'status') ?? '';
+      return {};
+    },
+    'assistant.threads.setTitle': (args) => {
+      assistantThread(args).title = need(args, 'title');
+      return {};
+    },
+    'assistant.threads.setSuggestedPrompts': (args) => {
+      const prompts = Array.isArray(args.prompts)
+        ? (args.prompts as { title: string; message: string }[])
+        : [];
+      if (prompts.length === 0 || prompts.length > 4) throw new SlackError('invalid_arguments');
+      assistantThread(args).prompts = prompts.map((p) => ({ title: p.title, message: p.message }));
+      return {};
     },
     'chat.postEphemeral': (args) => {
       const c = channel(args);

@@ -50,6 +50,10 @@ export const METHOD_POLICY: Readonly<Record<string, SendPolicy>> = {
   // A second URL for an upload is never used: nothing is shared by asking for it.
   'files.getUploadURLExternal': 'repeatable',
   'apps.connections.open': 'repeatable',
+  // An assistant thread's status, prompts and title: set again, they show the same.
+  'assistant.threads.setStatus': 'repeatable',
+  'assistant.threads.setSuggestedPrompts': 'repeatable',
+  'assistant.threads.setTitle': 'repeatable',
   'chat.postMessage': 'post',
   'chat.postEphemeral': 'once',
   'views.open': 'once',

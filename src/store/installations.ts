@@ -152,6 +152,7 @@ const WORKSPACE_TABLES = [
   'slack_notes',
   'home_publications',
   'workflow_consents',
+  'assistant_threads',
 ] as const;
 
 /**

@@ -28,6 +28,7 @@ import * as m0013 from './migrations/0013_workflow_consents.js';
 import * as m0014 from './migrations/0014_posted_card_threads.js';
 import * as m0015 from './migrations/0015_refresh_retry_and_home_versions.js';
 import * as m0016 from './migrations/0016_member_confirmations.js';
+import * as m0023 from './migrations/0023_assistant_threads.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0014_posted_card_threads': m0014,
   '0015_refresh_retry_and_home_versions': m0015,
   '0016_member_confirmations': m0016,
+  '0023_assistant_threads': m0023,
 };
 
 /**

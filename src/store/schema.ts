@@ -292,6 +292,17 @@ export interface WorkflowConsentsTable {
   created_at: number;
 }
 
+/** A DM thread that is one of the app's assistant threads, with its person's context channel (migration 0023). */
+export interface AssistantThreadsTable {
+  workspace_id: string;
+  dm_channel_id: string;
+  thread_ts: string;
+  slack_user_id: string;
+  context_channel_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -312,4 +323,5 @@ export interface Database {
   thread_discoveries: ThreadDiscoveriesTable;
   home_publications: HomePublicationsTable;
   workflow_consents: WorkflowConsentsTable;
+  assistant_threads: AssistantThreadsTable;
 }

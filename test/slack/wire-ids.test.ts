@@ -198,6 +198,8 @@ describe('wire ids', () => {
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
       'app_home_opened',
       'app_uninstalled',
+      'assistant_thread_context_changed',
+      'assistant_thread_started',
       'function_executed',
       'message.channels',
       'message.groups',

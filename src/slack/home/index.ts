@@ -16,4 +16,5 @@ export {
   type Part,
   type PendingFeedback,
   type Planning,
+  pendingFeedback,
 } from './snapshot.js';

@@ -88,6 +88,9 @@ describe('manifest content', () => {
       'tokens_revoked',
       // Messages typed to the app in its DM (app-dm/), with im:history.
       'message.im',
+      // The planning assistant's threads in Slack's AI side panel (assistant/).
+      'assistant_thread_started',
+      'assistant_thread_context_changed',
       'function_executed',
     ]);
     expect(m.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
