@@ -7,12 +7,14 @@ import type { WebClient } from '@slack/web-api';
 import { cut } from '../../blockkit/index.js';
 import { workspaceIdFor } from '../../store/index.js';
 import type { EventArgs } from '../bolt/routes.js';
-import { planningOf } from '../kit/acting.js';
+import { type PlanningContext, planningOf } from '../kit/acting.js';
 import type { Reply } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
 import { type Surface, showFailure } from '../kit/surfaces.js';
-import { canDoReply, waitingReply } from './answers.js';
-import { intentOf } from './intents.js';
+import { knowsReply } from '../people/index.js';
+import { canDoReply, draftHowReply, waitingReply } from './answers.js';
+import { type Intent, intentOf } from './intents.js';
+import { blockedReply, changesReply, contextLink } from './plan-answers.js';
 
 /** The fields read of a message in the app's DM. */
 interface DmMessage {
@@ -21,6 +23,34 @@ interface DmMessage {
   text?: string;
   ts?: string;
   thread_ts?: string;
+}
+
+/** The answer to `intent`, read as the person (nothing is read for a question it does not know). */
+async function replyTo(
+  svc: Services,
+  planning: PlanningContext,
+  intent: Intent,
+  contextChannelId: string | undefined,
+): Promise<Reply> {
+  switch (intent.kind) {
+    case 'unknown':
+      return canDoReply();
+    case 'draft':
+      return draftHowReply();
+    case 'waiting':
+      return waitingReply(svc, await planning.acting());
+    case 'changes':
+      return changesReply(svc, await planning.acting(), contextChannelId);
+    case 'blocked':
+      return blockedReply(svc, await planning.acting(), intent.feature, contextChannelId);
+    case 'knows': {
+      const acting = await planning.acting();
+      const found = await contextLink(svc, acting, contextChannelId);
+      // As `/plan who knows` in the channel looked at: its link's team is ranked.
+      if ('reply' in found) return found.reply;
+      return knowsReply(svc, acting, found.link.slackChannelId, { name: intent.notion });
+    }
+  }
 }
 
 /** A thread title's length: Slack shows it in the assistant's history list. */
@@ -54,9 +84,7 @@ export async function answerInAssistantThread(
       title: cut(text.trim() || 'Question', TITLE_LENGTH),
     });
     await client.assistant.threads.setStatus({ ...where, status: 'is reading your plan…' });
-    const intent = intentOf(text);
-    const reply = intent.kind === 'waiting' ? await waitingReply(svc, await planning.acting()) : canDoReply();
-    await surface.show(reply);
+    await surface.show(await replyTo(svc, planning, intentOf(text), thread.contextChannelId));
   } catch (error) {
     await showFailure(svc.deps, surface, error, {
       action: 'assistant answer',

@@ -42,11 +42,21 @@ const STATE_TITLE: Record<TaskState, string> = {
 /** What the assistant answers, as the unknown question's answer and the greeting list them. */
 export const CAN_DO: readonly Mrkdwn[] = [
   md`*What’s waiting for me?* — your open tasks by state, feedback to answer, features you authored that can advance`,
+  md`*What changed in this channel’s plan this week?* — the channel you are looking at, per feature`,
+  md`*Why can’t «feature» advance?* — its stage gate in words, and what would unblock it`,
+  md`*Who knows «notion»?* — the linked team ranked on it, as \`${COMMAND} who knows\``,
+  md`*Draft tasks from a thread* — the *Draft tasks* shortcut on any message with replies`,
 ];
+
+/** *Draft tasks from this thread*: done from the thread itself, with the message shortcut. */
+export function draftHowReply(): Reply {
+  const text = md`To draft tasks from a conversation, open the ⋯ menu of its first message and pick *Draft tasks*: I read the thread and propose one task per action-like line, and nothing is created until you confirm them.`;
+  return message(text, [section(text)]);
+}
 
 /** A question none of the answers matches: what the assistant can do. */
 export function canDoReply(): Reply {
-  const intro = md`I did not understand that question. Here is what I can answer:`;
+  const intro = md`Here is what I can answer — ask in your own words:`;
   const list = joinMd(CAN_DO.map((line) => md`• ${line}`));
   return message(intro, [
     section(intro),

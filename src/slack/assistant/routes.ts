@@ -19,7 +19,8 @@ import { threadContextChanged, threadEventKey, threadStarted } from './thread.js
 
 /** The side panel as the manifest declares it. */
 export const ASSISTANT_VIEW = {
-  description: 'Ask your plan: what is waiting for you, answered from your own planning account.',
+  description:
+    'Ask your plan — what is waiting for you, what changed, why a feature is stuck, who knows a notion — answered from your own planning account.',
   prompts: SUGGESTED_PROMPTS,
 };
 

@@ -39,7 +39,7 @@ export function threadEventKey(event: unknown): string | undefined {
   return t ? `${t.dmChannelId}:${t.threadTs}:${at}` : undefined;
 }
 
-export const GREETING = md`Hi! I answer from your own planning account: what is waiting for you, and more below. Ask me, or pick a suggestion.`;
+export const GREETING = md`Hi! I answer from your own planning account: what is waiting for you, what changed in the channel you are looking at, why a feature cannot advance, who knows a notion. Ask me, or pick a suggestion.`;
 
 /** `assistant_thread_started`: the thread kept, then the greeting and the suggested prompts. */
 export async function threadStarted(svc: Services, args: EventArgs<'assistant_thread_started'>) {

@@ -148,6 +148,81 @@ function suite(backend: 'sqlite' | 'postgres') {
     expect(h.logs.join('')).not.toContain(h.sandbox.memberToken);
   });
 
+  /** A member's thread looking at `context`, greeted; `question` asked; resolves with the answer. */
+  async function answerTo(question: string, contextChannel?: string) {
+    const t = started(MEMBER, contextChannel);
+    await t.send();
+    await eventually(() => inThread(MEMBER, t.threadTs).length === 1, 'the greeting');
+    await ask(t.threadTs, question);
+    await eventually(() => inThread(MEMBER, t.threadTs).length === 2, `the answer to ${question}`);
+    return inThread(MEMBER, t.threadTs)[1]!;
+  }
+  const buttonsOf = (m: { blocks?: unknown }) =>
+    ((m.blocks ?? []) as { elements?: { action_id: string; value?: string; text?: { text: string } }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .filter((e) => e.action_id);
+
+  it("answers what changed this week in the looked-at channel's plan, per feature, and only there", async () => {
+    await h.connect(MEMBER);
+    await h.link('C1');
+    const { teamId, channelId, featureId } = h.fixture;
+    const owner = h.owner();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Draw the form' });
+    await owner.tasks.update(teamId, channelId, featureId, task.id, { state: 'in progress' });
+    // Another planning channel's feature, not linked to the channel looked at.
+    const other = await owner.teams.create({ teamName: 'Other team' });
+    await owner.features.create(other.id, other.channels[0]!.id, { heading: 'Elsewhere feature' });
+
+    const answer = shown(await answerTo("What changed in this channel's plan this week?", 'C1'));
+    expect(answer).toContain('1 feature changed');
+    expect(answer).toContain('Login page');
+    expect(answer).toContain('Planning');
+    expect(answer).toContain('Draw the form');
+    expect(answer).toContain('1 in progress');
+    expect(answer).not.toContain('Elsewhere feature');
+  });
+
+  it("answers why a feature cannot advance, with what unblocks it and the card's own buttons", async () => {
+    await h.connect(MEMBER);
+    await h.link('C1');
+    const answer = await answerTo("Why can't login PAGE advance?", 'C1');
+    expect(answer.text).toContain('cannot leave Planning');
+    expect(answer.text).toContain('no assumption yet');
+    const buttons = buttonsOf(answer).map((b) => b.text?.text);
+    expect(buttons).toEqual(['Add assumption', 'Add task']);
+    expect(JSON.parse(buttonsOf(answer)[0]!.value!).featureId).toBe(h.fixture.featureId);
+
+    // With an assumption it can advance: Advance is offered.
+    const { teamId, channelId, featureId } = h.fixture;
+    await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
+    const ready = await answerTo('why is Login page stuck?', 'C1');
+    expect(ready.text).toContain('can advance');
+    expect(buttonsOf(ready).map((b) => b.text?.text)).toContain('Advance');
+
+    // A name that matches none: said, with nothing made up.
+    const none = shown(await answerTo("Why can't Checkout advance?", 'C1'));
+    expect(none).toContain('No feature of');
+    expect(none).toContain('Checkout');
+  });
+
+  it('answers who knows a notion for the looked-at channel, as /plan who knows; a typo gets the closest', async () => {
+    await h.connect(MEMBER);
+    await h.link('C1');
+    const owner = h.owner();
+    const notion = await owner.notions.create({ value: 'TypeScript' });
+    await owner.teams.assign(h.fixture.teamId, h.sandbox.memberId);
+    await owner.experiences.evaluatePeer(notion.id, 8, h.sandbox.memberId);
+    const answer = shown(await answerTo('Who knows typescript?', 'C1'));
+    expect(answer).toContain('Who knows TypeScript');
+    expect(answer).toContain('peers *8* (1 grade)');
+    const typo = shown(await answerTo('who knows typscript', 'C1'));
+    expect(typo).toContain('There is no notion named “typscript”');
+    expect(typo).toContain('TypeScript');
+    // Looking at a channel with no link: one sentence, nothing ranked.
+    const unlinked = shown(await answerTo('who knows TypeScript', 'C9'));
+    expect(unlinked).toContain('is not linked to a planning channel');
+  });
+
   it('a question it does not know gets what it can do, never silence', async () => {
     await h.connect(MEMBER);
     const t = started(MEMBER);
@@ -157,6 +232,7 @@ function suite(backend: 'sqlite' | 'postgres') {
     await eventually(() => inThread(MEMBER, t.threadTs).length === 2, 'the answer');
     const text = shown(inThread(MEMBER, t.threadTs)[1]!);
     expect(text).toContain('Here is what I can answer');
+    expect(text).toContain('Who knows «notion»?');
     expect(text).toContain('waiting for me');
     // Nothing was read from the service for it.
     expect(h.sandbox.requests.count('features.list')).toBe(0);
