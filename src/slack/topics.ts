@@ -6,7 +6,7 @@
 import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { appDmRoutes } from './app-dm/routes.js';
-import { ASSISTANT_VIEW, assistantRoutes } from './assistant/routes.js';
+import { ASSISTANT_PANEL, assistantRoutes } from './assistant/routes.js';
 import { buildManifest, type ManifestTarget } from './bolt/manifest.js';
 import { compileRoutes } from './bolt/router.js';
 import type { EventName, TopicRoutes } from './bolt/routes.js';
@@ -72,7 +72,7 @@ export function appManifest(target?: ManifestTarget) {
         ...shortcuts.filter((s) => s.type === 'global'),
       ],
       events: APP_EVENTS,
-      assistant: ASSISTANT_VIEW,
+      assistant: ASSISTANT_PANEL,
       steps: Object.assign({}, ...TOPICS.map((t) => t.steps ?? {})),
     },
     target,

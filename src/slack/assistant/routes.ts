@@ -14,11 +14,13 @@
  */
 import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
+import { draftSubmission, draftTasksShortcut } from './draft.js';
+import { ASSISTANT_SHORTCUT, ASSISTANT_VIEW } from './ids.js';
 import { SUGGESTED_PROMPTS } from './intents.js';
 import { threadContextChanged, threadEventKey, threadStarted } from './thread.js';
 
 /** The side panel as the manifest declares it. */
-export const ASSISTANT_VIEW = {
+export const ASSISTANT_PANEL = {
   description:
     'Ask your plan — what is waiting for you, what changed, why a feature is stuck, who knows a notion — answered from your own planning account.',
   prompts: SUGGESTED_PROMPTS,
@@ -29,6 +31,17 @@ const gate = { access: 'member', doing: 'use the planning assistant' } as const;
 export const assistantRoutes: TopicRoutes<Services> = {
   topic: 'assistant',
   gate,
+  shortcuts: {
+    [ASSISTANT_SHORTCUT.draftTasks]: {
+      type: 'message',
+      name: 'Draft tasks',
+      description: 'Propose tasks from this thread; nothing is created until you confirm',
+      run: draftTasksShortcut,
+    },
+  },
+  views: {
+    [ASSISTANT_VIEW.draftTasks]: draftSubmission,
+  },
   events: {
     assistant_thread_started: { ...gate, run: threadStarted, delivery: threadEventKey },
     assistant_thread_context_changed: { ...gate, run: threadContextChanged, delivery: threadEventKey },

@@ -4,6 +4,7 @@ import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderManifest } from '../../../scripts/manifest.js';
+import { ASSISTANT_SHORTCUT } from '../../../src/slack/assistant/ids.js';
 import { BOT_SCOPES, buildManifest, PLACEHOLDER_URL } from '../../../src/slack/bolt/manifest.js';
 import { FEATURE_SHORTCUT } from '../../../src/slack/features/ids.js';
 import { FEEDBACK_SHORTCUT } from '../../../src/slack/feedback/ids.js';
@@ -74,6 +75,7 @@ describe('manifest content', () => {
       ['message', TASK_SHORTCUT.logDiscovery],
       ['message', FEEDBACK_SHORTCUT.giveFeedback],
       ['message', FEATURE_SHORTCUT.logEvidence],
+      ['message', ASSISTANT_SHORTCUT.draftTasks],
       ['global', GRADE_SHORTCUT.gradePeer],
       ['global', FEATURE_SHORTCUT.newFeature],
     ]);
