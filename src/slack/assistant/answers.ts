@@ -50,7 +50,7 @@ export const CAN_DO: readonly Mrkdwn[] = [
 
 /** *Draft tasks from this thread*: done from the thread itself, with the message shortcut. */
 export function draftHowReply(): Reply {
-  const text = md`To draft tasks from a conversation, open the ⋯ menu of its first message and pick *Draft tasks*: I read the thread and propose one task per action-like line, and nothing is created until you confirm them.`;
+  const text = md`To draft tasks from a conversation, open *More actions* (⋮) on its first message and pick *Draft tasks*: I read the thread and propose one task per action-like line, and nothing is created until you confirm them.`;
   return message(text, [section(text)]);
 }
 
