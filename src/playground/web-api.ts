@@ -307,6 +307,16 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     // Slack files a reply to a reply under the thread's parent.
     return parent?.threadTs ?? threadTs;
   };
+  /** Streamed messages still open, by `<channel>:<ts>`. */
+  const streaming = new Set<string>();
+  const streamed = (args: Args): PgMessage => {
+    const c = channel(args);
+    const ts = need(args, 'ts');
+    const m = ws.find(c.id, ts);
+    if (!m) throw new SlackError('message_not_found');
+    if (!streaming.has(`${c.id}:${ts}`)) throw new SlackError('message_not_in_streaming_state');
+    return m;
+  };
   const assistantThread = (args: Args): PgAssistantThread => {
     const c = channel(args, 'channel_id');
     if (!c.isIm) throw new SlackError('channel_not_found');
@@ -463,6 +473,35 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         ...(metadata?.event_type ? { metadata } : {}),
       });
       return { channel: c.id, ts: posted.ts, message: messageObject(ws, posted) };
+    },
+    // A streamed reply (an assistant's answer): a message in a thread whose text grows, then stops.
+    'chat.startStream': (args) => {
+      const c = channel(args);
+      const threadTs = threadOf(args, c);
+      if (!threadTs) throw new SlackError('invalid_arguments');
+      const posted = ws.post({
+        channel: c.id,
+        user: ws.bot.userId,
+        botId: ws.bot.botId,
+        text: str(args, 'markdown_text') ?? '',
+        threadTs,
+      });
+      streaming.add(`${c.id}:${posted.ts}`);
+      return { channel: c.id, ts: posted.ts };
+    },
+    'chat.appendStream': (args) => {
+      const m = streamed(args);
+      m.text = `${m.text ?? ''}${need(args, 'markdown_text')}`;
+      ws.changed({ kind: 'messages', channel: m.channel });
+      return { channel: m.channel, ts: m.ts };
+    },
+    'chat.stopStream': (args) => {
+      const m = streamed(args);
+      const last = str(args, 'markdown_text');
+      if (last) m.text = `${m.text ?? ''}${last}`;
+      streaming.delete(`${m.channel}:${m.ts}`);
+      ws.changed({ kind: 'messages', channel: m.channel });
+      return { channel: m.channel, ts: m.ts, message: messageObject(ws, m) };
     },
     // The AI side panel's thread: only in a DM with the app, on a thread that exists there.
     'assistant.threads.setStatus': (args) => {

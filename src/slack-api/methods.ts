@@ -54,6 +54,10 @@ export const METHOD_POLICY: Readonly<Record<string, SendPolicy>> = {
   'assistant.threads.setStatus': 'repeatable',
   'assistant.threads.setSuggestedPrompts': 'repeatable',
   'assistant.threads.setTitle': 'repeatable',
+  // A streamed reply: a new message, and pieces appended to it — neither may be sent twice.
+  'chat.startStream': 'once',
+  'chat.appendStream': 'once',
+  'chat.stopStream': 'once',
   'chat.postMessage': 'post',
   'chat.postEphemeral': 'once',
   'views.open': 'once',

@@ -14,6 +14,7 @@ import { type Surface, showFailure } from '../kit/surfaces.js';
 import { knowsReply } from '../people/index.js';
 import { canDoReply, draftHowReply, waitingReply } from './answers.js';
 import { type Intent, intentOf } from './intents.js';
+import { answerWithModel, modelOf } from './model.js';
 import { blockedReply, changesReply, contextLink } from './plan-answers.js';
 
 /** The fields read of a message in the app's DM. */
@@ -84,7 +85,24 @@ export async function answerInAssistantThread(
       title: cut(text.trim() || 'Question', TITLE_LENGTH),
     });
     await client.assistant.threads.setStatus({ ...where, status: 'is reading your plan…' });
-    await surface.show(await replyTo(svc, planning, intentOf(text), thread.contextChannelId));
+    const intent = intentOf(text);
+    const model = intent.kind === 'unknown' && text.trim() ? modelOf(svc.deps.config) : undefined;
+    if (model) {
+      // A question none of the answers knows goes to the deployment's model, when it has one.
+      const place = { channel: m.channel, threadTs: m.thread_ts, slackUserId: thread.slackUserId };
+      const home = planning.home.teamId ? { teamId: planning.home.teamId } : {};
+      await answerWithModel(
+        svc,
+        model,
+        client,
+        await planning.acting(),
+        { ...place, ...home },
+        text,
+        thread.contextChannelId,
+      );
+    } else {
+      await surface.show(await replyTo(svc, planning, intent, thread.contextChannelId));
+    }
   } catch (error) {
     await showFailure(svc.deps, surface, error, {
       action: 'assistant answer',
