@@ -317,6 +317,11 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     if (!streaming.has(`${c.id}:${ts}`)) throw new SlackError('message_not_in_streaming_state');
     return m;
   };
+  /** The app replied in one of its assistant threads: Slack clears the status it set there. */
+  const answeredThread = (channelId: string, threadTs: string | undefined) => {
+    const thread = threadTs ? ws.assistantThreads.get(`${channelId}:${threadTs}`) : undefined;
+    if (thread) thread.status = '';
+  };
   const assistantThread = (args: Args): PgAssistantThread => {
     const c = channel(args, 'channel_id');
     if (!c.isIm) throw new SlackError('channel_not_found');
@@ -472,6 +477,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         ...(threadTs ? { threadTs } : {}),
         ...(metadata?.event_type ? { metadata } : {}),
       });
+      answeredThread(c.id, threadTs);
       return { channel: c.id, ts: posted.ts, message: messageObject(ws, posted) };
     },
     // A streamed reply (an assistant's answer): a message in a thread whose text grows, then stops.
@@ -487,6 +493,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         threadTs,
       });
       streaming.add(`${c.id}:${posted.ts}`);
+      answeredThread(c.id, threadTs);
       return { channel: c.id, ts: posted.ts };
     },
     'chat.appendStream': (args) => {
