@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ASSISTANT_SHORTCUT, ASSISTANT_VIEW, DRAFT_FIELD } from '../../../src/slack/assistant/ids.js';
 import { proposalOf, proposals } from '../../../src/slack/assistant/proposals.js';
+import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
 import { choice, eventually, Harness, text } from '../../helpers/slack-harness.js';
 
 const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' };
@@ -39,14 +40,20 @@ describe('proposals', () => {
   });
 });
 
-describe('Draft tasks (message shortcut)', () => {
+/** The shortcut's suite with the store (its once keys) on `backend`. */
+function suite(backend: 'sqlite' | 'postgres') {
   let h: Harness;
+  let pg: PgSchema | undefined;
   beforeEach(async () => {
-    h = await Harness.start();
+    pg = backend === 'postgres' ? await withPgSchema('draft_tasks') : undefined;
+    h = await Harness.start(pg ? { postgres: pg } : {});
     await h.connect('U1');
     await h.link('C1');
   });
-  afterEach(() => h.close());
+  afterEach(async () => {
+    await h.close();
+    await pg?.drop();
+  });
 
   /** A thread in C1: a root and replies; resolves with the root as the shortcut sees it. */
   function thread(root: string, ...replies: string[]) {
@@ -142,4 +149,7 @@ describe('Draft tasks (message shortcut)', () => {
         .some((c) => (c.body.view as { callback_id?: string })?.callback_id === ASSISTANT_VIEW.draftTasks),
     ).toBe(false);
   });
-});
+}
+
+describe('Draft tasks (message shortcut, SQLite)', () => suite('sqlite'));
+describeWithPostgres('Draft tasks (message shortcut, PostgreSQL)', () => suite('postgres'));
