@@ -50,6 +50,15 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/planning/', '^src/http/'] },
     },
     {
+      name: 'model-imports-no-app-code',
+      comment:
+        "src/model/ is the planning assistant's model client: HTTP to an OpenAI-compatible endpoint, never Slack " +
+        'and never the planning service — what the model may read reaches it only as the tools its caller gives.',
+      severity: 'error',
+      from: { path: '^src/model/' },
+      to: { path: '^src/', pathNot: '^src/model/' },
+    },
+    {
       name: 'slack-api-knows-no-app',
       comment:
         "src/slack-api/ is Slack's Web API as the app sends to it (the one sender, its method table): every " +

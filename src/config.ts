@@ -87,6 +87,16 @@ export const envSchema = z
       .union([z.literal('sandbox'), z.url({ protocol: /^https?$/ })])
       .default(DEFAULT_PLANNING_API_URL),
     PLANNING_ADMIN_TOKEN: optionalText,
+    /**
+     * The planning assistant's model, optional: an OpenAI-compatible chat-completions endpoint (its
+     * base URL, e.g. https://api.openai.com/v1), the model's name and the key it wants. Unset: the
+     * assistant answers without any model.
+     */
+    ASSISTANT_MODEL_URL: z.url({ protocol: /^https?$/ }).optional(),
+    ASSISTANT_MODEL: optionalText,
+    ASSISTANT_MODEL_KEY: optionalText,
+    /** How long one answer of the model may take, tool calls included, ms. */
+    ASSISTANT_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
     ...webLinksSchema.shape,
     /** Sockets open at once to the planning service; calls beyond it wait for a free one. */
     PLANNING_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MAX_CONNECTIONS),
@@ -159,6 +169,10 @@ export const envSchema = z
         'SLACK_BOT_TOKEN',
         'in single-workspace mode (or set SLACK_CLIENT_ID/SECRET/STATE_SECRET for OAuth)',
       );
+    }
+    if (env.ASSISTANT_MODEL_URL || env.ASSISTANT_MODEL) {
+      need('ASSISTANT_MODEL_URL', 'with ASSISTANT_MODEL (the model the assistant asks)');
+      need('ASSISTANT_MODEL', 'with ASSISTANT_MODEL_URL (the model the assistant asks)');
     }
     if (!env.ENCRYPTION_KEY && env.NODE_ENV !== 'development') {
       ctx.addIssue({

@@ -394,6 +394,46 @@ export class Interactions {
     return true;
   }
 
+  /**
+   * The person opens the app in Slack's AI side panel, looking at `context` (a channel, or none):
+   * Slack makes the thread in their DM with the app and tells the app (`assistant_thread_started`).
+   */
+  async assistantStart(user: string, context?: string): Promise<{ channel: string; threadTs: string }> {
+    if (!SUBSCRIBED.has('assistant_thread_started')) throw new PageError('the app has no assistant');
+    const channel = this.ws.imWith(user).id;
+    const root = this.ws.post({
+      channel,
+      user: this.ws.bot.userId,
+      botId: this.ws.bot.botId,
+      text: 'New assistant thread',
+    });
+    await this.sendEvent(this.assistantEvent('assistant_thread_started', user, channel, root.ts, context));
+    return { channel, threadTs: root.ts };
+  }
+
+  /** The person moves to another channel with the panel open (`assistant_thread_context_changed`). */
+  async assistantContext(user: string, threadTs: string, context: string): Promise<void> {
+    if (!SUBSCRIBED.has('assistant_thread_context_changed')) return;
+    const channel = this.ws.imWith(user).id;
+    if (!this.ws.find(channel, threadTs)) throw new PageError('no such assistant thread');
+    await this.sendEvent(
+      this.assistantEvent('assistant_thread_context_changed', user, channel, threadTs, context),
+    );
+  }
+
+  private assistantEvent(type: string, user: string, channel: string, threadTs: string, context?: string) {
+    return {
+      type,
+      assistant_thread: {
+        user_id: user,
+        channel_id: channel,
+        thread_ts: threadTs,
+        context: context ? { channel_id: context, team_id: this.ws.team.id } : {},
+      },
+      event_ts: this.ws.nextTs(),
+    };
+  }
+
   /** An Events API callback, as Slack posts it to the app. */
   private async sendEvent(event: Record<string, unknown>) {
     const body = JSON.stringify({

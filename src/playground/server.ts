@@ -99,6 +99,8 @@ const PAGE = {
   delete: z.object({ user, channel: z.string(), ts: z.string() }),
   view: z.object({ user, viewId: z.string(), values }),
   home: z.object({ user }),
+  assistant: z.object({ user, context: z.string().optional() }),
+  assistantContext: z.object({ user, threadTs: z.string(), context: z.string() }),
 };
 
 /** A person's message as they typed it: mentions by name, Slack's escapes undone (see `escapeMentions`). */
@@ -291,6 +293,29 @@ export function createPlaygroundServer(deps: ServerDeps): Server {
         const b = PAGE.view.parse(await json());
         await interactions.close(b.user, b.viewId, b.values);
         return send(res, 200, { ok: true });
+      }
+      case 'POST /pg/assistant': {
+        const b = PAGE.assistant.parse(await json());
+        return send(res, 200, await interactions.assistantStart(b.user, b.context));
+      }
+      case 'POST /pg/assistant/context': {
+        const b = PAGE.assistantContext.parse(await json());
+        await interactions.assistantContext(b.user, b.threadTs, b.context);
+        return send(res, 200, { ok: true });
+      }
+      case 'GET /pg/assistant': {
+        // The panel: the thread's replies (its root is Slack's), and what the app set on it.
+        const me = q('user');
+        const channel = ws.imWith(me).id;
+        const root = q('ts');
+        const replies = ws.visible(channel, me).filter((m) => m.threadTs === root && m.ts !== root);
+        const set = ws.assistantThreads.get(`${channel}:${root}`);
+        return send(res, 200, {
+          messages: replies.map((m) => forPage(m, me)),
+          status: set?.status ?? '',
+          title: set?.title ?? '',
+          prompts: set?.prompts ?? [],
+        });
       }
       case 'POST /pg/home': {
         const b = PAGE.home.parse(await json());

@@ -8,7 +8,7 @@
  */
 import { tzName, tzOffset } from '@date-fns/tz';
 import type { Logger } from '../logger.js';
-import type { PgChannel, PgMessage, PgUser, PgView, Workspace } from './workspace.js';
+import type { PgAssistantThread, PgChannel, PgMessage, PgUser, PgView, Workspace } from './workspace.js';
 
 export type Args = Record<string, unknown>;
 export type Answer = Record<string, unknown>;
@@ -42,6 +42,7 @@ const JSON_FIELDS = new Set([
   'document_content',
   'changes',
   'criteria',
+  'prompts',
 ]);
 
 /** Parses a Web API body (form or JSON), decoding the JSON-valued fields. */
@@ -309,6 +310,32 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     // Slack files a reply to a reply under the thread's parent.
     return parent?.threadTs ?? threadTs;
   };
+  /** Streamed messages still open, by `<channel>:<ts>`. */
+  const streaming = new Set<string>();
+  const streamed = (args: Args): PgMessage => {
+    const c = channel(args);
+    const ts = need(args, 'ts');
+    const m = ws.find(c.id, ts);
+    if (!m) throw new SlackError('message_not_found');
+    if (!streaming.has(`${c.id}:${ts}`)) throw new SlackError('message_not_in_streaming_state');
+    return m;
+  };
+  /** The app replied in one of its assistant threads: Slack clears the status it set there. */
+  const answeredThread = (channelId: string, threadTs: string | undefined) => {
+    const thread = threadTs ? ws.assistantThreads.get(`${channelId}:${threadTs}`) : undefined;
+    if (thread) thread.status = '';
+  };
+  const assistantThread = (args: Args): PgAssistantThread => {
+    const c = channel(args, 'channel_id');
+    if (!c.isIm) throw new SlackError('channel_not_found');
+    const threadTs = need(args, 'thread_ts');
+    if (!ws.find(c.id, threadTs)) throw new SlackError('thread_not_found');
+    const key = `${c.id}:${threadTs}`;
+    const thread = ws.assistantThreads.get(key) ?? { status: '', prompts: [] };
+    ws.assistantThreads.set(key, thread);
+    ws.changed({ kind: 'messages', channel: c.id });
+    return thread;
+  };
   const page = <T>(items: T[], args: Args) => {
     const limit = Math.max(1, Math.min(Number(args.limit ?? 100) || 100, 1000));
     const start = Number(str(args, 'cursor') ?? 0) || 0;
@@ -491,7 +518,55 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         ...(threadTs ? { threadTs } : {}),
         ...(metadata?.event_type ? { metadata } : {}),
       });
+      answeredThread(c.id, threadTs);
       return { channel: c.id, ts: posted.ts, message: messageObject(ws, posted) };
+    },
+    // A streamed reply (an assistant's answer): a message in a thread whose text grows, then stops.
+    'chat.startStream': (args) => {
+      const c = channel(args);
+      const threadTs = threadOf(args, c);
+      if (!threadTs) throw new SlackError('invalid_arguments');
+      const posted = ws.post({
+        channel: c.id,
+        user: ws.bot.userId,
+        botId: ws.bot.botId,
+        text: str(args, 'markdown_text') ?? '',
+        threadTs,
+      });
+      streaming.add(`${c.id}:${posted.ts}`);
+      answeredThread(c.id, threadTs);
+      return { channel: c.id, ts: posted.ts };
+    },
+    'chat.appendStream': (args) => {
+      const m = streamed(args);
+      m.text = `${m.text ?? ''}${need(args, 'markdown_text')}`;
+      ws.changed({ kind: 'messages', channel: m.channel });
+      return { channel: m.channel, ts: m.ts };
+    },
+    'chat.stopStream': (args) => {
+      const m = streamed(args);
+      const last = str(args, 'markdown_text');
+      if (last) m.text = `${m.text ?? ''}${last}`;
+      streaming.delete(`${m.channel}:${m.ts}`);
+      ws.changed({ kind: 'messages', channel: m.channel });
+      return { channel: m.channel, ts: m.ts, message: messageObject(ws, m) };
+    },
+    // The AI side panel's thread: only in a DM with the app, on a thread that exists there.
+    'assistant.threads.setStatus': (args) => {
+      assistantThread(args).status = str(args, 'status') ?? '';
+      return {};
+    },
+    'assistant.threads.setTitle': (args) => {
+      assistantThread(args).title = need(args, 'title');
+      return {};
+    },
+    'assistant.threads.setSuggestedPrompts': (args) => {
+      const prompts = Array.isArray(args.prompts)
+        ? (args.prompts as { title: string; message: string }[])
+        : [];
+      if (prompts.length === 0 || prompts.length > 4) throw new SlackError('invalid_arguments');
+      assistantThread(args).prompts = prompts.map((p) => ({ title: p.title, message: p.message }));
+      return {};
     },
     'chat.postEphemeral': (args) => {
       const c = channel(args);

@@ -322,6 +322,13 @@ const OPENING_MESSAGES: { channel: string; user: string; text: string }[] = [
   },
 ];
 
+/** What an app set on one of its assistant threads (Slack's AI side panel). */
+export interface PgAssistantThread {
+  status: string;
+  title?: string;
+  prompts: { title: string; message: string }[];
+}
+
 export interface WorkspaceOptions {
   /** `demo`: the playground's people, channels and opening messages. Default: the bot alone. */
   seed?: 'demo' | 'empty';
@@ -368,6 +375,8 @@ export class Workspace extends EventEmitter<{ change: [Change] }> {
   canvasRefusal: string | undefined;
   /** A free workspace: no channel canvases, one canvas tab per channel (`canvases.create`). */
   freeTier = false;
+  /** Each assistant thread's status, title and suggested prompts, by `<DM channel>:<thread ts>`. */
+  readonly assistantThreads = new Map<string, PgAssistantThread>();
   private lastTs = 0;
   private counter = 0;
 

@@ -59,6 +59,14 @@ export const METHOD_POLICY: Readonly<Record<string, SendPolicy>> = {
   'conversations.canvases.create': 'once',
   'canvases.create': 'once',
   'canvases.edit': 'once',
+  // An assistant thread's status, prompts and title: set again, they show the same.
+  'assistant.threads.setStatus': 'repeatable',
+  'assistant.threads.setSuggestedPrompts': 'repeatable',
+  'assistant.threads.setTitle': 'repeatable',
+  // A streamed reply: a new message, and pieces appended to it — neither may be sent twice.
+  'chat.startStream': 'once',
+  'chat.appendStream': 'once',
+  'chat.stopStream': 'once',
   'chat.postMessage': 'post',
   'chat.postEphemeral': 'once',
   'views.open': 'once',

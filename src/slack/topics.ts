@@ -6,6 +6,7 @@
 import { accountRoutes } from './account/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { appDmRoutes } from './app-dm/routes.js';
+import { ASSISTANT_PANEL, assistantRoutes } from './assistant/routes.js';
 import { buildManifest, type ManifestTarget } from './bolt/manifest.js';
 import { compileRoutes } from './bolt/router.js';
 import type { EventName, TopicRoutes } from './bolt/routes.js';
@@ -44,6 +45,7 @@ const COMMAND_TOPICS: readonly TopicRoutes<Services>[] = [
 export const TOPICS: readonly TopicRoutes<Services>[] = [
   ...COMMAND_TOPICS,
   appDmRoutes(compileRoutes(COMMAND_TOPICS).helpEntries),
+  assistantRoutes,
 ];
 
 /** The Events API subscriptions the topics bind. */
@@ -70,6 +72,7 @@ export function appManifest(target?: ManifestTarget) {
         ...shortcuts.filter((s) => s.type === 'global'),
       ],
       events: APP_EVENTS,
+      assistant: ASSISTANT_PANEL,
       steps: Object.assign({}, ...TOPICS.map((t) => t.steps ?? {})),
     },
     target,

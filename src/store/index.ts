@@ -8,6 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import { type AccountClosuresRepo, createAccountClosuresRepo } from './account-closures.js';
+import { type AssistantThreadsRepo, createAssistantThreadsRepo } from './assistant-threads.js';
 import { type ChannelCanvasesRepo, createChannelCanvasesRepo } from './channel-canvases.js';
 import { type ChannelLinksRepo, createChannelLinksRepo } from './channel-links.js';
 import type { RepoContext } from './context.js';
@@ -41,6 +42,7 @@ import { createWorkflowConsentsRepo, type WorkflowConsentsRepo } from './workflo
 import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js';
 
 export * from './account-closures.js';
+export * from './assistant-threads.js';
 export * from './channel-canvases.js';
 export * from './channel-links.js';
 export { createKeyring, DecryptionError, type Keyring, type KeyringOptions } from './crypto.js';
@@ -106,6 +108,8 @@ export interface Store {
   /** Replies in task card threads recorded as discoveries, so their edits and deletions follow. */
   threadDiscoveries: ThreadDiscoveriesRepo;
   workflowConsents: WorkflowConsentsRepo;
+  /** The app's assistant threads and the channel each person is looking at in them. */
+  assistantThreads: AssistantThreadsRepo;
   /** The watch of linked channels: its lease and due time per link, what it saw per feature. */
   watch: WatchRepo;
   /** Per person, the newest Home tab snapshot published (no replica publishes an older one). */
@@ -154,6 +158,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     slackNotes: createSlackNotesRepo(context),
     threadDiscoveries: createThreadDiscoveriesRepo(context),
     workflowConsents: createWorkflowConsentsRepo(context),
+    assistantThreads: createAssistantThreadsRepo(context),
     watch: createWatchRepo(context),
     homes: createHomePublicationsRepo(context),
     canvases: createChannelCanvasesRepo(context),

@@ -154,6 +154,7 @@ const WORKSPACE_TABLES = [
   'workflow_consents',
   'departures',
   'channel_canvases',
+  'assistant_threads',
 ] as const;
 
 /**

@@ -31,6 +31,7 @@ import * as m0016 from './migrations/0016_member_confirmations.js';
 import * as m0017 from './migrations/0017_departures.js';
 import * as m0018 from './migrations/0018_digest_now_posted.js';
 import * as m0020 from './migrations/0020_channel_canvases.js';
+import * as m0023 from './migrations/0023_assistant_threads.js';
 import type { Database } from './schema.js';
 
 /** Every migration, by name; names sort in the order they apply. Append, never edit or renumber. */
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0017_departures': m0017,
   '0018_digest_now_posted': m0018,
   '0020_channel_canvases': m0020,
+  '0023_assistant_threads': m0023,
 };
 
 /**

@@ -335,6 +335,17 @@ export interface ChannelCanvasesTable {
   updated_at: number;
 }
 
+/** A DM thread that is one of the app's assistant threads, with its person's context channel (migration 0023). */
+export interface AssistantThreadsTable {
+  workspace_id: string;
+  dm_channel_id: string;
+  thread_ts: string;
+  slack_user_id: string;
+  context_channel_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   installations: InstallationsTable;
   installation_users: InstallationUsersTable;
@@ -357,4 +368,5 @@ export interface Database {
   workflow_consents: WorkflowConsentsTable;
   departures: DeparturesTable;
   channel_canvases: ChannelCanvasesTable;
+  assistant_threads: AssistantThreadsTable;
 }

@@ -135,6 +135,49 @@ describe('playground Web API', () => {
     expect([seen('U0ALAN'), seen('U0BARBARA')]).toEqual([true, false]);
   });
 
+  it('sets an assistant thread’s prompts, status and title, and streams a reply — refusing what Slack refuses', async () => {
+    const dm = playground.workspace.imWith('U0ALAN').id;
+    const root = String((await slack.chat.postMessage({ channel: dm, text: 'New assistant thread' })).ts);
+    const where = { channel_id: dm, thread_ts: root };
+    await slack.assistant.threads.setSuggestedPrompts({ ...where, prompts: [{ title: 'A', message: 'a?' }] });
+    await slack.assistant.threads.setTitle({ ...where, title: 'Plans' });
+    await slack.assistant.threads.setStatus({ ...where, status: 'is thinking…' });
+    expect(playground.workspace.assistantThreads.get(`${dm}:${root}`)).toEqual({
+      status: 'is thinking…',
+      title: 'Plans',
+      prompts: [{ title: 'A', message: 'a?' }],
+    });
+    // Bad input, as Slack answers it: not a DM, no such thread, five prompts.
+    expect(
+      await refusal(slack.assistant.threads.setStatus({ channel_id: 'C0API', thread_ts: root, status: 'x' })),
+    ).toBe('channel_not_found');
+    expect(
+      await refusal(slack.assistant.threads.setTitle({ channel_id: dm, thread_ts: '1.000001', title: 'x' })),
+    ).toBe('thread_not_found');
+    const five = Array.from({ length: 5 }, (_, i) => ({ title: `${i}`, message: `${i}` }));
+    expect(await refusal(slack.assistant.threads.setSuggestedPrompts({ ...where, prompts: five }))).toBe(
+      'invalid_arguments',
+    );
+
+    // A streamed reply: started in the thread, grown, stopped; the status cleared by the reply.
+    const started = await slack.chat.startStream({ channel: dm, thread_ts: root, markdown_text: 'Hel' });
+    const ts = String(started.ts);
+    await slack.chat.appendStream({ channel: dm, ts, markdown_text: 'lo' });
+    await slack.chat.stopStream({ channel: dm, ts, markdown_text: '!' });
+    expect(playground.workspace.find(dm, ts)).toMatchObject({ text: 'Hello!', threadTs: root });
+    expect(playground.workspace.assistantThreads.get(`${dm}:${root}`)?.status).toBe('');
+    // A stopped stream, or a message never streamed, takes no more.
+    expect(await refusal(slack.chat.appendStream({ channel: dm, ts, markdown_text: 'x' }))).toBe(
+      'message_not_in_streaming_state',
+    );
+    expect(await refusal(slack.chat.appendStream({ channel: dm, ts: root, markdown_text: 'x' }))).toBe(
+      'message_not_in_streaming_state',
+    );
+    expect(await refusal(slack.chat.startStream({ channel: dm, markdown_text: 'no thread' } as never))).toBe(
+      'invalid_arguments',
+    );
+  });
+
   it('refuses what Slack refuses: no text, too many blocks, a section over 3000 characters', async () => {
     expect(await refusal(slack.chat.postMessage({ channel: 'C0API' } as never))).toBe('no_text');
     const blocks = Array.from({ length: 51 }, () => ({ type: 'divider' }));

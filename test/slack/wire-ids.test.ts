@@ -13,6 +13,8 @@ import { AdminPlace, FormRequest, Target } from '../../src/slack/admin/common.js
 import { FormMeta } from '../../src/slack/admin/form-common.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
 import { FORM_ACTION_IDS } from '../../src/slack/admin/open-form.js';
+import { DraftMeta } from '../../src/slack/assistant/draft.js';
+import { ASSISTANT_SHORTCUT, ASSISTANT_VIEW, DRAFT_FIELD } from '../../src/slack/assistant/ids.js';
 import { compileRoutes } from '../../src/slack/bolt/router.js';
 import { AssumptionFormMeta } from '../../src/slack/features/assumptions.js';
 import {
@@ -70,7 +72,7 @@ const values = (...tables: Record<string, string>[]) => tables.flatMap((t) => Ob
 function declaredIds() {
   return {
     command: COMMAND,
-    shortcuts: values(TASK_SHORTCUT, FEATURE_SHORTCUT, FEEDBACK_SHORTCUT, GRADE_SHORTCUT),
+    shortcuts: values(TASK_SHORTCUT, FEATURE_SHORTCUT, FEEDBACK_SHORTCUT, GRADE_SHORTCUT, ASSISTANT_SHORTCUT),
     views: values(
       VIEW,
       TASK_VIEW,
@@ -80,6 +82,7 @@ function declaredIds() {
       LINK_VIEW,
       ACCOUNT_VIEW,
       ADMIN_VIEW,
+      ASSISTANT_VIEW,
     ),
     actions: [
       ...values(
@@ -104,6 +107,8 @@ function declaredIds() {
       LINK_FIELD,
       ACCOUNT_FIELD,
       ADMIN_FIELD,
+      // A drafted task's field is numbered: its first stands for them all.
+      { feature: DRAFT_FIELD.feature, task: DRAFT_FIELD.task(0) },
     ]
       .flatMap((t) => Object.values(t))
       .map((f) => `${f.block}/${f.action}`)
@@ -148,6 +153,7 @@ const CARRIED = {
   TaskCoords,
   FeatureCoords,
   KnowsPage,
+  DraftMeta,
 };
 
 type JsonSchema = {
@@ -198,6 +204,8 @@ describe('wire ids', () => {
     expect([...manifest.settings.event_subscriptions.bot_events].sort()).toEqual([
       'app_home_opened',
       'app_uninstalled',
+      'assistant_thread_context_changed',
+      'assistant_thread_started',
       'function_executed',
       'message.channels',
       'message.groups',
@@ -271,7 +279,15 @@ describe('wire ids', () => {
 
 const FROZEN_IDS = {
   command: '/plan',
-  shortcuts: ['create_task', 'give_feedback', 'grade_peer', 'log_discovery', 'log_evidence', 'new_feature'],
+  shortcuts: [
+    'create_task',
+    'draft_tasks',
+    'give_feedback',
+    'grade_peer',
+    'log_discovery',
+    'log_evidence',
+    'new_feature',
+  ],
   views: [
     'admin',
     'admin_checkout_view',
@@ -288,6 +304,7 @@ const FROZEN_IDS = {
     'connect_admin',
     'create_task',
     'discovery',
+    'draft_tasks',
     'evidence',
     'experiment',
     'feature',
@@ -400,6 +417,8 @@ const FROZEN_IDS = {
     'digest_time/digest_time_input',
     'discovery/discovery_input',
     'discovery_task/discovery_task_input',
+    'draft_feature/draft_feature_input',
+    'draft_task_0/draft_task_0_input',
     'evidence_feature/evidence_feature_input',
     'experiment_state/experiment_state_input',
     'feature/feature_input',
@@ -470,6 +489,13 @@ const FROZEN_IDS = {
 };
 
 const FROZEN_VALUES = {
+  DraftMeta: {
+    channel: 'string',
+    threadTs: 'string',
+    teamId: 'string',
+    channelId: 'string',
+    count: 'integer',
+  },
   AdminPlace: {
     s: 'people|invitations|teams|notions|billing|links|team|channel',
     'p?': 'integer',

@@ -16,6 +16,7 @@ function recordingLogger() {
 
 const tables = [
   'account_closures',
+  'assistant_threads',
   'channel_canvases',
   'channel_links',
   'departures',
@@ -90,7 +91,7 @@ describe('SQLite store', () => {
     expect(store.backend).toBe('sqlite');
     expect(existsSync(join(dir, 'data', 'planning.sqlite'))).toBe(true);
     expect(first.lines).toEqual([
-      'Store (sqlite) migrated: 0001_initial, 0002_posted_cards, 0003_notifications, 0004_task_origins, 0005_experiment_participants, 0006_account_closures, 0007_posted_card_places, 0008_digest_from_and_profile_choice, 0009_token_rotation, 0010_watch, 0011_digest_transient_failures, 0012_thread_discoveries, 0013_workflow_consents, 0014_posted_card_threads, 0015_refresh_retry_and_home_versions, 0016_member_confirmations, 0017_departures, 0018_digest_now_posted, 0020_channel_canvases',
+      'Store (sqlite) migrated: 0001_initial, 0002_posted_cards, 0003_notifications, 0004_task_origins, 0005_experiment_participants, 0006_account_closures, 0007_posted_card_places, 0008_digest_from_and_profile_choice, 0009_token_rotation, 0010_watch, 0011_digest_transient_failures, 0012_thread_discoveries, 0013_workflow_consents, 0014_posted_card_threads, 0015_refresh_retry_and_home_versions, 0016_member_confirmations, 0017_departures, 0018_digest_now_posted, 0020_channel_canvases, 0023_assistant_threads',
     ]);
     const pragma = async (name: string) =>
       Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as object)[0];

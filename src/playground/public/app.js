@@ -22,6 +22,8 @@ const ui = {
   highlight: null,
   /** The person's own message being edited: which, in the list or the thread, and what is typed so far. */
   editing: null,
+  /** The open assistant thread (Slack's AI side panel): its DM channel, its ts, the channel it looks at. */
+  assistant: null,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -1294,6 +1296,7 @@ async function openChannel(id, tab) {
   $('messages').hidden = home || canvas;
   $('composer').hidden = home || canvas || !canType(id);
   renderSidebar();
+  act(followAssistant());
   if (home) {
     await act(post('/pg/home', {}));
     await showHome();
@@ -1337,6 +1340,49 @@ async function refreshLink() {
   if (link) showLink(link);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The assistant (Slack's AI side panel): a thread in the app's DM, following the open channel
+
+/** The channel the panel is about: the open one, unless it is the app's DM. */
+const lookedAt = () => (ui.channel && ui.channel !== ui.state.app.dm ? ui.channel : undefined);
+
+async function openAssistant() {
+  const context = lookedAt();
+  const started = await post('/pg/assistant', context ? { context } : {});
+  ui.assistant = { ...started, context };
+  $('assistant').hidden = false;
+  await showAssistant();
+}
+
+async function showAssistant() {
+  if (!ui.assistant) return;
+  const { messages, status, title, prompts } = await get('/pg/assistant', { ts: ui.assistant.threadTs });
+  const channel = ui.state.channels.find((c) => c.id === ui.assistant.context);
+  $('assistant-context').textContent = channel ? `Looking at # ${channel.name}` : 'Not looking at a channel';
+  $('assistant-title').textContent = title || 'Assistant';
+  $('assistant-messages').replaceChildren(...messages.map((m) => renderMessage(m, true)));
+  $('assistant-status').textContent = status ? `${ui.state.app.name} ${status}` : '';
+  $('assistant-prompts').replaceChildren(
+    ...prompts.map((p) =>
+      h('button', { type: 'button', title: p.message, onclick: () => act(askAssistant(p.message)) }, p.title),
+    ),
+  );
+}
+
+async function askAssistant(text) {
+  if (!ui.assistant) return;
+  await post('/pg/compose', { channel: ui.assistant.channel, text, threadTs: ui.assistant.threadTs });
+}
+
+/** The panel follows the person to another channel, as Slack tells the app. */
+async function followAssistant() {
+  const context = lookedAt();
+  if (!ui.assistant || !context || context === ui.assistant.context) return;
+  ui.assistant.context = context;
+  await post('/pg/assistant/context', { threadTs: ui.assistant.threadTs, context });
+  await showAssistant();
+}
+
 function connectEvents() {
   ui.events?.close();
   ui.events = new EventSource(`/pg/events?user=${encodeURIComponent(ui.me)}`);
@@ -1349,6 +1395,7 @@ function connectEvents() {
         renderSidebar();
       }
       if (ui.thread?.channel === change.channel) act(showThread());
+      if (ui.assistant?.channel === change.channel) act(showAssistant());
     } else if (change.kind === 'modal') {
       act(showModal());
       act(refreshLink());
@@ -1360,6 +1407,9 @@ function connectEvents() {
 
 async function switchPerson(id) {
   delete document.body.dataset.user;
+  // An assistant thread is its person's: another person opens their own.
+  ui.assistant = null;
+  $('assistant').hidden = true;
   ui.me = id;
   ui.editing = null;
   localStorage.setItem('pg.user', id);
@@ -1453,6 +1503,23 @@ function route() {
 
 wireComposer('composer', 'composer-text', () => undefined);
 wireComposer('thread-composer', 'thread-text', () => ui.thread?.ts);
+$('assistant-open').addEventListener('click', () => act(openAssistant()));
+$('assistant-close').addEventListener('click', () => {
+  ui.assistant = null;
+  $('assistant').hidden = true;
+});
+$('assistant-composer').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const value = $('assistant-text').value.trim();
+  $('assistant-text').value = '';
+  if (value) act(askAssistant(value));
+});
+$('assistant-text').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && !e.shiftKey) {
+    e.preventDefault();
+    $('assistant-composer').requestSubmit();
+  }
+});
 $('person').addEventListener('change', (e) => act(switchPerson(e.target.value)));
 $('lightning').addEventListener('click', () => ($('lightning-menu').hidden = !$('lightning-menu').hidden));
 $('thread-close').addEventListener('click', () => {

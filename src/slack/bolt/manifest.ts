@@ -24,7 +24,11 @@ export const BOT_SCOPE_REASONS = {
     'a retried digest looks for its own earlier post in a public channel, so it never posts twice; replies in task card threads are recorded as discoveries where an admin turned that on for the channel',
   'groups:history': 'the same in a private channel the app was invited to',
   // The Messages tab is open (a person may type to the app): `message.im` needs this scope.
-  'im:history': 'messages a person types to the app in its DM, each answered with what the app can do',
+  'im:history':
+    'messages a person types to the app in its DM, each answered with what the app can do, and the questions asked in its assistant threads',
+  // Slack's AI side panel: suggested prompts, a status while answering, a title per thread.
+  'assistant:write':
+    'the planning assistant in Slack’s side panel: its suggested prompts, its status while it reads your plan, each thread’s title',
   'channels:join': 'joining a public channel it posted in without joining, to look there',
   'files:write': 'the Home tab’s experience chart, uploaded privately and shown as an image',
   'reactions:write': 'a :memo: reaction on a thread reply, saying it was recorded as a discovery',
@@ -115,6 +119,8 @@ export interface Declared {
    * app in its DM — bound, it opens the Messages tab for typing.
    */
   events: readonly EventName[];
+  /** The AI side panel's description and the prompts it suggests before any thread (assistant/). */
+  assistant?: { description: string; prompts: readonly { title: string; message: string }[] };
   /** Workflow Builder steps, by callback id. */
   steps: Readonly<
     Record<string, Pick<WorkflowStep<unknown>, 'title' | 'description' | 'inputs' | 'outputs'>>
@@ -141,6 +147,8 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
   const events = declared.events.filter((e) => links || !linkEvents.includes(e));
   // A person may type in the Messages tab only when a route answers what they type there.
   const answersDms = events.includes('message.im');
+  // The AI side panel, when a route opens its threads (assistant/).
+  const assistant = events.includes('assistant_thread_started') ? declared.assistant : undefined;
   const unfurlDomains = [
     ...new Set(Object.values(target.webLinks ?? {}).map((template) => webLinkHost(template))),
   ];
@@ -160,6 +168,14 @@ export function buildManifest(declared: Declared, target: ManifestTarget = { url
         messages_tab_enabled: true,
         messages_tab_read_only_enabled: !answersDms,
       },
+      ...(assistant
+        ? {
+            assistant_view: {
+              assistant_description: assistant.description,
+              suggested_prompts: assistant.prompts.map((p) => ({ title: p.title, message: p.message })),
+            },
+          }
+        : {}),
       slash_commands: [
         {
           command: declared.command,

@@ -50,7 +50,9 @@ export type EventName =
   | 'link_shared'
   | 'entity_details_requested'
   | 'message'
-  | 'message.im';
+  | 'message.im'
+  | 'assistant_thread_started'
+  | 'assistant_thread_context_changed';
 
 /** The type Slack gives the events of a route (`message.im` is a `message`). */
 export type SlackEventType<E extends EventName> = E extends 'message.im' ? 'message' : E;

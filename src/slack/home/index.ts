@@ -17,4 +17,5 @@ export {
   type Part,
   type PendingFeedback,
   type Planning,
+  pendingFeedback,
 } from './snapshot.js';

@@ -182,31 +182,9 @@ export function gatherParts(
 
   const planning: Promise<Planning> = linkedPlanning(client, me, links, call, opts);
 
-  // Feedback on my open tasks that I have not replied to (only a task's minute carries it).
-  const waiting: Promise<PendingFeedback[]> = planning.then(async ({ tasks }) => {
-    const open = tasks.filter((t) => t.state !== 'done').slice(0, MAX_TASK_READS);
-    const read = await Promise.all(
-      open.map((task) =>
-        call(async () => {
-          const c = task.coords;
-          try {
-            const expanded = await client.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId, opts);
-            return (expanded.minute?.feedback ?? [])
-              .filter((f) => !f.reply?.trim())
-              .map((f) => ({
-                ref: { ...c, feedbackId: f.id },
-                taskHeading: expanded.heading ?? task.heading,
-                message: f.message ?? '',
-              }));
-          } catch (error) {
-            if (error instanceof NotFoundError) return [];
-            throw error;
-          }
-        }),
-      ),
-    );
-    return read.flat();
-  });
+  const waiting: Promise<PendingFeedback[]> = planning.then(({ tasks }) =>
+    pendingFeedback(client, tasks, call, opts),
+  );
 
   const experiences: Promise<ExperienceRow[]> = call(async () => {
     const all: Experience[] = [];
@@ -249,6 +227,40 @@ export function gatherParts(
   );
 
   return { account, planning, waiting, experiences, activity };
+}
+
+/**
+ * The feedback on `tasks` (a person's own) not replied to yet — only a task's minute carries it —
+ * read through `call` (the caller's concurrency limit), at most MAX_TASK_READS open tasks.
+ */
+export async function pendingFeedback(
+  client: PlanningClient,
+  tasks: readonly HomeTask[],
+  call: <T>(fn: () => Promise<T>) => Promise<T>,
+  opts: { signal?: AbortSignal } = {},
+): Promise<PendingFeedback[]> {
+  const open = tasks.filter((t) => t.state !== 'done').slice(0, MAX_TASK_READS);
+  const read = await Promise.all(
+    open.map((task) =>
+      call(async () => {
+        const c = task.coords;
+        try {
+          const expanded = await client.tasks.read(c.teamId, c.channelId, c.featureId, c.taskId, opts);
+          return (expanded.minute?.feedback ?? [])
+            .filter((f) => !f.reply?.trim())
+            .map((f) => ({
+              ref: { ...c, feedbackId: f.id },
+              taskHeading: expanded.heading ?? task.heading,
+              message: f.message ?? '',
+            }));
+        } catch (error) {
+          if (error instanceof NotFoundError) return [];
+          throw error;
+        }
+      }),
+    ),
+  );
+  return read.flat();
 }
 
 /**

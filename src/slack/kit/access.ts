@@ -88,6 +88,18 @@ export async function connectedMemberRefusal(
   return planning.notAFullMember();
 }
 
+/** The thread an event came from: a message's thread, or an assistant thread's own. */
+function eventThread(event: unknown): { channel: string; threadTs: string } | undefined {
+  const e = event as {
+    channel?: unknown;
+    thread_ts?: unknown;
+    assistant_thread?: { channel_id?: unknown; thread_ts?: unknown };
+  };
+  const channel = e.assistant_thread?.channel_id ?? e.channel;
+  const threadTs = e.assistant_thread?.thread_ts ?? e.thread_ts;
+  return typeof channel === 'string' && typeof threadTs === 'string' ? { channel, threadTs } : undefined;
+}
+
 export const accessPolicy: RoutePolicy<Services, Refusal> = {
   async check(_svc, gate, request) {
     if (gate.access === 'admin') return checkAdmin(gate, request);
@@ -123,6 +135,20 @@ export const accessPolicy: RoutePolicy<Services, Refusal> = {
       case 'closed':
         // They closed the modal: nothing was asked of the app, so nothing is said.
         return;
+      case 'event': {
+        // Said in the thread the person wrote in (a DM thread, an assistant thread), else in the DM.
+        const thread = eventThread(request.args.event);
+        if (thread) {
+          await request.args.client.chat.postMessage({
+            channel: thread.channel,
+            thread_ts: thread.threadTs,
+            ...notice(refusal.text),
+          });
+          return;
+        }
+        await privateSurface(request.args, planning.slackUserId).show(notice(refusal.text));
+        return;
+      }
       default:
         await privateSurface(request.args, planning.slackUserId).show(notice(refusal.text));
     }

@@ -52,8 +52,8 @@ export interface PlanningContext {
 }
 
 export function planningMiddleware(identities: Identities): Middleware<AnyMiddlewareArgs> {
-  return async ({ context, client, next }) => {
-    const userId = context.userId;
+  return async ({ context, client, body, next }) => {
+    const userId = context.userId ?? assistantThreadUser(body);
     if (userId && (context.teamId || context.enterpriseId)) {
       const home = { teamId: context.teamId, enterpriseId: context.enterpriseId };
       context[KEY] = planningContextFor(
@@ -66,6 +66,17 @@ export function planningMiddleware(identities: Identities): Middleware<AnyMiddle
     }
     await next();
   };
+}
+
+/**
+ * The person of an assistant thread's event (`assistant_thread_started`, `…_context_changed`):
+ * Bolt finds no user in them (the person is `assistant_thread.user_id`), yet they are a person's
+ * request, gated as any other.
+ */
+function assistantThreadUser(body: unknown): string | undefined {
+  const event = (body as { event?: { assistant_thread?: { user_id?: unknown } } }).event;
+  const userId = event?.assistant_thread?.user_id;
+  return typeof userId === 'string' ? userId : undefined;
 }
 
 /**

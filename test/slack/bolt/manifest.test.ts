@@ -4,6 +4,7 @@ import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderManifest } from '../../../scripts/manifest.js';
+import { ASSISTANT_SHORTCUT } from '../../../src/slack/assistant/ids.js';
 import { BOT_SCOPES, buildManifest, PLACEHOLDER_URL } from '../../../src/slack/bolt/manifest.js';
 import { FEATURE_SHORTCUT } from '../../../src/slack/features/ids.js';
 import { FEEDBACK_SHORTCUT } from '../../../src/slack/feedback/ids.js';
@@ -74,6 +75,7 @@ describe('manifest content', () => {
       ['message', TASK_SHORTCUT.logDiscovery],
       ['message', FEEDBACK_SHORTCUT.giveFeedback],
       ['message', FEATURE_SHORTCUT.logEvidence],
+      ['message', ASSISTANT_SHORTCUT.draftTasks],
       ['global', GRADE_SHORTCUT.gradePeer],
       ['global', FEATURE_SHORTCUT.newFeature],
     ]);
@@ -88,6 +90,9 @@ describe('manifest content', () => {
       'tokens_revoked',
       // Messages typed to the app in its DM (app-dm/), with im:history.
       'message.im',
+      // The planning assistant's threads in Slack's AI side panel (assistant/).
+      'assistant_thread_started',
+      'assistant_thread_context_changed',
       'function_executed',
     ]);
     expect(m.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });

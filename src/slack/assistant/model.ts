@@ -1,0 +1,206 @@
+/**
+ * A free-form question answered by the deployment's model (ASSISTANT_MODEL_URL…), when it provides
+ * one. The model is given the question and tools — each one of the no-model answers, read with the
+ * asking person's own account — and nothing else: no token, no Slack id of anyone else, no other
+ * person's data beyond what the person's own account reads through those tools. It cannot write to
+ * the service or post anywhere: the app posts its answer, streamed into the thread where Slack
+ * allows (`chat.startStream` / `appendStream` / `stopStream`), else as one message updated at the
+ * end. Bounded in time, tool calls and tokens (src/model/); its failure or refusal is one sentence.
+ */
+import type { KnownBlock } from '@slack/types';
+import type { WebClient } from '@slack/web-api';
+import { md } from '../../blockkit/index.js';
+import type { Config } from '../../config.js';
+import {
+  createModelClient,
+  DEFAULT_MODEL_LIMITS,
+  type ModelClient,
+  type ModelTool,
+} from '../../model/client.js';
+import type { Acting } from '../kit/identity.js';
+import type { Reply } from '../kit/messages.js';
+import type { Services } from '../kit/services.js';
+import { knowsReply } from '../people/index.js';
+import { waitingReply } from './answers.js';
+import { blockedReply, changesReply, contextLink } from './plan-answers.js';
+
+/** One model client per configuration (the process's). */
+const clients = new WeakMap<object, ModelClient>();
+
+/** The deployment's model, or undefined when it provides none. */
+export function modelOf(
+  config: Pick<
+    Config,
+    'ASSISTANT_MODEL_URL' | 'ASSISTANT_MODEL' | 'ASSISTANT_MODEL_KEY' | 'ASSISTANT_MODEL_TIMEOUT_MS'
+  >,
+) {
+  if (!config.ASSISTANT_MODEL_URL || !config.ASSISTANT_MODEL) return undefined;
+  let client = clients.get(config);
+  if (!client) {
+    client = createModelClient(
+      {
+        url: config.ASSISTANT_MODEL_URL,
+        model: config.ASSISTANT_MODEL,
+        ...(config.ASSISTANT_MODEL_KEY ? { key: config.ASSISTANT_MODEL_KEY } : {}),
+      },
+      { ...DEFAULT_MODEL_LIMITS, timeoutMs: config.ASSISTANT_MODEL_TIMEOUT_MS },
+    );
+    clients.set(config, client);
+  }
+  return client;
+}
+
+const SYSTEM = [
+  'You are the Team Planning assistant in Slack. Answer the question about the team plan using only what the tools return;',
+  'if they do not hold the answer, say so in one sentence. Be brief and use Slack mrkdwn.',
+  'You cannot create, change or post anything: to make tasks from a conversation, the person uses the Draft tasks shortcut.',
+].join(' ');
+
+/** A reply's words, as a tool gives them to the model (its blocks' text). */
+export function replyText(reply: Reply): string {
+  const blocks = (reply.blocks ?? []) as KnownBlock[];
+  const texts = blocks.flatMap((b): string[] => {
+    if (b.type === 'section' || b.type === 'header') return b.text ? [b.text.text] : [];
+    if (b.type === 'context') return b.elements.flatMap((e) => ('text' in e ? [e.text] : []));
+    return [];
+  });
+  return texts.length ? texts.join('\n') : (reply.text ?? '');
+}
+
+/** The tools: the no-model answers, read as `acting`, about the channel the person looks at. */
+function toolsFor(svc: Services, acting: Acting, contextChannelId: string | undefined): ModelTool[] {
+  const guarded = (read: (args: Record<string, unknown>) => Promise<Reply>) => async (args: unknown) => {
+    try {
+      return replyText(await read((args ?? {}) as Record<string, unknown>));
+    } catch (error) {
+      svc.deps.logger.warn(
+        { action: 'assistant tool', workspaceId: acting.workspaceId, err: error },
+        'a tool could not read',
+      );
+      return 'This could not be read right now.';
+    }
+  };
+  const name = (v: unknown) => (typeof v === 'string' ? v.slice(0, 200) : '');
+  return [
+    {
+      name: 'whats_waiting_for_me',
+      description:
+        "The person's open tasks by state, feedback to answer, and features they authored that can advance.",
+      parameters: { type: 'object', properties: {} },
+      run: guarded(() => waitingReply(svc, acting)),
+    },
+    {
+      name: 'what_changed_this_week',
+      description:
+        "The features of the looked-at channel's plan changed in the last 7 days, with their stages and tasks.",
+      parameters: { type: 'object', properties: {} },
+      run: guarded(() => changesReply(svc, acting, contextChannelId)),
+    },
+    {
+      name: 'why_cannot_feature_advance',
+      description:
+        "Why a feature of the looked-at channel's plan cannot advance to its next stage, and what would unblock it.",
+      parameters: {
+        type: 'object',
+        properties: { feature: { type: 'string', description: "The feature's heading" } },
+        required: ['feature'],
+      },
+      run: guarded((a) => blockedReply(svc, acting, name(a.feature), contextChannelId)),
+    },
+    {
+      name: 'who_knows',
+      description: "The looked-at channel's team ranked on a notion (a skill), by their grades.",
+      parameters: { type: 'object', properties: { notion: { type: 'string' } }, required: ['notion'] },
+      run: guarded(async (a) => {
+        const found = await contextLink(svc, acting, contextChannelId);
+        if ('reply' in found) return found.reply;
+        return knowsReply(svc, acting, found.link.slackChannelId, { name: name(a.notion) });
+      }),
+    },
+  ];
+}
+
+/** Where the answer goes: the assistant thread, for its person. */
+export interface AnswerPlace {
+  channel: string;
+  threadTs: string;
+  slackUserId: string;
+  teamId?: string;
+}
+
+/** Pieces buffered before an append (fewer calls to Slack for a fast model). */
+const APPEND_AT = 80;
+
+const FAILED: Record<string, string> = {
+  timeout:
+    'The model took too long to answer, so I stopped it: try again, or ask me one of the questions I answer myself (“What can you do?”).',
+  unavailable:
+    'The model could not be reached just now: try again in a minute, or ask me one of the questions I answer myself (“What can you do?”).',
+  'too-many-tool-calls': 'The model needed more reads than I allow for one answer: ask a narrower question.',
+  empty: 'The model gave no answer: ask in other words, or ask me “What can you do?”.',
+};
+
+/** Asks the model and posts its answer in the thread; every ending is told in the thread. */
+export async function answerWithModel(
+  svc: Services,
+  model: ModelClient,
+  client: WebClient,
+  acting: Acting,
+  place: AnswerPlace,
+  question: string,
+  contextChannelId: string | undefined,
+): Promise<void> {
+  let streamTs: string | undefined;
+  let fallbackTs: string | undefined;
+  let shown = '';
+  let pending = '';
+  const flush = async () => {
+    if (!pending) return;
+    // The model's words are shown as written, never as Slack markup: `<!channel>` pings nobody.
+    const piece = md`${pending}`.text;
+    pending = '';
+    shown += piece;
+    if (fallbackTs) return;
+    if (!streamTs) {
+      try {
+        const started = await client.chat.startStream({
+          channel: place.channel,
+          thread_ts: place.threadTs,
+          recipient_user_id: place.slackUserId,
+          ...(place.teamId ? { recipient_team_id: place.teamId } : {}),
+          markdown_text: piece,
+        });
+        streamTs = started.ts;
+        return;
+      } catch {
+        // Streaming is not offered here: one message, updated once the answer is whole.
+        const posted = await client.chat.postMessage({
+          channel: place.channel,
+          thread_ts: place.threadTs,
+          text: shown,
+        });
+        fallbackTs = posted.ts;
+        return;
+      }
+    }
+    await client.chat.appendStream({ channel: place.channel, ts: streamTs, markdown_text: piece });
+  };
+  const say = (text: string) =>
+    client.chat.postMessage({ channel: place.channel, thread_ts: place.threadTs, text });
+
+  const outcome = await model.answer({
+    system: SYSTEM,
+    question,
+    tools: toolsFor(svc, acting, contextChannelId),
+    onText: async (piece) => {
+      pending += piece;
+      // The first piece starts the reply at once; the next ones are sent a few at a time.
+      if (!streamTs || pending.length >= APPEND_AT) await flush();
+    },
+  });
+  await flush();
+  if (streamTs) await client.chat.stopStream({ channel: place.channel, ts: streamTs });
+  if (fallbackTs) await client.chat.update({ channel: place.channel, ts: fallbackTs, text: shown });
+  if (outcome.kind === 'refused') await say('The model declined to answer that question.');
+  else if (outcome.kind === 'failed') await say(FAILED[outcome.reason]!);
+}

@@ -1,0 +1,265 @@
+/**
+ * The planning assistant in Slack's AI side panel, end to end: signed `assistant_thread_*` and
+ * `message` events to the Bolt app, what Slack was told read back from the fake Slack, the thread
+ * and its context read back from the store (SQLite and PostgreSQL), the answers checked against
+ * the sandbox's tasks. A guest is refused in one sentence and nothing is kept or read.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TASK_ACTION } from '../../../src/slack/tasks/index.js';
+import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
+import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
+
+const MEMBER = 'U1';
+const GUEST = 'UGUEST';
+const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' };
+
+function suite(backend: 'sqlite' | 'postgres') {
+  let h: Harness;
+  let pg: PgSchema | undefined;
+
+  beforeEach(async () => {
+    pg = backend === 'postgres' ? await withPgSchema('assistant') : undefined;
+    h = await Harness.start(pg ? { postgres: pg } : {});
+    h.slack.users.set(MEMBER, { id: MEMBER, name: 'mia' });
+  });
+  afterEach(async () => {
+    await h.close();
+    await pg?.drop();
+  });
+
+  /** The person's DM with the app (opened if needed). */
+  const dm = (user: string) => h.slack.workspace.imWith(user).id;
+  /** What the app posted in the thread `threadTs` of `user`'s DM, after its root. */
+  const inThread = (user: string, threadTs: string) =>
+    h.slack.workspace
+      .inChannel(dm(user))
+      .filter((m) => m.user === h.slack.workspace.bot.userId && m.threadTs === threadTs && m.ts !== threadTs);
+  const shown = (m: { blocks?: unknown; text?: string }) => JSON.stringify(m.blocks ?? m.text);
+  const panel = (user: string, threadTs: string) =>
+    h.slack.workspace.assistantThreads.get(`${dm(user)}:${threadTs}`);
+
+  /** Slack opens an assistant thread for `user` looking at `context`: its root exists, then the event. */
+  function started(user = MEMBER, context?: string) {
+    h.slack.ensurePerson(user);
+    const threadTs = h.slack.postAsBot(dm(user), { text: 'New assistant thread' });
+    const event = (type: string, channel = context) => ({
+      type,
+      assistant_thread: {
+        user_id: user,
+        channel_id: dm(user),
+        thread_ts: threadTs,
+        context: channel ? { channel_id: channel, team_id: TEAM } : {},
+      },
+      event_ts: `${threadTs}9`,
+    });
+    return {
+      threadTs,
+      send: (headers: Record<string, string> = {}) => h.event(event('assistant_thread_started'), headers),
+      contextChanged: (channel: string) =>
+        h.event({ ...event('assistant_thread_context_changed', channel), event_ts: `${threadTs}8` }),
+    };
+  }
+
+  /** `user` asks `text` in the thread. */
+  function ask(threadTs: string, text: string, user = MEMBER) {
+    const ts = h.slack.workspace.post({ channel: dm(user), user, text, threadTs }).ts;
+    return h.event({
+      type: 'message',
+      channel: dm(user),
+      channel_type: 'im',
+      user,
+      text,
+      ts,
+      thread_ts: threadTs,
+    });
+  }
+
+  it('a new thread gets a greeting and the prompts, once, and keeps the channel the person looks at', async () => {
+    const t = started(MEMBER, 'C1');
+    expect((await t.send()).status).toBe(200);
+    await eventually(() => (panel(MEMBER, t.threadTs)?.prompts.length ?? 0) > 0, 'the prompts');
+    expect(panel(MEMBER, t.threadTs)!.prompts.map((p) => p.message)).toContain("What's waiting for me?");
+    expect(inThread(MEMBER, t.threadTs)).toHaveLength(1);
+    expect(shown(inThread(MEMBER, t.threadTs)[0]!)).toContain('Ask me, or pick a suggestion');
+    expect(await h.store.assistantThreads.get(TEAM, dm(MEMBER), t.threadTs)).toEqual({
+      workspaceId: TEAM,
+      dmChannelId: dm(MEMBER),
+      threadTs: t.threadTs,
+      slackUserId: MEMBER,
+      contextChannelId: 'C1',
+    });
+
+    // Slack retries the event: nothing said twice.
+    await t.send(RETRY);
+    await eventually(() => h.logs.join('').includes('event already handled'), 'the retry taken');
+    expect(inThread(MEMBER, t.threadTs)).toHaveLength(1);
+
+    // The person moves to another channel: the thread follows, in the store (any replica reads it).
+    await t.contextChanged('C2');
+    await eventually(
+      async () =>
+        (await h.store.assistantThreads.get(TEAM, dm(MEMBER), t.threadTs))?.contextChannelId === 'C2',
+      'the context followed',
+    );
+    expect(inThread(MEMBER, t.threadTs)).toHaveLength(1);
+  });
+
+  it("answers What's waiting for me? with the person's own open tasks by state, with their buttons", async () => {
+    await h.connect(MEMBER);
+    await h.link('C1');
+    const owner = h.owner();
+    const todo = await h.assignedTask('Write the spec');
+    const review = await h.assignedTask('Review the copy');
+    await owner.tasks.update(review.teamId, review.channelId, review.featureId, review.taskId, {
+      state: 'in review',
+    });
+    const done = await h.assignedTask('Ship the old page');
+    await owner.tasks.update(done.teamId, done.channelId, done.featureId, done.taskId, { state: 'done' });
+    const { teamId, channelId, featureId } = h.fixture;
+    await owner.tasks.create(teamId, channelId, featureId, { heading: 'Nobody has this one' });
+
+    const t = started(MEMBER, 'C1');
+    await t.send();
+    await eventually(() => inThread(MEMBER, t.threadTs).length === 1, 'the greeting');
+    await ask(t.threadTs, 'What’s waiting for me?');
+    await eventually(() => inThread(MEMBER, t.threadTs).length === 2, 'the answer');
+    const answer = inThread(MEMBER, t.threadTs)[1]!;
+    const text = shown(answer);
+    expect(answer.text).toContain('You have 2 open tasks');
+    expect(text).toContain('Write the spec');
+    expect(text).toContain('Review the copy');
+    expect(text).toContain('To do');
+    expect(text).toContain('In review');
+    expect(text).not.toContain('Ship the old page');
+    expect(text).not.toContain('Nobody has this one');
+    // The task card's own state buttons, carrying each task.
+    const forward = (answer.blocks as { type: string; elements?: { action_id: string; value: string }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .filter((e) => e.action_id === TASK_ACTION.stateForward);
+    expect(forward.map((e) => JSON.parse(e.value).taskId).sort()).toEqual(
+      [todo.taskId, review.taskId].sort(),
+    );
+    // The thread was titled with the question and given a status while reading.
+    expect(panel(MEMBER, t.threadTs)?.title).toBe('What’s waiting for me?');
+    expect(h.slack.called('assistant.threads.setStatus').map((c) => c.body.status)).toContain(
+      'is reading your plan…',
+    );
+    // Read with the person's own token: the member's, not the owner's.
+    expect(h.logs.join('')).not.toContain(h.sandbox.memberToken);
+  });
+
+  /** A member's thread looking at `context`, greeted; `question` asked; resolves with the answer. */
+  async function answerTo(question: string, contextChannel?: string) {
+    const t = started(MEMBER, contextChannel);
+    await t.send();
+    await eventually(() => inThread(MEMBER, t.threadTs).length === 1, 'the greeting');
+    await ask(t.threadTs, question);
+    await eventually(() => inThread(MEMBER, t.threadTs).length === 2, `the answer to ${question}`);
+    return inThread(MEMBER, t.threadTs)[1]!;
+  }
+  const buttonsOf = (m: { blocks?: unknown }) =>
+    ((m.blocks ?? []) as { elements?: { action_id: string; value?: string; text?: { text: string } }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .filter((e) => e.action_id);
+
+  it("answers what changed this week in the looked-at channel's plan, per feature, and only there", async () => {
+    await h.connect(MEMBER);
+    await h.link('C1');
+    const { teamId, channelId, featureId } = h.fixture;
+    const owner = h.owner();
+    const task = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Draw the form' });
+    await owner.tasks.update(teamId, channelId, featureId, task.id, { state: 'in progress' });
+    // Another planning channel's feature, not linked to the channel looked at.
+    const other = await owner.teams.create({ teamName: 'Other team' });
+    await owner.features.create(other.id, other.channels[0]!.id, { heading: 'Elsewhere feature' });
+
+    const answer = shown(await answerTo("What changed in this channel's plan this week?", 'C1'));
+    expect(answer).toContain('1 feature changed');
+    expect(answer).toContain('Login page');
+    expect(answer).toContain('Planning');
+    expect(answer).toContain('Draw the form');
+    expect(answer).toContain('1 in progress');
+    expect(answer).not.toContain('Elsewhere feature');
+  });
+
+  it("answers why a feature cannot advance, with what unblocks it and the card's own buttons", async () => {
+    await h.connect(MEMBER);
+    await h.link('C1');
+    const answer = await answerTo("Why can't login PAGE advance?", 'C1');
+    expect(answer.text).toContain('cannot leave Planning');
+    expect(answer.text).toContain('no assumption yet');
+    const buttons = buttonsOf(answer).map((b) => b.text?.text);
+    expect(buttons).toEqual(['Add assumption', 'Add task']);
+    expect(JSON.parse(buttonsOf(answer)[0]!.value!).featureId).toBe(h.fixture.featureId);
+
+    // With an assumption it can advance: Advance is offered.
+    const { teamId, channelId, featureId } = h.fixture;
+    await h.owner().assumptions.create(teamId, channelId, featureId, { heading: 'People want it' });
+    const ready = await answerTo('why is Login page stuck?', 'C1');
+    expect(ready.text).toContain('can advance');
+    expect(buttonsOf(ready).map((b) => b.text?.text)).toContain('Advance');
+
+    // A name that matches none: said, with nothing made up.
+    const none = shown(await answerTo("Why can't Checkout advance?", 'C1'));
+    expect(none).toContain('No feature of');
+    expect(none).toContain('Checkout');
+  });
+
+  it('answers who knows a notion for the looked-at channel, as /plan who knows; a typo gets the closest', async () => {
+    await h.connect(MEMBER);
+    await h.link('C1');
+    const owner = h.owner();
+    const notion = await owner.notions.create({ value: 'TypeScript' });
+    await owner.teams.assign(h.fixture.teamId, h.sandbox.memberId);
+    await owner.experiences.evaluatePeer(notion.id, 8, h.sandbox.memberId);
+    const answer = shown(await answerTo('Who knows typescript?', 'C1'));
+    expect(answer).toContain('Who knows TypeScript');
+    expect(answer).toContain('peers *8* (1 grade)');
+    const typo = shown(await answerTo('who knows typscript', 'C1'));
+    expect(typo).toContain('There is no notion named “typscript”');
+    expect(typo).toContain('TypeScript');
+    // Looking at a channel with no link: one sentence, nothing ranked.
+    const unlinked = shown(await answerTo('who knows TypeScript', 'C9'));
+    expect(unlinked).toContain('is not linked to a planning channel');
+  });
+
+  it('a question it does not know gets what it can do, never silence', async () => {
+    await h.connect(MEMBER);
+    const t = started(MEMBER);
+    await t.send();
+    await eventually(() => inThread(MEMBER, t.threadTs).length === 1, 'the greeting');
+    await ask(t.threadTs, 'tell me a joke');
+    await eventually(() => inThread(MEMBER, t.threadTs).length === 2, 'the answer');
+    const text = shown(inThread(MEMBER, t.threadTs)[1]!);
+    expect(text).toContain('Here is what I can answer');
+    expect(text).toContain('Who knows «notion»?');
+    expect(text).toContain('waiting for me');
+    // Nothing was read from the service for it.
+    expect(h.sandbox.requests.count('features.list')).toBe(0);
+  });
+
+  it('a message in an app DM thread that is no assistant thread keeps the help answer', async () => {
+    const root = h.slack.postAsBot(dm(MEMBER), { text: 'You were assigned a task' });
+    await ask(root, "what's waiting for me?");
+    await eventually(() => inThread(MEMBER, root).length === 1, 'the help');
+    expect(shown(inThread(MEMBER, root)[0]!)).toContain('I answer commands rather than messages');
+  });
+
+  it('a guest opening the assistant gets one sentence in the thread; nothing is kept or read', async () => {
+    h.slack.users.set(GUEST, { id: GUEST, name: 'gus', guest: 'multi-channel' });
+    const t = started(GUEST, 'C1');
+    await t.send();
+    await eventually(() => inThread(GUEST, t.threadTs).length === 1, 'the refusal');
+    expect(shown(inThread(GUEST, t.threadTs)[0]!)).toContain('Only full members of this workspace');
+    expect(panel(GUEST, t.threadTs)).toBeUndefined();
+    expect(await h.store.assistantThreads.get(TEAM, dm(GUEST), t.threadTs)).toBeUndefined();
+    // Asking anyway in that thread: the same one sentence, nothing read.
+    await ask(t.threadTs, "What's waiting for me?", GUEST);
+    await eventually(() => inThread(GUEST, t.threadTs).length === 2, 'the second refusal');
+    expect(shown(inThread(GUEST, t.threadTs)[1]!)).toContain('Only full members of this workspace');
+    expect(h.sandbox.requests.count('features.list')).toBe(0);
+  });
+}
+
+describe('the planning assistant (SQLite)', () => suite('sqlite'));
+describeWithPostgres('the planning assistant (PostgreSQL)', () => suite('postgres'));
