@@ -5,6 +5,8 @@
  * the sandbox's tasks. A guest is refused in one sentence and nothing is kept or read.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPlanningClient } from '../../../src/planning/index.js';
+import { FEEDBACK_ACTION } from '../../../src/slack/feedback/ids.js';
 import { TASK_ACTION } from '../../../src/slack/tasks/index.js';
 import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
 import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
@@ -117,6 +119,16 @@ function suite(backend: 'sqlite' | 'postgres') {
     await owner.tasks.update(done.teamId, done.channelId, done.featureId, done.taskId, { state: 'done' });
     const { teamId, channelId, featureId } = h.fixture;
     await owner.tasks.create(teamId, channelId, featureId, { heading: 'Nobody has this one' });
+    // Feedback on one of the member's tasks, still to answer; a feature they wrote that can advance
+    // (it has an assumption), and one they wrote that cannot yet (none).
+    await owner.tasks.feedbackCreate(teamId, channelId, featureId, review.taskId, {
+      message: 'Please check the wording',
+      issue: 'misc',
+    });
+    const asMember = createPlanningClient({ baseUrl: h.sandbox.url, token: h.sandbox.memberToken });
+    const ready = await asMember.features.create(teamId, channelId, { heading: 'Export to CSV' });
+    await asMember.assumptions.create(teamId, channelId, ready.id, { heading: 'People export weekly' });
+    await asMember.features.create(teamId, channelId, { heading: 'Dark mode' });
 
     const t = started(MEMBER, 'C1');
     await t.send();
@@ -125,7 +137,12 @@ function suite(backend: 'sqlite' | 'postgres') {
     await eventually(() => inThread(MEMBER, t.threadTs).length === 2, 'the answer');
     const answer = inThread(MEMBER, t.threadTs)[1]!;
     const text = shown(answer);
-    expect(answer.text).toContain('You have 2 open tasks');
+    expect(answer.text).toContain('You have 2 open tasks and 1 feedback to answer');
+    expect(text).toContain('Please check the wording');
+    expect(text).toContain(FEEDBACK_ACTION.replyOpen);
+    expect(text).toContain('Features you authored that can advance');
+    expect(text).toContain('Export to CSV');
+    expect(text).not.toContain('Dark mode');
     expect(text).toContain('Write the spec');
     expect(text).toContain('Review the copy');
     expect(text).toContain('To do');
