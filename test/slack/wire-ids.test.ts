@@ -14,7 +14,13 @@ import { FormMeta } from '../../src/slack/admin/form-common.js';
 import { ADMIN_ACTION, ADMIN_FIELD, ADMIN_VIEW } from '../../src/slack/admin/ids.js';
 import { FORM_ACTION_IDS } from '../../src/slack/admin/open-form.js';
 import { DraftMeta } from '../../src/slack/assistant/draft.js';
-import { ASSISTANT_SHORTCUT, ASSISTANT_VIEW, DRAFT_FIELD } from '../../src/slack/assistant/ids.js';
+import {
+  ASSISTANT_ACTION,
+  ASSISTANT_SHORTCUT,
+  ASSISTANT_VIEW,
+  DRAFT_FIELD,
+} from '../../src/slack/assistant/ids.js';
+import { ProposedTasks } from '../../src/slack/assistant/proposed.js';
 import { compileRoutes } from '../../src/slack/bolt/router.js';
 import { AssumptionFormMeta } from '../../src/slack/features/assumptions.js';
 import {
@@ -94,6 +100,7 @@ function declaredIds() {
         HOME_ACTION,
         ADMIN_ACTION,
         PEOPLE_ACTION,
+        ASSISTANT_ACTION,
       ),
       ...FORM_ACTION_IDS,
       ...Object.values(DIGEST_ACTIONS),
@@ -154,6 +161,7 @@ const CARRIED = {
   FeatureCoords,
   KnowsPage,
   DraftMeta,
+  ProposedTasks,
 };
 
 type JsonSchema = {
@@ -368,6 +376,7 @@ const FROZEN_IDS = {
     'admin_unlink',
     'admin_watch_off',
     'admin_watch_on',
+    'assistant_review_proposed_tasks',
     'assumption_menu',
     'connect_again',
     'connect_new_account',
@@ -491,10 +500,15 @@ const FROZEN_IDS = {
 const FROZEN_VALUES = {
   DraftMeta: {
     channel: 'string',
-    threadTs: 'string',
+    'threadTs?': 'string',
     teamId: 'string',
     channelId: 'string',
     count: 'integer',
+  },
+  ProposedTasks: {
+    c: 'string',
+    'f?': 'string',
+    h: ['string'],
   },
   AdminPlace: {
     s: 'people|invitations|teams|notions|billing|links|team|channel',

@@ -5,6 +5,9 @@
  * until the person presses Create; then each kept heading becomes a task through the tasks topic
  * (its card posted in the thread, the feature's cards updated), once however often Slack sends the
  * submission, and the modal lists each with its card's permalink.
+ *
+ * The same form takes the tasks the assistant's model proposes (proposed.ts): then there is no
+ * thread, and the cards are posted in the channel the person was looking at, as new messages.
  */
 import type { ViewOutput } from '@slack/bolt';
 import type { KnownBlock, ModalView } from '@slack/types';
@@ -12,6 +15,7 @@ import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import {
   capOptions,
+  channelMention,
   context,
   inline,
   input,
@@ -27,6 +31,7 @@ import type { MessageShortcutArgs, SubmitArgs } from '../bolt/routes.js';
 import { planningOf } from '../kit/acting.js';
 import type { FormResult, StateValues } from '../kit/form.js';
 import { fieldValue } from '../kit/form.js';
+import type { Acting } from '../kit/identity.js';
 import { COMMAND } from '../kit/ids.js';
 import { formProblem, loadModal, modalRequest, noticeView, withoutFormProblem } from '../kit/modal.js';
 import { parseCarried } from '../kit/round-trip.js';
@@ -38,10 +43,14 @@ import { proposals } from './proposals.js';
 
 export const DRAFT_TITLE = 'Draft tasks';
 
-/** Where the thread is and which planning channel its tasks go to: ids only. */
+/**
+ * Where the cards go (a thread of `channel`, or `channel` itself when there is no thread) and which
+ * planning channel the tasks go to: ids only. `threadTs` was required before proposals from the
+ * model: forms opened then still carry it.
+ */
 export const DraftMeta = z.object({
   channel: z.string().min(1),
-  threadTs: z.string().min(1),
+  threadTs: z.string().min(1).optional(),
   teamId: z.string().min(1),
   channelId: z.string().min(1),
   /** How many task fields the form has. */
@@ -52,22 +61,27 @@ export type DraftMeta = z.infer<typeof DraftMeta>;
 /** Messages of a thread read at most. */
 const THREAD_READ = 200;
 
-/** The editable list: the feature, then a heading per proposed task. */
+const FROM_THREAD = md`One task per action-like line of the thread. Edit them, or empty a line to leave it out: nothing is created until you press *Create tasks*.`;
+
+/** The editable list: the feature (chosen already when `featureId` is one of them), then a heading per proposed task. */
 export function draftModal(form: {
   meta: DraftMeta;
   features: readonly { id: string; heading?: string }[];
   headings: readonly string[];
+  /** What the list is, above it; the thread's lines unless told. */
+  intro?: Mrkdwn;
+  featureId?: string;
 }): ModalView {
   const options = capOptions(form.features.map((f) => option(f.heading ?? f.id, f.id)));
+  const chosen = options.find((o) => o.value === form.featureId);
   const blocks: KnownBlock[] = [
-    context(
-      md`One task per action-like line of the thread. Edit them, or empty a line to leave it out: nothing is created until you press *Create tasks*.`,
-    ),
+    context(form.intro ?? FROM_THREAD),
     input('Feature', DRAFT_FIELD.feature.block, {
       type: 'static_select',
       action_id: DRAFT_FIELD.feature.action,
       placeholder: { type: 'plain_text', text: 'Choose the feature' },
       options,
+      ...(chosen ? { initial_option: chosen } : {}),
     }),
     ...form.headings.map((heading, i) =>
       input(
@@ -88,48 +102,80 @@ export function draftModal(form: {
   });
 }
 
+/**
+ * The form for tasks whose cards go to `channel` (in `threadTs` when given), as the person reads the
+ * channel's plan — or why there is none: the channel not linked, no heading, no feature to add to.
+ */
+export async function draftFormFor(
+  svc: Services,
+  acting: Acting,
+  where: { channel: string; threadTs?: string },
+  proposed: {
+    /** The headings, read once the channel is known to be linked. */
+    headings: () => Promise<readonly string[]>;
+    none: Mrkdwn;
+    intro?: Mrkdwn;
+    /** A feature to choose at once, by its heading (case aside), when the channel has it. */
+    featureHeading?: string;
+  },
+): Promise<ModalView> {
+  const link = await svc.deps.store.links.get(acting.workspaceId, where.channel);
+  if (!link) {
+    return noticeView(
+      DRAFT_TITLE,
+      md`${channelMention(where.channel)} is not linked to a planning channel, so its tasks would have nowhere to go: a workspace admin can run \`${COMMAND} link\` there first.`,
+    );
+  }
+  const [headings, page] = await Promise.all([
+    proposed.headings(),
+    acting.planning.features.list(link.teamId, link.channelId, { pageSize: 500 }),
+  ]);
+  if (headings.length === 0) return noticeView(DRAFT_TITLE, proposed.none);
+  const features = page.features.filter((f) => f.stage !== 'deep context');
+  if (features.length === 0) {
+    return noticeView(
+      DRAFT_TITLE,
+      md`The linked planning channel has no feature to add tasks to yet: create one with \`${COMMAND} feature new\`.`,
+    );
+  }
+  const wanted = proposed.featureHeading?.trim().toLowerCase();
+  const featureId = wanted ? features.find((f) => f.heading?.trim().toLowerCase() === wanted)?.id : undefined;
+  const meta: DraftMeta = {
+    channel: where.channel,
+    ...(where.threadTs ? { threadTs: where.threadTs } : {}),
+    teamId: link.teamId,
+    channelId: link.channelId,
+    count: headings.length,
+  };
+  return draftModal({
+    meta,
+    features,
+    headings,
+    ...(proposed.intro ? { intro: proposed.intro } : {}),
+    ...(featureId ? { featureId } : {}),
+  });
+}
+
 /** The message shortcut: the modal opens at once, then fills with the thread's proposals. */
 export async function draftTasksShortcut(svc: Services, args: MessageShortcutArgs) {
   const { shortcut, client } = args;
-  const planning = planningOf(args.context);
   await loadModal(
     { ...modalRequest(svc, args, shortcut.trigger_id, 'draft tasks open'), title: DRAFT_TITLE },
-    async ({ planning: service }) => {
+    (acting) => {
       const channel = shortcut.channel.id;
       const threadTs = shortcut.message.thread_ts ?? shortcut.message.ts;
-      const link = await svc.deps.store.links.get(planning.workspaceId, channel);
-      if (!link) {
-        return noticeView(
-          DRAFT_TITLE,
-          md`This channel is not linked to a planning channel, so its tasks would have nowhere to go: a workspace admin can run \`${COMMAND} link\` here first.`,
-        );
-      }
-      const [thread, page] = await Promise.all([
-        client.conversations.replies({ channel, ts: threadTs, limit: THREAD_READ }),
-        service.features.list(link.teamId, link.channelId, { pageSize: 500 }),
-      ]);
-      const headings = proposals(thread.messages ?? []);
-      if (headings.length === 0) {
-        return noticeView(
-          DRAFT_TITLE,
-          md`I found no action-like line in this thread (a bullet, a checklist box, a “TODO”, a “we should…”, an imperative): nothing to propose.`,
-        );
-      }
-      const features = page.features.filter((f) => f.stage !== 'deep context');
-      if (features.length === 0) {
-        return noticeView(
-          DRAFT_TITLE,
-          md`The linked planning channel has no feature to add tasks to yet: create one with \`${COMMAND} feature new\`.`,
-        );
-      }
-      const meta = {
-        channel,
-        threadTs,
-        teamId: link.teamId,
-        channelId: link.channelId,
-        count: headings.length,
-      };
-      return draftModal({ meta, features, headings });
+      return draftFormFor(
+        svc,
+        acting,
+        { channel, threadTs },
+        {
+          headings: async () => {
+            const thread = await client.conversations.replies({ channel, ts: threadTs, limit: THREAD_READ });
+            return proposals(thread.messages ?? []);
+          },
+          none: md`I found no action-like line in this thread (a bullet, a checklist box, a “TODO”, a “we should…”, an imperative): nothing to propose.`,
+        },
+      );
     },
   );
 }
@@ -181,7 +227,7 @@ async function run(svc: Services, data: DraftSubmission, args: SubmitArgs): Prom
         planning,
         args.client,
         { teamId: meta.teamId, channelId: meta.channelId, featureId: data.featureId, heading },
-        { channel: meta.channel, threadTs: meta.threadTs },
+        { channel: meta.channel, ...(meta.threadTs ? { threadTs: meta.threadTs } : {}) },
       );
       lines.push(await createdLine(args.client, heading, created));
       notes.push(...created.notes);

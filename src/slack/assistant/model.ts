@@ -5,7 +5,8 @@
  * person's data beyond what the person's own account reads through those tools. It cannot write to
  * the service or post anywhere: the app posts its answer, streamed into the thread where Slack
  * allows (`chat.startStream` / `appendStream` / `stopStream`), else as one message updated at the
- * end. Bounded in time, tool calls and tokens (src/model/); its failure or refusal is one sentence.
+ * end. It may propose tasks (`propose_tasks`), which creates nothing: the app shows them under the
+ * answer with a button to the Draft tasks form, where the person reviews and creates them (proposed.ts). Bounded in time, tool calls and tokens (src/model/); its failure or refusal is one sentence.
  */
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
@@ -17,12 +18,14 @@ import {
   type ModelClient,
   type ModelTool,
 } from '../../model/client.js';
+import { LIMITS } from '../../planning/models.js';
 import type { Acting } from '../kit/identity.js';
 import type { Reply } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
 import { knowsReply } from '../people/index.js';
 import { waitingReply } from './answers.js';
 import { blockedReply, changesReply, contextLink } from './plan-answers.js';
+import { MAX_MODEL_PROPOSALS, modelProposal, type Proposal, proposedReply } from './proposed.js';
 
 /** One model client per configuration (the process's). */
 const clients = new WeakMap<object, ModelClient>();
@@ -53,7 +56,8 @@ export function modelOf(
 const SYSTEM = [
   'You are the Team Planning assistant in Slack. Answer the question about the team plan using only what the tools return;',
   'if they do not hold the answer, say so in one sentence. Be brief and use Slack mrkdwn.',
-  'You cannot create, change or post anything: to make tasks from a conversation, the person uses the Draft tasks shortcut.',
+  "You cannot create, change or post anything. To suggest tasks for the looked-at channel's plan, call propose_tasks:",
+  'they are shown to the person, who reviews them and creates them or not.',
 ].join(' ');
 
 /** A reply's words, as a tool gives them to the model (its blocks' text). */
@@ -67,8 +71,16 @@ export function replyText(reply: Reply): string {
   return texts.length ? texts.join('\n') : (reply.text ?? '');
 }
 
-/** The tools: the no-model answers, read as `acting`, about the channel the person looks at. */
-function toolsFor(svc: Services, acting: Acting, contextChannelId: string | undefined): ModelTool[] {
+/**
+ * The tools: the no-model answers, read as `acting`, about the channel the person looks at; and
+ * proposing tasks there, which only hands them to `propose` (the last proposal is the one shown).
+ */
+function toolsFor(
+  svc: Services,
+  acting: Acting,
+  contextChannelId: string | undefined,
+  propose: (proposal: Proposal) => void,
+): ModelTool[] {
   const guarded = (read: (args: Record<string, unknown>) => Promise<Reply>) => async (args: unknown) => {
     try {
       return replyText(await read((args ?? {}) as Record<string, unknown>));
@@ -116,6 +128,42 @@ function toolsFor(svc: Services, acting: Acting, contextChannelId: string | unde
         if ('reply' in found) return found.reply;
         return knowsReply(svc, acting, found.link.slackChannelId, { name: name(a.notion) });
       }),
+    },
+    {
+      name: 'propose_tasks',
+      description: `Proposes tasks for the looked-at channel's plan (at most ${MAX_MODEL_PROPOSALS}). Creates nothing: they are shown to the person, who reviews, edits and creates them or not.`,
+      parameters: {
+        type: 'object',
+        properties: {
+          headings: {
+            type: 'array',
+            items: { type: 'string', maxLength: LIMITS.heading },
+            maxItems: MAX_MODEL_PROPOSALS,
+            description: "Each proposed task's heading",
+          },
+          feature: { type: 'string', description: 'The heading of the feature they belong to, if known' },
+        },
+        required: ['headings'],
+      },
+      run: async (args) => {
+        const proposal = modelProposal(args);
+        if (!proposal) return 'Nothing was proposed: give at least one non-empty task heading.';
+        try {
+          const found = await contextLink(svc, acting, contextChannelId);
+          if ('reply' in found) return replyText(found.reply);
+        } catch (error) {
+          svc.deps.logger.warn(
+            { action: 'assistant tool', workspaceId: acting.workspaceId, err: error },
+            'a tool could not read',
+          );
+          return 'This could not be read right now.';
+        }
+        propose(proposal);
+        const leftOut = proposal.leftOut
+          ? ` (${proposal.leftOut} more left out: at most ${MAX_MODEL_PROPOSALS})`
+          : '';
+        return `Shown to the person for confirmation: ${proposal.headings.length} task(s)${leftOut}. Nothing is created unless they review them and press Create tasks.`;
+      },
     },
   ];
 }
@@ -187,11 +235,14 @@ export async function answerWithModel(
   };
   const say = (text: string) =>
     client.chat.postMessage({ channel: place.channel, thread_ts: place.threadTs, text });
+  let proposed: Proposal | undefined;
 
   const outcome = await model.answer({
     system: SYSTEM,
     question,
-    tools: toolsFor(svc, acting, contextChannelId),
+    tools: toolsFor(svc, acting, contextChannelId, (p) => {
+      proposed = p;
+    }),
     onText: async (piece) => {
       pending += piece;
       // The first piece starts the reply at once; the next ones are sent a few at a time.
@@ -202,5 +253,15 @@ export async function answerWithModel(
   if (streamTs) await client.chat.stopStream({ channel: place.channel, ts: streamTs });
   if (fallbackTs) await client.chat.update({ channel: place.channel, ts: fallbackTs, text: shown });
   if (outcome.kind === 'refused') await say('The model declined to answer that question.');
-  else if (outcome.kind === 'failed') await say(FAILED[outcome.reason]!);
+  else if (outcome.kind === 'failed' && !(outcome.reason === 'empty' && proposed))
+    await say(FAILED[outcome.reason]!);
+  // Proposed tasks are offered whatever else the answer said (a refusal withdraws them); the tool
+  // checked the looked-at channel is linked.
+  if (proposed && outcome.kind !== 'refused' && contextChannelId) {
+    await client.chat.postMessage({
+      channel: place.channel,
+      thread_ts: place.threadTs,
+      ...proposedReply(contextChannelId, proposed),
+    });
+  }
 }

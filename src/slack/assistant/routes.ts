@@ -15,8 +15,9 @@
 import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
 import { draftSubmission, draftTasksShortcut } from './draft.js';
-import { ASSISTANT_SHORTCUT, ASSISTANT_VIEW } from './ids.js';
+import { ASSISTANT_ACTION, ASSISTANT_SHORTCUT, ASSISTANT_VIEW } from './ids.js';
 import { SUGGESTED_PROMPTS } from './intents.js';
+import { reviewProposedTasksAction } from './proposed.js';
 import { threadContextChanged, threadEventKey, threadStarted } from './thread.js';
 
 /** The side panel as the manifest declares it. */
@@ -38,6 +39,9 @@ export const assistantRoutes: TopicRoutes<Services> = {
       description: 'Propose tasks from this thread; nothing is created until you confirm',
       run: draftTasksShortcut,
     },
+  },
+  actions: {
+    [ASSISTANT_ACTION.reviewProposedTasks]: reviewProposedTasksAction,
   },
   views: {
     [ASSISTANT_VIEW.draftTasks]: draftSubmission,

@@ -105,7 +105,13 @@ describe('the planning assistant with a model', () => {
     expect(first).toContain('Anything I should pick up before lunch?');
     expect(
       (model.requests[0]!.tools as { function: { name: string } }[]).map((t) => t.function.name),
-    ).toEqual(['whats_waiting_for_me', 'what_changed_this_week', 'why_cannot_feature_advance', 'who_knows']);
+    ).toEqual([
+      'whats_waiting_for_me',
+      'what_changed_this_week',
+      'why_cannot_feature_advance',
+      'who_knows',
+      'propose_tasks',
+    ]);
     const toolResult = (model.requests[1]!.messages as { role: string; content: string }[]).find(
       (m) => m.role === 'tool',
     );
