@@ -18,8 +18,14 @@ import {
   section,
 } from '../../blockkit/index.js';
 import { TASK_STATES, type TaskState } from '../../planning/index.js';
-import type { ChannelLink } from '../../store/index.js';
-import { type HomeTask, linkedPlanning, type Part, pendingFeedback, waitingBlocks } from '../home/index.js';
+import {
+  type HomeTask,
+  linkedPlanning,
+  onePerPlanningChannel,
+  type Part,
+  pendingFeedback,
+  waitingBlocks,
+} from '../home/index.js';
 import type { Acting } from '../kit/identity.js';
 import { COMMAND } from '../kit/ids.js';
 import type { Reply } from '../kit/messages.js';
@@ -65,22 +71,11 @@ export function canDoReply(): Reply {
   ]);
 }
 
-/** One link per planning channel: two Slack channels linked to one are read once. */
-function dedupe(links: readonly ChannelLink[]): ChannelLink[] {
-  const seen = new Set<string>();
-  return links.filter((l) => {
-    const key = `${l.teamId}/${l.channelId}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 const FAILED = { ok: false, problem: 'failed' } as const;
 
 /** *What's waiting for me?* — my open tasks by state, feedback to answer, features I can advance. */
 export async function waitingReply(svc: Services, acting: Acting): Promise<Reply> {
-  const links = dedupe(await svc.deps.store.links.listByWorkspace(acting.workspaceId));
+  const links = onePerPlanningChannel(await svc.deps.store.links.listByWorkspace(acting.workspaceId));
   if (links.length === 0) {
     const none = md`No channel here is linked to a planning channel yet, so nothing is waiting: a workspace admin can run \`${COMMAND} link\`.`;
     return message(none, [section(none)]);

@@ -14,6 +14,7 @@ export {
   type HomeFeature,
   type HomeTask,
   linkedPlanning,
+  onePerPlanningChannel,
   type Part,
   type PendingFeedback,
   type Planning,

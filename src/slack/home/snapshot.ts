@@ -263,6 +263,17 @@ export async function pendingFeedback(
   return read.flat();
 }
 
+/** One link per planning channel: two Slack channels linked to one are read once. */
+export function onePerPlanningChannel(links: readonly ChannelLink[]): ChannelLink[] {
+  const seen = new Set<string>();
+  return links.filter((l) => {
+    const key = `${l.teamId}/${l.channelId}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * What `person` has in the linked channels — the tasks assigned to them and the features, theirs
  * marked — read with `client` (the person's own token on their Home tab, the reader's for someone

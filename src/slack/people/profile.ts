@@ -22,7 +22,6 @@ import {
   section,
 } from '../../blockkit/index.js';
 import type { Experience } from '../../planning/index.js';
-import type { ChannelLink } from '../../store/index.js';
 import { GRADES_PRIVACY } from '../grades/index.js';
 import {
   type ActivityLine,
@@ -33,6 +32,7 @@ import {
   experienceRows,
   gatherParts,
   linkedPlanning,
+  onePerPlanningChannel,
   type Part,
   type PendingFeedback,
   type Planning,
@@ -72,7 +72,7 @@ function settled<T>(result: PromiseSettledResult<T>): Part<T> {
 
 /** Reads the profile of `person` with the reader's account. @throws what reading their experience threw */
 export async function readProfile(svc: Services, acting: Acting, person: Person): Promise<ProfileData> {
-  const links = dedupe(await svc.deps.store.links.listByWorkspace(acting.workspaceId));
+  const links = onePerPlanningChannel(await svc.deps.store.links.listByWorkspace(acting.workspaceId));
   const client = acting.planning;
   if (person.self) {
     const parts = gatherParts(client, acting.identity, links, {
@@ -125,17 +125,6 @@ export async function readProfile(svc: Services, acting: Acting, person: Person)
     experiences: experienceRows(experiences.value),
     ...(links.length > 0 ? { planning: settled(planning) } : {}),
   };
-}
-
-/** One link per planning channel: two Slack channels linked to one are read once. */
-function dedupe(links: readonly ChannelLink[]): ChannelLink[] {
-  const seen = new Set<string>();
-  return links.filter((l) => {
-    const key = `${l.teamId}/${l.channelId}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 const PEER_PRIVACY = md`Peer grades are anonymous: only their average and how many there are are shown, never who graded or when.`;
