@@ -6,8 +6,9 @@
  * assistant answers itself never reaches it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistantThreads } from '../../helpers/assistant-thread.js';
 import { type FakeModel, startFakeModel } from '../../helpers/fake-model.js';
-import { BOT_TOKEN, eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
+import { BOT_TOKEN, eventually, Harness } from '../../helpers/slack-harness.js';
 
 const MEMBER = 'U1';
 const MODEL_KEY = 'sk-test-model-key';
@@ -35,42 +36,7 @@ describe('the planning assistant with a model', () => {
     await model.close();
   });
 
-  const dm = () => h.slack.workspace.imWith(MEMBER).id;
-  const inThread = (threadTs: string) =>
-    h.slack.workspace
-      .inChannel(dm())
-      .filter((m) => m.user === h.slack.workspace.bot.userId && m.threadTs === threadTs && m.ts !== threadTs);
-
-  /** A thread looking at C1, greeted; resolves with its ts. */
-  async function thread() {
-    h.slack.ensurePerson(MEMBER);
-    const threadTs = h.slack.postAsBot(dm(), { text: 'New assistant thread' });
-    await h.event({
-      type: 'assistant_thread_started',
-      assistant_thread: {
-        user_id: MEMBER,
-        channel_id: dm(),
-        thread_ts: threadTs,
-        context: { channel_id: 'C1', team_id: TEAM },
-      },
-      event_ts: `${threadTs}9`,
-    });
-    await eventually(() => inThread(threadTs).length === 1, 'the greeting');
-    return threadTs;
-  }
-
-  async function ask(threadTs: string, text: string) {
-    const ts = h.slack.workspace.post({ channel: dm(), user: MEMBER, text, threadTs }).ts;
-    await h.event({
-      type: 'message',
-      channel: dm(),
-      channel_type: 'im',
-      user: MEMBER,
-      text,
-      ts,
-      thread_ts: threadTs,
-    });
-  }
+  const { inThread, open: thread, ask } = assistantThreads(() => h, MEMBER);
 
   it('answers a free-form question with the tools’ reads, streamed, writing nothing and sending no token', async () => {
     await h.assignedTask('Write the spec');

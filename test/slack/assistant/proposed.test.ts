@@ -14,6 +14,7 @@ import {
   proposedReply,
 } from '../../../src/slack/assistant/proposed.js';
 import { parseCarried } from '../../../src/slack/kit/round-trip.js';
+import { assistantThreads } from '../../helpers/assistant-thread.js';
 import { type FakeModel, startFakeModel } from '../../helpers/fake-model.js';
 import {
   choice,
@@ -21,7 +22,6 @@ import {
   Harness,
   type ShownMessage,
   submitted,
-  TEAM,
   text,
 } from '../../helpers/slack-harness.js';
 
@@ -93,42 +93,7 @@ describe('the assistant with a model proposing tasks', () => {
     await model.close();
   });
 
-  const dm = () => h.slack.workspace.imWith(MEMBER).id;
-  const inThread = (threadTs: string) =>
-    h.slack.workspace
-      .inChannel(dm())
-      .filter((m) => m.user === h.slack.workspace.bot.userId && m.threadTs === threadTs && m.ts !== threadTs);
-
-  /** A thread looking at `channel`, greeted; resolves with its ts. */
-  async function thread(channel = 'C1') {
-    h.slack.ensurePerson(MEMBER);
-    const threadTs = h.slack.postAsBot(dm(), { text: 'New assistant thread' });
-    await h.event({
-      type: 'assistant_thread_started',
-      assistant_thread: {
-        user_id: MEMBER,
-        channel_id: dm(),
-        thread_ts: threadTs,
-        context: { channel_id: channel, team_id: TEAM },
-      },
-      event_ts: `${threadTs}9`,
-    });
-    await eventually(() => inThread(threadTs).length === 1, 'the greeting');
-    return threadTs;
-  }
-
-  async function ask(threadTs: string, question: string) {
-    const ts = h.slack.workspace.post({ channel: dm(), user: MEMBER, text: question, threadTs }).ts;
-    await h.event({
-      type: 'message',
-      channel: dm(),
-      channel_type: 'im',
-      user: MEMBER,
-      text: question,
-      ts,
-      thread_ts: threadTs,
-    });
-  }
+  const { dm, inThread, open: thread, ask } = assistantThreads(() => h, MEMBER);
 
   /** The thread's message carrying the Review button, once there. */
   async function proposalMessage(threadTs: string): Promise<ShownMessage> {
