@@ -72,6 +72,8 @@ export interface Walk {
   openHome(shows?: string | RegExp): Promise<Locator>;
   /** The person's DM with the app. */
   openDm(): Promise<void>;
+  /** From the open Administration modal, pushes `section` (a regular expression's source); the view pushed. */
+  adminSection(section: string): Promise<Locator>;
   /** Closes every open modal with its ✕, as a person would. */
   closeModals(): Promise<void>;
   /** Closes `dialog` with its Close/Cancel/Done button and waits for it to go. */
@@ -150,6 +152,15 @@ export function readmeWalk(ui: PlaygroundPage): Walk {
           `(document.querySelector(${JSON.stringify(HEAD)})?.textContent ?? '') !== ${JSON.stringify(shown)}`,
         );
       }
+    },
+    async adminSection(section) {
+      await ui
+        .modal('Administration')
+        .locator('.section', { hasText: new RegExp(section) })
+        .getByRole('button', { name: 'Open' })
+        .click();
+      await page.locator('.modal-head .stack-note', { hasText: '2 views deep' }).waitFor();
+      return page.getByRole('dialog').last();
     },
     async closeModal(dialog) {
       await dialog

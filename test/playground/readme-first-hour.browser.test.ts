@@ -78,13 +78,7 @@ describeWithBrowser('README first hour, walked in the playground as each role', 
   /** Opens `/plan admin` and pushes `section` over it; the view pushed. */
   async function adminSection(section: string): Promise<Locator> {
     await walk.type('/plan admin');
-    const admin = ui.modal('Administration');
-    await admin
-      .locator('.section', { hasText: new RegExp(section) })
-      .getByRole('button', { name: 'Open' })
-      .click();
-    await page.locator('.modal-head .stack-note', { hasText: '2 views deep' }).waitFor();
-    return page.getByRole('dialog').last();
+    return walk.adminSection(section);
   }
 
   // README "Using it": Create task — "the assignee is told when someone else assigns them — … in the

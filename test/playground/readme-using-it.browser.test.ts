@@ -417,14 +417,7 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
     await walk.as('owner');
     await walk.type('/plan admin');
     const admin = ui.modal('Administration');
-    const open = async (section: string) => {
-      await admin
-        .locator('.section', { hasText: new RegExp(section) })
-        .getByRole('button', { name: 'Open' })
-        .click();
-      await page.locator('.modal-head .stack-note', { hasText: '2 views deep' }).waitFor();
-      return page.getByRole('dialog').last();
-    };
+    const open = (section: string) => walk.adminSection(section);
     const back = async (view: Locator) => {
       await view.locator('.modal-foot .btn').first().click();
       await admin.locator('.section', { hasText: 'Billing' }).waitFor();
@@ -759,15 +752,8 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
   it('Administering: a new invitation, then revoked after a confirmation; the digest time form', async () => {
     await walk.as('admin');
     await walk.type('/plan admin');
-    const admin = ui.modal('Administration');
-    const open = async (section: string) => {
-      await admin
-        .locator('.section', { hasText: new RegExp(section) })
-        .getByRole('button', { name: 'Open' })
-        .click();
-      await page.locator('.modal-head .stack-note', { hasText: '2 views deep' }).waitFor();
-      return page.getByRole('dialog').last();
-    };
+    const _admin = ui.modal('Administration');
+    const open = (section: string) => walk.adminSection(section);
     const invitations = () => Object.values(playground.sandbox.state().invitations).map((i) => i.inviteName);
     let view = await open('Invitations');
     await view.getByRole('button', { name: 'New invitation' }).click();
@@ -810,15 +796,8 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
   it("Administering: a person's token regenerated, their account closed and re-opened; the default channel kept; weekends and unlink", async () => {
     await walk.as('admin');
     await walk.type('/plan admin');
-    const admin = ui.modal('Administration');
-    const open = async (section: string) => {
-      await admin
-        .locator('.section', { hasText: new RegExp(section) })
-        .getByRole('button', { name: 'Open' })
-        .click();
-      await page.locator('.modal-head .stack-note', { hasText: '2 views deep' }).waitFor();
-      return page.getByRole('dialog').last();
-    };
+    const _admin = ui.modal('Administration');
+    const open = (section: string) => walk.adminSection(section);
     const confirmWith = async (title: string, button: string) => {
       await page.getByRole('dialog', { name: title }).getByRole('button', { name: button }).click();
     };
