@@ -74,6 +74,23 @@ async function openSection(h: Harness, rootId: string, name: string, as = ADMIN)
   return pushedId;
 }
 
+/**
+ * Billing opened and *Upgrade* pressed on its first enabled plan: the section's and the pushed
+ * checkout's view ids, and the checkout as Slack shows it once filled.
+ */
+async function openCheckout(h: Harness) {
+  const rootId = await openAdmin(h);
+  const sectionId = await openSection(h, rootId, 'billing');
+  const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
+  const since = h.slack.calls.length;
+  await h.press({ view: sectionId }, ADMIN_ACTION.checkout, {
+    value: json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
+  });
+  const checkoutId = await pushed(h, since);
+  const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
+  return { plan: plan!, sectionId, checkoutId, view };
+}
+
 /** Opens a form from a section view; resolves with the form view's id once it is shown. */
 function openAdminForm(h: Harness, sectionId: string, request: FormRequest, callbackId: string, as = ADMIN) {
   return h.openForm(
@@ -565,21 +582,13 @@ describe('Administering from Slack', () => {
   });
 
   it("gives a checkout link with its expiry in the admin's own time zone", async () => {
-    const rootId = await openAdmin(h);
-    const sectionId = await openSection(h, rootId, 'billing');
+    const { plan, sectionId, view } = await openCheckout(h);
     expect(json(h.slack.views.get(sectionId))).toContain('no subscription');
     // Prices say their currency (issue 23 item 6).
     expect(json(h.slack.views.get(sectionId))).toMatch(/\$\d+\.\d\d USD per (month|year)/);
-    const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
-    const since = h.slack.calls.length;
-    await h.press({ view: sectionId }, ADMIN_ACTION.checkout, {
-      value: json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
-    });
-    const checkoutId = await pushed(h, since);
-    const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
     const expires = /expires on \*([^*]+)\*/.exec(json(view))?.[1];
     expect(expires).toMatch(/\(America\/New_York\)$/);
-    const checkout = await h.owner().billing.planCheckout(plan!.id, {});
+    const checkout = await h.owner().billing.planCheckout(plan.id, {});
     // The same rule applied to a link prepared now: 23 hours, shown in New York time.
     expect(new Date(checkout.expiresAt!).getTime() - Date.now()).toBeGreaterThan(22 * 3600_000);
     expect(expires).toMatch(/^\w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2} /);
@@ -589,16 +598,8 @@ describe('Administering from Slack', () => {
   });
 
   it('shows Billing again as the service has it once the admin pays and presses Done (issue 36 item 5)', async () => {
-    const rootId = await openAdmin(h);
-    const sectionId = await openSection(h, rootId, 'billing');
+    const { sectionId, checkoutId, view } = await openCheckout(h);
     expect(json(h.slack.views.get(sectionId))).toContain('no subscription');
-    const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
-    const since = h.slack.calls.length;
-    await h.press({ view: sectionId }, ADMIN_ACTION.checkout, {
-      value: json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
-    });
-    const checkoutId = await pushed(h, since);
-    const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
     // Paying happens outside Slack: the checkout link, opened, starts the subscription.
     const url = /<(https?:[^|>]+)\|open the checkout>/.exec(json(view))?.[1];
     expect(url).toBeDefined();
@@ -615,15 +616,7 @@ describe('Administering from Slack', () => {
   });
 
   it('shows Billing again as the service has it when the admin goes Back from the checkout (issue 36 item 5)', async () => {
-    const rootId = await openAdmin(h);
-    const sectionId = await openSection(h, rootId, 'billing');
-    const [plan] = (await h.owner().billing.planList()).pricePlans.filter((p) => p.isEnabled !== false);
-    const since = h.slack.calls.length;
-    await h.press({ view: sectionId }, ADMIN_ACTION.checkout, {
-      value: json({ id: plan!.id, n: plan!.productName ?? plan!.id }),
-    });
-    const checkoutId = await pushed(h, since);
-    const view = await updated(h, checkoutId, (v) => json(v).includes('open the checkout'));
+    const { sectionId, checkoutId, view } = await openCheckout(h);
     expect(h.slack.views.get(checkoutId)?.notify_on_close).toBe(true);
     const url = /<(https?:[^|>]+)\|open the checkout>/.exec(json(view))?.[1];
     expect((await fetch(url!)).ok).toBe(true);
