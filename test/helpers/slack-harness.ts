@@ -1143,3 +1143,27 @@ export function onTwoReplicas(
     started = {};
   });
 }
+
+/**
+ * A new harness for each test, its store on `backend` — on PostgreSQL in a schema of its own
+ * (`schemaName`), dropped after — handed to `use` before the test runs (set people, connect, link).
+ */
+export function harnessEachTest(
+  backend: 'sqlite' | 'postgres',
+  schemaName: string,
+  use: (h: Harness) => unknown,
+): void {
+  let pg: PgSchema | undefined;
+  let h: Harness | undefined;
+  beforeEach(async () => {
+    pg = backend === 'postgres' ? await withPgSchema(schemaName) : undefined;
+    h = await Harness.start(pg ? { postgres: pg } : {});
+    await use(h);
+  });
+  afterEach(async () => {
+    await h?.close();
+    await pg?.drop();
+    h = undefined;
+    pg = undefined;
+  });
+}

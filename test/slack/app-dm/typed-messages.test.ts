@@ -4,10 +4,10 @@
  * the event — with the once keys in SQLite and in PostgreSQL. Bots, edits and deletions get none;
  * a guest gets the one sentence any request of theirs gets.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMAND } from '../../../src/slack/kit/ids.js';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
-import { eventually, Harness } from '../../helpers/slack-harness.js';
+import { describeWithPostgres } from '../../helpers/postgres.js';
+import { eventually, type Harness, harnessEachTest } from '../../helpers/slack-harness.js';
 
 const MEMBER = 'U1';
 const GUEST = 'UGUEST';
@@ -16,16 +16,9 @@ const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout'
 /** Runs the suite against a harness whose store is `backend`. */
 function suite(backend: 'sqlite' | 'postgres') {
   let h: Harness;
-  let pg: PgSchema | undefined;
-
-  beforeEach(async () => {
-    pg = backend === 'postgres' ? await withPgSchema('app_dm') : undefined;
-    h = await Harness.start(pg ? { postgres: pg } : {});
-    h.slack.users.set(MEMBER, { id: MEMBER, name: 'mia' });
-  });
-  afterEach(async () => {
-    await h.close();
-    await pg?.drop();
+  harnessEachTest(backend, 'app_dm', async (started) => {
+    h = started;
+    started.slack.users.set(MEMBER, { id: MEMBER, name: 'mia' });
   });
 
   /** What the app posted in `user`'s DM with it. */

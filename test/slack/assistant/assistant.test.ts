@@ -4,12 +4,12 @@
  * and its context read back from the store (SQLite and PostgreSQL), the answers checked against
  * the sandbox's tasks. A guest is refused in one sentence and nothing is kept or read.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../../src/planning/index.js';
 import { FEEDBACK_ACTION } from '../../../src/slack/feedback/ids.js';
 import { TASK_ACTION } from '../../../src/slack/tasks/index.js';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
-import { eventually, Harness, TEAM } from '../../helpers/slack-harness.js';
+import { describeWithPostgres } from '../../helpers/postgres.js';
+import { eventually, type Harness, harnessEachTest, TEAM } from '../../helpers/slack-harness.js';
 
 const MEMBER = 'U1';
 const GUEST = 'UGUEST';
@@ -17,16 +17,9 @@ const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout'
 
 function suite(backend: 'sqlite' | 'postgres') {
   let h: Harness;
-  let pg: PgSchema | undefined;
-
-  beforeEach(async () => {
-    pg = backend === 'postgres' ? await withPgSchema('assistant') : undefined;
-    h = await Harness.start(pg ? { postgres: pg } : {});
-    h.slack.users.set(MEMBER, { id: MEMBER, name: 'mia' });
-  });
-  afterEach(async () => {
-    await h.close();
-    await pg?.drop();
+  harnessEachTest(backend, 'assistant', async (started) => {
+    h = started;
+    started.slack.users.set(MEMBER, { id: MEMBER, name: 'mia' });
   });
 
   /** The person's DM with the app (opened if needed). */

@@ -4,11 +4,11 @@
  * exactly the kept headings created in the sandbox once, with Slack's retries of the submission,
  * each listed with its card's permalink. The tasks themselves proposed from lines: proposals.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASSISTANT_SHORTCUT, ASSISTANT_VIEW, DRAFT_FIELD } from '../../../src/slack/assistant/ids.js';
 import { proposalOf, proposals } from '../../../src/slack/assistant/proposals.js';
-import { describeWithPostgres, type PgSchema, withPgSchema } from '../../helpers/postgres.js';
-import { choice, eventually, Harness, text } from '../../helpers/slack-harness.js';
+import { describeWithPostgres } from '../../helpers/postgres.js';
+import { choice, eventually, type Harness, harnessEachTest, text } from '../../helpers/slack-harness.js';
 
 const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' };
 
@@ -43,16 +43,10 @@ describe('proposals', () => {
 /** The shortcut's suite with the store (its once keys) on `backend`. */
 function suite(backend: 'sqlite' | 'postgres') {
   let h: Harness;
-  let pg: PgSchema | undefined;
-  beforeEach(async () => {
-    pg = backend === 'postgres' ? await withPgSchema('draft_tasks') : undefined;
-    h = await Harness.start(pg ? { postgres: pg } : {});
-    await h.connect('U1');
-    await h.link('C1');
-  });
-  afterEach(async () => {
-    await h.close();
-    await pg?.drop();
+  harnessEachTest(backend, 'draft_tasks', async (started) => {
+    h = started;
+    await started.connect('U1');
+    await started.link('C1');
   });
 
   /** A thread in C1: a root and replies; resolves with the root as the shortcut sees it. */
