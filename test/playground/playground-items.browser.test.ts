@@ -76,6 +76,38 @@ describeWithBrowser(
       await ui.shot('i8-sidebar-after-switch');
     }, 90_000);
 
+    it('a form being filled stays as it is when Slack says the modal changed but the view did not', async () => {
+      await ui.actAs('U0ADA');
+      await ui.openChannel('api');
+      const source = page.locator('#messages .msg', { hasText: 'Welcome to the playground' }).first();
+      await source.hover();
+      await source.getByRole('button', { name: 'More actions' }).click();
+      await page.getByRole('menuitem', { name: /Create task/ }).click();
+      const create = ui.modal('Create task');
+      const feature = create.getByLabel('Feature');
+      await feature.click();
+      await feature.fill('Rate');
+      const option = feature
+        .locator('xpath=..')
+        .locator('.ext-options li[role=option]', { hasText: /Rate-limit the public API/ });
+      await option.first().waitFor();
+      // Another event for the same view (as when its opening and its update are told close together):
+      // the person's typing and the open list stay.
+      const asked = page.waitForResponse((r) => r.url().includes('/pg/modal'));
+      playground.workspace.changed({ kind: 'modal', user: 'U0ADA' });
+      await asked;
+      // The page has handled the answer once two frames were drawn after it.
+      await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+      expect(await feature.inputValue()).toBe('Rate');
+      await option.first().click({ timeout: STEP_MS });
+      expect(await feature.inputValue()).toBe('Rate-limit the public API');
+      await create
+        .getByRole('button', { name: /Close|Done|Cancel/ })
+        .first()
+        .click();
+      await create.waitFor({ state: 'detached' });
+    }, 90_000);
+
     it('item 9: a recorded thread reply shows its :memo:; its author edits and deletes it, and the discovery follows', async () => {
       await ui.actAs('U0ADA');
       await ui.openChannel('api');

@@ -1150,6 +1150,9 @@ async function showModal() {
     root.replaceChildren();
     return;
   }
+  // The view as it is drawn already (an event for another change, or two events for one update):
+  // nothing is drawn again, so what the person is typing — a type-ahead's open list included — stays.
+  if (ui.modal?.id === modal.id && ui.modal.version === modal.version && root.firstChild) return;
   // Values typed so far stay when the same view is updated (Slack keeps an input's state by block and action id).
   if (ui.modal?.id !== modal.id) ui.modal = { id: modal.id, values: {} };
   ui.modal.errors = modal.errors;
