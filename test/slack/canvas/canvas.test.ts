@@ -142,7 +142,11 @@ describe('the plan as a channel canvas', () => {
     expect(change).toMatchObject({ operation: 'replace', section_id: expect.any(String) });
     // Only the feature's section changed: the rest is as it was.
     expect(markdownOf().split('\n### ')[0]).toBe(before.split('\n### ')[0]);
-    expect((await h.store.canvases.get(TEAM, 'C1'))?.dirtyAt).toBeUndefined();
+    // Recorded up to date once the edit landed (the store is written after Slack answered the edit).
+    await eventually(
+      async () => (await h.store.canvases.get(TEAM, 'C1'))?.dirtyAt === undefined,
+      'the canvas recorded up to date',
+    );
   });
 
   it('left off: no canvas is made, and a change makes no canvas call', async () => {
