@@ -5,6 +5,7 @@
  * knows nothing of what the app posts.
  */
 export { slackFetch } from './attempt.js';
+export { encodedOnce } from './body.js';
 export { SlackCallUnconfirmedError, slackErrorCode, unconfirmedCall } from './errors.js';
 export { METHOD_POLICY, POSTING_METHODS, policyOf, type SendPolicy } from './methods.js';
 export { type SlackSenderOptions, slackSender } from './sender.js';

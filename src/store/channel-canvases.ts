@@ -5,6 +5,7 @@
  */
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
+import { compiledStatement } from './compiled.js';
 import { fromFlag, type RepoContext, toFlag, touched } from './context.js';
 import { parseInput } from './errors.js';
 import type { ChannelCanvasesTable } from './schema.js';
@@ -93,6 +94,32 @@ function rowToCanvas(row: Selectable<ChannelCanvasesTable>): ChannelCanvas {
     sections,
   };
 }
+
+/**
+ * Every canvas on of a Slack channel linked to the planning channel waits for an edit: run for every
+ * change made from Slack, whether or not any canvas is on (compiled once).
+ */
+const markLinkedDirty = compiledStatement(
+  4,
+  (db, workspaceId: string, teamId: string, channelId: string, at: number) =>
+    db
+      .updateTable('channel_canvases')
+      .set((eb) => ({ dirty_at: eb.fn.coalesce('dirty_at', eb.val(at)) }))
+      .where('workspace_id', '=', workspaceId)
+      .where('enabled', '=', 1)
+      .where('status', '=', 'live')
+      .where(
+        'slack_channel_id',
+        'in',
+        db
+          .selectFrom('channel_links')
+          .select('slack_channel_id')
+          .where('workspace_id', '=', workspaceId)
+          .where('team_id', '=', teamId)
+          .where('channel_id', '=', channelId),
+      )
+      .returning('slack_channel_id'),
+);
 
 export function createChannelCanvasesRepo({ db, now }: RepoContext): ChannelCanvasesRepo {
   const row = (workspaceId: string, slackChannelId: string) =>
@@ -202,22 +229,7 @@ export function createChannelCanvasesRepo({ db, now }: RepoContext): ChannelCanv
     },
 
     async markDirty(workspaceId, { teamId, channelId }) {
-      const at = now();
-      const linked = db
-        .selectFrom('channel_links')
-        .select('slack_channel_id')
-        .where('workspace_id', '=', workspaceId)
-        .where('team_id', '=', teamId)
-        .where('channel_id', '=', channelId);
-      const rows = await db
-        .updateTable('channel_canvases')
-        .set((eb) => ({ dirty_at: eb.fn.coalesce('dirty_at', eb.val(at)) }))
-        .where('workspace_id', '=', workspaceId)
-        .where('enabled', '=', 1)
-        .where('status', '=', 'live')
-        .where('slack_channel_id', 'in', linked)
-        .returning('slack_channel_id')
-        .execute();
+      const { rows } = await markLinkedDirty.run(db, workspaceId, teamId, channelId, now());
       return rows.map((r) => r.slack_channel_id);
     },
 

@@ -39,6 +39,16 @@ export interface PostedCardsRepo {
   record(card: PostedCard): Promise<void>;
   /** Every card posted for the entity, oldest first. */
   list(workspaceId: string, kind: CardKind, entityId: string): Promise<PostedCard[]>;
+  /**
+   * The entity's cards and its feature's, oldest first, in one read: a press updates both (a
+   * feature's own cards are both lists).
+   */
+  listWithFeature(
+    workspaceId: string,
+    kind: CardKind,
+    entityId: string,
+    featureId: string,
+  ): Promise<{ entity: PostedCard[]; feature: PostedCard[] }>;
   /** The card posted as this message, if the app remembers one (e.g. the parent of a thread). */
   find(workspaceId: string, slackChannelId: string, messageTs: string): Promise<PostedCard | undefined>;
   /**
@@ -105,6 +115,24 @@ const cardsOfEntity = compiledStatement(3, (db, workspaceId: string, kind: CardK
     .orderBy('message_ts'),
 );
 
+/** An entity's cards and its feature's, oldest first: read on every press (compiled once). */
+const cardsOfEntityAndFeature = compiledStatement(
+  4,
+  (db, workspaceId: string, kind: CardKind, entityId: string, featureId: string) =>
+    db
+      .selectFrom('posted_cards')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('kind', '=', kind), eb('entity_id', '=', entityId)]),
+          eb.and([eb('kind', '=', 'feature'), eb('entity_id', '=', featureId)]),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('message_ts'),
+);
+
 export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo {
   return {
     async record(card) {
@@ -128,6 +156,15 @@ export function createPostedCardsRepo({ db, now }: RepoContext): PostedCardsRepo
     async list(workspaceId, kind, entityId) {
       const { rows } = await cardsOfEntity.run(db, workspaceId, kind, entityId);
       return rows.map(fromRow);
+    },
+
+    async listWithFeature(workspaceId, kind, entityId, featureId) {
+      const { rows } = await cardsOfEntityAndFeature.run(db, workspaceId, kind, entityId, featureId);
+      const cards = rows.map(fromRow);
+      return {
+        entity: cards.filter((c) => c.kind === kind && c.entityId === entityId),
+        feature: cards.filter((c) => c.kind === 'feature' && c.entityId === featureId),
+      };
     },
 
     async find(workspaceId, slackChannelId, messageTs) {

@@ -9,6 +9,7 @@
  * old note never hides a later change back to the same value. Notes are only ever added and purged.
  */
 import { z } from 'zod';
+import { compiledStatement } from './compiled.js';
 import type { RepoContext } from './context.js';
 import { parseInput } from './errors.js';
 
@@ -28,12 +29,24 @@ const notesInput = z.object({
   notes: z.array(z.string().min(1).max(500)).max(MAX_NOTES),
 });
 
+/** One note, as a change made from Slack most often writes (compiled once; more notes vary the statement's shape). */
+const noteOne = compiledStatement(3, (db, workspaceId: string, note: string, at: number) =>
+  db
+    .insertInto('slack_notes')
+    .values({ workspace_id: workspaceId, note, created_at: at })
+    .onConflict((oc) => oc.columns(['workspace_id', 'note']).doUpdateSet({ created_at: at })),
+);
+
 export function createSlackNotesRepo({ db, now }: RepoContext): SlackNotesRepo {
   return {
     async note(workspaceId, notes) {
       const v = parseInput(notesInput, { workspaceId, notes: [...new Set(notes)] }, 'Slack notes');
       if (v.notes.length === 0) return;
       const at = now();
+      if (v.notes.length === 1) {
+        await noteOne.run(db, v.workspaceId, v.notes[0]!, at);
+        return;
+      }
       await db
         .insertInto('slack_notes')
         .values(v.notes.map((note) => ({ workspace_id: v.workspaceId, note, created_at: at })))

@@ -36,6 +36,41 @@ forEachBackend('posted cards', (backend) => {
     expect(await store.cards.list('T2', 'task', 't1')).toEqual([]);
   });
 
+  it("lists an entity's cards and its feature's in one read, each oldest first, nothing of another entity or workspace", async () => {
+    const store = await backend.open({ keyring: newKeyring() });
+    const card = (ws: string, kind: 'task' | 'feature', entityId: string, ch: string, ts: string) => ({
+      workspaceId: ws,
+      kind,
+      entityId,
+      slackChannelId: ch,
+      messageTs: ts,
+    });
+    await store.cards.record(card('T1', 'task', 't1', 'C1', '1.1'));
+    await store.cards.record(card('T1', 'feature', 'f1', 'C1', '1.0'));
+    await store.cards.record(card('T1', 'task', 't1', 'C2', '2.1'));
+    await store.cards.record(card('T1', 'feature', 'f1', 'C2', '2.0'));
+    await store.cards.record(card('T1', 'task', 't2', 'C1', '1.2')); // another task
+    await store.cards.record(card('T1', 'feature', 'f2', 'C1', '1.3')); // another feature
+    await store.cards.record(card('T1', 'task', 'f1', 'C1', '1.4')); // a task whose id is the feature's
+    await store.cards.record(card('T2', 'feature', 'f1', 'C1', '1.0')); // another workspace
+
+    const names = (cards: { slackChannelId: string; messageTs: string }[]) =>
+      cards.map((c) => `${c.slackChannelId}/${c.messageTs}`);
+    const forTask = await store.cards.listWithFeature('T1', 'task', 't1', 'f1');
+    expect(names(forTask.entity)).toEqual(['C1/1.1', 'C2/2.1']);
+    expect(names(forTask.feature)).toEqual(['C1/1.0', 'C2/2.0']);
+    // Each list is what `list` answers for it.
+    expect(forTask.entity).toEqual(await store.cards.list('T1', 'task', 't1'));
+    expect(forTask.feature).toEqual(await store.cards.list('T1', 'feature', 'f1'));
+
+    // A feature's own cards are both lists.
+    const forFeature = await store.cards.listWithFeature('T1', 'feature', 'f1', 'f1');
+    expect(names(forFeature.entity)).toEqual(['C1/1.0', 'C2/2.0']);
+    expect(forFeature.feature).toEqual(forFeature.entity);
+
+    expect(await store.cards.listWithFeature('T1', 'task', 'nope', 'nope')).toEqual({ entity: [], feature: [] });
+  });
+
   it("keeps the place of a card's entity; a card recorded without one gets it once, others keep theirs", async () => {
     const store = await backend.open({ keyring: newKeyring() });
     const place = { orgId: 'O1', teamId: 'tm1', channelId: 'ch1', featureId: 'f1' };

@@ -26,7 +26,7 @@ import { type CardPlace, LOCK_LEASE, type PostedCard } from '../../store/index.j
 import type { FeatureChange } from '../../watch/changes.js';
 import type { ActionArgs } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from './acting.js';
-import { madeFromSlack, type PlanningChange } from './changes/index.js';
+import { type KnownCards, madeFromSlack, type PlanningChange } from './changes/index.js';
 import type { Acting } from './identity.js';
 import type { CardRef } from './live-cards.js';
 import { notice } from './messages.js';
@@ -228,7 +228,19 @@ export async function applyPress<T>(
   const underLock = async (): Promise<Mrkdwn | undefined> => {
     const acting = await planning.acting();
     const orgId = acting.identity.orgId;
-    const cards = await deps.store.cards.list(ref.workspaceId, ref.kind, ref.entityId);
+    // The entity's cards and its feature's in one read: the change funnel updates them without
+    // listing them again.
+    const listed = await deps.store.cards.listWithFeature(
+      ref.workspaceId,
+      ref.kind,
+      ref.entityId,
+      card.place.featureId,
+    );
+    const cards = listed.entity;
+    const knownCards: KnownCards =
+      ref.kind === 'task'
+        ? { tasks: new Map([[ref.entityId, cards]]), feature: listed.feature }
+        : { feature: listed.feature };
     // Pressed on one of the entity's own cards (the usual case): no second read to know which.
     const pressedOn = on
       ? (cards.find((c) => c.slackChannelId === on.channel && c.messageTs === on.ts) ??
@@ -274,7 +286,7 @@ export async function applyPress<T>(
       await svc.changes.changed({
         ...reflected(acting),
         origin: { from: 'catch-up' },
-        known: card.known(current),
+        known: { ...card.known(current), cards: knownCards },
       });
       const redrawn = (await replacePressed(current)) || pressedOn?.entityId === ref.entityId;
       const changed = card.describe(press.shown, now);
@@ -298,7 +310,7 @@ export async function applyPress<T>(
     await svc.changes.changed({
       ...reflected(acting),
       ...(changes ? { changes } : {}),
-      known: card.known(next),
+      known: { ...card.known(next), cards: knownCards },
     });
     await replacePressed(next);
     return said;

@@ -7,7 +7,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { type Mrkdwn, md, message, section } from '../../../blockkit/index.js';
-import { slackErrorCode } from '../../../slack-api/index.js';
+import { encodedOnce, slackErrorCode } from '../../../slack-api/index.js';
 import type { CardKind, PostedCard } from '../../../store/index.js';
 import type { SlackDeps } from '../deps.js';
 import type { CardBody } from '../live-cards.js';
@@ -40,9 +40,11 @@ export async function updateCards(
 ): Promise<{ updated: number; left: number }> {
   let updated = 0;
   let left = 0;
+  // The same body for every card: encoded for Slack once.
+  const encoded = encodedOnce(body);
   for (const card of cards) {
     try {
-      await client.chat.update({ channel: card.slackChannelId, ts: card.messageTs, ...body });
+      await client.chat.update({ channel: card.slackChannelId, ts: card.messageTs, ...encoded });
       updated += 1;
     } catch (error) {
       const code = slackErrorCode(error);

@@ -6,6 +6,7 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { FeatureStage, TaskState } from '../../../planning/index.js';
+import type { PostedCard } from '../../../store/index.js';
 import type { FeatureChange, FeatureSeen } from '../../../watch/changes.js';
 import type { NotificationKind, NotifyBody, NotifyOutcome } from '../dm-kinds.js';
 import type { CardReader } from '../identity.js';
@@ -107,7 +108,12 @@ export interface PlanningChange {
    */
   posted?: readonly string[];
   /** Objects as the caller has them already (a press's answer, the watch's reads): not read again. */
-  known?: { tasks?: ReadonlyMap<string, OnCard<TaskFacts>>; feature?: OnCard<FeatureFacts> };
+  known?: {
+    tasks?: ReadonlyMap<string, OnCard<TaskFacts>>;
+    feature?: OnCard<FeatureFacts>;
+    /** Their cards as the caller just listed them (a press, under its lock): not listed again. */
+    cards?: KnownCards;
+  };
   /** The feature as the watch saw it: the DM rules' facts for what was not read. */
   seen?: FeatureSeen;
   /** Elsewhere: tasks whose work for this stamp is done once every reflection is (not read again next pass). */
@@ -116,6 +122,12 @@ export interface PlanningChange {
   reader: CardReader;
   /** The Slack client cards, notes and DMs go through. */
   slack: WebClient;
+}
+
+/** Cards of a change's objects, listed by the caller. */
+export interface KnownCards {
+  tasks?: ReadonlyMap<string, readonly PostedCard[]>;
+  feature?: readonly PostedCard[];
 }
 
 /** What a change came to in Slack. */

@@ -82,7 +82,7 @@ interface Run {
   featureShows: boolean;
   feature?: OnCard<FeatureFacts>;
   /** The feature's cards, when they were listed to decide whether to read it. */
-  featureCards?: PostedCard[];
+  featureCards?: readonly PostedCard[];
   featureGone: boolean;
   /** Tasks whose cards Slack refused to update: not handled for this stamp. */
   unfinished: Set<string>;
@@ -114,8 +114,17 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
     return true;
   }
 
-  const cardsOf = (run: Run, kind: 'task' | 'feature', id: string): Promise<PostedCard[]> =>
-    store.cards.list(run.change.workspaceId, kind, id);
+  /** An object's cards: as the caller listed them, else read. */
+  const cardsOf = async (run: Run, kind: 'task' | 'feature', id: string): Promise<readonly PostedCard[]> => {
+    const known = run.change.known?.cards;
+    const listed =
+      kind === 'task'
+        ? known?.tasks?.get(id)
+        : id === run.change.place.featureId
+          ? known?.feature
+          : undefined;
+    return listed ?? (await store.cards.list(run.change.workspaceId, kind, id));
+  };
 
   /** 1. Every card of what changed shows it; those of what is gone become one line. */
   const cards: Reflection = async (run) => {
@@ -375,7 +384,7 @@ export function createChangeFunnel(deps: FunnelDeps, sources: CardSources): Chan
     run.feature = change.known?.feature;
     if (!run.feature && run.featureShows && !change.deleted?.feature && !change.gone?.feature) {
       // Read for its cards only: a feature without cards shows nothing to bring up to date.
-      run.featureCards = await store.cards.list(change.workspaceId, 'feature', place.featureId);
+      run.featureCards = await cardsOf(run, 'feature', place.featureId);
       if (run.featureCards.length > 0) {
         try {
           run.feature = await sources.feature(reader, place);

@@ -12,6 +12,7 @@ export {
   type ChangeOrigin,
   type FeatureFacts,
   type FeaturePlace,
+  type KnownCards,
   type MinuteEntry,
   madeFromSlack,
   type OnCard,
