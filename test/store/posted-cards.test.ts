@@ -68,7 +68,10 @@ forEachBackend('posted cards', (backend) => {
     expect(names(forFeature.entity)).toEqual(['C1/1.0', 'C2/2.0']);
     expect(forFeature.feature).toEqual(forFeature.entity);
 
-    expect(await store.cards.listWithFeature('T1', 'task', 'nope', 'nope')).toEqual({ entity: [], feature: [] });
+    expect(await store.cards.listWithFeature('T1', 'task', 'nope', 'nope')).toEqual({
+      entity: [],
+      feature: [],
+    });
   });
 
   it("keeps the place of a card's entity; a card recorded without one gets it once, others keep theirs", async () => {
