@@ -4,7 +4,7 @@
  * entries, `/plan tasks` with paging, the DMs a change sends, and presses applied once.
  */
 import type { ViewStateValue } from '@slack/bolt';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FEEDBACK_FIELD, FEEDBACK_VIEW } from '../../../src/slack/feedback/ids.js';
 import { FIELD } from '../../../src/slack/kit/ids.js';
 import { ASSIGN_ME, ASSIGN_SOMEONE } from '../../../src/slack/tasks/assign.js';
@@ -104,6 +104,23 @@ describe('the live task card', () => {
     await said('out of date');
     expect(h.sandbox.requests.count('taskUpdate')).toBe(1);
     expect((await readTask()).state).toBe('in progress');
+  });
+
+  it("a press reads the task's cards and its feature's once, and updates each card once", async () => {
+    ({ coords, cardTs } = await h.createTask());
+    const listed = vi.spyOn(h.store.cards, 'list');
+    const listedTogether = vi.spyOn(h.store.cards, 'listWithFeature');
+    const updates = () =>
+      h.slack.calls.filter((c) => c.method === 'chat.update' && c.body.ts === cardTs).length;
+    const before = updates();
+    await h.press({ message: cardTs }, buttonOf(lastCard(), TASK_ACTION.stateForward));
+    await h.slack.waitFor('chat.update', (b) => b.ts === cardTs && json(b.blocks).includes('Send to review'));
+    await settled();
+    expect(listedTogether).toHaveBeenCalledTimes(1);
+    expect(listedTogether).toHaveBeenCalledWith(TEAM, 'task', coords.taskId, coords.featureId);
+    // Neither the press nor the change funnel lists them again.
+    expect(listed).not.toHaveBeenCalled();
+    expect(updates() - before).toBe(1);
   });
 
   it('walks the states forward and back, and a 403 is explained in one private sentence naming the rule', async () => {
