@@ -76,6 +76,11 @@ function suite(backend: 'sqlite' | 'postgres') {
     expect(panel(MEMBER, t.threadTs)!.prompts.map((p) => p.message)).toContain("What's waiting for me?");
     expect(inThread(MEMBER, t.threadTs)).toHaveLength(1);
     expect(shown(inThread(MEMBER, t.threadTs)[0]!)).toContain('Ask me, or pick a suggestion');
+    // Said through Bolt's Assistant class (its `say` tags the thread's context on what it posts).
+    expect(inThread(MEMBER, t.threadTs)[0]!.metadata).toEqual({
+      event_type: 'assistant_thread_context',
+      event_payload: { channel_id: 'C1', team_id: TEAM },
+    });
     expect(await h.store.assistantThreads.get(TEAM, dm(MEMBER), t.threadTs)).toEqual({
       workspaceId: TEAM,
       dmChannelId: dm(MEMBER),
@@ -130,6 +135,11 @@ function suite(backend: 'sqlite' | 'postgres') {
     await eventually(() => inThread(MEMBER, t.threadTs).length === 2, 'the answer');
     const answer = inThread(MEMBER, t.threadTs)[1]!;
     const text = shown(answer);
+    // The class's thread context, read from the store (a message event carries none): the answer is tagged with it.
+    expect(answer.metadata).toEqual({
+      event_type: 'assistant_thread_context',
+      event_payload: { channel_id: 'C1' },
+    });
     expect(answer.text).toContain('You have 2 open tasks and 1 feedback to answer');
     expect(text).toContain('Please check the wording');
     expect(text).toContain(FEEDBACK_ACTION.replyOpen);
