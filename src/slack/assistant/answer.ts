@@ -4,6 +4,7 @@
  * answer in the thread — read with the person's own account. A failure is told in the thread in one
  * sentence.
  */
+import type { WebClient } from '@slack/web-api';
 import { cut } from '../../blockkit/index.js';
 import { workspaceIdFor } from '../../store/index.js';
 import type { AssistantMessageArgs } from '../bolt/routes.js';
@@ -12,7 +13,8 @@ import type { Reply } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
 import { type Surface, showFailure } from '../kit/surfaces.js';
 import { knowsReply } from '../people/index.js';
-import { canDoReply, draftHowReply, waitingReply } from './answers.js';
+import { canDoReply, waitingReply } from './answers.js';
+import { draftReply } from './draft-answer.js';
 import { type Intent, intentOf } from './intents.js';
 import { answerWithModel, modelOf } from './model.js';
 import { blockedReply, changesReply, contextLink } from './plan-answers.js';
@@ -26,10 +28,14 @@ interface DmMessage {
   thread_ts?: string;
 }
 
-/** The answer to `intent`, read as the person (nothing is read for a question it does not know). */
+/**
+ * The answer to `intent`, read as the person (nothing is read for a question it does not know);
+ * `reader` is the app's Slack client, for the messages a draft is made from.
+ */
 async function replyTo(
   svc: Services,
   planning: PlanningContext,
+  reader: WebClient,
   intent: Intent,
   contextChannelId: string | undefined,
 ): Promise<Reply> {
@@ -37,7 +43,7 @@ async function replyTo(
     case 'unknown':
       return canDoReply();
     case 'draft':
-      return draftHowReply();
+      return draftReply(svc, await planning.acting(), reader, intent.link, contextChannelId);
     case 'waiting':
       return waitingReply(svc, await planning.acting());
     case 'changes':
@@ -115,7 +121,7 @@ export async function answerInAssistantThread(svc: Services, args: AssistantMess
         contextChannelId,
       );
     } else {
-      await surface.show(await replyTo(svc, planning, intent, contextChannelId));
+      await surface.show(await replyTo(svc, planning, args.client, intent, contextChannelId));
     }
   } catch (error) {
     await showFailure(svc.deps, surface, error, {

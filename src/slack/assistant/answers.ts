@@ -51,14 +51,8 @@ export const CAN_DO: readonly Mrkdwn[] = [
   md`*What changed in this channel’s plan this week?* — the channel you are looking at, per feature`,
   md`*Why can’t «feature» advance?* — its stage gate in words, and what would unblock it`,
   md`*Who knows «notion»?* — the linked team ranked on it, as \`${COMMAND} who knows\``,
-  md`*Draft tasks from a thread* — the *Draft tasks* shortcut on any message with replies`,
+  md`*Draft tasks from this thread* — paste a message's link (or ask from a channel: its recent messages), or use the *Draft tasks* shortcut on any message with replies`,
 ];
-
-/** *Draft tasks from this thread*: done from the thread itself, with the message shortcut. */
-export function draftHowReply(): Reply {
-  const text = md`To draft tasks from a conversation, open *More actions* (⋮) on its first message and pick *Draft tasks*: I read the thread and propose one task per action-like line, and nothing is created until you confirm them.`;
-  return message(text, [section(text)]);
-}
 
 /** A question none of the answers matches: what the assistant can do. */
 export function canDoReply(): Reply {
