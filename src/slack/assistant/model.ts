@@ -96,7 +96,7 @@ function toolsFor(
     {
       name: 'whats_waiting_for_me',
       description:
-        "The person's open tasks by state, feedback to answer, and features they authored that can advance.",
+        "The person's open tasks by state, feedback to answer, teammates they could grade (done tasks lately, with their notions), and features they authored that can advance.",
       parameters: { type: 'object', properties: {} },
       run: guarded(() => waitingReply(svc, acting)),
     },
