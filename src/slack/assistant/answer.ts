@@ -90,8 +90,7 @@ export async function ownsAssistantThread(svc: Services, args: AssistantMessageA
  */
 export async function answerInAssistantThread(svc: Services, args: AssistantMessageArgs): Promise<void> {
   const m = args.event as unknown as DmMessage;
-  const where = threadReply(args);
-  if (!where) return;
+  if (!threadReply(args)) return;
   const workspaceId = workspaceIdFor(args.context);
   const surface: Surface = {
     show: async (reply: Reply) => {
