@@ -310,6 +310,28 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     // Slack files a reply to a reply under the thread's parent.
     return parent?.threadTs ?? threadTs;
   };
+  /**
+   * The text a stream call carries: `markdown_text`, or — as web-api's ChatStreamer sends it — the
+   * `markdown_text` chunks of `chunks` (other chunk types, task and plan updates, show no text).
+   */
+  const streamText = (args: Args): string | undefined => {
+    const text = str(args, 'markdown_text');
+    if (text !== undefined) return text;
+    let chunks = args.chunks;
+    if (typeof chunks === 'string') {
+      try {
+        chunks = JSON.parse(chunks);
+      } catch {
+        throw new SlackError('invalid_arguments');
+      }
+    }
+    if (chunks === undefined) return undefined;
+    if (!Array.isArray(chunks)) throw new SlackError('invalid_arguments');
+    return (chunks as { type?: unknown; text?: unknown }[])
+      .filter((c) => c.type === 'markdown_text' && typeof c.text === 'string')
+      .map((c) => c.text as string)
+      .join('');
+  };
   /** Streamed messages still open, by `<channel>:<ts>`. */
   const streaming = new Set<string>();
   const streamed = (args: Args): PgMessage => {
@@ -530,7 +552,7 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
         channel: c.id,
         user: ws.bot.userId,
         botId: ws.bot.botId,
-        text: str(args, 'markdown_text') ?? '',
+        text: streamText(args) ?? '',
         threadTs,
       });
       streaming.add(`${c.id}:${posted.ts}`);
@@ -539,13 +561,15 @@ export function createWebApi({ workspace: ws, triggers, baseUrl, logger }: WebAp
     },
     'chat.appendStream': (args) => {
       const m = streamed(args);
-      m.text = `${m.text ?? ''}${need(args, 'markdown_text')}`;
+      const piece = streamText(args);
+      if (piece === undefined) throw new SlackError('invalid_arguments');
+      m.text = `${m.text ?? ''}${piece}`;
       ws.changed({ kind: 'messages', channel: m.channel });
       return { channel: m.channel, ts: m.ts };
     },
     'chat.stopStream': (args) => {
       const m = streamed(args);
-      const last = str(args, 'markdown_text');
+      const last = streamText(args);
       if (last) m.text = `${m.text ?? ''}${last}`;
       streaming.delete(`${m.channel}:${m.ts}`);
       ws.changed({ kind: 'messages', channel: m.channel });

@@ -9,7 +9,7 @@ import { appDmRoutes } from './app-dm/routes.js';
 import { ASSISTANT_PANEL, assistantRoutes } from './assistant/routes.js';
 import { buildManifest, type ManifestTarget } from './bolt/manifest.js';
 import { compileRoutes } from './bolt/router.js';
-import type { EventName, TopicRoutes } from './bolt/routes.js';
+import { assistantEvents, type EventName, type TopicRoutes } from './bolt/routes.js';
 import { digestRoutes } from './digest/routes.js';
 import { featureRoutes } from './features/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
@@ -49,9 +49,10 @@ export const TOPICS: readonly TopicRoutes<Services>[] = [
 ];
 
 /** The Events API subscriptions the topics bind. */
-export const APP_EVENTS: readonly EventName[] = TOPICS.flatMap(
-  (t) => Object.keys(t.events ?? {}) as EventName[],
-);
+export const APP_EVENTS: readonly EventName[] = TOPICS.flatMap((t) => [
+  ...(Object.keys(t.events ?? {}) as EventName[]),
+  ...assistantEvents(t.assistant as Parameters<typeof assistantEvents>[0]),
+]);
 
 /** The manifest for an HTTP deployment at `url`, or for Socket Mode (link previews with `webLinks`). */
 export function appManifest(target?: ManifestTarget) {

@@ -47,7 +47,8 @@ import {
   FEEDBACK_SHORTCUT,
   FEEDBACK_VIEW,
 } from '../../src/slack/feedback/ids.js';
-import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
+import { GRADE_ACTION, GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from '../../src/slack/grades/ids.js';
+import { GradePeerValue } from '../../src/slack/grades/index.js';
 import { HOME_ACTION } from '../../src/slack/home/ids.js';
 import { ACTION, BLOCK, COMMAND, FIELD, VIEW } from '../../src/slack/kit/ids.js';
 import { LinkMeta } from '../../src/slack/link/blocks.js';
@@ -101,6 +102,7 @@ function declaredIds() {
         ADMIN_ACTION,
         PEOPLE_ACTION,
         ASSISTANT_ACTION,
+        GRADE_ACTION,
       ),
       ...FORM_ACTION_IDS,
       ...Object.values(DIGEST_ACTIONS),
@@ -162,6 +164,7 @@ const CARRIED = {
   KnowsPage,
   DraftMeta,
   ProposedTasks,
+  GradePeerValue,
 };
 
 type JsonSchema = {
@@ -392,6 +395,7 @@ const FROZEN_IDS = {
     'feature_details',
     'feature_edit',
     'feedback_open',
+    'grade_peer_open',
     'minute_delete',
     'minute_edit_open',
     'notify_kinds',
@@ -509,6 +513,7 @@ const FROZEN_VALUES = {
     c: 'string',
     'f?': 'string',
     h: ['string'],
+    't?': 'string',
   },
   AdminPlace: {
     s: 'people|invitations|teams|notions|billing|links|team|channel',
@@ -673,4 +678,5 @@ const FROZEN_VALUES = {
     featureId: 'string',
   },
   KnowsPage: { n: 'string', p: 'integer' },
+  GradePeerValue: { u: 'string', 'n?': 'string', 'v?': 'string' },
 };

@@ -31,6 +31,7 @@ import { COMMAND } from '../kit/ids.js';
 import type { Reply } from '../kit/messages.js';
 import type { Services } from '../kit/services.js';
 import { taskStateButtons } from '../tasks/index.js';
+import { PEERS_TITLE, peerBlocks } from './peers.js';
 
 /** Service calls in flight at once for one answer. */
 const PER_ANSWER = 4;
@@ -47,18 +48,12 @@ const STATE_TITLE: Record<TaskState, string> = {
 
 /** What the assistant answers, as the unknown question's answer and the greeting list them. */
 export const CAN_DO: readonly Mrkdwn[] = [
-  md`*What’s waiting for me?* — your open tasks by state, feedback to answer, features you authored that can advance`,
+  md`*What’s waiting for me?* — your open tasks by state, feedback to answer, peers you could grade, features you authored that can advance`,
   md`*What changed in this channel’s plan this week?* — the channel you are looking at, per feature`,
   md`*Why can’t «feature» advance?* — its stage gate in words, and what would unblock it`,
   md`*Who knows «notion»?* — the linked team ranked on it, as \`${COMMAND} who knows\``,
-  md`*Draft tasks from a thread* — the *Draft tasks* shortcut on any message with replies`,
+  md`*Draft tasks from this thread* — paste a message’s link (or ask from a channel: its recent messages), or use the *Draft tasks* shortcut on any message with replies`,
 ];
-
-/** *Draft tasks from this thread*: done from the thread itself, with the message shortcut. */
-export function draftHowReply(): Reply {
-  const text = md`To draft tasks from a conversation, open *More actions* (⋮) on its first message and pick *Draft tasks*: I read the thread and propose one task per action-like line, and nothing is created until you confirm them.`;
-  return message(text, [section(text)]);
-}
 
 /** A question none of the answers matches: what the assistant can do. */
 export function canDoReply(): Reply {
@@ -73,7 +68,10 @@ export function canDoReply(): Reply {
 
 const FAILED = { ok: false, problem: 'failed' } as const;
 
-/** *What's waiting for me?* — my open tasks by state, feedback to answer, features I can advance. */
+/**
+ * *What's waiting for me?* — my open tasks by state, feedback to answer, features I can advance, and
+ * peers I could grade (peers.ts: what "peer grades due" can honestly be).
+ */
 export async function waitingReply(svc: Services, acting: Acting): Promise<Reply> {
   const links = onePerPlanningChannel(await svc.deps.store.links.listByWorkspace(acting.workspaceId));
   if (links.length === 0) {
@@ -84,7 +82,8 @@ export async function waitingReply(svc: Services, acting: Acting): Promise<Reply
   const call = <T>(fn: () => Promise<T>) => limit(fn);
   const planningRead = linkedPlanning(acting.planning, acting.identity, links, call);
   const waitingRead = planningRead.then(({ tasks }) => pendingFeedback(acting.planning, tasks, call));
-  const [planning, waiting] = await Promise.allSettled([planningRead, waitingRead]);
+  const peersRead = planningRead.then((read) => peerBlocks(svc, acting, read, call));
+  const [planning, waiting, peers] = await Promise.allSettled([planningRead, waitingRead, peersRead]);
   // Neither part could be read: the service is down, told in one sentence by the caller.
   if (planning.status === 'rejected') throw planning.reason;
   const tasks = planning.value.tasks.filter((t) => t.state !== 'done');
@@ -93,6 +92,9 @@ export async function waitingReply(svc: Services, acting: Acting): Promise<Reply
   const blocks: KnownBlock[] = [
     ...taskBlocks(tasks),
     ...waitingBlocks({ planning: { ok: true, value: planning.value }, waiting: feedback }),
+    ...(peers.status === 'fulfilled'
+      ? peers.value
+      : [header(PEERS_TITLE), context(md`:warning: The peers you could grade could not be read right now.`)]),
   ];
   if (planning.value.unreadChannels.length > 0) {
     const unread = joinMd(planning.value.unreadChannels.map(channelMention), ', ');

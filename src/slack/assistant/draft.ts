@@ -59,7 +59,7 @@ export const DraftMeta = z.object({
 export type DraftMeta = z.infer<typeof DraftMeta>;
 
 /** Messages of a thread read at most. */
-const THREAD_READ = 200;
+export const THREAD_READ = 200;
 
 const FROM_THREAD = md`One task per action-like line of the thread. Edit them, or empty a line to leave it out: nothing is created until you press *Create tasks*.`;
 

@@ -6,12 +6,21 @@
  */
 import { decodeSlackEntities } from '../../blockkit/index.js';
 
+/** A Slack message's permalink, as pasted: the message, and the thread it is a reply in. */
+export interface MessageLink {
+  url: string;
+  channel: string;
+  ts: string;
+  /** The thread's root when the message is a reply (`?thread_ts=`). */
+  threadTs?: string;
+}
+
 export type Intent =
   | { kind: 'waiting' }
   | { kind: 'changes' }
   | { kind: 'blocked'; feature: string }
   | { kind: 'knows'; notion: string }
-  | { kind: 'draft' }
+  | { kind: 'draft'; link?: MessageLink }
   | { kind: 'unknown' };
 
 /** The prompts Slack shows on a new thread (at most 4), each a question the assistant answers. */
@@ -36,6 +45,28 @@ const KNOWS =
 const DRAFT =
   /\b(draft tasks|tasks from (this|the|that) (thread|conversation|discussion)|turn (this|it) into tasks)\b/i;
 
+/**
+ * A message permalink: `https://<workspace>.slack.com/archives/<channel>/p<ts without its dot>`,
+ * with `?thread_ts=<root>&cid=<channel>` for a reply (Slack sends the `&` as `&amp;`); any host, so
+ * the playground's own links are read too. Only the channel and the ts are taken from it.
+ */
+const PERMALINK =
+  /https?:\/\/[a-z0-9.-]+(?::\d+)?\/archives\/([CG][A-Z0-9]+)\/p(\d{10})(\d{6})(?:\?([^\s|>]*))?/i;
+
+/** The first message permalink in `text` (as Slack sends it: `<url>` or `<url|label>`), if any. */
+export function messageLinkIn(text: string): MessageLink | undefined {
+  const m = PERMALINK.exec(text);
+  if (!m) return undefined;
+  const [url, channel, seconds, micros, query] = m;
+  const threadTs = /(?:^|&|&amp;)thread_ts=(\d{10}\.\d{6})/.exec(query ?? '')?.[1];
+  return {
+    url: url!.replace(/&amp;/g, '&'),
+    channel: channel!.toUpperCase(),
+    ts: `${seconds}.${micros}`,
+    ...(threadTs && threadTs !== `${seconds}.${micros}` ? { threadTs } : {}),
+  };
+}
+
 /** A name as typed: quotes, guillemets and a closing question mark taken off. */
 function nameOf(raw: string): string {
   return raw
@@ -53,7 +84,11 @@ export function intentOf(text: string): Intent {
     const m = re.exec(q);
     return m?.[1] ? nameOf(m[1]) || undefined : undefined;
   };
-  if (DRAFT.test(q)) return { kind: 'draft' };
+  if (DRAFT.test(q)) {
+    // The link is read from the text as Slack sent it: decoding would not change a URL's characters.
+    const link = messageLinkIn(text);
+    return link ? { kind: 'draft', link } : { kind: 'draft' };
+  }
   const notion = named(KNOWS);
   if (notion) return { kind: 'knows', notion };
   for (const re of BLOCKED) {

@@ -9,7 +9,6 @@
  * answer with a button to the Draft tasks form, where the person reviews and creates them (proposed.ts). Bounded in time, tool calls and tokens (src/model/); its failure or refusal is one sentence.
  */
 import type { KnownBlock } from '@slack/types';
-import type { WebClient } from '@slack/web-api';
 import { md } from '../../blockkit/index.js';
 import type { Config } from '../../config.js';
 import {
@@ -97,7 +96,7 @@ function toolsFor(
     {
       name: 'whats_waiting_for_me',
       description:
-        "The person's open tasks by state, feedback to answer, and features they authored that can advance.",
+        "The person's open tasks by state, feedback to answer, teammates they could grade (done tasks lately, with their notions), and features they authored that can advance.",
       parameters: { type: 'object', properties: {} },
       run: guarded(() => waitingReply(svc, acting)),
     },
@@ -168,12 +167,22 @@ function toolsFor(
   ];
 }
 
-/** Where the answer goes: the assistant thread, for its person. */
+/**
+ * Where the answer goes: the assistant thread, through Bolt's `Assistant` utilities — a message
+ * (`say`), or a stream started on its first piece (`sayStream`, for the thread's person).
+ */
 export interface AnswerPlace {
-  channel: string;
-  threadTs: string;
-  slackUserId: string;
-  teamId?: string;
+  say(body: { text: string; blocks?: KnownBlock[] }): Promise<{ ts?: string; channel?: string }>;
+  stream(): Streamer;
+  /** The message said when streaming is not offered, replaced once the answer is whole. */
+  update(message: { channel: string; ts: string; text: string }): Promise<unknown>;
+}
+
+/** A stream of one reply, as Bolt's `sayStream` gives it (web-api's ChatStreamer). */
+export interface Streamer {
+  readonly ts: string | undefined;
+  append(args: { markdown_text: string }): Promise<unknown>;
+  stop(): Promise<unknown>;
 }
 
 /** Pieces buffered before an append (fewer calls to Slack for a fast model). */
@@ -192,14 +201,13 @@ const FAILED: Record<string, string> = {
 export async function answerWithModel(
   svc: Services,
   model: ModelClient,
-  client: WebClient,
-  acting: Acting,
   place: AnswerPlace,
+  acting: Acting,
   question: string,
   contextChannelId: string | undefined,
 ): Promise<void> {
-  let streamTs: string | undefined;
-  let fallbackTs: string | undefined;
+  let stream: Streamer | undefined;
+  let fallback: { channel: string; ts: string } | undefined;
   let shown = '';
   let pending = '';
   const flush = async () => {
@@ -208,33 +216,26 @@ export async function answerWithModel(
     const piece = md`${pending}`.text;
     pending = '';
     shown += piece;
-    if (fallbackTs) return;
-    if (!streamTs) {
+    if (fallback) return;
+    if (!stream) {
+      // The first piece starts the stream (the streamer sends each append at once: it is given
+      // pieces already gathered here).
+      const started = place.stream();
       try {
-        const started = await client.chat.startStream({
-          channel: place.channel,
-          thread_ts: place.threadTs,
-          recipient_user_id: place.slackUserId,
-          ...(place.teamId ? { recipient_team_id: place.teamId } : {}),
-          markdown_text: piece,
-        });
-        streamTs = started.ts;
+        await started.append({ markdown_text: piece });
+        stream = started;
         return;
-      } catch {
+      } catch (error) {
+        if (started.ts) throw error;
         // Streaming is not offered here: one message, updated once the answer is whole.
-        const posted = await client.chat.postMessage({
-          channel: place.channel,
-          thread_ts: place.threadTs,
-          text: shown,
-        });
-        fallbackTs = posted.ts;
+        const posted = await place.say({ text: shown });
+        if (posted.ts && posted.channel) fallback = { channel: posted.channel, ts: posted.ts };
         return;
       }
     }
-    await client.chat.appendStream({ channel: place.channel, ts: streamTs, markdown_text: piece });
+    await stream.append({ markdown_text: piece });
   };
-  const say = (text: string) =>
-    client.chat.postMessage({ channel: place.channel, thread_ts: place.threadTs, text });
+  const say = (text: string) => place.say({ text });
   let proposed: Proposal | undefined;
 
   const outcome = await model.answer({
@@ -246,22 +247,18 @@ export async function answerWithModel(
     onText: async (piece) => {
       pending += piece;
       // The first piece starts the reply at once; the next ones are sent a few at a time.
-      if (!streamTs || pending.length >= APPEND_AT) await flush();
+      if (!stream || pending.length >= APPEND_AT) await flush();
     },
   });
   await flush();
-  if (streamTs) await client.chat.stopStream({ channel: place.channel, ts: streamTs });
-  if (fallbackTs) await client.chat.update({ channel: place.channel, ts: fallbackTs, text: shown });
+  if (stream) await stream.stop();
+  if (fallback) await place.update({ ...fallback, text: shown });
   if (outcome.kind === 'refused') await say('The model declined to answer that question.');
   else if (outcome.kind === 'failed' && !(outcome.reason === 'empty' && proposed))
     await say(FAILED[outcome.reason]!);
   // Proposed tasks are offered whatever else the answer said (a refusal withdraws them); the tool
   // checked the looked-at channel is linked.
   if (proposed && outcome.kind !== 'refused' && contextChannelId) {
-    await client.chat.postMessage({
-      channel: place.channel,
-      thread_ts: place.threadTs,
-      ...proposedReply(contextChannelId, proposed),
-    });
+    await place.say(proposedReply(contextChannelId, proposed));
   }
 }

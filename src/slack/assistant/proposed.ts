@@ -48,12 +48,10 @@ const headingOf = (v: unknown) =>
   typeof v === 'string' ? truncate(v.replace(/\s+/g, ' ').trim(), LIMITS.heading) : '';
 
 /**
- * The model's arguments as a proposal (they come unchecked): non-empty headings, each once (case
- * aside), at most {@link MAX_MODEL_PROPOSALS}; undefined when none is left. Pure.
+ * Headings as a proposal: non-empty, each once (case aside), at most {@link MAX_MODEL_PROPOSALS}
+ * (the rest counted as left out); undefined when none is left. Pure.
  */
-export function modelProposal(args: unknown): Proposal | undefined {
-  const given = (args ?? {}) as { headings?: unknown; feature?: unknown };
-  const raw = Array.isArray(given.headings) ? given.headings : [];
+export function proposalFrom(raw: readonly unknown[], feature?: unknown): Proposal | undefined {
   const seen = new Set<string>();
   const headings: string[] = [];
   for (const heading of raw.map(headingOf)) {
@@ -62,26 +60,46 @@ export function modelProposal(args: unknown): Proposal | undefined {
     headings.push(heading);
   }
   if (headings.length === 0) return undefined;
-  const feature = headingOf(given.feature);
+  const named = headingOf(feature);
   return {
     headings: headings.slice(0, MAX_MODEL_PROPOSALS),
-    ...(feature ? { feature } : {}),
+    ...(named ? { feature: named } : {}),
     leftOut: Math.max(0, headings.length - MAX_MODEL_PROPOSALS),
   };
 }
 
-/** The button's value: the looked-at channel, the headings, the feature named. Short keys on the wire. */
+/** The model's arguments as a proposal (they come unchecked). Pure. */
+export function modelProposal(args: unknown): Proposal | undefined {
+  const given = (args ?? {}) as { headings?: unknown; feature?: unknown };
+  return proposalFrom(Array.isArray(given.headings) ? given.headings : [], given.feature);
+}
+
+/**
+ * The button's value: the channel whose plan they go to, the headings, the feature named, and the
+ * thread they were drafted from (its cards are posted there; none: new messages in the channel).
+ * Short keys on the wire; `t` came after the others, so a value without it is still read.
+ */
 export const ProposedTasks = wireValue(
   z.object({
     c: z.string().regex(/^[CGD][A-Z0-9]+$/),
     h: z.array(z.string().min(1).max(LIMITS.heading)).min(1).max(MAX_MODEL_PROPOSALS),
     f: z.string().min(1).max(LIMITS.heading).optional(),
+    t: z
+      .string()
+      .regex(/^\d+\.\d+$/)
+      .optional(),
   }),
-  (w) => ({ contextChannelId: w.c, headings: w.h, ...(w.f ? { feature: w.f } : {}) }),
-  (v: { contextChannelId: string; headings: string[]; feature?: string }) => ({
+  (w) => ({
+    contextChannelId: w.c,
+    headings: w.h,
+    ...(w.f ? { feature: w.f } : {}),
+    ...(w.t ? { threadTs: w.t } : {}),
+  }),
+  (v: { contextChannelId: string; headings: string[]; feature?: string; threadTs?: string }) => ({
     c: v.contextChannelId,
     h: v.headings,
     ...(v.feature ? { f: v.feature } : {}),
+    ...(v.threadTs ? { t: v.threadTs } : {}),
   }),
 );
 
@@ -92,21 +110,27 @@ export const ProposedTasks = wireValue(
 export function proposedValue(
   contextChannelId: string,
   proposal: Proposal,
+  threadTs?: string,
 ): { value: string; kept: Proposal } {
   const headings = [...proposal.headings];
   const feature = proposal.feature ? { feature: proposal.feature } : {};
-  let value = toWire(ProposedTasks, { contextChannelId, headings, ...feature });
+  const thread = threadTs ? { threadTs } : {};
+  const wire = () => toWire(ProposedTasks, { contextChannelId, headings, ...feature, ...thread });
+  let value = wire();
   while (value.length > SLACK_LIMITS.buttonValue && headings.length > 1) {
     headings.pop();
-    value = toWire(ProposedTasks, { contextChannelId, headings, ...feature });
+    value = wire();
   }
   const leftOut = proposal.leftOut + proposal.headings.length - headings.length;
   return { value, kept: { headings, ...feature, leftOut } };
 }
 
-/** The message under the model's answer: what it proposes, and the button to review it. */
-export function proposedReply(contextChannelId: string, proposal: Proposal): Reply {
-  const { value, kept } = proposedValue(contextChannelId, proposal);
+/**
+ * What is proposed, and the button to review it: under the model's answer, or the drafted tasks of a
+ * thread (`threadTs`, where their cards go) or of the channel's recent messages.
+ */
+export function proposedReply(contextChannelId: string, proposal: Proposal, threadTs?: string): Reply {
+  const { value, kept } = proposedValue(contextChannelId, proposal, threadTs);
   const intro = md`Proposed tasks for the plan of ${channelMention(contextChannelId)}${kept.feature ? md` (feature “${inline(kept.feature, 100)}”)` : md``} — nothing is created until you review them and press *Create tasks*:`;
   const lines: Mrkdwn[] = kept.headings.map((h) => md`• ${inline(h, LIMITS.heading)}`);
   const blocks: KnownBlock[] = [
@@ -122,7 +146,7 @@ export function proposedReply(contextChannelId: string, proposal: Proposal): Rep
   return message(intro, blocks);
 }
 
-/** The button's press: the Draft tasks form, prefilled, for the looked-at channel; its cards go there. */
+/** The button's press: the Draft tasks form, prefilled, for the channel's plan; its cards go there (in the thread drafted from). */
 export async function reviewProposedTasksAction(svc: Services, args: ActionArgs) {
   const proposed = parseCarried(ProposedTasks, actionValue(args.action));
   if (!proposed) {
@@ -137,11 +161,14 @@ export async function reviewProposedTasksAction(svc: Services, args: ActionArgs)
       draftFormFor(
         svc,
         acting,
-        { channel: proposed.contextChannelId },
+        {
+          channel: proposed.contextChannelId,
+          ...(proposed.threadTs ? { threadTs: proposed.threadTs } : {}),
+        },
         {
           headings: async () => proposed.headings,
           none: md`Nothing was proposed: ask the assistant again.`,
-          intro: md`Proposed by the assistant. Edit them, or empty a line to leave it out: nothing is created until you press *Create tasks*. Their cards are posted in ${channelMention(proposed.contextChannelId)}.`,
+          intro: md`Proposed by the assistant. Edit them, or empty a line to leave it out: nothing is created until you press *Create tasks*. Their cards are posted in ${proposed.threadTs ? md`the thread they were drafted from, in ` : md``}${channelMention(proposed.contextChannelId)}.`,
           ...(proposed.feature ? { featureHeading: proposed.feature } : {}),
         },
       ),

@@ -1,12 +1,16 @@
 /**
  * An assistant thread (Slack's AI side panel) opening or following its person: its DM thread and
- * the channel they are looking at are kept in the store — any replica answers the thread's next
- * question with that channel — and a new thread gets a greeting and the suggested prompts.
+ * the channel they are looking at are kept in the store — Bolt's thread context store is backed by
+ * it, so any replica answers the thread's next question with that channel — and a new thread gets
+ * a greeting and the suggested prompts, through the `Assistant` class's own utilities.
  */
-import type { WebClient } from '@slack/web-api';
 import { md, message, section } from '../../blockkit/index.js';
 import { workspaceIdFor } from '../../store/index.js';
-import type { EventArgs } from '../bolt/routes.js';
+import type {
+  AssistantContextChangedArgs,
+  AssistantStartedArgs,
+  ThreadContextStore,
+} from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
 import { SUGGESTED_PROMPTS } from './intents.js';
 
@@ -41,32 +45,54 @@ export function threadEventKey(event: unknown): string | undefined {
 
 export const GREETING = md`Hi! I answer from your own planning account: what is waiting for you, what changed in the channel you are looking at, why a feature cannot advance, who knows a notion. Ask me, or pick a suggestion.`;
 
+/**
+ * Bolt's thread context store, kept in the store's `assistant_threads` rather than in the thread's
+ * first message: any replica reads the channel a thread looks at, and a thread the store knows is
+ * one of the assistant's (a refused person's thread is never saved: nothing is kept for them).
+ */
+export function storedThreadContext(svc: Services): ThreadContextStore {
+  return {
+    async get({ context, payload }) {
+      const where = placeOf(payload);
+      if (!where) return {};
+      const thread = await svc.deps.store.assistantThreads.get(
+        workspaceIdFor(context),
+        where.channel,
+        where.threadTs,
+      );
+      return thread?.contextChannelId ? { channel_id: thread.contextChannelId } : {};
+    },
+    async save({ context, payload }) {
+      // Only the thread events carry a thread's person and context; a message changes nothing.
+      const thread = threadOf(payload);
+      if (thread)
+        await svc.deps.store.assistantThreads.save({ workspaceId: workspaceIdFor(context), ...thread });
+    },
+  };
+}
+
+/** The DM thread a thread event or a message in it is in. */
+function placeOf(payload: unknown): { channel: string; threadTs: string } | undefined {
+  const t = threadOf(payload);
+  if (t) return { channel: t.dmChannelId, threadTs: t.threadTs };
+  const m = payload as { channel?: unknown; thread_ts?: unknown };
+  return typeof m.channel === 'string' && typeof m.thread_ts === 'string'
+    ? { channel: m.channel, threadTs: m.thread_ts }
+    : undefined;
+}
+
 /** `assistant_thread_started`: the thread kept, then the greeting and the suggested prompts. */
-export async function threadStarted(svc: Services, args: EventArgs<'assistant_thread_started'>) {
-  const thread = threadOf(args.event);
-  if (!thread) return;
-  const workspaceId = workspaceIdFor(args.context);
-  await svc.deps.store.assistantThreads.save({ workspaceId, ...thread });
-  const client = args.client as WebClient;
-  await client.chat.postMessage({
-    channel: thread.dmChannelId,
-    thread_ts: thread.threadTs,
-    ...message(GREETING, [section(GREETING)]),
-  });
-  await client.assistant.threads.setSuggestedPrompts({
-    channel_id: thread.dmChannelId,
-    thread_ts: thread.threadTs,
+export async function threadStarted(_svc: Services, args: AssistantStartedArgs) {
+  if (!threadOf(args.event)) return;
+  await args.saveThreadContext();
+  await args.say(message(GREETING, [section(GREETING)]));
+  await args.setSuggestedPrompts({
     title: 'Ask about your plan:',
     prompts: SUGGESTED_PROMPTS.map((p) => ({ ...p })),
   });
 }
 
 /** `assistant_thread_context_changed`: the person looks at another channel; the thread follows. */
-export async function threadContextChanged(
-  svc: Services,
-  args: EventArgs<'assistant_thread_context_changed'>,
-) {
-  const thread = threadOf(args.event);
-  if (!thread) return;
-  await svc.deps.store.assistantThreads.save({ workspaceId: workspaceIdFor(args.context), ...thread });
+export async function threadContextChanged(_svc: Services, args: AssistantContextChangedArgs) {
+  if (threadOf(args.event)) await args.saveThreadContext();
 }

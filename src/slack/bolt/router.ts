@@ -5,6 +5,11 @@
  * submissions, searchable selects, and a message a person types to the app in its DM — before its
  * handler does anything, so no listener can forget it.
  *
+ * Slack's AI side panel is Bolt's own `Assistant` class, which the router builds from the one
+ * topic's `assistant` part and registers: the class is global middleware that takes the assistant's
+ * events before any listener, so its handlers run the same gated, once-per-delivery pipeline as the
+ * event routes, and a message in a DM thread that is not the assistant's goes on to `message.im`.
+ *
  * Acks stay immediate: buttons, commands and shortcuts are acked before the gate and the handler
  * run (and the requests already waiting are acked too, see ack.ts); a form is acked with what its
  * route decides from the submission alone, and its work runs after the gate; only a searchable
@@ -16,13 +21,15 @@
  * Workflow Builder step the app no longer has (removed or renamed while workflows still use it) is
  * acked and its run failed with a sentence saying so. An id bound twice is refused at start-up.
  */
-import type { App, Logger } from '@slack/bolt';
+import { type App, Assistant, type Logger } from '@slack/bolt';
 import { decodeSlackEntities, md, showsNothing } from '../../blockkit/index.js';
 import { afterPendingAcks } from './ack.js';
 import type {
   Access,
   ActionArgs,
   ActionRoute,
+  AssistantRoute,
+  AssistantRoutes,
   ClosedArgs,
   CommandArgs,
   EventArgs,
@@ -45,7 +52,7 @@ import type {
   ViewRoute,
   WorkflowStep,
 } from './routes.js';
-import { eventRouteOf } from './routes.js';
+import { assistantEvents, eventRouteOf } from './routes.js';
 
 /** A request a gate is checked for: its kind says where a refusal can be told. */
 export type GatedRequest =
@@ -109,10 +116,16 @@ function bind<H>(route: H | ({ run: H } & Partial<Gate>), topic: TopicRoutes<unk
   return { run: r.run, gate: gateOf(r, topic), topic: topic.topic };
 }
 
+/** A person's event: who may send it, and the key of each delivery it takes. */
+interface GatedEvent {
+  gate: Gate;
+  delivery(event: unknown): string | undefined;
+}
+
 /** An event's handler; a person's event (a message in the app's DM) with its gate and delivery key. */
 interface BoundEvent<S> {
   run: Handler<S, never>;
-  gated?: { gate: Gate; delivery(event: unknown): string | undefined };
+  gated?: GatedEvent;
 }
 
 /** A lookup by id that refuses a second binding (never a property of Object.prototype, e.g. `toString`). */
@@ -158,6 +171,7 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
   const options = new Table<Bound<Handler<S, OptionsArgs>>>('options source');
   const events = new Table<BoundEvent<S>>('event');
   const steps = new Table<{ step: WorkflowStep<S> }>('workflow step');
+  let assistant: { routes: AssistantRoutes<S>; gate: Gate; topic: string } | undefined;
   const helpEntries: HelpEntry[] = [];
 
   for (const topic of topics) {
@@ -207,6 +221,12 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
             },
       );
     }
+    if (topic.assistant) {
+      // Bolt takes one Assistant: a second would never see an event.
+      if (assistant)
+        throw new Error(`the assistant is bound twice (topics ${assistant.topic} and ${topic.topic})`);
+      assistant = { routes: topic.assistant, gate: topic.gate, topic: topic.topic };
+    }
   }
 
   const boundIds: BoundIds = {
@@ -216,10 +236,22 @@ export function compileRoutes<S>(topics: readonly TopicRoutes<S>[]) {
     views: views.ids(),
     closes: closes.ids(),
     options: options.ids(),
-    events: events.ids(),
+    events: [...events.ids(), ...assistantEvents(assistant?.routes as AssistantRoutes<unknown> | undefined)],
     steps: steps.ids(),
   };
-  return { subcommands, shortcuts, actions, views, closes, options, events, steps, boundIds, helpEntries };
+  return {
+    subcommands,
+    shortcuts,
+    actions,
+    views,
+    closes,
+    options,
+    events,
+    steps,
+    assistant,
+    boundIds,
+    helpEntries,
+  };
 }
 
 /** What a workflow's run is told when its step is one the app no longer has. */
@@ -370,21 +402,71 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     app.function(id, (args: StepArgs) => step.run(svc, args));
   }
 
+  /**
+   * A person's event, the one pipeline for every gated event (the `events` routes and the
+   * assistant's): taken once per delivery key — Slack's retries neither answer nor refuse twice —
+   * then gated like a request, then run.
+   */
+  const personEvent = async (
+    name: string,
+    gated: GatedEvent,
+    args: EventArgs<EventName>,
+    run: () => Promise<void>,
+  ) => {
+    const key = gated.delivery(args.event);
+    if (key === undefined) return;
+    const request = { kind: 'event', args } as const;
+    await policy.once(svc, `${name}:${key}`, args, async () => {
+      if (!(await allowed(gated.gate, request))) return;
+      await run();
+    });
+  };
+
+  /** An event given to the route `name` of the `events` tables, or logged as no route's. */
+  const routeEvent = async (name: string, args: EventArgs<EventName>) => {
+    const bound = compiled.events.get(name);
+    if (!bound) return unbound(args.logger, 'event', name);
+    if (!bound.gated) return bound.run(svc, args as never);
+    await personEvent(name, bound.gated, args, () => bound.run(svc, args as never));
+  };
+
   // Slack's own events (installs, profile changes, Home opened) have no gate. An event a person
   // sends (a message in the app's DM) is taken once per delivery key, then gated like a request.
   // Several routes may share Slack's type (`message`, `message.im`): each takes only its own.
-  for (const [name, { run, gated }] of compiled.events.entries()) {
+  for (const name of compiled.events.ids()) {
     app.event(name.split('.')[0] as EventName, async (args) => {
       if (eventRouteOf(args.event) !== name) return;
-      if (!gated) return run(svc, args as never);
-      const key = gated.delivery(args.event);
-      if (key === undefined) return;
-      const request = { kind: 'event', args: args as EventArgs<EventName> } as const;
-      await policy.once(svc, `${name}:${key}`, request.args, async () => {
-        if (!(await allowed(gated.gate, request))) return;
-        await run(svc, args as never);
-      });
+      await routeEvent(name, args as EventArgs<EventName>);
     });
+  }
+
+  // Slack's AI side panel: Bolt's Assistant is global middleware that takes its events (and every
+  // message in a thread of the app's DM) before any listener, so the router builds it, and each of
+  // its events runs the same pipeline as above. A DM thread that is not the assistant's goes on to
+  // the `message.im` route, as it would without the class.
+  if (compiled.assistant) {
+    const { routes, gate } = compiled.assistant;
+    const take =
+      <A extends { event: unknown }>(name: string, route: AssistantRoute<S, A>) =>
+      (args: A) =>
+        personEvent(name, { gate, delivery: route.delivery }, args as unknown as EventArgs<EventName>, () =>
+          route.run(svc, args),
+        );
+    const contextChanged = routes.threadContextChanged;
+    app.assistant(
+      new Assistant({
+        threadContextStore: routes.threadContextStore(svc),
+        threadStarted: take('assistant_thread_started', routes.threadStarted),
+        threadContextChanged: contextChanged
+          ? take('assistant_thread_context_changed', contextChanged)
+          : async ({ logger }) => unbound(logger, 'event', 'assistant_thread_context_changed'),
+        userMessage: async (args) => {
+          // Keyed as the DM's messages are: one message is answered once, by whichever route takes it.
+          if (await routes.ownsThread(svc, args)) return take('message.im', routes.userMessage)(args);
+          await routeEvent('message.im', args as unknown as EventArgs<EventName>);
+        },
+      }),
+    );
   }
 
   // Every event is acked by Bolt before its listeners but a step's run, which waits for its step's

@@ -8,6 +8,10 @@
  */
 import type {
   AllMiddlewareArgs,
+  AssistantConfig,
+  AssistantThreadContextChangedMiddleware,
+  AssistantThreadStartedMiddleware,
+  AssistantUserMessageMiddleware,
   BlockAction,
   GlobalShortcut,
   MessageShortcut,
@@ -150,6 +154,36 @@ export type EventRoute<S, E extends EventName> =
       delivery(event: EventArgs<E>['event']): string | undefined;
     } & Gate);
 
+/** Bolt's `Assistant` arguments for each of its events: the event's, with the class's utilities (say, setStatus…). */
+export type AssistantStartedArgs = Parameters<AssistantThreadStartedMiddleware>[0];
+export type AssistantContextChangedArgs = Parameters<AssistantThreadContextChangedMiddleware>[0];
+export type AssistantMessageArgs = Parameters<AssistantUserMessageMiddleware>[0];
+/** Where Bolt's `Assistant` keeps and reads a thread's context (the channel its person looks at). */
+export type ThreadContextStore = NonNullable<AssistantConfig['threadContextStore']>;
+
+/** An assistant event a person sends: its handler and which deliveries it takes (as an {@link EventRoute}'s). */
+export interface AssistantRoute<S, A extends { event: unknown }> {
+  run: Handler<S, A>;
+  delivery(event: A['event']): string | undefined;
+}
+
+/**
+ * The app's assistant in Slack's AI side panel, built by the router into Bolt's `Assistant` class
+ * (which takes its events before any listener). Each event is gated by the topic's gate and taken
+ * once per delivery key, like any person's event. Bolt's class takes every message in a thread of
+ * the app's DM: `ownsThread` says which are in one of the assistant's threads; the others go to the
+ * `message.im` route as if the class were not there.
+ */
+export interface AssistantRoutes<S> {
+  threadStarted: AssistantRoute<S, AssistantStartedArgs>;
+  /** Left out: the event is acked and logged as no route's. */
+  threadContextChanged?: AssistantRoute<S, AssistantContextChangedArgs>;
+  userMessage: AssistantRoute<S, AssistantMessageArgs>;
+  ownsThread(svc: S, args: AssistantMessageArgs): Promise<boolean>;
+  /** The class's thread context store (its `getThreadContext`, `saveThreadContext`, and what `say` tags). */
+  threadContextStore(svc: S): ThreadContextStore;
+}
+
 /** A Workflow Builder parameter's type: Slack's own types, or a plain string. */
 export type StepParameterType =
   | 'string'
@@ -201,6 +235,17 @@ export interface TopicRoutes<S> {
    * does not apply to them; an event a person sends the app (a message in its DM) declares its gate.
    */
   events?: { readonly [E in EventName]?: EventRoute<S, E> };
+  /** Slack's AI side panel (one topic at most): its events are subscribed to by this part, not `events`. */
+  assistant?: AssistantRoutes<S>;
+}
+
+/** The Events API subscriptions an assistant part takes. */
+export function assistantEvents(assistant: AssistantRoutes<unknown> | undefined): EventName[] {
+  if (!assistant) return [];
+  return [
+    'assistant_thread_started',
+    ...(assistant.threadContextChanged ? (['assistant_thread_context_changed'] as const) : []),
+  ];
 }
 
 /** The value a button (or the selected option of a select) carries. */

@@ -4,18 +4,19 @@
  * confirmation, nobody else hears of it, and no log line pairs the grader with the peer or the grade.
  */
 import { z } from 'zod';
-import { joinMd, type Mrkdwn, md, showsNothing } from '../../blockkit/index.js';
+import { button, joinMd, type Mrkdwn, md, SLACK_USER_ID, showsNothing } from '../../blockkit/index.js';
 import { LIMITS } from '../../planning/index.js';
-import type { GlobalShortcutArgs, Subcommand } from '../bolt/routes.js';
+import { type ActionArgs, actionValue, type GlobalShortcutArgs, type Subcommand } from '../bolt/routes.js';
 import { type PlanningContext, planningOf } from '../kit/acting.js';
 import { type FormOutput, form, read, slackUserId } from '../kit/form.js';
 import { notice } from '../kit/messages.js';
 import { modalRequest, openModal } from '../kit/modal.js';
+import { parseCarried, toWire, wireValue } from '../kit/round-trip.js';
 import type { Services } from '../kit/services.js';
 import { submission } from '../kit/submission.js';
 import { connectBeforeForm, viewSurface } from '../kit/surfaces.js';
 import { GRADE_TITLE, gradeModal } from './blocks.js';
-import { GRADE_FIELD } from './ids.js';
+import { GRADE_ACTION, GRADE_FIELD } from './ids.js';
 
 /** A grade, picked in the form or typed after `/plan grade`. */
 const Grade = z.coerce
@@ -63,6 +64,42 @@ export const gradeSubmission = submission<GradeInput>({
     }),
   run: async (_svc, data, args) => ({ text: await recordGrade(planningOf(args.context), data) }),
 });
+
+/**
+ * The *Grade* button's value: the peer (a Slack user) and the notion to prefill, its name shown as
+ * the select's choice. Short keys on the wire; nothing about a grade is carried.
+ */
+export const GradePeerValue = wireValue(
+  z.object({
+    u: z.string().regex(SLACK_USER_ID),
+    n: z.string().min(1).optional(),
+    v: z.string().min(1).max(LIMITS.notion).optional(),
+  }),
+  (w) => ({ peer: w.u, ...(w.n ? { notion: { id: w.n, ...(w.v ? { value: w.v } : {}) } } : {}) }),
+  (v: { peer: string; notion?: { id: string; value?: string } }) => ({
+    u: v.peer,
+    ...(v.notion ? { n: v.notion.id, ...(v.notion.value ? { v: v.notion.value } : {}) } : {}),
+  }),
+);
+
+/** A *Grade* button for `peer` (and `notion`): its press opens the grading form prefilled. */
+export function gradePeerButton(peer: string, notion?: { id: string; value?: string }) {
+  return button('Grade', GRADE_ACTION.gradePeer, {
+    value: toWire(GradePeerValue, { peer, ...(notion ? { notion } : {}) }),
+  });
+}
+
+/** *Grade* pressed: the form with the peer and the notion chosen (an unreadable value: the form empty). */
+export async function gradePeerAction(svc: Services, args: ActionArgs) {
+  const carried = parseCarried(GradePeerValue, actionValue(args.action));
+  const opened = await openModal(
+    modalRequest(svc, args, args.body.trigger_id, 'grade peer'),
+    gradeModal(carried ?? {}),
+  );
+  if (opened) {
+    await connectBeforeForm(planningOf(args.context), viewSurface(args.client, opened.id, GRADE_TITLE));
+  }
+}
 
 export async function gradePeerShortcut(svc: Services, args: GlobalShortcutArgs) {
   const opened = await openModal(

@@ -1,10 +1,10 @@
 /** The grades topic's routes: grading a peer (command, shortcut, form) and one's own grades. */
 import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
-import { GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from './ids.js';
+import { GRADE_ACTION, GRADE_FIELD, GRADE_SHORTCUT, GRADE_VIEW } from './ids.js';
 import { gradesSubcommand } from './my-grades.js';
 import { notionOptions } from './notion-options.js';
-import { gradePeerShortcut, gradeSubcommand, gradeSubmission } from './peer-grade.js';
+import { gradePeerAction, gradePeerShortcut, gradeSubcommand, gradeSubmission } from './peer-grade.js';
 
 export const gradeRoutes: TopicRoutes<Services> = {
   topic: 'grades',
@@ -18,6 +18,7 @@ export const gradeRoutes: TopicRoutes<Services> = {
       run: gradePeerShortcut,
     },
   },
+  actions: { [GRADE_ACTION.gradePeer]: gradePeerAction },
   views: { [GRADE_VIEW.grade]: gradeSubmission },
   options: { [GRADE_FIELD.notion.action]: notionOptions },
 };

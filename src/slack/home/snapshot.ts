@@ -62,6 +62,8 @@ export interface HomeFeature {
   slackChannelId: string;
   teamId: string;
   channelId: string;
+  /** When the service last stamped it (it or anything in it changed). */
+  updatedAt?: string;
 }
 
 export interface PendingFeedback {
@@ -98,7 +100,17 @@ export interface Planning {
   /** Every feature and task read in the linked channels, by id: what activity lines name. */
   named: {
     features: Record<string, { heading: string; authorUserId?: string; teamId: string; channelId: string }>;
-    tasks: Record<string, { heading: string; featureId: string; assigneeUserId?: string }>;
+    tasks: Record<
+      string,
+      {
+        heading: string;
+        featureId: string;
+        assigneeUserId?: string;
+        /** Where it is, and the notions it exercises (the assistant's peers to grade). */
+        state?: TaskState;
+        notionIds?: readonly string[];
+      }
+    >;
   };
 }
 
@@ -330,12 +342,15 @@ export function linkedPlanning(
           slackChannelId: link.slackChannelId,
           teamId: link.teamId,
           channelId: link.channelId,
+          ...(f.updatedAt ? { updatedAt: f.updatedAt } : {}),
         });
         for (const t of f.tasks) {
           result.named.tasks[t.id] = {
             heading: t.heading ?? 'Untitled task',
             featureId: f.id,
             ...(t.assigneeUserId ? { assigneeUserId: t.assigneeUserId } : {}),
+            state: t.state,
+            notionIds: t.notionIds,
           };
           if (t.assigneeUserId !== person.planningUserId) continue;
           result.tasks.push({

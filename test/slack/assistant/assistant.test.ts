@@ -7,6 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { createPlanningClient } from '../../../src/planning/index.js';
 import { FEEDBACK_ACTION } from '../../../src/slack/feedback/ids.js';
+import { GRADE_ACTION, GRADE_VIEW } from '../../../src/slack/grades/ids.js';
+import { GradePeerValue } from '../../../src/slack/grades/index.js';
+import { parseCarried } from '../../../src/slack/kit/round-trip.js';
 import { TASK_ACTION } from '../../../src/slack/tasks/index.js';
 import { describeWithPostgres } from '../../helpers/postgres.js';
 import { eventually, type Harness, harnessEachTest, TEAM } from '../../helpers/slack-harness.js';
@@ -76,6 +79,11 @@ function suite(backend: 'sqlite' | 'postgres') {
     expect(panel(MEMBER, t.threadTs)!.prompts.map((p) => p.message)).toContain("What's waiting for me?");
     expect(inThread(MEMBER, t.threadTs)).toHaveLength(1);
     expect(shown(inThread(MEMBER, t.threadTs)[0]!)).toContain('Ask me, or pick a suggestion');
+    // Said through Bolt's Assistant class (its `say` tags the thread's context on what it posts).
+    expect(inThread(MEMBER, t.threadTs)[0]!.metadata).toEqual({
+      event_type: 'assistant_thread_context',
+      event_payload: { channel_id: 'C1', team_id: TEAM },
+    });
     expect(await h.store.assistantThreads.get(TEAM, dm(MEMBER), t.threadTs)).toEqual({
       workspaceId: TEAM,
       dmChannelId: dm(MEMBER),
@@ -130,6 +138,11 @@ function suite(backend: 'sqlite' | 'postgres') {
     await eventually(() => inThread(MEMBER, t.threadTs).length === 2, 'the answer');
     const answer = inThread(MEMBER, t.threadTs)[1]!;
     const text = shown(answer);
+    // The class's thread context, read from the store (a message event carries none): the answer is tagged with it.
+    expect(answer.metadata).toEqual({
+      event_type: 'assistant_thread_context',
+      event_payload: { channel_id: 'C1' },
+    });
     expect(answer.text).toContain('You have 2 open tasks and 1 feedback to answer');
     expect(text).toContain('Please check the wording');
     expect(text).toContain(FEEDBACK_ACTION.replyOpen);
@@ -156,6 +169,63 @@ function suite(backend: 'sqlite' | 'postgres') {
     );
     // Read with the person's own token: the member's, not the owner's.
     expect(h.logs.join('')).not.toContain(h.sandbox.memberToken);
+  });
+
+  it("What's waiting for me? offers peers you could grade — teammates' done tasks on features changed this week, with their notions — and never what was graded", async () => {
+    await h.connect(MEMBER);
+    await h.connect('U2', 'owner');
+    h.slack.users.set('U2', { id: 'U2', name: 'olga' });
+    await h.link('C1');
+    const owner = h.owner();
+    const { teamId, channelId, featureId } = h.fixture;
+    const notion = await owner.notions.create({ value: 'TypeScript' });
+    // The owner's done task, exercising TypeScript; their open one; the member's own done one; a done
+    // task of someone nobody here acts as (the admin): only the first is offered.
+    const theirs = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Write the parser' });
+    await owner.tasks.assign(teamId, channelId, featureId, theirs.id, h.sandbox.ownerId);
+    await owner.tasks.update(teamId, channelId, featureId, theirs.id, {
+      state: 'done',
+      notionIds: [notion.id],
+    });
+    const open = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Still going' });
+    await owner.tasks.assign(teamId, channelId, featureId, open.id, h.sandbox.ownerId);
+    const mine = await h.assignedTask('My finished one');
+    await owner.tasks.update(teamId, channelId, featureId, mine.taskId, { state: 'done' });
+    const nobodys = await owner.tasks.create(teamId, channelId, featureId, { heading: 'Admin work' });
+    await owner.tasks.assign(teamId, channelId, featureId, nobodys.id, h.sandbox.adminId);
+    await owner.tasks.update(teamId, channelId, featureId, nobodys.id, { state: 'done' });
+
+    const answer = await answerTo("What's waiting for me?", 'C1');
+    const text = shown(answer);
+    expect(text).toContain('Peers you could grade');
+    expect(text).toContain('<@U2> — *TypeScript* · done: “Write the parser”');
+    expect(text).toContain('I cannot know whether you have graded them already');
+    expect(text).not.toContain('Still going');
+    expect(text).not.toContain('Admin work');
+    expect(text).not.toContain(`<@${MEMBER}> —`);
+    const grade = ((answer.blocks ?? []) as { accessory?: { action_id?: string; value?: string } }[])
+      .flatMap((b) => (b.accessory ? [b.accessory] : []))
+      .filter((b) => b.action_id === GRADE_ACTION.gradePeer);
+    expect(grade.map((b) => parseCarried(GradePeerValue, b.value))).toEqual([
+      { peer: 'U2', notion: { id: notion.id, value: 'TypeScript' } },
+    ]);
+    // Nothing about grades is read for it: who graded whom is never known, nor shown.
+    for (const op of ['experienceList', 'experienceListPeer', 'experienceRead', 'experienceReadPeer'])
+      expect(h.sandbox.requests.count(op)).toBe(0);
+
+    // Grade opens the grading form with the peer and the notion chosen.
+    const viewId = await h.openForm(
+      () =>
+        h.press({ message: { ...answer }, channel: dm(MEMBER) }, GRADE_ACTION.gradePeer, {
+          value: grade[0]!.value!,
+        }),
+      GRADE_VIEW.grade,
+    );
+    const form = JSON.stringify(h.slack.views.get(viewId));
+    expect(form).toContain('"initial_user":"U2"');
+    expect(form).toContain(
+      `"initial_option":{"text":{"type":"plain_text","text":"TypeScript","emoji":true},"value":"${notion.id}"}`,
+    );
   });
 
   /** A member's thread looking at `context`, greeted; `question` asked; resolves with the answer. */

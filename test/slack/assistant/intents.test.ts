@@ -15,6 +15,29 @@ describe('intentOf', () => {
     ['Who knows TypeScript?', { kind: 'knows', notion: 'TypeScript' }],
     ['who is an expert in R&amp;D', { kind: 'knows', notion: 'R&D' }],
     ['Draft tasks from this thread', { kind: 'draft' }],
+    [
+      'Draft tasks from <https://acme.slack.com/archives/C0A1/p1700000000123456|this>',
+      {
+        kind: 'draft',
+        link: {
+          url: 'https://acme.slack.com/archives/C0A1/p1700000000123456',
+          channel: 'C0A1',
+          ts: '1700000000.123456',
+        },
+      },
+    ],
+    [
+      'turn this into tasks <https://acme.slack.com/archives/C0A1/p1700000000123456?thread_ts=1700000000.000100&amp;cid=C0A1>',
+      {
+        kind: 'draft',
+        link: {
+          url: 'https://acme.slack.com/archives/C0A1/p1700000000123456?thread_ts=1700000000.000100&cid=C0A1',
+          channel: 'C0A1',
+          ts: '1700000000.123456',
+          threadTs: '1700000000.000100',
+        },
+      },
+    ],
     ['tell me a joke', { kind: 'unknown' }],
     ['', { kind: 'unknown' }],
     ['who knows', { kind: 'unknown' }],

@@ -3,7 +3,7 @@
  * route's gate before the handler runs — a refused request never reaches its handler, whatever its
  * kind. (The app's gates themselves, through signed requests: admin-gate.test.ts, provisioning.test.ts.)
  */
-import type { App } from '@slack/bolt';
+import type { App, Assistant } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import {
   compileRoutes,
@@ -19,6 +19,19 @@ type Listener = (args: Record<string, unknown>) => Promise<void>;
 function fakeApp() {
   const listeners: Record<string, Listener> = {};
   const app = {
+    // Bolt's Assistant is global middleware: it runs before any listener, and takes what it matches.
+    assistant: (assistant: Assistant) => {
+      const middleware = assistant.getMiddleware() as unknown as Listener;
+      listeners.assistant = (args) =>
+        middleware({
+          ...args,
+          payload: args.event,
+          body: { event: args.event },
+          next: async () => {
+            passed.push((args.event as { type: string }).type);
+          },
+        });
+    },
     command: (_name: string, l: Listener) => (listeners.command = l),
     shortcut: (_id: unknown, l: Listener) => (listeners.shortcut = l),
     action: (_id: unknown, l: Listener) => (listeners.action = l),
@@ -94,6 +107,8 @@ function topic(ran: string[]): TopicRoutes<null> {
 }
 
 const acked: unknown[] = [];
+/** Events the Assistant middleware let through to the listeners. */
+const passed: string[] = [];
 const base = {
   ack: async (body?: unknown) => {
     acked.push(body);
@@ -134,6 +149,63 @@ function messageTopic(ran: string[]): TopicRoutes<null> {
   };
 }
 
+/**
+ * A topic with the assistant part (its threads started: ts 1 and 2 are the assistant's), beside the
+ * app DM's `message.im` route: what ran, and what its context store was asked.
+ */
+function assistantTopics(ran: string[], withContextChanged = true): TopicRoutes<null>[] {
+  const threadKey = (event: unknown) => {
+    const e = event as { assistant_thread?: { thread_ts?: string }; event_ts?: string };
+    return e.assistant_thread?.thread_ts ? `${e.assistant_thread.thread_ts}:${e.event_ts}` : undefined;
+  };
+  return [
+    messageTopic(ran),
+    {
+      topic: 'assistant',
+      gate: { access: 'member', doing: 'use the assistant' },
+      assistant: {
+        threadStarted: {
+          delivery: threadKey,
+          run: async (_svc, args) => {
+            ran.push(`started:${args.event.assistant_thread.thread_ts}`);
+          },
+        },
+        ...(withContextChanged
+          ? {
+              threadContextChanged: {
+                delivery: threadKey,
+                run: async (_svc, args) => {
+                  ran.push(`moved:${(await args.getThreadContext()).channel_id}`);
+                },
+              },
+            }
+          : {}),
+        userMessage: {
+          delivery: (event) => (event as { ts: string }).ts,
+          run: async (_svc, args) => {
+            ran.push(`asked:${(args.event as { ts?: string }).ts}`);
+          },
+        },
+        ownsThread: async (_svc, args) =>
+          ['1', '2'].includes((args.event as { thread_ts: string }).thread_ts),
+        threadContextStore: () => ({
+          get: async () => ({ channel_id: 'C7' }),
+          save: async () => {},
+        }),
+      },
+    },
+  ];
+}
+
+const threadEvent = (type: string, threadTs: string, eventTs = '9') => ({
+  ...base,
+  event: {
+    type,
+    assistant_thread: { user_id: 'U1', channel_id: 'D1', thread_ts: threadTs, context: {} },
+    event_ts: eventTs,
+  },
+});
+
 const message = (fields: Record<string, unknown>) => ({
   ...base,
   event: { type: 'message', channel: 'C1', ...fields },
@@ -164,6 +236,86 @@ describe('the router', () => {
     await listeners['event:message']!(message({ channel_type: 'im', ts: '2' }));
     expect(ran).toEqual([]);
     expect(seen.refused).toEqual(['event: no (write to the app)']);
+  });
+
+  it("builds Bolt's Assistant from the assistant part: each of its events gated, once per delivery", async () => {
+    const ran: string[] = [];
+    const { app, listeners } = fakeApp();
+    const { policy: p, seen } = policy(() => false);
+    registerRoutes(app, { svc: null, command: '/x', topics: assistantTopics(ran), policy: p });
+    const onAssistant = listeners.assistant!;
+    passed.length = 0;
+    await onAssistant(threadEvent('assistant_thread_started', '1'));
+    // Slack's retry of the same delivery: not run again.
+    await onAssistant(threadEvent('assistant_thread_started', '1'));
+    await onAssistant(threadEvent('assistant_thread_context_changed', '1', '10'));
+    // A question in the thread, and Slack's retry of it.
+    await onAssistant(message({ channel: 'D1', channel_type: 'im', ts: '5', thread_ts: '1' }));
+    await onAssistant(message({ channel: 'D1', channel_type: 'im', ts: '5', thread_ts: '1' }));
+    expect(ran).toEqual(['started:1', 'moved:C7', 'asked:5']);
+    expect(seen.checked).toEqual([
+      ['event', 'member'],
+      ['event', 'member'],
+      ['event', 'member'],
+    ]);
+    expect(seen.once).toEqual([
+      'assistant_thread_started:1:9',
+      'assistant_thread_context_changed:1:10',
+      'message.im:5',
+    ]);
+    // Taken by the class: none went on to the listeners.
+    expect(passed).toEqual([]);
+  });
+
+  it('refuses an assistant event before its handler runs when the gate says no', async () => {
+    const ran: string[] = [];
+    const { app, listeners } = fakeApp();
+    const { policy: p, seen } = policy((gate) => gate.doing === 'use the assistant');
+    registerRoutes(app, { svc: null, command: '/x', topics: assistantTopics(ran), policy: p });
+    await listeners.assistant!(threadEvent('assistant_thread_started', '1'));
+    await listeners.assistant!(message({ channel: 'D1', channel_type: 'im', ts: '5', thread_ts: '2' }));
+    expect(ran).toEqual([]);
+    expect(seen.refused).toEqual(['event: no (use the assistant)', 'event: no (use the assistant)']);
+  });
+
+  it('a message in a DM thread that is not the assistant’s goes on to the `message.im` route, gated and once', async () => {
+    const ran: string[] = [];
+    const { app, listeners } = fakeApp();
+    const { policy: p, seen } = policy(() => false);
+    registerRoutes(app, { svc: null, command: '/x', topics: assistantTopics(ran), policy: p });
+    const other = message({ channel: 'D1', channel_type: 'im', ts: '6', thread_ts: '3' });
+    await listeners.assistant!(other);
+    await listeners.assistant!(other);
+    // A top-level message in the DM is not the class's: it reaches the listeners as before.
+    passed.length = 0;
+    const top = message({ channel: 'D1', channel_type: 'im', ts: '7' });
+    await listeners.assistant!(top);
+    expect(passed).toEqual(['message']);
+    await listeners['event:message']!(top);
+    expect(ran).toEqual(['dm:6', 'dm:7']);
+    expect(seen.once).toEqual(['message.im:6', 'message.im:7']);
+  });
+
+  it('an assistant event no route binds is acked and logged on one line; the subscriptions say what is bound', async () => {
+    const ran: string[] = [];
+    const lines: string[] = [];
+    const { app, listeners } = fakeApp();
+    const { policy: p } = policy(() => false);
+    const topics = assistantTopics(ran, false);
+    const bound = registerRoutes(app, { svc: null, command: '/x', topics, policy: p });
+    await listeners.assistant!({
+      ...threadEvent('assistant_thread_context_changed', '1'),
+      logger: { info: (line: string) => lines.push(line), warn() {} },
+    });
+    expect(ran).toEqual([]);
+    expect(lines).toEqual([
+      'Acknowledged without handling: no route binds the event "assistant_thread_context_changed"',
+    ]);
+    expect(bound.events).toEqual(['message', 'message.im', 'assistant_thread_started']);
+    expect(compileRoutes(assistantTopics(ran)).boundIds.events).toContain('assistant_thread_context_changed');
+    expect(() => compileRoutes([...assistantTopics(ran), assistantTopics(ran)[1]!])).toThrow(
+      'the assistant is bound twice (topics assistant and assistant)',
+    );
   });
 
   it.each(Object.keys(requests))(
