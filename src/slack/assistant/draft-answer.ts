@@ -61,7 +61,7 @@ async function isMember(reader: WebClient, channel: string, person: string): Pro
 }
 
 /** Slack's answers that mean the app cannot read the channel (not in it, or it is private to it). */
-const UNREADABLE = new Set(['not_in_channel', 'channel_not_found', 'missing_scope', 'access_denied']);
+const UNREADABLE = new Set(['not_in_channel', 'channel_not_found', 'access_denied']);
 
 /** A Slack read, or the sentence saying why it could not be made; anything else is thrown. */
 async function readOr<T>(read: () => Promise<T>, where: string): Promise<{ value: T } | { reply: Reply }> {
@@ -70,6 +70,13 @@ async function readOr<T>(read: () => Promise<T>, where: string): Promise<{ value
   } catch (error) {
     const code = slackErrorCode(error);
     const channel = channelMention(where);
+    // An install from before the assistant read channels lacks their scopes: only a reinstall helps.
+    if (code === 'missing_scope')
+      return {
+        reply: said(
+          md`I cannot read ${channel} yet: the app was installed before it could. Ask a workspace admin to reinstall the app, then ask again.`,
+        ),
+      };
     if (code && UNREADABLE.has(code))
       return {
         reply: said(

@@ -30,6 +30,10 @@ export const BOT_SCOPE_REASONS = {
   'assistant:write':
     'the planning assistant in Slack’s side panel: its suggested prompts, its status while it reads your plan, each thread’s title',
   'channels:join': 'joining a public channel it posted in without joining, to look there',
+  // conversations.members: the assistant reads a channel to draft tasks only for one of its members.
+  'channels:read':
+    'checking that you are a member of a public channel before the planning assistant reads it to draft tasks for you',
+  'groups:read': 'the same for a private channel the app was invited to',
   'files:write': 'the Home tab’s experience chart, uploaded privately and shown as an image',
   'reactions:write': 'a :memo: reaction on a thread reply, saying it was recorded as a discovery',
   'canvases:write':

@@ -164,6 +164,12 @@ function suite(backend: 'sqlite' | 'postgres') {
     expect(json(unreadable.blocks)).not.toContain('plan the offsite');
     expect(reviewValue(unreadable)).toBeUndefined();
 
+    // An install from before the assistant read channels lacks their scopes: a reinstall is asked for.
+    h.slack.fail('conversations.members', { ok: false, error: 'missing_scope' });
+    const unscoped = await answer(threadTs, 'Draft tasks from this thread');
+    expect(unscoped.text).toContain('Ask a workspace admin to reinstall the app');
+    expect(reviewValue(unscoped)).toBeUndefined();
+
     // A channel with no planning channel linked: its tasks would have nowhere to go.
     h.slack.channel('C9', MEMBER);
     const elsewhere = h.slack.workspace.post({ channel: 'C9', user: 'U2', text: '- ship it' }).ts;
