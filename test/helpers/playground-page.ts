@@ -31,6 +31,8 @@ export interface PlaygroundPage {
    * Does `open` — the clicks that open a conversation or the Home tab — and resolves once `list`
    * (`#messages` or `#home`) is drawn anew. The page names the place at once but reads what it
    * shows after: until then the list is the one shown before, and a count or a read of it is wrong.
+   * (A drawing of the place before, still on its way when `open` clicks, would pass for the new one:
+   * the page draws whatever answer comes last. Each open waiting for its own drawing leaves none.)
    */
   redrawn(list: '#messages' | '#home', open: () => Promise<void>): Promise<void>;
   /** Picks the first option an external select (single or multi) offers for `query`. */
