@@ -25,7 +25,16 @@ export interface PlaygroundPage {
   /** A locator's text with its white space folded. */
   text(locator: Locator): Promise<string>;
   actAs(userId: string): Promise<void>;
+  /** Opens channel `name` from the sidebar, once its own messages are shown. */
   openChannel(name: string): Promise<void>;
+  /**
+   * Does `open` — the clicks that open a conversation or the Home tab — and resolves once `list`
+   * (`#messages` or `#home`) is drawn anew. The page names the place at once but reads what it
+   * shows after: until then the list is the one shown before, and a count or a read of it is wrong.
+   * (A drawing of the place before, still on its way when `open` clicks, would pass for the new one:
+   * the page draws whatever answer comes last. Each open waiting for its own drawing leaves none.)
+   */
+  redrawn(list: '#messages' | '#home', open: () => Promise<void>): Promise<void>;
   /** Picks the first option an external select (single or multi) offers for `query`. */
   pickExternal(field: Locator, query: string, option: string | RegExp): Promise<void>;
   close(): Promise<void>;
@@ -55,8 +64,25 @@ export async function openPlaygroundPage(): Promise<PlaygroundPage> {
         await page.locator(`body[data-user="${userId}"]`).waitFor({ state: 'attached' });
       },
       async openChannel(name) {
-        await page.locator('#channels a', { hasText: `# ${name}` }).click();
-        await page.locator('#channel-title', { hasText: `# ${name}` }).waitFor();
+        const title = `# ${name}`;
+        const open = async () => {
+          await page.locator('#channels a', { hasText: title }).click();
+          await page.locator('#channel-title', { hasText: title }).waitFor();
+        };
+        // Open already, its link leads nowhere new and nothing is drawn again: what is shown is its own.
+        if ((await page.locator('#channel-title').textContent()) === title) return open();
+        await opened.redrawn('#messages', open);
+      },
+      async redrawn(list, open) {
+        // What is shown now is marked; the page's next drawing of the list replaces every child.
+        // Strings, run in the page: the test's own types know no DOM.
+        await page.evaluate(
+          `for (const el of document.querySelectorAll(${JSON.stringify(`${list} > *`)})) el.setAttribute('data-drawn-before', '')`,
+        );
+        await open();
+        await page.waitForFunction(
+          `!document.querySelector(${JSON.stringify(`${list} > [data-drawn-before]`)})`,
+        );
       },
       async pickExternal(field, query, option) {
         await field.click();

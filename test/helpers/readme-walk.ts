@@ -130,15 +130,21 @@ export function readmeWalk(ui: PlaygroundPage): Walk {
       await page.getByRole('menuitem', { name: shortcut }).click();
     },
     async openHome(shows = 'Notifications') {
-      await page.locator('#apps a', { hasText: 'Team Planning' }).click();
-      await page.locator('#app-tabs button', { hasText: 'Home' }).click();
+      // Drawn anew: until then the tab shown is the one drawn before, perhaps another person's.
+      await ui.redrawn('#home', async () => {
+        await page.locator('#apps a', { hasText: 'Team Planning' }).click();
+        await page.locator('#app-tabs button', { hasText: 'Home' }).click();
+      });
       const home = page.locator('#home');
       await home.getByText(shows).first().waitFor();
       return home;
     },
     async openDm() {
-      await page.locator('#apps a', { hasText: 'Team Planning' }).click();
-      await page.locator('#app-tabs button', { hasText: 'Messages' }).click();
+      // Drawn anew: until then the messages shown are the conversation's open before.
+      await ui.redrawn('#messages', async () => {
+        await page.locator('#apps a', { hasText: 'Team Planning' }).click();
+        await page.locator('#app-tabs button', { hasText: 'Messages' }).click();
+      });
     },
     async closeModals() {
       // ✕ closes the view on top: the one under it (another title or depth) or nothing is left.

@@ -871,7 +871,9 @@ export class Harness {
       [FIELD.heading, text(heading)],
     ];
     if (details !== undefined) values.push([FIELD.details, text(details)]);
+    const since = this.slack.calls.length;
     await this.submit(viewId, values, { user });
+    await this.taskFormAnswered(viewId, since);
     const { teamId, channelId, featureId } = this.fixture;
     let taskId = '';
     await eventually(async () => {
@@ -880,6 +882,20 @@ export class Harness {
     }, 'the task and its card');
     const [card] = await this.store.cards.list(TEAM, 'task', taskId);
     return { taskId, coords: { teamId, channelId, featureId, taskId }, cardTs: card!.messageTs };
+  }
+
+  /**
+   * Resolves once the *Create task* form `viewId` shows that the task was created (from call `since`
+   * on). The submission's work is all done by then: the card remembered, who made the task
+   * (store.taskOrigins), the change funnel's card updates, DMs and canvas edits — written after
+   * Slack answered the card's chat.postMessage, so a wait on the task or its card alone is too early.
+   */
+  taskFormAnswered(viewId: string, since = 0) {
+    return this.slack.waitFor(
+      'views.update',
+      (b) => b.view_id === viewId && JSON.stringify(b.view).includes(' created.'),
+      { since },
+    );
   }
 
   /**

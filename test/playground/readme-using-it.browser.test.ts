@@ -700,6 +700,9 @@ describeWithBrowser('README "Using it", walked in the playground as each role', 
         timeout: STEP_MS,
       })
       .toContain('Five of six found the help without being told.');
+    // The form's answer comes after the card was updated for it (the service is written first): a
+    // menu opened on the card before that update is drawn would close under the click.
+    await evidence.getByText(/Logged as evidence for/).waitFor();
     await walk.closeModals();
 
     await card.getByRole('button', { name: 'More options' }).first().click();

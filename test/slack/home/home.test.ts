@@ -73,6 +73,7 @@ describe('Home tab', () => {
     });
     // A task the member creates from a Slack message, assigned to nobody: theirs, made by them.
     const formId = await h.createTaskForm('Fix the export', { user: 'UMEM' });
+    const since = h.slack.calls.length;
     await h.submit(
       formId,
       [
@@ -81,10 +82,8 @@ describe('Home tab', () => {
       ],
       { user: 'UMEM' },
     );
-    await eventually(
-      async () => (await h.tasksOfFeature()).some((t) => t.heading === 'Fix the export'),
-      'the task created in the service',
-    );
+    // Who made it is stored after Slack answered its card: the form's answer comes after that.
+    await h.taskFormAnswered(formId, since);
     const created = (await h.tasksOfFeature()).find((t) => t.heading === 'Fix the export')!;
     expect(created.assigneeUserId ?? '').toBe('');
     expect((await h.store.taskOrigins.get(TEAM, created.id))?.authorSlackId).toBe('UMEM');
