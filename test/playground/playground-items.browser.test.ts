@@ -76,6 +76,39 @@ describeWithBrowser(
       await ui.shot('i8-sidebar-after-switch');
     }, 90_000);
 
+    it('a channel’s messages answered after another channel was opened are not drawn under its title', async () => {
+      await ui.actAs('U0ADA');
+      playground.workspace.post({ channel: 'C0API', user: 'U0ADA', text: 'only in api: rate limits' });
+      playground.workspace.post({ channel: 'C0PRODUCT', user: 'U0ADA', text: 'only in product: roadmap' });
+      await ui.openChannel('general');
+      // #api's messages are held on their way until #product, opened after it, is drawn.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const isApiRead = (url: URL | string) => {
+        const u = new URL(url);
+        return u.pathname === '/pg/channel' && u.searchParams.get('channel') === 'C0API';
+      };
+      await page.route(isApiRead, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const apiAnswered = page.waitForResponse((response) => isApiRead(response.url()));
+      await page.locator('#channels a', { hasText: '# api' }).click();
+      await title().filter({ hasText: '# api' }).waitFor();
+      await ui.openChannel('product');
+      await page.locator('#messages .msg', { hasText: 'only in product: roadmap' }).waitFor();
+      release();
+      await apiAnswered;
+      // The page has read the late answer; a draw of it would replace the list now.
+      await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))');
+      await page.unroute(isApiRead);
+      await expect(title().textContent()).resolves.toBe('# product');
+      expect(await page.locator('#messages').innerText()).toContain('only in product: roadmap');
+      expect(await page.locator('#messages').innerText()).not.toContain('only in api: rate limits');
+    }, 90_000);
+
     it('a form being filled stays as it is when Slack says the modal changed but the view did not', async () => {
       await ui.actAs('U0ADA');
       await ui.openChannel('api');

@@ -1112,9 +1112,24 @@ async function deleteMessage(m) {
   if (yes) await post('/pg/delete', { channel: m.channel, ts: m.ts });
 }
 
+/**
+ * A list is read, then drawn; reads of one list overlap (a click, then another; an event while the
+ * first answer is on its way) and their answers may come in any order. Only the latest read of a
+ * list draws: an earlier answer coming last would show another channel's messages under this one's
+ * title, or a Home tab older than the one just drawn. Returns whether a read is still the latest.
+ */
+const reads = {};
+function latestRead(list) {
+  const n = (reads[list] = (reads[list] ?? 0) + 1);
+  return () => reads[list] === n;
+}
+
 async function showMessages() {
   if (!ui.channel) return;
-  const { messages, link } = await get('/pg/channel', { channel: ui.channel });
+  const latest = latestRead('messages');
+  const channel = ui.channel;
+  const { messages, link } = await get('/pg/channel', { channel });
+  if (!latest() || channel !== ui.channel) return;
   if (link) showLink(link);
   const list = $('messages');
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
@@ -1128,7 +1143,9 @@ async function showMessages() {
 
 async function showThread() {
   if (!ui.thread) return;
+  const latest = latestRead('thread');
   const { messages } = await get('/pg/thread', ui.thread);
+  if (!latest()) return;
   $('thread-messages').replaceChildren(...messages.map((m) => renderMessage(m, true)));
 }
 
@@ -1233,7 +1250,9 @@ function homeForm(home, previous) {
 }
 
 async function showHome() {
+  const latest = latestRead('home');
   const { home } = await get('/pg/home');
+  if (!latest()) return;
   const el = $('home');
   if (!home) {
     el.replaceChildren(
