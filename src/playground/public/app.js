@@ -1120,7 +1120,8 @@ async function deleteMessage(m) {
  */
 const reads = {};
 function latestRead(list) {
-  const n = (reads[list] = (reads[list] ?? 0) + 1);
+  const n = (reads[list] ?? 0) + 1;
+  reads[list] = n;
   return () => reads[list] === n;
 }
 
