@@ -4,7 +4,34 @@
  * `message.im` events — all as signed requests to the app under test.
  */
 import type { PgMessage } from '../../src/playground/workspace.js';
-import { eventually, type Harness, TEAM } from './slack-harness.js';
+import { DRAFT_FIELD } from '../../src/slack/assistant/ids.js';
+import { choice, eventually, type Harness, TEAM, text } from './slack-harness.js';
+
+/**
+ * Submits the *Draft tasks* form `viewId` for the fixture's feature with `headings` (an empty one
+ * leaves its line out), then Slack's retry of the same submission; resolves once the form says
+ * `outcome` ("Created 2 tasks"). Whether the first submission was answered 200.
+ */
+export async function submitDraftWithRetry(
+  h: Harness,
+  viewId: string,
+  headings: readonly string[],
+  outcome: string,
+): Promise<boolean> {
+  const values: Parameters<Harness['submit']>[1] = [
+    [DRAFT_FIELD.feature, choice(h.fixture.featureId)],
+    ...headings.map((heading, i): Parameters<Harness['submit']>[1][number] => [
+      DRAFT_FIELD.task(i),
+      text(heading),
+    ]),
+  ];
+  const first = await h.submit(viewId, values);
+  await h.submit(viewId, values, {
+    headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' },
+  });
+  await eventually(() => JSON.stringify(h.slack.views.get(viewId) ?? {}).includes(outcome), 'the outcome');
+  return first.status === 200;
+}
 
 export interface AssistantThreads {
   /** The person's DM with the app (opened if needed). */

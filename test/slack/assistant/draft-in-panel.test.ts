@@ -9,22 +9,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RECENT_READ } from '../../../src/slack/assistant/draft-answer.js';
-import { ASSISTANT_ACTION, ASSISTANT_VIEW, DRAFT_FIELD } from '../../../src/slack/assistant/ids.js';
+import { ASSISTANT_ACTION, ASSISTANT_VIEW } from '../../../src/slack/assistant/ids.js';
 import { ProposedTasks } from '../../../src/slack/assistant/proposed.js';
 import { parseCarried } from '../../../src/slack/kit/round-trip.js';
-import { assistantThreads } from '../../helpers/assistant-thread.js';
+import { assistantThreads, submitDraftWithRetry } from '../../helpers/assistant-thread.js';
 import { describeWithPostgres } from '../../helpers/postgres.js';
-import {
-  choice,
-  eventually,
-  type Harness,
-  harnessEachTest,
-  SLACK_ORIGIN,
-  text,
-} from '../../helpers/slack-harness.js';
+import { eventually, type Harness, harnessEachTest, SLACK_ORIGIN } from '../../helpers/slack-harness.js';
 
 const MEMBER = 'U1';
-const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' };
 const REVIEW = ASSISTANT_ACTION.reviewProposedTasks;
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -97,15 +89,14 @@ function suite(backend: 'sqlite' | 'postgres') {
     );
     expect(json(h.slack.views.get(viewId))).toContain('Tag the build');
     expect(await h.tasksOfFeature()).toHaveLength(before);
-    const values: Parameters<Harness['submit']>[1] = [
-      [DRAFT_FIELD.feature, choice(h.fixture.featureId)],
-      [DRAFT_FIELD.task(0), text('Write the changelog')],
-      [DRAFT_FIELD.task(1), text('')],
-      [DRAFT_FIELD.task(2), text('Email the beta testers')],
-    ];
-    expect((await h.submit(viewId, values)).status).toBe(200);
-    await h.submit(viewId, values, { headers: RETRY });
-    await eventually(() => json(h.slack.views.get(viewId) ?? {}).includes('Created 2 tasks'), 'the outcome');
+    expect(
+      await submitDraftWithRetry(
+        h,
+        viewId,
+        ['Write the changelog', '', 'Email the beta testers'],
+        'Created 2 tasks',
+      ),
+    ).toBe(true);
     expect(h.sandbox.requests.count('taskCreate')).toBe(2);
     const created = (await h.tasksOfFeature()).slice(before).map((t) => t.heading);
     expect(created.sort()).toEqual(['Email the beta testers', 'Write the changelog']);

@@ -7,10 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { ASSISTANT_SHORTCUT, ASSISTANT_VIEW, DRAFT_FIELD } from '../../../src/slack/assistant/ids.js';
 import { proposalOf, proposals } from '../../../src/slack/assistant/proposals.js';
+import { submitDraftWithRetry } from '../../helpers/assistant-thread.js';
 import { describeWithPostgres } from '../../helpers/postgres.js';
-import { choice, eventually, type Harness, harnessEachTest, text } from '../../helpers/slack-harness.js';
-
-const RETRY = { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' };
+import { eventually, type Harness, harnessEachTest, text } from '../../helpers/slack-harness.js';
 
 describe('proposals', () => {
   it.each([
@@ -76,18 +75,14 @@ function suite(backend: 'sqlite' | 'postgres') {
     expect(await h.tasksOfFeature()).toHaveLength(before);
 
     // The second is emptied (left out), the third edited; submitted, then retried by Slack.
-    const values: Parameters<Harness['submit']>[1] = [
-      [DRAFT_FIELD.feature, choice(h.fixture.featureId)],
-      [DRAFT_FIELD.task(0), text('Write the changelog')],
-      [DRAFT_FIELD.task(1), text('')],
-      [DRAFT_FIELD.task(2), text('Email the beta testers')],
-    ];
-    expect((await h.submit(viewId, values)).status).toBe(200);
-    await h.submit(viewId, values, { headers: RETRY });
-    await eventually(
-      () => JSON.stringify(h.slack.views.get(viewId) ?? {}).includes('Created 2 tasks'),
-      'the outcome',
-    );
+    expect(
+      await submitDraftWithRetry(
+        h,
+        viewId,
+        ['Write the changelog', '', 'Email the beta testers'],
+        'Created 2 tasks',
+      ),
+    ).toBe(true);
     const created = (await h.tasksOfFeature()).slice(before).map((t) => t.heading);
     expect(created.sort()).toEqual(['Email the beta testers', 'Write the changelog']);
     // Each listed with its card's permalink; the cards are in the thread the tasks came from.
