@@ -430,16 +430,6 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     await personEvent(name, bound.gated, args, () => bound.run(svc, args as never));
   };
 
-  // Slack's own events (installs, profile changes, Home opened) have no gate. An event a person
-  // sends (a message in the app's DM) is taken once per delivery key, then gated like a request.
-  // Several routes may share Slack's type (`message`, `message.im`): each takes only its own.
-  for (const name of compiled.events.ids()) {
-    app.event(name.split('.')[0] as EventName, async (args) => {
-      if (eventRouteOf(args.event) !== name) return;
-      await routeEvent(name, args as EventArgs<EventName>);
-    });
-  }
-
   // Slack's AI side panel: Bolt's Assistant is global middleware that takes its events (and every
   // message in a thread of the app's DM) before any listener, so the router builds it, and each of
   // its events runs the same pipeline as above. A DM thread that is not the assistant's goes on to
@@ -469,14 +459,19 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     );
   }
 
-  // Every event is acked by Bolt before its listeners but a step's run, which waits for its step's
+  // Every event but a step's run goes to its route, through one listener: Bolt runs each listener's
+  // chain for every request, whatever it matches, so one per event type cost every request of any
+  // kind (a command, a press) a dozen chains more. Slack's own events (installs, profile changes,
+  // Home opened) have no gate; an event a person sends (a message in the app's DM) is taken once per
+  // delivery key, then gated like a request. Several routes may share Slack's type (`message`,
+  // `message.im`): the event's route is one of them. An event no route binds gets its one line.
+  // Events are acked by Bolt before their listeners, but a step's run, which waits for its step's
   // ack: a step the app no longer has is acked here and its run ends at once, with a sentence for
-  // the workflow's builder. Any other event no route binds gets its one line.
+  // the workflow's builder.
   app.event(/.*/, async (args) => {
     const { event, logger } = args;
     if (event.type !== 'function_executed') {
-      const route = eventRouteOf(event);
-      if (!compiled.events.get(route)) unbound(logger, 'event', route);
+      await routeEvent(eventRouteOf(event), args as EventArgs<EventName>);
       return;
     }
     const step = (args as unknown as StepArgs).event.function?.callback_id;

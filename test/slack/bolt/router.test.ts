@@ -39,18 +39,19 @@ function fakeApp() {
     view: (c: { type?: string }, l: Listener) =>
       (listeners[c.type === 'view_closed' ? 'closed' : 'view'] = l),
     options: (_id: unknown, l: Listener) => (listeners.options = l),
-    // Bolt runs every listener bound to an event's type, in order.
-    event: (name: string, l: Listener) => {
-      const before = listeners[`event:${name}`];
-      listeners[`event:${name}`] = before
-        ? async (args) => {
-            await before(args);
-            await l(args);
-          }
-        : l;
-    },
+    // Bolt runs every listener whose type (a name, or a pattern) matches an event's type.
+    event: (name: string | RegExp, l: Listener) => events.push({ name, l }),
   };
-  return { app: app as unknown as App, listeners };
+  const events: { name: string | RegExp; l: Listener }[] = [];
+  /** What Bolt runs for an event of `type`: each listener bound to it, in order. */
+  const onEvent =
+    (type: string): Listener =>
+    async (args) => {
+      for (const { name, l } of events) {
+        if (typeof name === 'string' ? name === type : name.test(type)) await l(args);
+      }
+    };
+  return { app: app as unknown as App, listeners, onEvent, events };
 }
 
 /** A policy that refuses whatever `refuse` says, and records what it was asked. */
@@ -212,12 +213,22 @@ const message = (fields: Record<string, unknown>) => ({
 });
 
 describe('the router', () => {
+  it('listens for every event with one listener: Bolt runs each listener’s chain for every request of any kind', async () => {
+    const ran: string[] = [];
+    const { app, events, onEvent } = fakeApp();
+    const { policy: p } = policy(() => false);
+    registerRoutes(app, { svc: null, command: '/x', topics: [messageTopic(ran)], policy: p });
+    expect(events).toHaveLength(1);
+    await onEvent('message')(message({ channel_type: 'channel', ts: '1' }));
+    expect(ran).toEqual(['channel:1']);
+  });
+
   it('sends a message in the app’s DM to `message.im`, gated and once per delivery key; any other to `message`, ungated', async () => {
     const ran: string[] = [];
-    const { app, listeners } = fakeApp();
+    const { app, listeners, onEvent } = fakeApp();
     const { policy: p, seen } = policy(() => false);
     registerRoutes(app, { svc: null, command: '/x', topics: [messageTopic(ran)], policy: p });
-    const onMessage = listeners['event:message']!;
+    const onMessage = onEvent('message');
     await onMessage(message({ channel_type: 'channel', ts: '1' }));
     await onMessage(message({ channel_type: 'im', ts: '2' }));
     // Slack's retry of the same delivery, and a bot's message the route does not take.
@@ -230,10 +241,10 @@ describe('the router', () => {
 
   it('refuses a message in the app’s DM before its handler runs when the gate says no', async () => {
     const ran: string[] = [];
-    const { app, listeners } = fakeApp();
+    const { app, listeners, onEvent } = fakeApp();
     const { policy: p, seen } = policy(() => true);
     registerRoutes(app, { svc: null, command: '/x', topics: [messageTopic(ran)], policy: p });
-    await listeners['event:message']!(message({ channel_type: 'im', ts: '2' }));
+    await onEvent('message')(message({ channel_type: 'im', ts: '2' }));
     expect(ran).toEqual([]);
     expect(seen.refused).toEqual(['event: no (write to the app)']);
   });
@@ -280,7 +291,7 @@ describe('the router', () => {
 
   it('a message in a DM thread that is not the assistant’s goes on to the `message.im` route, gated and once', async () => {
     const ran: string[] = [];
-    const { app, listeners } = fakeApp();
+    const { app, listeners, onEvent } = fakeApp();
     const { policy: p, seen } = policy(() => false);
     registerRoutes(app, { svc: null, command: '/x', topics: assistantTopics(ran), policy: p });
     const other = message({ channel: 'D1', channel_type: 'im', ts: '6', thread_ts: '3' });
@@ -291,7 +302,7 @@ describe('the router', () => {
     const top = message({ channel: 'D1', channel_type: 'im', ts: '7' });
     await listeners.assistant!(top);
     expect(passed).toEqual(['message']);
-    await listeners['event:message']!(top);
+    await onEvent('message')(top);
     expect(ran).toEqual(['dm:6', 'dm:7']);
     expect(seen.once).toEqual(['message.im:6', 'message.im:7']);
   });
