@@ -7,7 +7,7 @@
  * (bench/lib/digest-floor.ts: the same service reads and Slack post per digest, undici and
  * JSON.parse only). The results are printed side by side as a markdown table: the pass's wall time
  * next to the floor the limits imply, the scheduler's CPU per digest and its ratio to the bare
- * floor's, and its peak RSS — with the targets (CPU ≤ 1.5× the bare floor and wall ≤ 1.5× the floor
+ * floor's, and its peak RSS — with the targets (CPU ≤ 2× the bare floor (issue 39) and wall ≤ 1.5× the floor
  * from the limits at the first size; peak RSS at the last within 1.2× of the first).
  *
  * Store: SQLite in a temporary folder, or PostgreSQL (a fresh schema, dropped afterwards) when
@@ -118,6 +118,8 @@ interface RunResult {
   peakRss: number;
   rssBefore: number;
   peakHeap: number;
+  /** V8 heap used after the pass and a full GC: what the process still holds, garbage aside. */
+  liveHeapAfter: number;
 }
 
 /** Samples peak memory while `work` runs; measures its wall and CPU time, and the services' CPU. */
@@ -143,6 +145,8 @@ async function measured(
   const cpu = process.cpuUsage(cpuBefore);
   clearInterval(sampler);
   sample();
+  (globalThis as { gc?: () => void }).gc?.();
+  const liveHeapAfter = process.memoryUsage().heapUsed;
   const servicesAfter = await services.stats();
   return {
     posted: servicesAfter.postCount - servicesBefore.postCount,
@@ -154,6 +158,7 @@ async function measured(
     peakRss: peak.rss,
     rssBefore,
     peakHeap: peak.heap,
+    liveHeapAfter,
   };
 }
 
@@ -360,6 +365,9 @@ async function runAll() {
     (r) => `**${mb(r.peakRss)}** (${mb(r.rssBefore)}) → +${mb(r.peakRss - r.rssBefore)}`,
   );
   row('peak V8 heap used', (r) => mb(r.peakHeap));
+  // The peak is mostly garbage not yet collected; what is left after a GC is what the process holds
+  // (per-workspace clients, caches), which V8 multiplies into its next peak.
+  row('V8 heap left after the pass and a full GC', (r) => mb(r.liveHeapAfter));
   const first = results[0]!;
   const last = results.at(-1)!;
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
@@ -367,7 +375,7 @@ async function runAll() {
   const wall = first.wallMs / floorOf(first).ms;
   const rss = last.peakRss / first.peakRss;
   console.log(
-    `\nTargets at ${first.channels} channels: CPU per digest ≤ 1.5× the bare floor's: ${verdict(cpu <= 1.5)} (${cpu.toFixed(2)}×); ` +
+    `\nTargets at ${first.channels} channels: CPU per digest ≤ 2× the bare floor's: ${verdict(cpu <= 2)} (${cpu.toFixed(2)}×); ` +
       `wall ≤ 1.5× the floor from the limits: ${verdict(wall <= 1.5)} (${wall.toFixed(2)}×).` +
       (results.length > 1
         ? ` Peak RSS at ${last.channels} ≤ 1.2× at ${first.channels}: ${verdict(rss <= 1.2)} (${rss.toFixed(2)}×).`

@@ -8,7 +8,7 @@
  * creator's own service account, if still valid — they could see the channel when they linked it.
  */
 import type { Clients } from '../clients.js';
-import { orgIdFromToken } from '../planning/index.js';
+import { orgIdFromToken, type PlanningClient } from '../planning/index.js';
 import type { ChannelLink, IdentitiesRepo, WorkspacesRepo } from '../store/index.js';
 import type { PlanningAccess } from './scheduler.js';
 
@@ -37,10 +37,20 @@ export function planningAccessFor(
       token = creator.token;
       orgId ??= creator.orgId;
     }
+    const client = options.clients.planning(token);
+    // Decoded once per client (the same one per token while it is in use), not once per digest.
+    let claimed = orgOfClient.get(client);
+    if (claimed === undefined) {
+      claimed = orgIdFromToken(token) ?? null;
+      orgOfClient.set(client, claimed);
+    }
     return {
-      client: options.clients.planning(token),
+      client,
       // Organizations are the unit the service limits; a token without the claim gets its workspace's limit.
-      orgId: orgIdFromToken(token) ?? orgId ?? `workspace:${link.workspaceId}`,
+      orgId: claimed ?? orgId ?? `workspace:${link.workspaceId}`,
     };
   };
 }
+
+/** The `org_id` claim of each planning client's token (null: none), kept as long as the client. */
+const orgOfClient = new WeakMap<PlanningClient, string | null>();

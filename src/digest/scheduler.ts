@@ -45,7 +45,7 @@ import {
   type DigestClaimsRepo,
   MAX_CLAIM_BATCH,
 } from '../store/index.js';
-import { composeDigest } from './compose.js';
+import { type ComposedDigest, composeDigest, type DigestContext } from './compose.js';
 import {
   describeFailure,
   isTransientFailure,
@@ -56,7 +56,7 @@ import {
 } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import { findPostedDigest, postDigest, slackErrorCode, type WebClient } from './slack.js';
-import { previousDigest, serializeSnapshot } from './snapshot.js';
+import { type DigestData, previousDigest, serializeSnapshot } from './snapshot.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
 
 /** Which planning token reads a link's data, and the organization it belongs to. */
@@ -344,14 +344,18 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
 
       const access = await deps.planningClientFor(link);
       if (!access) throw new DigestSetupError('no planning token for this workspace or the link creator');
-      const data = await byOrganization(access.orgId, () =>
-        gatherDigestData(access.client, link, {
-          ...deps.gather,
-          // Reading may use half the lease; the post must start in the next quarter (see postSafely).
-          signal: AbortSignal.timeout(leaseMs / 2),
-        }),
+      // Held from here until it is posted (the workspace's posting turn may still be a while): the
+      // message and the snapshot to record, not the service's answers it was composed from.
+      const composed = readyToPost(
+        await byOrganization(access.orgId, () =>
+          gatherDigestData(access.client, link, {
+            ...deps.gather,
+            // Reading may use half the lease; the post must start in the next quarter (see postSafely).
+            signal: AbortSignal.timeout(leaseMs / 2),
+          }),
+        ),
+        { localDate, timeZone: link.timeZone, previous },
       );
-      const composed = composeDigest(data, { localDate, timeZone: link.timeZone, previous });
       const ts = await postSafely(slack, link, localDate, composed, leaseEnd).catch((error: unknown) => {
         // It may have posted (now, or later from a queue on the way): the retry waits and looks.
         throw postMayHaveLanded(error) ? new PostOutcomeUnknownError(error) : error;
@@ -359,7 +363,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
       const recorded = await complete({
         status: 'posted',
         messageTs: ts,
-        snapshot: serializeSnapshot(composed.snapshot),
+        snapshot: composed.snapshot,
       });
       // Our lease ran out and another process holds the claim: its history check will find this post.
       if (!recorded)
@@ -420,7 +424,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     slack: WebClient,
     link: ChannelLink,
     localDate: string,
-    composed: ReturnType<typeof composeDigest>,
+    composed: Pick<ComposedDigest, 'text' | 'blocks'>,
     leaseEnd: number,
   ): Promise<string> {
     const deadline = leaseEnd - leaseMs / 4;
@@ -448,6 +452,12 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     },
   };
   return scheduler;
+}
+
+/** A composed digest as it waits for its post: the message, and its snapshot as the store keeps it. */
+function readyToPost(data: DigestData, context: DigestContext) {
+  const { text, blocks, unchanged, snapshot } = composeDigest(data, context);
+  return { text, blocks, unchanged, snapshot: serializeSnapshot(snapshot) };
 }
 
 /** A digest that cannot run for want of configuration (a token), rather than a passing failure. */

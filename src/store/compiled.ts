@@ -10,7 +10,14 @@
  * anything that changes the statement's shape (how many rows an insert writes), cannot: such
  * statements stay built per call.
  */
-import { type Compilable, type CompiledQuery, createQueryId, type Kysely, type QueryResult } from 'kysely';
+import {
+  type Compilable,
+  type CompiledQuery,
+  createQueryId,
+  type Kysely,
+  type QueryResult,
+  type Transaction,
+} from 'kysely';
 import type { Database } from './schema.js';
 
 /** Stands for the value at `index` of a call while the statement is compiled. */
@@ -21,6 +28,11 @@ class Placeholder {
 /** A statement over `Values` returning rows of `Row`. */
 export interface CompiledStatement<Values extends readonly unknown[], Row> {
   run(db: Kysely<Database>, ...values: Values): Promise<QueryResult<Row>>;
+  /**
+   * Runs it inside `trx`, a transaction of `db`: compiled once for `db` (each transaction is a new
+   * object, the SQL is its database's).
+   */
+  runIn(trx: Transaction<Database>, db: Kysely<Database>, ...values: Values): Promise<QueryResult<Row>>;
 }
 
 export function compiledStatement<Values extends readonly unknown[], Row>(
@@ -42,15 +54,17 @@ export function compiledStatement<Values extends readonly unknown[], Row>(
     compiled.set(db, query);
     return query;
   };
+  const execute = async (on: Kysely<Database>, db: Kysely<Database>, values: Values) => {
+    const query = compiled.get(db) ?? compile(db);
+    return on.executeQuery<Row>({
+      ...query,
+      // A query id per execution, as Kysely gives each query it builds.
+      queryId: createQueryId(),
+      parameters: query.parameters.map((p) => (p instanceof Placeholder ? values[p.index] : p)),
+    });
+  };
   return {
-    async run(db, ...values) {
-      const query = compiled.get(db) ?? compile(db);
-      return db.executeQuery<Row>({
-        ...query,
-        // A query id per execution, as Kysely gives each query it builds.
-        queryId: createQueryId(),
-        parameters: query.parameters.map((p) => (p instanceof Placeholder ? values[p.index] : p)),
-      });
-    },
+    run: (db, ...values) => execute(db, db, values),
+    runIn: (trx, db, ...values) => execute(trx, db, values),
   };
 }

@@ -1,5 +1,5 @@
 /** What every repository is built from: the database, the keyring and the clock. */
-import type { DeleteResult, Kysely, UpdateResult } from 'kysely';
+import type { DeleteResult, Kysely, QueryResult, UpdateResult } from 'kysely';
 import type { Keyring } from './crypto.js';
 import type { Database } from './schema.js';
 
@@ -14,6 +14,10 @@ export interface RepoContext {
 export const toFlag = (value: boolean): number => (value ? 1 : 0);
 export const fromFlag = (value: number): boolean => value !== 0;
 
-/** Whether an update or delete touched any row. */
-export const touched = (result: UpdateResult | DeleteResult): boolean =>
-  ('numUpdatedRows' in result ? result.numUpdatedRows : result.numDeletedRows) > 0n;
+/** Whether an update or delete touched any row (built, or compiled once: src/store/compiled.ts). */
+export const touched = (result: UpdateResult | DeleteResult | QueryResult<unknown>): boolean =>
+  ('numUpdatedRows' in result
+    ? result.numUpdatedRows
+    : 'numDeletedRows' in result
+      ? result.numDeletedRows
+      : (result.numAffectedRows ?? 0n)) > 0n;

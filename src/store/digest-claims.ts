@@ -13,8 +13,9 @@
 
 import { TZDate } from '@date-fns/tz';
 import { format, subDays } from 'date-fns';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { z } from 'zod';
+import { compiledStatement } from './compiled.js';
 import { type RepoContext, touched } from './context.js';
 import { againOnDeadlock, parseInput } from './errors.js';
 import type { Database } from './schema.js';
@@ -148,19 +149,209 @@ const completeInput = z.object({
   ]),
 });
 
+/** The statements of a claim, written once for any number of keys (one key: compiled once, below). */
+const claimRows = (key: ClaimKey) => (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
+  eb.and({
+    workspace_id: key.workspaceId,
+    slack_channel_id: key.slackChannelId,
+    local_date: key.localDate,
+  });
+const anyClaimOf = (keys: readonly ClaimKey[]) => (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
+  eb.or(keys.map((k) => claimRows(k)(eb)));
+const CLAIMED_COLUMNS = [
+  'workspace_id',
+  'slack_channel_id',
+  'local_date',
+  'attempt',
+  'transient_failures',
+] as const;
+
+/** Rows never claimed are inserted as this owner's first attempt. */
+const insertClaims = (
+  db: Kysely<Database>,
+  keys: readonly ClaimKey[],
+  owner: string,
+  leaseUntil: number,
+  at: number,
+) =>
+  db
+    .insertInto('digest_claims')
+    .values(
+      keys.map((k) => ({
+        workspace_id: k.workspaceId,
+        slack_channel_id: k.slackChannelId,
+        local_date: k.localDate,
+        status: 'claimed' as const,
+        owner,
+        attempt: 1,
+        lease_until: leaseUntil,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'local_date']).doNothing())
+    .returning(CLAIMED_COLUMNS);
+
+/** Rows whose failure's retry time or whose owner's lease has passed are taken over, within the cap. */
+const retakeClaims = (
+  db: Kysely<Database>,
+  keys: readonly ClaimKey[],
+  owner: string,
+  leaseUntil: number,
+  at: number,
+  maxAttempts: number,
+) =>
+  db
+    .updateTable('digest_claims')
+    .set((eb) => ({
+      status: 'claimed',
+      owner,
+      attempt: eb('attempt', '+', 1),
+      lease_until: leaseUntil,
+      retry_after: null,
+      updated_at: at,
+    }))
+    .where(anyClaimOf(keys))
+    // The attempts that count: transient failures are not spent (see the header).
+    .where((eb) => eb(eb('attempt', '-', eb.ref('transient_failures')), '<', maxAttempts))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'failed'), eb('retry_after', '<=', at)]),
+        eb.and([eb('status', '=', 'claimed'), eb('lease_until', '<=', at)]),
+      ]),
+    )
+    .returning(CLAIMED_COLUMNS);
+
+/** Only to say why a claim was refused: the decision was the writes'. */
+const currentClaims = (db: Kysely<Database>, keys: readonly ClaimKey[]) =>
+  db
+    .selectFrom('digest_claims')
+    .select([
+      'workspace_id',
+      'slack_channel_id',
+      'local_date',
+      'status',
+      'attempt',
+      'transient_failures',
+      'lease_until',
+    ])
+    .where(anyClaimOf(keys));
+
+/**
+ * One key at a time is how a pass claims once it runs: each digest that ends frees one slot, and
+ * the next is claimed alone. Those statements, and the record of each outcome and the read of the
+ * last posted digest (once per digest), are compiled once (src/store/compiled.ts).
+ */
+const oneKey = (workspaceId: string, slackChannelId: string, localDate: string): ClaimKey[] => [
+  { workspaceId, slackChannelId, localDate },
+];
+const insertOneClaim = compiledStatement(
+  6,
+  (
+    db,
+    workspaceId: string,
+    slackChannelId: string,
+    localDate: string,
+    owner: string,
+    leaseUntil: number,
+    at: number,
+  ) => insertClaims(db, oneKey(workspaceId, slackChannelId, localDate), owner, leaseUntil, at),
+);
+const retakeOneClaim = compiledStatement(
+  7,
+  (
+    db,
+    workspaceId: string,
+    slackChannelId: string,
+    localDate: string,
+    owner: string,
+    leaseUntil: number,
+    at: number,
+    maxAttempts: number,
+  ) => retakeClaims(db, oneKey(workspaceId, slackChannelId, localDate), owner, leaseUntil, at, maxAttempts),
+);
+const currentOneClaim = compiledStatement(
+  3,
+  (db, workspaceId: string, slackChannelId: string, localDate: string) =>
+    currentClaims(db, oneKey(workspaceId, slackChannelId, localDate)),
+);
+
+/**
+ * Fencing of an outcome: only a claim this owner (and attempt, when given: null matches any) still
+ * holds may be completed; once its lease ran out it still may, unless another owner has taken it
+ * over since.
+ */
+const heldBy =
+  (key: ClaimKey, owner: string, attempt: number | null) =>
+  (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
+    eb.and([
+      claimRows(key)(eb),
+      eb('status', '=', 'claimed'),
+      eb('owner', '=', owner),
+      eb('attempt', '=', eb.fn.coalesce(eb.val(attempt), eb.ref('attempt'))),
+    ]);
+const recordPosted = compiledStatement(
+  8,
+  (
+    db,
+    workspaceId: string,
+    slackChannelId: string,
+    localDate: string,
+    owner: string,
+    attempt: number | null,
+    messageTs: string,
+    snapshot: string | null,
+    at: number,
+  ) =>
+    db
+      .updateTable('digest_claims')
+      .set({ status: 'posted', message_ts: messageTs, snapshot, posted_at: at, error: null, updated_at: at })
+      .where(heldBy({ workspaceId, slackChannelId, localDate }, owner, attempt)),
+);
+const recordFailed = compiledStatement(
+  9,
+  (
+    db,
+    workspaceId: string,
+    slackChannelId: string,
+    localDate: string,
+    owner: string,
+    attempt: number | null,
+    error: string,
+    retryAfter: number,
+    transientFailure: number,
+    at: number,
+  ) =>
+    db
+      .updateTable('digest_claims')
+      .set((eb) => ({
+        status: 'failed',
+        error,
+        retry_after: retryAfter,
+        // In the same statement as the fencing: counted once, by the claim's holder (0 or 1).
+        transient_failures: eb('transient_failures', '+', transientFailure),
+        updated_at: at,
+      }))
+      .where(heldBy({ workspaceId, slackChannelId, localDate }, owner, attempt)),
+);
+const lastPostedOf = compiledStatement(2, (db, workspaceId: string, slackChannelId: string) =>
+  db
+    .selectFrom('digest_claims')
+    .select(['local_date', 'posted_at', 'message_ts', 'snapshot'])
+    .where('workspace_id', '=', workspaceId)
+    .where('slack_channel_id', '=', slackChannelId)
+    .where('status', '=', 'posted')
+    .orderBy('local_date', 'desc')
+    .limit(1),
+);
+
 export function createDigestClaimsRepo(
   { db, now }: RepoContext,
   defaultMaxAttempts = DEFAULT_MAX_DIGEST_ATTEMPTS,
 ): DigestClaimsRepo {
-  const byKey = (key: ClaimKey) => (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
-    eb.and({
-      workspace_id: key.workspaceId,
-      slack_channel_id: key.slackChannelId,
-      local_date: key.localDate,
-    });
-
   async function claimMany(keys: readonly ClaimKey[], options: ClaimBatchOptions): Promise<ClaimResult[]> {
     const v = parseInput(claimBatch, { keys, options }, 'digest claims');
+    const { owner } = v.options;
     const maxAttempts = v.options.maxAttempts ?? defaultMaxAttempts;
     const results = new Map<string, ClaimResult>();
     // The first of a key given twice decides; the repeat is held (it is the same claim). Rows are
@@ -174,72 +365,49 @@ export function createDigestClaimsRepo(
     for (let round = 1; open.length > 0; round++) {
       const at = now();
       const leaseUntil = at + v.options.leaseMs;
-      const inserted = await againOnDeadlock(() =>
-        db
-          .insertInto('digest_claims')
-          .values(
-            open.map((k) => ({
-              workspace_id: k.workspaceId,
-              slack_channel_id: k.slackChannelId,
-              local_date: k.localDate,
-              status: 'claimed' as const,
-              owner: v.options.owner,
-              attempt: 1,
-              lease_until: leaseUntil,
-              created_at: at,
-              updated_at: at,
-            })),
-          )
-          .onConflict((oc) => oc.columns(['workspace_id', 'slack_channel_id', 'local_date']).doNothing())
-          .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt', 'transient_failures'])
-          .execute(),
+      const [one] = open.length === 1 ? open : [];
+      const inserted = await againOnDeadlock(async () =>
+        one
+          ? (
+              await insertOneClaim.run(
+                db,
+                one.workspaceId,
+                one.slackChannelId,
+                one.localDate,
+                owner,
+                leaseUntil,
+                at,
+              )
+            ).rows
+          : insertClaims(db, open, owner, leaseUntil, at).execute(),
       );
       for (const row of inserted) results.set(rowKey(row), claimedRow(row));
       open = open.filter((k) => !results.has(inputKey(k)));
       if (open.length === 0) break;
 
-      const anyOf = (eb: ExpressionBuilder<Database, 'digest_claims'>) =>
-        eb.or(open.map((k) => byKey(k)(eb)));
-      const retaken = await againOnDeadlock(() =>
-        db
-          .updateTable('digest_claims')
-          .set((eb) => ({
-            status: 'claimed',
-            owner: v.options.owner,
-            attempt: eb('attempt', '+', 1),
-            lease_until: leaseUntil,
-            retry_after: null,
-            updated_at: at,
-          }))
-          .where(anyOf)
-          // The attempts that count: transient failures are not spent (see the header).
-          .where((eb) => eb(eb('attempt', '-', eb.ref('transient_failures')), '<', maxAttempts))
-          .where((eb) =>
-            eb.or([
-              eb.and([eb('status', '=', 'failed'), eb('retry_after', '<=', at)]),
-              eb.and([eb('status', '=', 'claimed'), eb('lease_until', '<=', at)]),
-            ]),
-          )
-          .returning(['workspace_id', 'slack_channel_id', 'local_date', 'attempt', 'transient_failures'])
-          .execute(),
+      const retaken = await againOnDeadlock(async () =>
+        one
+          ? (
+              await retakeOneClaim.run(
+                db,
+                one.workspaceId,
+                one.slackChannelId,
+                one.localDate,
+                owner,
+                leaseUntil,
+                at,
+                maxAttempts,
+              )
+            ).rows
+          : retakeClaims(db, open, owner, leaseUntil, at, maxAttempts).execute(),
       );
       for (const row of retaken) results.set(rowKey(row), claimedRow(row));
       open = open.filter((k) => !results.has(inputKey(k)));
       if (open.length === 0) break;
 
-      const current = await db
-        .selectFrom('digest_claims')
-        .select([
-          'workspace_id',
-          'slack_channel_id',
-          'local_date',
-          'status',
-          'attempt',
-          'transient_failures',
-          'lease_until',
-        ])
-        .where(anyOf)
-        .execute();
+      const current = one
+        ? (await currentOneClaim.run(db, one.workspaceId, one.slackChannelId, one.localDate)).rows
+        : await currentClaims(db, open).execute();
       for (const row of current) {
         const live = row.status === 'claimed' && row.lease_until > at;
         results.set(
@@ -276,46 +444,37 @@ export function createDigestClaimsRepo(
       const v = parseInput(completeInput, input, 'digest completion');
       const at = now();
       const { outcome } = v;
-      let query = db
-        .updateTable('digest_claims')
-        .set(
-          outcome.status === 'posted'
-            ? {
-                status: 'posted',
-                message_ts: outcome.messageTs,
-                snapshot: outcome.snapshot ?? null,
-                posted_at: at,
-                error: null,
-                updated_at: at,
-              }
-            : (eb) => ({
-                status: 'failed',
-                error: outcome.error.slice(0, MAX_ERROR_LENGTH),
-                retry_after: outcome.retryAt,
-                // In the same statement as the fencing below: counted once, by the claim's holder.
-                ...(outcome.transient ? { transient_failures: eb('transient_failures', '+', 1) } : {}),
-                updated_at: at,
-              }),
-        )
-        .where(byKey(v))
-        // Fencing: only a claim this owner (and attempt) still holds may be completed; once its
-        // lease ran out it still may, unless another owner has taken it over since.
-        .where('status', '=', 'claimed')
-        .where('owner', '=', v.owner);
-      if (v.attempt !== undefined) query = query.where('attempt', '=', v.attempt);
-      return touched(await query.executeTakeFirst());
+      const attempt = v.attempt ?? null;
+      const result =
+        outcome.status === 'posted'
+          ? await recordPosted.run(
+              db,
+              v.workspaceId,
+              v.slackChannelId,
+              v.localDate,
+              v.owner,
+              attempt,
+              outcome.messageTs,
+              outcome.snapshot ?? null,
+              at,
+            )
+          : await recordFailed.run(
+              db,
+              v.workspaceId,
+              v.slackChannelId,
+              v.localDate,
+              v.owner,
+              attempt,
+              outcome.error.slice(0, MAX_ERROR_LENGTH),
+              outcome.retryAt,
+              outcome.transient ? 1 : 0,
+              at,
+            );
+      return touched(result);
     },
 
     async lastPosted(workspaceId, slackChannelId) {
-      const last = await db
-        .selectFrom('digest_claims')
-        .select(['local_date', 'posted_at', 'message_ts', 'snapshot'])
-        .where('workspace_id', '=', workspaceId)
-        .where('slack_channel_id', '=', slackChannelId)
-        .where('status', '=', 'posted')
-        .orderBy('local_date', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      const [last] = (await lastPostedOf.run(db, workspaceId, slackChannelId)).rows;
       if (!last) return undefined;
       return {
         localDate: last.local_date,

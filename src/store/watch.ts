@@ -16,6 +16,7 @@
  */
 import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
+import { compiledStatement } from './compiled.js';
 import { type RepoContext, touched } from './context.js';
 import { againOnDeadlock, parseInput } from './errors.js';
 import type { Database } from './schema.js';
@@ -123,6 +124,48 @@ const keyOf = (k: WatchKey) => `${k.workspaceId}\u0000${k.slackChannelId}`;
 const rowKey = (r: { workspace_id: string; slack_channel_id: string }) =>
   `${r.workspace_id}\u0000${r.slack_channel_id}`;
 
+/**
+ * A link's lease given back, with when it is next due — after a pass (what it began reading at) or
+ * after a failure (why) — only while `owner` still holds it (fenced). Once per link and pass:
+ * compiled once (src/store/compiled.ts).
+ */
+const releaseSeen = compiledStatement(
+  6,
+  (
+    db,
+    workspaceId: string,
+    slackChannelId: string,
+    owner: string,
+    nextAt: number,
+    seenAt: number,
+    at: number,
+  ) =>
+    db
+      .updateTable('watch_links')
+      .set({ owner: null, lease_until: null, next_at: nextAt, seen_at: seenAt, error: null, updated_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('slack_channel_id', '=', slackChannelId)
+      .where('owner', '=', owner),
+);
+const releaseFailed = compiledStatement(
+  6,
+  (
+    db,
+    workspaceId: string,
+    slackChannelId: string,
+    owner: string,
+    nextAt: number,
+    error: string,
+    at: number,
+  ) =>
+    db
+      .updateTable('watch_links')
+      .set({ owner: null, lease_until: null, next_at: nextAt, error, updated_at: at })
+      .where('workspace_id', '=', workspaceId)
+      .where('slack_channel_id', '=', slackChannelId)
+      .where('owner', '=', owner),
+);
+
 export function createWatchRepo({ db, now }: RepoContext): WatchRepo {
   const byKey = (key: WatchKey) => (eb: ExpressionBuilder<Database, 'watch_links'>) =>
     eb.and({ workspace_id: key.workspaceId, slack_channel_id: key.slackChannelId });
@@ -207,19 +250,16 @@ export function createWatchRepo({ db, now }: RepoContext): WatchRepo {
           const at = now();
           // First, and fenced: the row lock (PostgreSQL) or the write transaction (SQLite) holds off
           // a replica taking the link over until this commits; without the lease nothing is written.
-          const released = await trx
-            .updateTable('watch_links')
-            .set({
-              owner: null,
-              lease_until: null,
-              next_at: v.nextAt,
-              seen_at: v.seenAt,
-              error: null,
-              updated_at: at,
-            })
-            .where(byKey(v.key))
-            .where('owner', '=', v.owner)
-            .executeTakeFirst();
+          const released = await releaseSeen.runIn(
+            trx,
+            db,
+            v.key.workspaceId,
+            v.key.slackChannelId,
+            v.owner,
+            v.nextAt,
+            v.seenAt,
+            at,
+          );
           if (!touched(released)) return false;
           const where = { workspace_id: v.key.workspaceId, slack_channel_id: v.key.slackChannelId };
           for (let i = 0; i < v.save.length; i += SAVE_CHUNK) {
@@ -257,18 +297,15 @@ export function createWatchRepo({ db, now }: RepoContext): WatchRepo {
 
     async fail(key, owner, failure) {
       const v = parseInput(failureInput, { key, owner, ...failure }, 'watch failure');
-      const result = await db
-        .updateTable('watch_links')
-        .set({
-          owner: null,
-          lease_until: null,
-          next_at: v.nextAt,
-          error: v.error.slice(0, MAX_ERROR_LENGTH),
-          updated_at: now(),
-        })
-        .where(byKey(v.key))
-        .where('owner', '=', v.owner)
-        .executeTakeFirst();
+      const result = await releaseFailed.run(
+        db,
+        v.key.workspaceId,
+        v.key.slackChannelId,
+        v.owner,
+        v.nextAt,
+        v.error.slice(0, MAX_ERROR_LENGTH),
+        now(),
+      );
       return touched(result);
     },
 

@@ -81,6 +81,26 @@ forEachBackend('compiledStatement', (backend) => {
     expect(left.map((r) => r.key)).toEqual(['a', 'b', "c'; drop table processed_interactions; --"]);
   });
 
+  it('runs inside a transaction of its database, compiled once for the database, not per transaction', async () => {
+    const build = vi.fn((d: Kysely<Database>, key: string) =>
+      d.deleteFrom('processed_interactions').where('key', '=', key),
+    );
+    const deleteKey = compiledStatement(1, build);
+    // Rolled back: the delete was the transaction's, not made on the database beside it.
+    await expect(
+      db.transaction().execute(async (trx) => {
+        expect((await deleteKey.runIn(trx, db, 'a')).numAffectedRows).toBe(1n);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await db.transaction().execute(async (trx) => {
+      expect((await deleteKey.runIn(trx, db, 'b')).numAffectedRows).toBe(1n);
+    });
+    const left = await db.selectFrom('processed_interactions').select('key').orderBy('key').execute();
+    expect(left.map((r) => r.key)).toEqual(['a', "c'; drop table processed_interactions; --", 'd']);
+    expect(build).toHaveBeenCalledTimes(1);
+  });
+
   it('refuses a statement that does not take each of its values as a parameter', async () => {
     const frozen = compiledStatement(2, (d, state: 'pending' | 'done', _unused: number) =>
       d.selectFrom('processed_interactions').select('key').where('state', '=', state),
