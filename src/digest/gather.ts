@@ -4,6 +4,7 @@
  * tasks, read with bounded concurrency. Errors of the service propagate: a digest is never composed
  * from half the data.
  */
+import pLimit from 'p-limit';
 import { NotFoundError, type PlanningClient, type TaskState } from '../planning/index.js';
 import type { DigestData, FeedbackWaiting } from './snapshot.js';
 
@@ -26,9 +27,6 @@ export async function gatherDigestData(
   link: { teamId: string; channelId: string },
   { concurrency = 4, maxTaskReads = 100, pageSize = 500, signal }: GatherOptions = {},
 ): Promise<DigestData> {
-  // Fewer than one reader would read nothing and count every open task as without feedback.
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new RangeError('concurrency must be a whole number ≥ 1');
   const { teamId, channelId } = link;
   const features = [];
   for await (const feature of client.features.list(teamId, channelId, { pageSize }, { signal })) {
@@ -42,45 +40,31 @@ export async function gatherDigestData(
     .sort((a, b) => READ_ORDER[a.task.state] - READ_ORDER[b.task.state]);
   const toRead = open.slice(0, maxTaskReads);
 
-  const read: (FeedbackWaiting | undefined)[] = [];
-  const readTask = async ({
-    feature,
-    task,
-  }: (typeof toRead)[number]): Promise<FeedbackWaiting | undefined> => {
-    try {
-      const expanded = await client.tasks.read(teamId, channelId, feature.id, task.id, { signal });
-      const count = (expanded.minute?.feedback ?? []).filter((f) => !f.reply?.trim()).length;
-      if (count === 0) return undefined;
-      return {
-        featureId: feature.id,
-        featureHeading: feature.heading,
-        taskId: task.id,
-        taskHeading: expanded.heading ?? task.heading,
-        count,
-      };
-    } catch (error) {
-      // Deleted between the list and the read: nothing waits on it any more.
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    }
-  };
-  // `concurrency` readers take the tasks in order, each one after the other: a few promises per
-  // read (a digest makes up to 100), where a general-purpose limiter made several more per task.
-  let next = 0;
-  let failed = false;
-  const reader = async () => {
-    while (!failed && next < toRead.length) {
-      const index = next++;
-      try {
-        read[index] = await readTask(toRead[index] as (typeof toRead)[number]);
-      } catch (error) {
-        // The digest fails as a whole: the reads not started yet would be wasted.
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, toRead.length) }, reader));
+  const limit = pLimit({ concurrency, rejectOnClear: true });
+  const read = await Promise.all(
+    toRead.map(({ feature, task }) =>
+      limit(async (): Promise<FeedbackWaiting | undefined> => {
+        try {
+          const expanded = await client.tasks.read(teamId, channelId, feature.id, task.id, { signal });
+          const count = (expanded.minute?.feedback ?? []).filter((f) => !f.reply?.trim()).length;
+          if (count === 0) return undefined;
+          return {
+            featureId: feature.id,
+            featureHeading: feature.heading,
+            taskId: task.id,
+            taskHeading: expanded.heading ?? task.heading,
+            count,
+          };
+        } catch (error) {
+          // Deleted between the list and the read: nothing waits on it any more.
+          if (error instanceof NotFoundError) return undefined;
+          // The digest fails as a whole: reads still queued would be wasted.
+          limit.clearQueue();
+          throw error;
+        }
+      }),
+    ),
+  );
   return {
     teamId,
     channelId,

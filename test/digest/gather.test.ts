@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gatherDigestData } from '../../src/digest/gather.js';
 import { createPlanningClient, ServiceError } from '../../src/planning/index.js';
 import { type Bench, openBench, PLANNING_TOKEN, PLANNING_URL } from '../helpers/digest-bench.js';
@@ -81,47 +81,5 @@ describe('gatherDigestData', () => {
   it('fails as a whole on a service error: no half digest', async () => {
     bench.planningStatus = 503;
     await expect(gatherDigestData(client(), where)).rejects.toBeInstanceOf(ServiceError);
-  });
-
-  it('a task read failing stops the reads not started yet; the ones under way end, none left running', async () => {
-    bench.features = [
-      feature({
-        id: 'f1',
-        tasks: ['t1', 't2', 't3', 't4', 't5', 't6'].map((id) => ({ id, state: 'idle' as const })),
-      }),
-    ];
-    const real = client();
-    const started: string[] = [];
-    const settled: string[] = [];
-    const failing = {
-      ...real,
-      tasks: {
-        ...real.tasks,
-        read: async (...args: Parameters<typeof real.tasks.read>) => {
-          const taskId = args[3];
-          started.push(taskId);
-          try {
-            if (taskId === 't1')
-              throw new ServiceError('tasks.read: 503', {
-                operation: 'tasks.read',
-                method: 'GET',
-                path: '/t',
-                status: 503,
-              });
-            return await real.tasks.read(...args);
-          } finally {
-            settled.push(taskId);
-          }
-        },
-      },
-    } as typeof real;
-    await expect(gatherDigestData(failing, where, { concurrency: 2 })).rejects.toBeInstanceOf(ServiceError);
-    // t1 failed while t2 was under way: t2 still ends, t3… are never read.
-    expect(started).toEqual(['t1', 't2']);
-    await vi.waitFor(() => expect(settled.sort()).toEqual(['t1', 't2']));
-  });
-
-  it('refuses fewer than one reader', async () => {
-    await expect(gatherDigestData(client(), where, { concurrency: 0 })).rejects.toBeInstanceOf(RangeError);
   });
 });
