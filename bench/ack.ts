@@ -50,7 +50,7 @@ const CHANNEL = 'C0BENCH';
 const USERS = Array.from({ length: CONCURRENCY }, (_, i) => `U${String(i).padStart(6, '0')}`);
 const TARGET_RATIO = 1.3;
 /** App CPU per command as a multiple of bare Bolt's (each its process, first command to last reply). */
-const TARGET_CPU_RATIO = 2.5;
+const TARGET_CPU_RATIO = 2;
 /** Slack shows the user an error when the ack takes longer than this. */
 const SLACK_ACK_LIMIT_MS = 3_000;
 /** How long the replies of one app round may keep coming after its last ack. */
