@@ -13,7 +13,7 @@
  * one sentence any request of theirs gets, in the thread, and nothing is read or kept.
  */
 
-import { typedMessageKey } from '../app-dm/answer.js';
+import { typedMessageKey } from '../app-dm/index.js';
 import type { TopicRoutes } from '../bolt/routes.js';
 import type { Services } from '../kit/services.js';
 import { answerInAssistantThread, ownsAssistantThread } from './answer.js';

@@ -225,7 +225,7 @@ describe('the router', () => {
 
   it('sends a message in the app’s DM to `message.im`, gated and once per delivery key; any other to `message`, ungated', async () => {
     const ran: string[] = [];
-    const { app, listeners, onEvent } = fakeApp();
+    const { app, onEvent } = fakeApp();
     const { policy: p, seen } = policy(() => false);
     registerRoutes(app, { svc: null, command: '/x', topics: [messageTopic(ran)], policy: p });
     const onMessage = onEvent('message');
@@ -241,7 +241,7 @@ describe('the router', () => {
 
   it('refuses a message in the app’s DM before its handler runs when the gate says no', async () => {
     const ran: string[] = [];
-    const { app, listeners, onEvent } = fakeApp();
+    const { app, onEvent } = fakeApp();
     const { policy: p, seen } = policy(() => true);
     registerRoutes(app, { svc: null, command: '/x', topics: [messageTopic(ran)], policy: p });
     await onEvent('message')(message({ channel_type: 'im', ts: '2' }));
