@@ -168,10 +168,15 @@ try {
     member: { id: sandbox.memberId, orgId: sandbox.orgId, token: sandbox.memberToken },
   };
   const targets = {} as Record<Kind, Target>;
-  for (const kind of ['app', 'bare'] as const) {
+  for (const kind of ['app', 'bare', 'floor'] as const) {
     const profile =
       args['cpu-prof'] && kind === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
-    const target = await startTarget({ ...common, kind }, { connections: CONCURRENCY, nodeArgs: profile });
+    // The floor talks to the sandbox directly: the relay counts the app's sockets alone.
+    const planningUrl = kind === 'floor' ? sandbox.url : common.planningUrl;
+    const target = await startTarget(
+      { ...common, kind, planningUrl },
+      { connections: CONCURRENCY, nodeArgs: profile },
+    );
     targets[kind] = target;
     // Stopped before the sandbox closes: nothing of theirs is in flight by then.
     cleanups.push(async () => {
@@ -251,11 +256,14 @@ try {
   for (let w = 1; w <= WARMUP; w += 1) {
     await round('app', `warm-up ${w} app`);
     await round('bare', `warm-up ${w} bare`);
+    await round('floor', `warm-up ${w} floor`);
   }
   const measured: Round[] = [];
   for (let r = 1; r <= ROUNDS; r += 1) {
-    // app then bare, then bare then app: neither always goes first.
-    for (const kind of r % 2 === 1 ? (['app', 'bare'] as const) : (['bare', 'app'] as const)) {
+    // app, bare, floor, then floor, bare, app: none always goes first.
+    for (const kind of r % 2 === 1
+      ? (['app', 'bare', 'floor'] as const)
+      : (['floor', 'bare', 'app'] as const)) {
       const result = await round(kind, `round ${r} ${kind}`);
       measured.push(result);
       const sorted = sortNumbers(result.latencies);
@@ -282,6 +290,7 @@ try {
   };
   const app = stats('app');
   const bare = stats('bare');
+  const floor = stats('floor');
   const ratio = app.p99 / bare.p99;
   const cpuRatio = app.cpuPerRequest / bare.cpuPerRequest;
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
@@ -315,7 +324,9 @@ try {
   );
   console.log(
     `Server CPU per command (its process, from the first command to the last reply): app ${app.cpuPerRequest.toFixed(2)} ms, ` +
-      `bare ${bare.cpuPerRequest.toFixed(2)} ms.`,
+      `bare ${bare.cpuPerRequest.toFixed(2)} ms, floor ${floor.cpuPerRequest.toFixed(2)} ms (the bare app plus the command's ` +
+      `HTTP over undici: ${(floor.cpuPerRequest / bare.cpuPerRequest).toFixed(2)}× bare's; the app is ` +
+      `${(app.cpuPerRequest / floor.cpuPerRequest).toFixed(2)}× the floor's). Floor p99 ${ms(floor.p99)} ms.`,
   );
   console.log(
     `After the acks (measured app rounds): ${total((m) => m.sent.size)} commands, ${total((m) => m.reads)} account ` +

@@ -6,7 +6,10 @@
  * - **app**: the real app (bench/lib/ack-target.ts, as bench:ack starts it) whose users are all
  *   connected beforehand, and whose store remembers one posted card per task, so each press acks,
  *   reads the task, changes its state, reads it again and updates its card with chat.update;
- * - **bare**: a bare Bolt `App` whose button handler only acks.
+ * - **bare**: a bare Bolt `App` whose button handler only acks;
+ * - **floor**: that bare app making, after its ack, the HTTP exchanges a press makes (the task and its
+ *   feature read, the state change, one `chat.update`) over undici with `JSON.parse` only — what a
+ *   press costs at best, without a store, validation or a Web API client.
  *
  * Measured: the time to each ack (Slack wants one within 3 s), and — for the app — how long after the
  * service's last answer for that task the card's chat.update reached Slack. The service is the
@@ -253,7 +256,7 @@ try {
     member: { id: sandbox.memberId, orgId: sandbox.orgId, token: sandbox.memberToken },
   };
   const targets = {} as Record<Kind, Target>;
-  for (const kind of ['app', 'bare'] as const) {
+  for (const kind of ['app', 'bare', 'floor'] as const) {
     const profile =
       args['cpu-prof'] && kind === 'app' ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
     const target = await startTarget({ ...common, kind }, { connections: CONCURRENCY, nodeArgs: profile });
@@ -267,7 +270,7 @@ try {
     });
   }
 
-  /** The state every task is in (app rounds move them; bare rounds do not). */
+  /** The state every task is in (app and floor rounds move them; bare rounds do not). */
   let state: 'idle' | 'in progress' = 'idle';
 
   async function round(kind: Kind, label: string): Promise<Round> {
@@ -337,7 +340,7 @@ try {
       const last = answers.at(-1);
       if (last === undefined)
         broken.push(`${label}: a card of ${task.taskId} was updated without a service answer`);
-      else result.updateDelays.push(update.at - last);
+      else if (kind === 'app') result.updateDelays.push(update.at - last);
       if (!JSON.stringify(update.body).includes(to === 'idle' ? 'Start' : 'Send to review')) {
         broken.push(`${label}: the card of ${task.taskId} does not show *${to}*`);
       }
@@ -359,10 +362,13 @@ try {
   for (let w = 1; w <= WARMUP; w += 1) {
     await round('app', `warm-up ${w} app`);
     await round('bare', `warm-up ${w} bare`);
+    await round('floor', `warm-up ${w} floor`);
   }
   const measured: Round[] = [];
   for (let r = 1; r <= ROUNDS; r += 1) {
-    for (const kind of r % 2 === 1 ? (['app', 'bare'] as const) : (['bare', 'app'] as const)) {
+    for (const kind of r % 2 === 1
+      ? (['app', 'bare', 'floor'] as const)
+      : (['floor', 'bare', 'app'] as const)) {
       const result = await round(kind, `round ${r} ${kind}`);
       measured.push(result);
       const sorted = sortNumbers(result.latencies);
@@ -410,7 +416,8 @@ try {
       `card updated within ${TARGET_UPDATE_P99_MS} ms of the service's answer (p99): ${verdict(update.p99 <= TARGET_UPDATE_P99_MS)} (${ms(update.p99)} ms).`,
   );
   console.log(
-    `Server CPU per press (its process): app ${cpu('app').toFixed(2)} ms, bare ${cpu('bare').toFixed(2)} ms.`,
+    `Server CPU per press (its process): app ${cpu('app').toFixed(2)} ms, bare ${cpu('bare').toFixed(2)} ms, ` +
+      `floor ${cpu('floor').toFixed(2)} ms (the bare app plus a press's HTTP over undici: ${(cpu('floor') / cpu('bare')).toFixed(2)}× bare's; the app is ${(cpu('app') / cpu('floor')).toFixed(2)}× the floor's).`,
   );
   console.log(
     `Node ${process.version}, ${availableParallelism()} CPUs, load average (1/5/15 min) ${loadBefore} before, ${load()} after.`,
