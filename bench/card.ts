@@ -389,6 +389,7 @@ try {
   };
   const app = stats(measured.filter((m) => m.kind === 'app').flatMap((m) => m.latencies));
   const bare = stats(measured.filter((m) => m.kind === 'bare').flatMap((m) => m.latencies));
+  const floor = stats(measured.filter((m) => m.kind === 'floor').flatMap((m) => m.latencies));
   const update = stats(measured.flatMap((m) => m.updateDelays));
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
@@ -400,6 +401,7 @@ try {
   for (const [name, s] of [
     ['ack, app', app],
     ['ack, bare Bolt', bare],
+    ['ack, floor (bare Bolt + the HTTP of a press)', floor],
     ['card updated after the service answered (app)', update],
   ] as const) {
     console.log(`| ${name} | ${s.count} | ${ms(s.p50)} | ${ms(s.p90)} | ${ms(s.p99)} | ${ms(s.max)} |`);
