@@ -115,7 +115,13 @@ const cardsOfEntity = compiledStatement(3, (db, workspaceId: string, kind: CardK
     .orderBy('message_ts'),
 );
 
-/** An entity's cards and its feature's, oldest first: read on every press (compiled once). */
+/**
+ * An entity's cards and its feature's, oldest first: read on every press (compiled once). Both
+ * columns as `in` lists, so the (workspace, kind, entity) index finds the rows however many cards the
+ * workspace has: as `(kind and entity) or (kind and entity)`, SQLite without table statistics searched
+ * the index by workspace only and read every card of it (1.2 ms at 20,000 cards, against 7 µs). The
+ * cross pairs it may also return (a task with the feature's id) are dropped by the caller's filter.
+ */
 const cardsOfEntityAndFeature = compiledStatement(
   4,
   (db, workspaceId: string, kind: CardKind, entityId: string, featureId: string) =>
@@ -123,12 +129,8 @@ const cardsOfEntityAndFeature = compiledStatement(
       .selectFrom('posted_cards')
       .selectAll()
       .where('workspace_id', '=', workspaceId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('kind', '=', kind), eb('entity_id', '=', entityId)]),
-          eb.and([eb('kind', '=', 'feature'), eb('entity_id', '=', featureId)]),
-        ]),
-      )
+      .where('kind', 'in', [kind, 'feature'])
+      .where('entity_id', 'in', [entityId, featureId])
       .orderBy('created_at')
       .orderBy('message_ts'),
 );

@@ -52,6 +52,7 @@ forEachBackend('posted cards', (backend) => {
     await store.cards.record(card('T1', 'task', 't2', 'C1', '1.2')); // another task
     await store.cards.record(card('T1', 'feature', 'f2', 'C1', '1.3')); // another feature
     await store.cards.record(card('T1', 'task', 'f1', 'C1', '1.4')); // a task whose id is the feature's
+    await store.cards.record(card('T1', 'feature', 't1', 'C1', '1.5')); // a feature whose id is the task's
     await store.cards.record(card('T2', 'feature', 'f1', 'C1', '1.0')); // another workspace
 
     const names = (cards: { slackChannelId: string; messageTs: string }[]) =>
