@@ -229,7 +229,7 @@ async function runOne() {
       botTokenFor: async (workspaceId) => benchBotToken(Number(workspaceId.slice(1))),
       planningClientFor: planningAccessFor({ store, clients }),
       logger,
-      slackClientFor: clients.slack,
+      slack: clients.slackBots,
       perWorkspace: PER_WORKSPACE,
       perOrganization: PER_ORG,
       maxInFlight: IN_FLIGHT,
