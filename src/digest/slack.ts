@@ -10,7 +10,7 @@
  */
 
 import type { WebClient } from '../clients.js';
-import { slackErrorCode } from '../slack-api/index.js';
+import { encodedOnce, slackErrorCode } from '../slack-api/index.js';
 import type { ComposedDigest } from './compose.js';
 import { DIGEST_EVENT_TYPE } from './ids.js';
 
@@ -50,15 +50,19 @@ export async function postDigest(
     channel,
     ...(options.onDemand ? { on_demand: true as const } : {}),
   };
-  const result = await slack.client.chat.postMessage({
-    ...tokenOf(slack),
-    channel,
-    text: digest.text,
-    blocks: digest.blocks,
-    metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { ...event_payload } },
-    unfurl_links: false,
-    unfurl_media: false,
-  });
+  // Its blocks encoded here, once: the client would walk them for a debug line nothing logs, then
+  // encode them (src/slack-api/body.ts); Slack receives the same form fields.
+  const result = await slack.client.chat.postMessage(
+    encodedOnce({
+      ...tokenOf(slack),
+      channel,
+      text: digest.text,
+      blocks: digest.blocks,
+      metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { ...event_payload } },
+      unfurl_links: false,
+      unfurl_media: false,
+    }),
+  );
   if (!result.ts) throw new Error('chat.postMessage answered without a message ts');
   return result.ts;
 }
