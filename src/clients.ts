@@ -105,17 +105,17 @@ export function lruCache<V>(size: number, make: (key: string) => V): (key: strin
 export function createClients(options: ClientsOptions): Clients {
   const { logger } = options;
   const size = options.cacheSize ?? 1_000;
-  let last: LastPlanningCall | undefined;
+  // The last call as it came, and when (epoch ms): made into /healthz's text only when it is read —
+  // every planning call comes through here, 11 per digest.
+  let last: RequestEvent | undefined;
+  let lastAt = 0;
   const { metrics } = options;
   const onEvent = (event: RequestEvent) => {
     metrics?.planningRequests.inc({ operation: event.operation, status: String(event.status ?? 'none') });
     metrics?.planningDuration.observe({ operation: event.operation }, event.durationMs / 1000);
-    last = {
-      outcome: event.outcome,
-      status: event.status,
-      operation: event.operation,
-      at: new Date().toISOString(),
-    };
+    last = event;
+    lastAt = Date.now();
+    if (!logger.isLevelEnabled('debug')) return;
     logger.debug(
       {
         operation: event.operation,
@@ -153,7 +153,13 @@ export function createClients(options: ClientsOptions): Clients {
     // limiter inside its call: shared by every workspace, that queue would hold one workspace's
     // posts behind another's turns. The sender and its limiter are the bounds.
     slackBots: slackClient(undefined, { maxRequestConcurrency: Number.POSITIVE_INFINITY }),
-    lastPlanningCall: () => last,
+    lastPlanningCall: () =>
+      last && {
+        outcome: last.outcome,
+        status: last.status,
+        operation: last.operation,
+        at: new Date(lastAt).toISOString(),
+      },
     slackFetch: fetcher,
   };
 }
