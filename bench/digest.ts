@@ -3,7 +3,8 @@
  * linked channels across 100 workspaces (one planning organization each), then 20,000 across 1,000
  * — against the sandbox with 50 ms added to every response and the playground's fake Slack (the
  * tests' one) on loopback, both in a child process. Each size runs in a process of its own (so its
- * peak memory is its own), followed by the bare floor of the same size in the same kind of process
+ * peak memory is its own; its links are made in the store beforehand by another process, so that
+ * what making 20,000 of them leaves behind is not counted as the pass's), followed by the bare floor of the same size in the same kind of process
  * (bench/lib/digest-floor.ts: the same service reads and Slack post per digest, undici and
  * JSON.parse only). The results are printed side by side as a markdown table: the pass's wall time
  * next to the floor the limits imply, the scheduler's CPU per digest and its ratio to the bare
@@ -30,7 +31,7 @@ import { createDigestScheduler } from '../src/digest/scheduler.js';
 import { DEFAULT_POST_LIMITS } from '../src/limits.js';
 import { createLogger } from '../src/logger.js';
 import { closePlanningPools, DEFAULT_MAX_CONNECTIONS } from '../src/planning/index.js';
-import { openBenchStore } from './lib/bench-store.js';
+import { type BenchStorePlace, newBenchStorePlace, openBenchStoreAt } from './lib/bench-store.js';
 import { bareDigests } from './lib/digest-floor.js';
 import { benchBotToken, benchChannel, benchWorkspace } from './lib/digest-names.js';
 import type { DigestServices } from './lib/digest-services.js';
@@ -43,6 +44,8 @@ const { values: args } = parseArgs({
     one: { type: 'string' },
     /** Internal, with --one: run the bare floor (bench/lib/digest-floor.ts) instead of the app. */
     bare: { type: 'boolean', default: false },
+    /** Internal, from --one: make the links in the store its stdin names ({@link SeedOrder}), then exit. */
+    seed: { type: 'boolean', default: false },
     channels: { type: 'string', default: '2000' },
     workspaces: { type: 'string', default: '100' },
     features: { type: 'string', default: '10' },
@@ -92,17 +95,70 @@ async function startServices() {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/**
- * The store's clock runs a day behind while the links are made, then on time: a link's first
- * digest is at its next time after it was made (src/digest/time.ts), so links made "yesterday" are
- * due today, as in a deployment that has been running.
- */
-let storeClockShiftMs = -DAY_MS;
-const storeNow = () => Date.now() + storeClockShiftMs;
 
-/** The store: PostgreSQL in a fresh schema when DATABASE_URL is set, SQLite in a temp folder otherwise. */
-const benchStore = () =>
-  openBenchStore({ name: 'bench_digest', databaseUrl: process.env.DATABASE_URL, now: storeNow });
+/** What the seeding process is given on its stdin: the store to fill and the organizations. */
+interface SeedOrder {
+  place: BenchStorePlace;
+  orgs: Pick<DigestServices['orgs'][number], 'orgId' | 'ownerToken' | 'teamId' | 'channelId'>[];
+}
+
+/**
+ * Makes the links (`--seed`): each workspace's admin token, then CHANNELS links. The store's clock
+ * runs a day behind here: a link's first digest is at its next time after it was made
+ * (src/digest/time.ts), so links made "yesterday" are due today, as in a deployment that has been
+ * running.
+ */
+async function runSeed() {
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  const { place, orgs } = JSON.parse(input) as SeedOrder;
+  const { store } = await openBenchStoreAt(place, () => Date.now() - DAY_MS);
+  try {
+    for (const [i, org] of orgs.entries()) {
+      await store.workspaces.setAdminToken(benchWorkspace(i), org.ownerToken, org.orgId);
+    }
+    for (let c = 0; c < CHANNELS; c += 1) {
+      const w = c % WORKSPACES;
+      const org = orgs[w];
+      if (!org) throw new Error('fewer organizations than workspaces');
+      await store.links.upsert({
+        workspaceId: benchWorkspace(w),
+        slackChannelId: benchChannel(c),
+        teamId: org.teamId,
+        channelId: org.channelId,
+        createdBy: 'U0',
+        // Due at any time of day, in every zone: the pass posts them all.
+        digestTime: '00:00',
+        timeZone: ZONES[c % ZONES.length] ?? 'UTC',
+        weekdaysOnly: false,
+      });
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs `--seed` in a process of its own and waits for it to be done. */
+async function seedInItsOwnProcess(order: SeedOrder) {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      '--seed',
+      '--channels',
+      String(CHANNELS),
+      '--workspaces',
+      String(WORKSPACES),
+    ],
+    // Its stdout is not ours: the parent reads our last stdout line as the result.
+    { stdio: ['pipe', 'ignore', 'inherit'] },
+  );
+  child.stdin.end(JSON.stringify(order));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`seeding the store failed (${code})`);
+}
 
 interface RunResult {
   channels: number;
@@ -127,7 +183,7 @@ async function measured(
   services: Awaited<ReturnType<typeof startServices>>,
   work: () => Promise<{ recorded: number; failed: number }>,
 ) {
-  // What seeding left behind is collected first: the pass's peak is then the pass's own.
+  // What starting left behind is collected first: the pass's peak is then the pass's own.
   (globalThis as { gc?: () => void }).gc?.();
   const peak = { rss: 0, heap: 0 };
   const sample = () => {
@@ -189,32 +245,23 @@ async function runBare() {
   }
 }
 
-/** One size in this process: seeds, runs one pass, prints a {@link RunResult} line. */
+/**
+ * One size in this process: has the links made by another process, runs one pass over them, prints
+ * a {@link RunResult} line. The store is PostgreSQL in a fresh schema when DATABASE_URL is set,
+ * SQLite in a temporary folder otherwise.
+ */
 async function runOne() {
   const services = await startServices();
-  const { store, label, cleanup } = await benchStore();
+  const { place, cleanup } = await newBenchStorePlace({
+    name: 'bench_digest',
+    databaseUrl: process.env.DATABASE_URL,
+  });
+  let store: Awaited<ReturnType<typeof openBenchStoreAt>>['store'] | undefined;
   try {
-    for (const [i, org] of services.orgs.entries()) {
-      await store.workspaces.setAdminToken(benchWorkspace(i), org.ownerToken, org.orgId);
-    }
-    for (let c = 0; c < CHANNELS; c += 1) {
-      const w = c % WORKSPACES;
-      const org = services.orgs[w];
-      if (!org) throw new Error('fewer organizations than workspaces');
-      await store.links.upsert({
-        workspaceId: benchWorkspace(w),
-        slackChannelId: benchChannel(c),
-        teamId: org.teamId,
-        channelId: org.channelId,
-        createdBy: 'U0',
-        // Due at any time of day, in every zone: the pass posts them all.
-        digestTime: '00:00',
-        timeZone: ZONES[c % ZONES.length] ?? 'UTC',
-        weekdaysOnly: false,
-      });
-    }
-
-    storeClockShiftMs = 0;
+    await seedInItsOwnProcess({ place, orgs: services.orgs });
+    const opened = await openBenchStoreAt(place, Date.now);
+    store = opened.store;
+    const { label } = opened;
 
     const logger = createLogger({ level: 'warn', destination: pino.destination({ fd: 2, sync: true }) });
     const clients = createClients({
@@ -229,7 +276,7 @@ async function runOne() {
       botTokenFor: async (workspaceId) => benchBotToken(Number(workspaceId.slice(1))),
       planningClientFor: planningAccessFor({ store, clients }),
       logger,
-      slackClientFor: clients.slack,
+      slack: clients.slackBots,
       perWorkspace: PER_WORKSPACE,
       perOrganization: PER_ORG,
       maxInFlight: IN_FLIGHT,
@@ -251,7 +298,7 @@ async function runOne() {
     };
     console.log(JSON.stringify(result));
   } finally {
-    await store.close();
+    await store?.close();
     await cleanup();
     await closePlanningPools();
     await services.stop();
@@ -392,5 +439,6 @@ async function runAll() {
   }
 }
 
-if (args.one) await (args.bare ? runBare() : runOne());
+if (args.seed) await runSeed();
+else if (args.one) await (args.bare ? runBare() : runOne());
 else await runAll();

@@ -419,7 +419,7 @@ async function runDigest(services: Services, store: Store): Promise<PassResult[]
     botTokenFor,
     planningClientFor: planningAccessFor({ store, clients }),
     logger,
-    slackClientFor: clients.slack,
+    slack: clients.slackBots,
     perWorkspace: 2,
     perOrganization: 4,
     maxInFlight: 200,

@@ -1,8 +1,8 @@
 /**
  * The one place the process makes its API clients: planning clients (per service-account token), the
  * one Slack sender every Slack call goes through (src/slack-api/) and the Slack Web API clients used
- * outside a request (the digest, the watch, notices by DM). Bolt makes the clients its listeners
- * receive, with the same sender. Every planning call made through here is logged — operation,
+ * outside a request (the digest's one client for every bot; per token, for the watch and notices by
+ * DM). Bolt makes the clients its listeners receive, with the same sender. Every planning call made through here is logged — operation,
  * status and timing, never the filled path (a grade's path names the peer) nor a token — and the
  * last one is kept for /healthz.
  */
@@ -60,8 +60,19 @@ export interface Clients {
   readonly planningUrl: string;
   /** A planning client acting with `token`; the same one for the same token while it is in use. */
   planning(token: string): PlanningClient;
-  /** A Slack client for a bot token, for posts outside a request; its calls go through {@link slackFetch}. */
+  /**
+   * A Slack client acting with one bot token, for work outside a request that hands a client to the
+   * Slack layer (notices by DM, the watch, canvases); its calls go through {@link slackFetch}.
+   */
   slack(token: string): WebClient;
+  /**
+   * The one Slack client for every workspace's bot (the digest's): it has no token of its own, so
+   * each call gives its bot token in its arguments (`token`), which @slack/web-api sends as the
+   * bearer — the posting limiter's key in the sender, as for a client's own token. A WebClient
+   * binds every API method per instance (about 26 KB of heap): one per token kept up to
+   * `cacheSize` of them alive, so the process's memory followed its workspaces.
+   */
+  readonly slackBots: WebClient;
   /** The last planning call made through these clients. */
   lastPlanningCall(): LastPlanningCall | undefined;
   /**
@@ -94,17 +105,17 @@ export function lruCache<V>(size: number, make: (key: string) => V): (key: strin
 export function createClients(options: ClientsOptions): Clients {
   const { logger } = options;
   const size = options.cacheSize ?? 1_000;
-  let last: LastPlanningCall | undefined;
+  // The last call as it came, and when (epoch ms): made into /healthz's text only when it is read —
+  // every planning call comes through here, 11 per digest.
+  let last: RequestEvent | undefined;
+  let lastAt = 0;
   const { metrics } = options;
   const onEvent = (event: RequestEvent) => {
     metrics?.planningRequests.inc({ operation: event.operation, status: String(event.status ?? 'none') });
     metrics?.planningDuration.observe({ operation: event.operation }, event.durationMs / 1000);
-    last = {
-      outcome: event.outcome,
-      status: event.status,
-      operation: event.operation,
-      at: new Date().toISOString(),
-    };
+    last = event;
+    lastAt = Date.now();
+    if (!logger.isLevelEnabled('debug')) return;
     logger.debug(
       {
         operation: event.operation,
@@ -124,22 +135,31 @@ export function createClients(options: ClientsOptions): Clients {
     logger,
     ...options.slackSender,
   });
+  const slackClient = (token: string | undefined, concurrency?: { maxRequestConcurrency: number }) =>
+    new webApi.WebClient(token, {
+      ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+      logger: slackLogger,
+      ...SLACK_CLIENT_OPTIONS,
+      ...concurrency,
+      fetch: fetcher,
+    });
   return {
     planningUrl: options.planningUrl,
     planning: lruCache(size, (token) =>
       createPlanningClient({ ...options.planningOptions, baseUrl: options.planningUrl, token, onEvent }),
     ),
-    slack: lruCache(
-      size,
-      (token) =>
-        new webApi.WebClient(token, {
-          ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-          logger: slackLogger,
-          ...SLACK_CLIENT_OPTIONS,
-          fetch: fetcher,
-        }),
-    ),
-    lastPlanningCall: () => last,
+    slack: lruCache(size, (token) => slackClient(token)),
+    // A WebClient queues its calls beyond 100 at once, and a message waits for its turn in the
+    // limiter inside its call: shared by every workspace, that queue would hold one workspace's
+    // posts behind another's turns. The sender and its limiter are the bounds.
+    slackBots: slackClient(undefined, { maxRequestConcurrency: Number.POSITIVE_INFINITY }),
+    lastPlanningCall: () =>
+      last && {
+        outcome: last.outcome,
+        status: last.status,
+        operation: last.operation,
+        at: new Date(lastAt).toISOString(),
+      },
     slackFetch: fetcher,
   };
 }

@@ -111,7 +111,10 @@ function floorCalls(o: TargetOptions) {
         const account = await call(service, `${base}/account`, 'GET', serviceHeaders);
         const url = new URL(responseUrl);
         let pool = replyPools.get(url.origin);
-        if (!pool) replyPools.set(url.origin, (pool = new Pool(url.origin, { connections: 128 })));
+        if (!pool) {
+          pool = new Pool(url.origin, { connections: 128 });
+          replyPools.set(url.origin, pool);
+        }
         await pool
           .request({
             path: `${url.pathname}${url.search}`,

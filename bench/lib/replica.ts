@@ -89,7 +89,7 @@ const scheduler = createDigestScheduler({
   botTokenFor: async (workspaceId) => benchBotToken(Number(workspaceId.slice(1))),
   planningClientFor: planningAccessFor({ store, clients }),
   logger,
-  slackClientFor: clients.slack,
+  slack: clients.slackBots,
   leaseMs: options.leaseMs,
   retryBaseMs: options.retryBaseMs,
   ...(options.perWorkspace ? { perWorkspace: options.perWorkspace } : {}),

@@ -153,7 +153,7 @@ export function appJobs(deps: AppJobsDeps): Job[] {
     logger,
     botTokenFor: deps.botTokenFor,
     planningClientFor: deps.planningAccessFor,
-    slackClientFor: clients.slack,
+    slack: clients.slackBots,
     onDue: peerGrades.linkDue,
     ...deps.digest,
   });

@@ -7,7 +7,7 @@ import { type ChannelLink, type DigestClaimsRepo, LOCK_LEASE, type LocksRepo } f
 import { composeDigest } from './compose.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
 import type { PlanningAccess } from './scheduler.js';
-import { postDigest, type WebClient } from './slack.js';
+import { type DigestSlack, postDigest } from './slack.js';
 import { previousDigest } from './snapshot.js';
 import { localDateOf } from './time.js';
 
@@ -16,7 +16,7 @@ export interface DigestNowDeps {
     digests: Pick<DigestClaimsRepo, 'lastPosted'>;
     locks: Pick<LocksRepo, 'with'>;
   };
-  slack: WebClient;
+  slack: DigestSlack;
   planning: PlanningAccess;
   now?: Date;
   /** How long the lock lives if the process dies mid-post. Default 2 minutes. */

@@ -55,7 +55,7 @@ import {
   retryAfterMs,
 } from './failure.js';
 import { type GatherOptions, gatherDigestData } from './gather.js';
-import { findPostedDigest, postDigest, slackErrorCode, type WebClient } from './slack.js';
+import { type DigestSlack, findPostedDigest, postDigest, slackErrorCode, type WebClient } from './slack.js';
 import { type DigestData, previousDigest, serializeSnapshot } from './snapshot.js';
 import { dueLocalDate, startOfLocalDay } from './time.js';
 
@@ -79,8 +79,11 @@ export interface DigestSchedulerDeps {
   /** The planning client that reads a link's data; undefined when the workspace has no usable token. */
   planningClientFor(link: ChannelLink): Promise<PlanningAccess | undefined>;
   logger: Logger;
-  /** A Slack client for a bot token (`Clients.slack`: through the one Slack sender). */
-  slackClientFor(botToken: string): WebClient;
+  /**
+   * The Slack client every workspace's digest goes through, with no token of its own: each call
+   * carries the workspace's bot token (`Clients.slackBots`: through the one Slack sender).
+   */
+  slack: WebClient;
   /** Current time. Default `() => new Date()`. */
   clock?: () => Date;
   /** Unique per process. Default `host:pid:random`. */
@@ -180,7 +183,6 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
   const log = deps.logger.child({ component: 'digest' });
   /** The local date last known done (posted or given up) per link: skips the store on later ticks. */
   const doneDate = new Map<string, string>();
-  const slackClient = deps.slackClientFor;
   let current: Promise<TickReport> | undefined;
 
   async function tick(now = clock()): Promise<TickReport> {
@@ -306,7 +308,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
     try {
       const token = await deps.botTokenFor(link.workspaceId);
       if (!token) throw new DigestSetupError('no Slack bot token for this workspace');
-      const slack = slackClient(token);
+      const slack: DigestSlack = { client: deps.slack, token };
       const last = await deps.store.digests.lastPosted(link.workspaceId, link.slackChannelId);
       const previous = previousDigest(last);
 
@@ -421,7 +423,7 @@ export function createDigestScheduler(deps: DigestSchedulerDeps): DigestSchedule
    * a retry time (recorded as failed), instead of being posted after the lease was lost.
    */
   async function postSafely(
-    slack: WebClient,
+    slack: DigestSlack,
     link: ChannelLink,
     localDate: string,
     composed: Pick<ComposedDigest, 'text' | 'blocks'>,

@@ -209,12 +209,8 @@ export function createPlanningClient(options: PlanningClientOptions): PlanningCl
       options.dispatcher ?? poolFor(base.origin, config.connectTimeoutMs, config.maxConnections),
     onEvent: options.onEvent,
   };
-  const client: Record<string, Record<string, unknown>> = {};
-  for (const op of compiled) {
-    const area = client[op.area] ?? {};
-    area[op.name] = methodFor(op, caller);
-    client[op.area] = area;
-  }
+  const client: object = Object.create(AREAS);
+  callers.set(client, caller);
   return client as PlanningClient;
 }
 
@@ -249,6 +245,39 @@ const compiled: CompiledOperation[] = operations.map((op) => ({
   takesInput: op.def.body !== undefined || op.def.query !== undefined,
   context: { operation: op.operation, method: op.def.method, path: op.def.path },
 }));
+
+/**
+ * What each client's methods call with, its token among it: beside the client, not on it, so that
+ * nothing that prints a client (a log line, a test's diff) can show the token.
+ */
+const callers = new WeakMap<object, Caller>();
+
+/**
+ * What every client inherits: a getter per area that makes the area's methods for the client on
+ * first use and keeps them on it. A method is a function per operation and client (77 of them), and
+ * the process keeps a client per token (src/clients.ts): made all at once they were about 11 KB per
+ * client, most of it areas it never used (the digest's clients read features and tasks, 2 of 12).
+ */
+const AREAS: object = {};
+const byArea = new Map<string, CompiledOperation[]>();
+for (const op of compiled) byArea.set(op.area, [...(byArea.get(op.area) ?? []), op]);
+for (const [area, ops] of byArea) {
+  Object.defineProperty(AREAS, area, {
+    enumerable: true,
+    get(this: object) {
+      const caller = callers.get(this);
+      if (!caller) throw new TypeError(`planning client: ${area} read off something that is not a client`);
+      const methods = Object.fromEntries(ops.map((op) => [op.name, methodFor(op, caller)]));
+      Object.defineProperty(this, area, {
+        value: methods,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      return methods;
+    },
+  });
+}
 
 function methodFor(op: CompiledOperation, caller: Caller) {
   const arity = op.paramNames.length;

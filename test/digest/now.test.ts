@@ -8,7 +8,7 @@ describe('postDigestNow', () => {
   let bench: Bench;
   let planning: PlanningAccess;
   let channel: Awaited<ReturnType<typeof link>>;
-  const slack = () => bench.clients.slack(BOT_TOKEN);
+  const slack = () => ({ client: bench.clients.slackBots, token: BOT_TOKEN });
 
   beforeEach(async () => {
     bench = await openBench('sqlite');

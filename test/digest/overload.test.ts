@@ -70,7 +70,7 @@ function overloadSuite(backend: Backend) {
       slackTimeoutMs: 2_000,
       slackSender: { now: () => bench.clock.now },
     });
-    return bench.scheduler({ slackClientFor: clients.slack, retryBaseMs: MINUTE, ...overrides });
+    return bench.scheduler({ slack: clients.slackBots, retryBaseMs: MINUTE, ...overrides });
   }
 
   it.each([

@@ -43,7 +43,7 @@ describe('posting within Slack limits', () => {
     bench.slack.enforcePostLimits({ workspacePerSecond: 20 });
     const clients = limited({ perWorkspacePerMinute: 16 * 60, channelIntervalMs: 1_000 });
     // Far more digests at once than the posting rate allows: only the limiter keeps within it.
-    const report = await bench.scheduler({ slackClientFor: clients.slack, perWorkspace: 100 }).tick();
+    const report = await bench.scheduler({ slack: clients.slackBots, perWorkspace: 100 }).tick();
 
     expect(report).toMatchObject({ due: 300, posted: 300, failed: 0 });
     const perChannel = new Map<string, number>();
@@ -123,12 +123,37 @@ describe('posting within Slack limits', () => {
     for (const call of accepted) expect(call.at - limitedAt).toBeGreaterThanOrEqual(900);
   }, 30_000);
 
+  it("one client for every workspace's bot: each digest carries its workspace's token, and each workspace has its own turns", async () => {
+    const SECOND_TOKEN = 'xoxb-digest-test-second-workspace';
+    bench.slack.acceptToken(SECOND_TOKEN);
+    for (const channel of ['C1', 'C2']) await link(bench, channel);
+    await link(bench, 'C3', { workspaceId: 'T2' });
+    // One message every 10 s per workspace, a lease of 8 s: one digest per workspace is in time —
+    // T2's only if its turns are its own, not T1's.
+    const clients = limited({ perWorkspacePerMinute: 6, channelIntervalMs: 1_000 });
+    const report = await bench
+      .scheduler({
+        slack: clients.slackBots,
+        botTokenFor: async (workspaceId) => (workspaceId === 'T2' ? SECOND_TOKEN : BOT_TOKEN),
+        leaseMs: 8_000,
+        perWorkspace: 3,
+      })
+      .tick();
+
+    expect(report).toMatchObject({ due: 3, posted: 2, failed: 1 });
+    const tokens = new Map(bench.posted.map((post) => [post.channel, post.token]));
+    expect(tokens.get('C3')).toBe(SECOND_TOKEN);
+    expect([...tokens].filter(([channel]) => channel !== 'C3').map(([, token]) => token)).toEqual([
+      BOT_TOKEN,
+    ]);
+  }, 30_000);
+
   it("a posting turn past the digest's lease gives the claim back: nothing is posted late", async () => {
     for (const channel of ['C1', 'C2', 'C3']) await link(bench, channel);
     // One message every 10 s per workspace, a lease of 8 s: only the first digest's turn is in time.
     const clients = limited({ perWorkspacePerMinute: 6, channelIntervalMs: 1_000 });
     const report = await bench
-      .scheduler({ slackClientFor: clients.slack, leaseMs: 8_000, perWorkspace: 3 })
+      .scheduler({ slack: clients.slackBots, leaseMs: 8_000, perWorkspace: 3 })
       .tick();
 
     expect(report).toMatchObject({ due: 3, posted: 1, failed: 2 });

@@ -159,7 +159,7 @@ export async function openBench(backend: Backend): Promise<Bench> {
       botTokenFor: async () => BOT_TOKEN,
       planningClientFor: async () => ({ client: clients.planning(PLANNING_TOKEN), orgId: 'org-1' }),
       logger,
-      slackClientFor: clients.slack,
+      slack: clients.slackBots,
       clock: () => new Date(clock.now),
       ...overrides,
     }),

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { inspect } from 'node:util';
 import { Response } from 'undici';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import {
@@ -50,6 +51,23 @@ describe('authentication', () => {
       'user-agent': `team-planning-slack/${version} (+node)`,
       accept: 'application/json',
     });
+  });
+
+  it("two clients' methods each send their own token, whichever client used an area first", async () => {
+    const { pool, agent, client, calls, token } = await start();
+    const other = createPlanningClient({ baseUrl: BASE_URL, token: 'other-token', dispatcher: agent });
+    pool.intercept({ path: '/v1/account', method: 'GET' }).reply(200, { id: 'me' }).times(3);
+    await client.account.read();
+    await other.account.read();
+    await client.account.read();
+    expect(calls().map((call) => call.headers?.authorization)).toEqual([
+      `Bearer ${token}`,
+      'Bearer other-token',
+      `Bearer ${token}`,
+    ]);
+    // Nothing that prints a client shows its token, used or not.
+    expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(token);
+    expect(inspect(other, { depth: 10, showHidden: true })).not.toContain('other-token');
   });
 
   it('omits x-org-id when the token has no org_id claim', async () => {

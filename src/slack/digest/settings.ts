@@ -47,8 +47,11 @@ export const digestSubcommand: Subcommand<Services> = {
         return reply(
           notice(md`No planning account can read this channel: connect one with \`/plan connect\`.`),
         );
-      // The factory's client (no blind resend of a post); the app's client if it has no token.
-      const slack = ctx.client.token ? svc.deps.clients.slack(ctx.client.token) : ctx.client;
+      // The factory's client (no blind resend of a post) with the request's bot token; the app's
+      // client if it has no token.
+      const slack = ctx.client.token
+        ? { client: svc.deps.clients.slackBots, token: ctx.client.token }
+        : { client: ctx.client };
       const result = await postDigestNow(link, { store, slack, planning: access }).catch((error: unknown) => {
         // It may be in the channel: said so, never "nothing was saved".
         if (unconfirmedCall(error)) return { status: 'unconfirmed' as const };

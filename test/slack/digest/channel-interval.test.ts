@@ -49,7 +49,7 @@ it('a digest then `/plan digest now` in its channel: the second post goes at lea
     logger: createLogger({ level: 'warn', destination: { write: () => {} } }),
     botTokenFor: async () => BOT_TOKEN,
     planningClientFor: planningAccessFor({ store: h.store, clients: h.clients }),
-    slackClientFor: h.clients.slack,
+    slack: h.clients.slackBots,
   });
   const pass = scheduler.tick(nextTuesdayNine());
   await eventually(() => h.slack.called('chat.postMessage').length === 1, 'the digest sent');

@@ -138,7 +138,7 @@ describe('/plan digest', () => {
       logger: createLogger({ level: 'warn', destination: { write: () => {} } }),
       botTokenFor: async () => BOT_TOKEN,
       planningClientFor: planningAccessFor({ store: h.store, clients: h.clients }),
-      slackClientFor: h.clients.slack,
+      slack: h.clients.slackBots,
     });
     // 09:00 in New York on the next weekday: the link's digest is due.
     let day = addDays(new Date(), 1);
