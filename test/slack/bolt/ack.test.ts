@@ -12,9 +12,7 @@ describe('afterPendingAcks', () => {
     };
     setImmediate(tick);
     const startedIn: number[] = [];
-    await Promise.all(
-      Array.from({ length: 5 }, () => afterPendingAcks().then(() => startedIn.push(turns))),
-    );
+    await Promise.all(Array.from({ length: 5 }, () => afterPendingAcks().then(() => startedIn.push(turns))));
     counting = false;
     // Each in a turn of its own, in the order they were acked.
     expect(new Set(startedIn).size).toBe(5);
