@@ -396,12 +396,6 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     await bound.run(svc, args);
   });
 
-  // A step is acked at once (Bolt's default for app.function), then runs; it checks the person it
-  // acts as itself (an input), and ends with complete or fail.
-  for (const [id, { step }] of compiled.steps.entries()) {
-    app.function(id, (args: StepArgs) => step.run(svc, args));
-  }
-
   /**
    * A person's event, the one pipeline for every gated event (the `events` routes and the
    * assistant's): taken once per delivery key — Slack's retries neither answer nor refuse twice —
@@ -459,25 +453,33 @@ export function registerRoutes<S, R>(app: App, { svc, command, topics, policy }:
     );
   }
 
-  // Every event but a step's run goes to its route, through one listener: Bolt runs each listener's
-  // chain for every request, whatever it matches, so one per event type cost every request of any
-  // kind (a command, a press) a dozen chains more. Slack's own events (installs, profile changes,
-  // Home opened) have no gate; an event a person sends (a message in the app's DM) is taken once per
-  // delivery key, then gated like a request. Several routes may share Slack's type (`message`,
-  // `message.im`): the event's route is one of them. An event no route binds gets its one line.
+  // Every event goes to its route through one listener, a step's run included: Bolt runs each
+  // listener's chain for every request, whatever it matches (about 10 µs each), so one per event
+  // type and one per step (`app.function`) cost every request of any kind (a command, a press) a
+  // dozen chains more. Slack's own events (installs, profile changes, Home opened) have no gate; an
+  // event a person sends (a message in the app's DM) is taken once per delivery key, then gated like
+  // a request. Several routes may share Slack's type (`message`, `message.im`): the event's route is
+  // one of them. An event no route binds gets its one line.
   // Events are acked by Bolt before their listeners, but a step's run, which waits for its step's
-  // ack: a step the app no longer has is acked here and its run ends at once, with a sentence for
-  // the workflow's builder.
+  // ack: it is acked here at once (as `app.function` does), then the step runs — it checks the
+  // person it acts as itself (an input) and ends with complete or fail (Bolt gives every listener of
+  // a run both, and the run's token). A step the app no longer has ends at once, with a sentence
+  // for the workflow's builder.
   app.event(/.*/, async (args) => {
     const { event, logger } = args;
     if (event.type !== 'function_executed') {
       await routeEvent(eventRouteOf(event), args as EventArgs<EventName>);
       return;
     }
-    const step = (args as unknown as StepArgs).event.function?.callback_id;
-    if (compiled.steps.get(step)) return;
-    const { ack, fail } = args as unknown as StepArgs & { ack(): Promise<void> };
+    const stepArgs = args as unknown as StepArgs & { ack(): Promise<void> };
+    const step = stepArgs.event.function?.callback_id;
+    const { ack, fail } = stepArgs;
     await ack();
+    const bound = compiled.steps.get(step);
+    if (bound) {
+      await bound.step.run(svc, stepArgs);
+      return;
+    }
     unbound(logger, 'workflow step', step);
     try {
       await fail({ error: STEP_GONE.text });

@@ -223,6 +223,51 @@ describe('the router', () => {
     expect(ran).toEqual(['channel:1']);
   });
 
+  it('runs a workflow step from that one listener, acked first, with no listener of its own; a step it no longer has fails at once', async () => {
+    const ran: string[] = [];
+    const { app, events, onEvent } = fakeApp();
+    const functions: string[] = [];
+    (app as unknown as { function: (id: string) => void }).function = (id) => functions.push(id);
+    const { policy: p } = policy(() => false);
+    const steps: TopicRoutes<null> = {
+      topic: 'steps',
+      gate: { access: 'member' },
+      steps: {
+        make_thing: {
+          title: 'Make a thing',
+          description: 'Makes a thing',
+          inputs: {},
+          outputs: {},
+          run: async (_svc, args) => {
+            ran.push(`step ${String(args.inputs.name)}`);
+          },
+        },
+      },
+    };
+    registerRoutes(app, { svc: null, command: '/x', topics: [steps], policy: p });
+    expect(functions).toEqual([]);
+    expect(events).toHaveLength(1);
+    const run = (callbackId: string) => {
+      const order: string[] = ran;
+      return {
+        ...base,
+        event: { type: 'function_executed', function: { callback_id: callbackId }, inputs: { name: 'one' } },
+        inputs: { name: 'one' },
+        ack: async () => {
+          order.push('ack');
+        },
+        fail: async ({ error }: { error: string }) => {
+          order.push(`fail: ${error.slice(0, 12)}`);
+        },
+      };
+    };
+    await onEvent('function_executed')(run('make_thing'));
+    expect(ran).toEqual(['ack', 'step one']);
+    await onEvent('function_executed')(run('gone_thing'));
+    expect(ran.slice(2, 3)).toEqual(['ack']);
+    expect(ran[3]).toMatch(/^fail: /);
+  });
+
   it('sends a message in the app’s DM to `message.im`, gated and once per delivery key; any other to `message`, ungated', async () => {
     const ran: string[] = [];
     const { app, onEvent } = fakeApp();
