@@ -4,7 +4,8 @@
  * — against the sandbox with 50 ms added to every response and the playground's fake Slack (the
  * tests' one) on loopback, both in a child process. Each size runs in a process of its own (so its
  * peak memory is its own; its links are made in the store beforehand by another process, so that
- * what making 20,000 of them leaves behind is not counted as the pass's), followed by the bare floor of the same size in the same kind of process
+ * what making 20,000 of them leaves behind is not counted as the pass's), followed by the bare
+ * floor of the same size in the same kind of process
  * (bench/lib/digest-floor.ts: the same service reads and Slack post per digest, undici and
  * JSON.parse only). The results are printed side by side as a markdown table: the pass's wall time
  * next to the floor the limits imply, the scheduler's CPU per digest and its ratio to the bare

@@ -2,9 +2,9 @@
  * The one place the process makes its API clients: planning clients (per service-account token), the
  * one Slack sender every Slack call goes through (src/slack-api/) and the Slack Web API clients used
  * outside a request (the digest's one client for every bot; per token, for the watch and notices by
- * DM). Bolt makes the clients its listeners receive, with the same sender. Every planning call made through here is logged — operation,
- * status and timing, never the filled path (a grade's path names the peer) nor a token — and the
- * last one is kept for /healthz.
+ * DM). Bolt makes the clients its listeners receive, with the same sender. Every planning call made
+ * through here is logged — operation, status and timing, never the filled path (a grade's path names
+ * the peer) nor a token — and the last one is kept for /healthz.
  */
 import { webApi } from '@slack/bolt';
 import { createPostLimiter, type PostLimits } from './limits.js';

@@ -6,9 +6,10 @@
  *
  * A statement is written once as a function of its values; at its first use it is built with a
  * placeholder for each value and compiled, and each call then hands the compiled SQL its own
- * values in the placeholders' places. Only plain values can be placeholders — a list for `in`, or
- * anything that changes the statement's shape (how many rows an insert writes), cannot: such
- * statements stay built per call.
+ * values in the placeholders' places. Only plain values can be placeholders — a list for `in` of
+ * the call's length, or anything that changes the statement's shape (how many rows an insert
+ * writes), cannot: such statements stay built per call. A list of a fixed length, each item a
+ * value, can (the press's card read: two kinds, two entities).
  */
 import {
   type Compilable,
